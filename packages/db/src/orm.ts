@@ -1,0 +1,70 @@
+import { type AnyEntity, type EntitySchema, type MigrationObject, MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import pg from 'pg';
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+export interface ServiceDbConfig {
+  /** The PostgreSQL schema this service owns. */
+  schema: string;
+  entities: EntitySchema<AnyEntity, never>[] | EntitySchema<any, any>[];
+  migrations: MigrationObject[];
+}
+
+/** Creates the service's schema if needed (the one DDL outside migrations: migrations live inside it). */
+export async function ensureSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Opens MikroORM on the service's own schema (search_path pinned to it, so raw SQL stays inside) and
+ * applies the committed migrations.
+ */
+export async function openOrm(
+  url: string,
+  config: ServiceDbConfig,
+  options: { poolMax?: number; migrate?: boolean } = {},
+): Promise<Orm> {
+  await ensureSchema(url, config.schema);
+  const orm = await MikroORM.init<PostgreSqlDriver>({
+    driver: PostgreSqlDriver,
+    clientUrl: url,
+    schema: config.schema,
+    entities: config.entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: config.migrations,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    driverOptions: { connection: { options: `-c search_path="${config.schema}"` } },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    discovery: { warnWhenNoEntities: false },
+    debug: false,
+  });
+  if (options.migrate !== false) await orm.migrator.up();
+  return orm;
+}
+
+/** SQL that would bring the database in line with the entities: empty when migrations match them. */
+export async function schemaDrift(orm: Orm): Promise<string> {
+  const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, schema: orm.config.get('schema') });
+  return sql.trim();
+}
+
+/** Runs a raw query on the service's connection pool (hot paths measured faster than the ORM). */
+export function sql(orm: Orm) {
+  return orm.em.getConnection();
+}

@@ -1,0 +1,55 @@
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+
+/** Every domain event travels in this envelope; `type` doubles as the NATS subject (<svc>.<entity>.<verb>). */
+export const envelopeSchema = z.object({
+  id: z.string().uuid(),
+  type: z.string().regex(/^[a-z_]+\.[a-z_]+\.[a-z_]+$/),
+  tenant_id: z.string(),
+  user_id: z.string().nullable(),
+  occurred_at: z.string(),
+  data: z.unknown(),
+});
+
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  type: string;
+  tenant_id: string;
+  user_id: string | null;
+  occurred_at: string;
+  data: T;
+}
+
+export interface EventDefinition<S extends z.ZodType> {
+  type: string;
+  schema: S;
+}
+
+/** Declares an event type of a service's catalog, with the zod schema its data must satisfy. */
+export function defineEvent<S extends z.ZodType>(type: string, schema: S): EventDefinition<S> {
+  return { type, schema };
+}
+
+/** Builds a validated envelope; invalid data is a programming error and throws. */
+export function makeEvent<S extends z.ZodType>(
+  definition: EventDefinition<S>,
+  meta: { tenantId: string; userId: string | null; at: Date },
+  data: z.input<S>,
+): EventEnvelope<z.infer<S>> {
+  return {
+    id: uuidv7(),
+    type: definition.type,
+    tenant_id: meta.tenantId,
+    user_id: meta.userId,
+    occurred_at: meta.at.toISOString(),
+    data: definition.schema.parse(data),
+  };
+}
+
+/** Parses an incoming envelope's data against its definition. */
+export function readEvent<S extends z.ZodType>(
+  definition: EventDefinition<S>,
+  envelope: EventEnvelope,
+): EventEnvelope<z.infer<S>> {
+  return { ...envelope, data: definition.schema.parse(envelope.data) };
+}

@@ -1,0 +1,146 @@
+import {
+  type ChannelCredentials,
+  credentials,
+  type handleUnaryCall,
+  Metadata,
+  makeGenericClientConstructor,
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type ServiceError,
+  status,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { AppError, ERROR_TABLE, type ErrorCode } from '@routinely/platform';
+import type { CallerIdentity, InternalAuth } from './identity.js';
+
+type AnyMethod = {
+  path: string;
+  requestSerialize: (value: never) => Buffer;
+  responseDeserialize: (b: Buffer) => unknown;
+};
+type Req<M> = M extends { requestSerialize: (value: infer R) => Buffer } ? R : never;
+type Res<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
+
+export interface CallOptions {
+  /** Acting user; omitted for calls a service makes on its own behalf. */
+  actor?: { tenantId?: string | null; userId?: string | null; permissions?: string[] };
+  deadlineMs?: number;
+}
+
+/** A promise-returning client of one generated service definition. */
+export type RpcClient<D> = { [K in keyof D]: (request: Req<D[K]>, options?: CallOptions) => Promise<Res<D[K]>> } & {
+  close(): void;
+};
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  [status.INVALID_ARGUMENT]: 'validation_failed',
+  [status.UNAUTHENTICATED]: 'not_authenticated',
+  [status.PERMISSION_DENIED]: 'forbidden',
+  [status.NOT_FOUND]: 'not_found',
+  [status.ALREADY_EXISTS]: 'conflict',
+  [status.ABORTED]: 'conflict',
+  [status.FAILED_PRECONDITION]: 'conflict',
+  [status.RESOURCE_EXHAUSTED]: 'quota_exceeded',
+  [status.UNAVAILABLE]: 'service_unavailable',
+  [status.DEADLINE_EXCEEDED]: 'service_unavailable',
+};
+
+export function createRpcClient<D extends Record<string, AnyMethod>>(
+  definition: D,
+  address: string,
+  auth: InternalAuth,
+  options: { defaultDeadlineMs?: number; channelCredentials?: ChannelCredentials } = {},
+): RpcClient<D> {
+  const Ctor = makeGenericClientConstructor(definition as unknown as ServiceDefinition, 'routinely');
+  const raw = new Ctor(address, options.channelCredentials ?? credentials.createInsecure()) as unknown as Record<
+    string,
+    (
+      req: unknown,
+      md: Metadata,
+      opts: { deadline: number },
+      cb: (err: ServiceError | null, res: unknown) => void,
+    ) => void
+  > & { close(): void };
+  const client: Record<string, unknown> = { close: () => raw.close() };
+  for (const name of Object.keys(definition)) {
+    client[name] = async (request: unknown, call: CallOptions = {}) => {
+      const metadata = new Metadata();
+      metadata.set('authorization', `Bearer ${await auth.sign(call.actor)}`);
+      const deadline = Date.now() + (call.deadlineMs ?? options.defaultDeadlineMs ?? 5_000);
+      return new Promise((resolve, reject) => {
+        raw[name]?.call(raw, request, metadata, { deadline }, (error, response) => {
+          if (!error) return resolve(response);
+          const code = CODE_BY_STATUS[error.code] ?? 'service_unavailable';
+          reject(new AppError(code, error.details || error.message, { cause: error }));
+        });
+      });
+    };
+  }
+  return client as RpcClient<D>;
+}
+
+export type RpcHandlers<D> = {
+  [K in keyof D]: (request: Req<D[K]>, caller: CallerIdentity) => Promise<Res<D[K]>>;
+};
+
+/** Adds a service whose handlers see the verified caller; typed AppErrors become their gRPC status. */
+export function addRpcService<D extends Record<string, AnyMethod>>(
+  server: Server,
+  definition: D,
+  auth: InternalAuth,
+  handlers: RpcHandlers<D>,
+): void {
+  const impl: UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (r: unknown, c: CallerIdentity) => Promise<unknown>,
+  ][]) {
+    const unary: handleUnaryCall<unknown, unknown> = (call, callback) => {
+      const header = String(call.metadata.get('authorization')[0] ?? '');
+      auth
+        .verify(header.replace(/^Bearer /, ''))
+        .then(
+          (caller) => handler(call.request, caller),
+          () => {
+            throw new AppError('not_authenticated', 'Missing or invalid service credentials');
+          },
+        )
+        .then(
+          (response) => callback(null, response),
+          (error: unknown) => {
+            const code = error instanceof AppError ? ERROR_TABLE[error.code].grpc : status.INTERNAL;
+            const details = error instanceof AppError ? error.message : 'internal error';
+            callback({ code, details });
+          },
+        );
+    };
+    impl[name] = unary;
+  }
+  server.addService(definition as unknown as ServiceDefinition, impl);
+}
+
+/** Binds a gRPC server; port 0 picks a free one. Resolves with the bound address. */
+export async function startRpcServer(server: Server, host: string, port: number): Promise<string> {
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    ),
+  );
+  return `${host}:${bound}`;
+}
+
+export async function stopRpcServer(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, 5_000);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export { Server };

@@ -1,0 +1,89 @@
+/**
+ * The one closed table of error codes. Domain code throws AppError with a code from here; the HTTP layer
+ * turns it into an RFC 9457 problem and the gRPC layer into a status, both from this table.
+ */
+export const ERROR_TABLE = {
+  validation_failed: { status: 422, grpc: 3, title: 'Validation failed' },
+  not_authenticated: { status: 401, grpc: 16, title: 'Not authenticated' },
+  invalid_credentials: { status: 401, grpc: 16, title: 'Invalid credentials' },
+  invalid_token: { status: 401, grpc: 16, title: 'Invalid or expired token' },
+  invalid_mfa_code: { status: 401, grpc: 16, title: 'Invalid MFA code' },
+  forbidden: { status: 403, grpc: 7, title: 'Forbidden' },
+  account_disabled: { status: 403, grpc: 7, title: 'Account disabled' },
+  not_found: { status: 404, grpc: 5, title: 'Not found' },
+  email_taken: { status: 409, grpc: 6, title: 'Email already registered' },
+  conflict: { status: 409, grpc: 9, title: 'Conflict' },
+  depth_exceeded: { status: 409, grpc: 9, title: 'Maximum task depth exceeded' },
+  cycle_detected: { status: 409, grpc: 9, title: 'Cycle detected' },
+  duplicate_dependency: { status: 409, grpc: 6, title: 'Dependency already exists' },
+  already_shared: { status: 409, grpc: 6, title: 'Calendar already shared with this user' },
+  mfa_already_enabled: { status: 409, grpc: 9, title: 'MFA already enabled' },
+  mfa_not_enabled: { status: 409, grpc: 9, title: 'MFA is not enabled' },
+  password_already_set: { status: 409, grpc: 9, title: 'A local password is already set' },
+  payload_too_large: { status: 413, grpc: 8, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, grpc: 3, title: 'Unsupported media type' },
+  quota_exceeded: { status: 429, grpc: 8, title: 'Quota exceeded' },
+  rate_limited: { status: 429, grpc: 8, title: 'Too many requests' },
+  internal_error: { status: 500, grpc: 13, title: 'Internal server error' },
+  service_unavailable: { status: 503, grpc: 14, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; grpc: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export interface FieldError {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+  constructor(
+    code: ErrorCode,
+    detail?: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(detail ?? ERROR_TABLE[code].title, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
+export const forbidden = (detail = 'Missing permission') => new AppError('forbidden', detail);
+
+/** A 422 naming one field, for rules a schema cannot express (e.g. end after start). */
+export function fieldError(loc: (string | number)[], msg: string, type = 'value_error'): AppError {
+  return new AppError('validation_failed', msg, { errors: [{ loc, msg, type }] });
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function problemOf(error: AppError, requestId: string): Problem {
+  const entry = ERROR_TABLE[error.code];
+  const problem: Problem = {
+    type: `urn:routinely:problem:${error.code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (error.errors) problem.errors = error.errors;
+  return problem;
+}

@@ -1,0 +1,179 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { v7 as uuidv7 } from 'uuid';
+import type { ZodType } from 'zod';
+import { hasPermission, type Permission } from '../auth/permissions.js';
+import type { Principal, TokenVerifier } from '../auth/tokens.js';
+import { AppError, type FieldError, problemOf } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { registerOpenApi } from './openapi.js';
+import type { IpRateLimiter } from './rate-limit.js';
+
+export type AuthMode = 'required' | 'optional' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Default 'required'. */
+    auth?: AuthMode;
+    /** Any one of these codes opens the route (SERVICE_ADMIN / SERVICE_SUPER_ADMIN always do). */
+    permission?: Permission | readonly Permission[];
+    /** Exempt from the per-IP rate limit (probes). */
+    rateLimit?: false;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** The caller's tenant: the token's tenant_id, else X-Tenant-ID. */
+    tenantId: string | null;
+  }
+}
+
+export const SESSION_COOKIE = 'routinely_session';
+export const API_MOUNTS = ['/api/v1', '/v1'] as const;
+
+export interface HttpAppOptions {
+  logger: Logger;
+  verifyToken: TokenVerifier;
+  rateLimiter?: IpRateLimiter;
+  trustProxy?: boolean;
+  bodyLimit?: number;
+}
+
+/** Throws the 401 with the WWW-Authenticate header the contract asks for. */
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('not_authenticated', 'Authentication required');
+  return request.principal;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const [scheme, value] = header.split(' ');
+    if (scheme?.toLowerCase() === 'bearer' && value) return value.trim();
+    return '';
+  }
+  return request.cookies?.[SESSION_COOKIE];
+}
+
+/** Validator compiler that keeps zod's issue paths so a 422 can name the exact field. */
+function zodValidatorCompiler({ schema }: { schema: unknown }) {
+  return (data: unknown) => {
+    const result = (schema as ZodType).safeParse(data);
+    if (result.success) return { value: result.data };
+    return { error: Object.assign(new Error('validation'), { zodIssues: result.error.issues }) };
+  };
+}
+
+function validationErrors(error: { validation?: unknown; validationContext?: string }): FieldError[] {
+  const context = error.validationContext ?? 'body';
+  const raw = (error as { zodIssues?: { path: PropertyKey[]; message: string; code: string }[] }).zodIssues;
+  if (raw) {
+    return raw.map((issue) => ({
+      loc: [context, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+      msg: issue.message,
+      type: issue.code,
+    }));
+  }
+  return [{ loc: [context], msg: 'Invalid input', type: 'invalid' }];
+}
+
+function sendProblem(reply: FastifyReply, error: AppError) {
+  const problem = problemOf(error, String(reply.request.id));
+  if (error.headers) reply.headers(error.headers);
+  if (problem.status === 401) reply.header('WWW-Authenticate', 'Bearer');
+  return reply.status(problem.status).type('application/problem+json').send(problem);
+}
+
+/**
+ * The fastify app every service runs in: request ids, problem+json errors, zod schemas for validation,
+ * serialization and OpenAPI, authentication and permission checks before the body is read, the per-IP limit.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => uuidv7(),
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: options.bodyLimit ?? 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('tenantId', null);
+  await app.register(cookie);
+  await app.register(formbody);
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  await registerOpenApi(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const config = request.routeOptions.config;
+    if (options.rateLimiter && config.rateLimit !== false) {
+      const decision = await options.rateLimiter.consume(request.ip);
+      reply.header('RateLimit-Limit', decision.limit);
+      reply.header('RateLimit-Remaining', decision.remaining);
+      reply.header('RateLimit-Reset', decision.resetSeconds);
+      if (!decision.allowed) {
+        throw new AppError('rate_limited', 'Rate limit exceeded; retry later', {
+          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+        });
+      }
+    }
+    const mode: AuthMode = config.auth ?? 'required';
+    const token = mode === 'none' ? undefined : bearerToken(request);
+    if (token !== undefined) {
+      if (token === '') throw new AppError('not_authenticated', 'Malformed Authorization header');
+      request.principal = await options.verifyToken(token);
+      request.tenantId = request.principal.tenantId;
+    } else if (mode === 'required' && request.routeOptions.url) {
+      throw new AppError('not_authenticated', 'Authentication required');
+    }
+    if (!request.tenantId) {
+      const header = request.headers['x-tenant-id'];
+      if (typeof header === 'string' && header) request.tenantId = header.toLowerCase();
+    }
+    if (config.permission && request.principal && !hasPermission(request.principal.permissions, config.permission)) {
+      throw new AppError('forbidden', `Missing permission ${[config.permission].flat().join(' or ')}`);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) return sendProblem(reply, error);
+    const err = error as Error & {
+      validation?: unknown;
+      validationContext?: string;
+      statusCode?: number;
+      code?: string;
+    };
+    if (err.validation) {
+      return sendProblem(
+        reply,
+        new AppError('validation_failed', 'Request validation failed', { errors: validationErrors(err) }),
+      );
+    }
+    if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendProblem(reply, new AppError('payload_too_large', 'Request body too large'));
+    }
+    if (err.statusCode === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendProblem(reply, new AppError('unsupported_media_type', 'Unsupported content type'));
+    }
+    if (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP')) {
+      return sendProblem(
+        reply,
+        new AppError('validation_failed', 'Malformed request body', {
+          errors: [{ loc: ['body'], msg: err.message, type: 'json_invalid' }],
+        }),
+      );
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, new AppError('internal_error', 'An unexpected error occurred'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+  return app;
+}

@@ -1,0 +1,3 @@
+export * from './http.js';
+export * from './infra.js';
+export * from './tokens.js';

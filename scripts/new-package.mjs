@@ -1,0 +1,37 @@
+// Writes the boilerplate of a workspace package (package.json scripts, tsconfigs, vitest config).
+// Usage: node scripts/new-package.mjs <dir> <name> '<deps json>' '<devDeps json>'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const [dir, name, deps = '{}', devDeps = '{}'] = process.argv.slice(2);
+const rel = relative(dir, '.') || '.';
+mkdirSync(join(dir, 'src'), { recursive: true });
+const pkg = {
+  name,
+  version: '1.0.0',
+  private: true,
+  type: 'module',
+  exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
+  scripts: {
+    build: 'tsc -p tsconfig.build.json',
+    typecheck: 'tsc --noEmit',
+    lint: 'biome check .',
+    test: 'vitest run --passWithNoTests',
+  },
+  dependencies: JSON.parse(deps),
+  devDependencies: JSON.parse(devDeps),
+};
+writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+writeFileSync(
+  join(dir, 'tsconfig.json'),
+  `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { noEmit: true }, include: ['src', 'test'] }, null, 2)}\n`,
+);
+writeFileSync(
+  join(dir, 'tsconfig.build.json'),
+  `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
+);
+if (!existsSync(join(dir, 'vitest.config.ts')))
+  writeFileSync(
+    join(dir, 'vitest.config.ts'),
+    `import { defineProject } from '${rel}/vitest.shared.js';\n\nexport default defineProject();\n`,
+  );

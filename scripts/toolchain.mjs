@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Bootstraps the pinned toolchain (Node 24 and pnpm, both from the npm registry) into .toolchain/ when the
+// host's Node is older, installs dependencies with the frozen lockfile, and then runs one of:
+//   start            build the all-in-one runtime and run it (signals forwarded, exit code kept)
+//   test             build and run every test (unit, integration, end-to-end)
+//   run <task...>    any turbo task (build, typecheck, lint, generate)
+//   bench [file]     run a benchmark harness from bench/
+// Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const NODE_VERSION = '24.21.0';
+const PNPM_VERSION = '10.34.9';
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const toolDir = join(root, '.toolchain');
+const binDir = join(toolDir, 'bin');
+
+function log(message) {
+  process.stderr.write(`[routinely] ${message}\n`);
+}
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) {
+    log(`${cmd} ${args.join(' ')} failed (${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function ensureToolchain() {
+  const hostMajor = Number(process.versions.node.split('.')[0]);
+  const wanted = `${NODE_VERSION}+${PNPM_VERSION}+${hostMajor >= 24 ? 'host' : 'pinned'}`;
+  const stamp = join(toolDir, 'stamp');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
+    log(`installing pnpm ${PNPM_VERSION}${hostMajor >= 24 ? '' : ` and Node ${NODE_VERSION}`} into .toolchain/`);
+    rmSync(toolDir, { recursive: true, force: true });
+    mkdirSync(binDir, { recursive: true });
+    writeFileSync(join(toolDir, 'package.json'), '{"private":true}\n');
+    const pkgs = [`pnpm@${PNPM_VERSION}`];
+    if (hostMajor < 24) pkgs.push(`node-${process.platform}-${process.arch}@${NODE_VERSION}`);
+    run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', '--prefix', toolDir, ...pkgs]);
+    const nodeBin =
+      hostMajor >= 24
+        ? process.execPath
+        : join(toolDir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+    symlinkSync(nodeBin, join(binDir, 'node'));
+    writeFileSync(
+      join(binDir, 'pnpm'),
+      `#!/bin/sh\nexec "${join(binDir, 'node')}" "${join(toolDir, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs')}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(stamp, wanted);
+  }
+  // Every child (pnpm, turbo, the tests, the service) sees the pinned Node first on PATH.
+  const env = { ...process.env, PATH: `${binDir}:${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
+  // The host's npm config points node-gyp at the host's Node headers; pinned Node brings its own.
+  delete env.npm_config_nodedir;
+  delete env.NPM_CONFIG_NODEDIR;
+  env.npm_config_update_notifier = 'false';
+  return env;
+}
+
+function ensureDependencies(env) {
+  const lock = readFileSync(join(root, 'pnpm-lock.yaml'));
+  const digest = createHash('sha256').update(lock).update(NODE_VERSION).digest('hex');
+  const stamp = join(root, 'node_modules', '.routinely-install');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
+  log('installing dependencies (frozen lockfile)');
+  run(join(binDir, 'pnpm'), ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=append-only'], { env });
+  writeFileSync(stamp, digest);
+}
+
+function turbo(env, args) {
+  run(join(binDir, 'pnpm'), ['exec', 'turbo', ...args, '--output-logs=errors-only', '--log-order=grouped'], {
+    env,
+  });
+}
+
+const [command = 'start', ...rest] = process.argv.slice(2);
+const env = ensureToolchain();
+ensureDependencies(env);
+
+if (command === 'run') {
+  turbo(env, ['run', ...rest]);
+} else if (command === 'test') {
+  turbo(env, ['run', 'build']);
+  run(join(binDir, 'pnpm'), ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--log-order=grouped', ...rest], {
+    env,
+  });
+} else if (command === 'bench') {
+  turbo(env, ['run', 'build']);
+  run(join(binDir, 'node'), [join(root, 'bench', rest[0] ?? 'run-all.mjs'), ...rest.slice(1)], { env });
+} else if (command === 'start') {
+  turbo(env, ['run', 'build', '--filter=@routinely/all-in-one...']);
+  const child = spawn(join(binDir, 'node'), [join(root, 'packages', 'all-in-one', 'dist', 'main.js')], {
+    stdio: 'inherit',
+    cwd: root,
+    env,
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+} else {
+  log(`unknown command ${command}`);
+  process.exit(2);
+}

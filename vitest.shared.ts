@@ -1,0 +1,21 @@
+// One vitest setup for every workspace package: tests import workspace packages from their TypeScript
+// sources (the "source" export condition), so a test run never depends on stale build output.
+import { defineConfig } from 'vitest/config';
+
+export function defineProject(overrides: { testTimeout?: number; setupFiles?: string[] } = {}) {
+  const conditions = ['source', 'module', 'node', 'development|production'];
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: overrides.testTimeout ?? 30_000,
+      hookTimeout: 60_000,
+      globalSetup: [new URL('./packages/testkit/src/global-setup.ts', import.meta.url).pathname],
+      setupFiles: overrides.setupFiles ?? [],
+      pool: 'forks',
+      fileParallelism: true,
+      maxWorkers: 2,
+    },
+  });
+}
