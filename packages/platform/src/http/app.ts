@@ -92,7 +92,6 @@ function sendProblem(reply: FastifyReply, error: AppError) {
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
@@ -148,7 +147,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       statusCode?: number;
       code?: string;
     };
-    if (err.validation) {
+    if (err.validation || 'zodIssues' in err) {
       return sendProblem(
         reply,
         new AppError('validation_failed', 'Request validation failed', { errors: validationErrors(err) }),
