@@ -16,6 +16,9 @@ export function defineProject(overrides: { testTimeout?: number; setupFiles?: st
       pool: 'forks',
       fileParallelism: true,
       maxWorkers: 2,
+      // The JSON report feeds the one-line total that `npm test` prints at the end.
+      reporters: ['default', 'json'],
+      outputFile: { json: 'test-results/vitest.json' },
     },
   });
 }

@@ -79,6 +79,24 @@ function turbo(env, args) {
   });
 }
 
+/** Adds up the JSON reports vitest wrote in this run (packages and services). */
+function summariseTestReports(since) {
+  const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
+  for (const group of ['packages', 'services', 'test-e2e']) {
+    const dirs = group === 'test-e2e' ? [root] : readdirSync(join(root, group)).map((d) => join(root, group, d));
+    for (const dir of dirs) {
+      const file = group === 'test-e2e' ? join(root, 'test-e2e', 'test-results', 'vitest.json') : join(dir, 'test-results', 'vitest.json');
+      if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
+      const report = JSON.parse(readFileSync(file, 'utf8'));
+      totals.passed += report.numPassedTests ?? 0;
+      totals.failed += report.numFailedTests || report.numFailedTestSuites || 0;
+      totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+      totals.files += report.testResults?.length ?? 0;
+    }
+  }
+  return totals;
+}
+
 const [command = 'start', ...rest] = process.argv.slice(2);
 const env = ensureToolchain();
 ensureDependencies(env);
@@ -87,9 +105,15 @@ if (command === 'run') {
   turbo(env, ['run', ...rest]);
 } else if (command === 'test') {
   turbo(env, ['run', 'build']);
-  run(join(binDir, 'pnpm'), ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--log-order=grouped', ...rest], {
-    env,
-  });
+  const started = Date.now();
+  const result = spawnSync(
+    join(binDir, 'pnpm'),
+    ['exec', 'turbo', 'run', 'test', '--continue', '--concurrency=1', '--log-order=grouped', ...rest],
+    { stdio: 'inherit', cwd: root, env },
+  );
+  const totals = summariseTestReports(started);
+  console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.files} files)`);
+  process.exit(result.status === 0 && totals.failed === 0 ? 0 : 1);
 } else if (command === 'bench') {
   turbo(env, ['run', 'build']);
   run(join(binDir, 'node'), [join(root, 'bench', rest[0] ?? 'run-all.mjs'), ...rest.slice(1)], { env });

@@ -12,3 +12,4 @@ export * from './http/rate-limit.js';
 export * from './logger.js';
 export * from './route-table.js';
 export * from './service.js';
+export * from './envoy.js';

@@ -1,0 +1,127 @@
+import { resolve } from 'node:path';
+import { type Orm, openOrm } from '@routinely/db';
+
+import { createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
+import { auth_v1 } from '@routinely/proto';
+import { buildHttpHost, loadSecrets, startInfrastructure } from '@routinely/runtime';
+import type { FastifyInstance } from 'fastify';
+import { allInOneConfigSchema } from './config.js';
+import { SERVICE_MODULES, type ServiceContext } from './services.js';
+
+export interface RunningAllInOne {
+  app: FastifyInstance;
+  /** Base URL of the listener, e.g. http://127.0.0.1:8080 */
+  url: string;
+  services: ServiceInstance[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts every service in this process: infrastructure (embedded or real), each service on its own schema
+ * and loopback gRPC server, one HTTP listener for both mounts. The listener opens only when all are ready.
+ */
+export async function startAllInOne(options: {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  clock?: Clock;
+}): Promise<RunningAllInOne> {
+  const config = parseConfig(allInOneConfigSchema, options.env);
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const dataDir = resolve(config.DATA_DIR);
+  const secrets = loadSecrets(options.env, config.DATABASE_URL && options.env.ENCRYPTION_KEY ? undefined : dataDir);
+  const infra = await startInfrastructure({
+    logger,
+    databaseUrl: config.DATABASE_URL,
+    natsUrl: config.NATS_URL,
+    redisUrl: config.REDIS_URL,
+    dataDir,
+    embeddedPostgresPort: config.EMBEDDED_PG_PORT,
+    namespace: config.INFRA_NAMESPACE,
+  });
+  logger.info(infra.describe, 'infrastructure ready');
+  const env = { ...options.env, ENCRYPTION_KEY: secrets.encryptionKey, INTERNAL_AUTH_SECRET: secrets.internalAuthSecret };
+  const orms: Orm[] = [];
+  const servers: Server[] = [];
+  const started: ServiceInstance[] = [];
+  const clients: { close(): void }[] = [];
+  const addresses: Record<string, string> = {};
+  try {
+    for (const module of SERVICE_MODULES) {
+      const orm = await openOrm(infra.databaseUrl, module.dbConfig);
+      orms.push(orm);
+      const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
+      const authClient = addresses.auth
+        ? createRpcClient(auth_v1.AuthServiceService, addresses.auth, internalAuth)
+        : undefined;
+      if (authClient) clients.push(authClient);
+      const context: ServiceContext = {
+        env,
+        logger: logger.child({ svc: module.name }),
+        clock,
+        orm,
+        transport: infra.transport,
+        internalAuth,
+        revocations: infra.revocations,
+        redis: infra.redis,
+        authClient,
+      };
+      const service = await module.build(context);
+      if (service.addGrpc) {
+        const server = new Server();
+        service.addGrpc(server);
+        addresses[module.name] = await startRpcServer(server, '127.0.0.1', 0);
+        servers.push(server);
+      }
+      started.push(service);
+    }
+    const gatewayAuth = createRpcClient(
+      auth_v1.AuthServiceService,
+      addresses.auth ?? '127.0.0.1:1',
+      new InternalAuth(secrets.internalAuthSecret, 'gateway'),
+    );
+    clients.push(gatewayAuth);
+    const app = await buildHttpHost({
+      config,
+      logger,
+      clock,
+      services: started,
+      fetchJwks: async () => JSON.parse((await gatewayAuth.getJwks({})).jwksJson),
+      revocations: infra.revocations,
+      redis: infra.redis,
+      extraReadiness: {
+        database: async () => {
+          await orms[0]?.em.getConnection().execute('select 1');
+        },
+      },
+    });
+    for (const service of started) await service.start();
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const url = `http://127.0.0.1:${port}`;
+    logger.info({ url, services: started.map((s) => s.name) }, 'Routinely is listening');
+    return {
+      app,
+      url,
+      services: started,
+      close: async () => {
+        await app.close();
+        await shutdown();
+      },
+    };
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+
+  async function shutdown() {
+    for (const service of [...started].reverse()) await service.stop().catch((e) => logger.warn({ err: e }, 'stop'));
+    for (const client of clients) client.close();
+    for (const server of servers) await stopRpcServer(server);
+    for (const orm of orms) await orm.close().catch(() => {});
+    await infra.stop();
+  }
+}
+

@@ -1,0 +1,12 @@
+import { platformConfigSchema } from '@routinely/platform';
+import { z } from 'zod';
+
+export const allInOneConfigSchema = platformConfigSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Namespaces JetStream subjects and Redis keys when several instances share servers (tests). */
+  INFRA_NAMESPACE: z.string().default(''),
+});
+export type AllInOneConfig = z.infer<typeof allInOneConfigSchema>;

@@ -1,0 +1,2 @@
+export * from './compose.js';
+export * from './config.js';

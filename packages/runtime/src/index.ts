@@ -1,0 +1,3 @@
+export * from './http-host.js';
+export * from './infrastructure.js';
+export * from './secrets.js';
