@@ -1,3 +1,7 @@
 export * from './http-host.js';
 export * from './infrastructure.js';
 export * from './secrets.js';
+export * from './host.js';
+export * from './host-config.js';
+export * from './service-module.js';
+export * from './main-loop.js';

@@ -25,5 +25,3 @@ export interface ServiceModule {
   build(context: ServiceContext): Promise<ServiceInstance>;
 }
 
-/** Every service this process runs, auth first (the others ask it for keys and users). */
-export const SERVICE_MODULES: ServiceModule[] = [];

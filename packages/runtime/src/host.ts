@@ -4,12 +4,14 @@ import { type Orm, openOrm } from '@routinely/db';
 import { createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
-import { buildHttpHost, loadSecrets, startInfrastructure } from '@routinely/runtime';
 import type { FastifyInstance } from 'fastify';
-import { allInOneConfigSchema } from './config.js';
-import { SERVICE_MODULES, type ServiceContext } from './services.js';
+import { hostConfigSchema } from './host-config.js';
+import { buildHttpHost } from './http-host.js';
+import { startInfrastructure } from './infrastructure.js';
+import { loadSecrets } from './secrets.js';
+import type { ServiceContext, ServiceModule } from './service-module.js';
 
-export interface RunningAllInOne {
+export interface RunningHost {
   app: FastifyInstance;
   /** Base URL of the listener, e.g. http://127.0.0.1:8080 */
   url: string;
@@ -18,19 +20,22 @@ export interface RunningAllInOne {
 }
 
 /**
- * Starts every service in this process: infrastructure (embedded or real), each service on its own schema
- * and loopback gRPC server, one HTTP listener for both mounts. The listener opens only when all are ready.
+ * Runs the given services in this process: infrastructure (embedded or real), each service on its own
+ * schema with its own gRPC server, one HTTP listener for both mounts that opens only when all are ready.
+ * The all-in-one passes all six modules; a standalone service main passes its own.
  */
-export async function startAllInOne(options: {
+export async function startHost(options: {
+  modules: readonly ServiceModule[];
   env: NodeJS.ProcessEnv;
   logger: Logger;
   clock?: Clock;
-}): Promise<RunningAllInOne> {
-  const config = parseConfig(allInOneConfigSchema, options.env);
+}): Promise<RunningHost> {
+  const config = parseConfig(hostConfigSchema, options.env);
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   const dataDir = resolve(config.DATA_DIR);
-  const secrets = loadSecrets(options.env, config.DATABASE_URL && options.env.ENCRYPTION_KEY ? undefined : dataDir);
+  // Without DATABASE_URL (embedded default) missing secrets are generated once and kept beside the data.
+  const secrets = loadSecrets(options.env, config.DATABASE_URL ? undefined : dataDir);
   const infra = await startInfrastructure({
     logger,
     databaseUrl: config.DATABASE_URL,
@@ -47,8 +52,9 @@ export async function startAllInOne(options: {
   const started: ServiceInstance[] = [];
   const clients: { close(): void }[] = [];
   const addresses: Record<string, string> = {};
+  if (!options.modules.some((m) => m.name === 'auth')) addresses.auth = config.AUTH_GRPC_ADDRESS;
   try {
-    for (const module of SERVICE_MODULES) {
+    for (const module of options.modules) {
       const orm = await openOrm(infra.databaseUrl, module.dbConfig);
       orms.push(orm);
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
@@ -71,7 +77,7 @@ export async function startAllInOne(options: {
       if (service.addGrpc) {
         const server = new Server();
         service.addGrpc(server);
-        addresses[module.name] = await startRpcServer(server, '127.0.0.1', 0);
+        addresses[module.name] = await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT);
         servers.push(server);
       }
       started.push(service);

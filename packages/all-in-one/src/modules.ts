@@ -1,0 +1,4 @@
+import type { ServiceModule } from '@routinely/runtime';
+
+/** Every service the all-in-one process runs, auth first (the others ask it for keys and users). */
+export const SERVICE_MODULES: ServiceModule[] = [];
