@@ -1,0 +1,106 @@
+import type { Orm } from '@routinely/db';
+import { type EventTransport, OutboxRelay } from '@routinely/events';
+import type { InternalAuth, Server } from '@routinely/grpc';
+import type { Clock, Logger, RevocationStore, ServiceInstance } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { JSONWebKeySet } from 'jose';
+import { type AuthConfig, DEV_ENCRYPTION_KEY } from './config.js';
+import { AccountService } from './domain/accounts.js';
+import { LoginThrottle } from './domain/login-throttle.js';
+import { MfaService } from './domain/mfa.js';
+import { PasswordHasher } from './domain/passwords.js';
+import { ProfileCache } from './domain/profile.js';
+import { SecretBox } from './domain/secret-box.js';
+import { SessionService } from './domain/sessions.js';
+import { SigningKeyStore } from './domain/signing-keys.js';
+import { addAuthRpc } from './grpc/auth-rpc.js';
+import { accountRoutes } from './http/auth/account-routes.js';
+import { mfaRoutes } from './http/auth/mfa-routes.js';
+import { sessionRoutes } from './http/auth/session-routes.js';
+import type { AuthContext } from './http/context.js';
+import { jwksRoutes } from './http/jwks-routes.js';
+
+export interface AuthServiceDeps {
+  config: AuthConfig;
+  logger: Logger;
+  clock: Clock;
+  orm: Orm;
+  transport: EventTransport;
+  internalAuth: InternalAuth;
+  /** Shared with every service's token verifier (Redis- or memory-backed, chosen by the host). */
+  revocations: RevocationStore;
+  /** When given, login throttling is shared by every replica. */
+  redis?: Redis | undefined;
+  /** Test hook: how the login slowdown waits. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface AuthServiceInstance extends ServiceInstance {
+  /** The public signing keys, for a host that verifies tokens in the same process. */
+  jwks(): Promise<JSONWebKeySet>;
+}
+
+/** Composition root of the auth service. Opens nothing by itself; `start` loads keys and begins the relay. */
+export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
+  const { config, clock, orm } = deps;
+  if (config.NODE_ENV === 'production' && config.ENCRYPTION_KEY === DEV_ENCRYPTION_KEY) {
+    throw new Error('ENCRYPTION_KEY must be set in production');
+  }
+  const logger = deps.logger.child({ svc: 'auth' });
+  const box = new SecretBox(config.ENCRYPTION_KEY);
+  const relay = new OutboxRelay({ orm, transport: deps.transport, logger });
+  const keys = new SigningKeyStore(orm, box, clock);
+  const hasher = new PasswordHasher({ memoryKiB: config.PASSWORD_MEMORY_KIB, timeCost: config.PASSWORD_TIME_COST });
+  const throttle = new LoginThrottle(
+    {
+      maxFailuresPerAccountIp: config.LOGIN_MAX_FAILURES_PER_ACCOUNT_IP,
+      maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      slowdownAfterAccountFailures: config.LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    deps.redis,
+    deps.sleep,
+  );
+  const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());
+  const ctx: AuthContext = {
+    config,
+    clock,
+    keys,
+    accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
+    sessions: new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay }),
+    mfa: new MfaService(orm, box, clock, config),
+  };
+
+  const routes: FastifyPluginAsync = async (app) => {
+    await app.register(sessionRoutes(ctx));
+    await app.register(accountRoutes(ctx));
+    await app.register(mfaRoutes(ctx));
+  };
+
+  return {
+    name: 'auth',
+    routes,
+    rootRoutes: jwksRoutes(keys),
+    addGrpc: (server) => addAuthRpc(server as Server, { orm, keys, internalAuth: deps.internalAuth }),
+    readiness: {
+      database: async () => {
+        await orm.em.getConnection().execute('select 1');
+      },
+      signing_keys: async () => {
+        await keys.load();
+      },
+    },
+    jwks: () => keys.jwks(),
+    async start() {
+      await keys.load();
+      const restored = await ctx.sessions.restoreRevocations();
+      if (restored > 0) logger.info({ restored }, 'restored recent session revocations');
+      await hasher.warmUp();
+      relay.start();
+    },
+    async stop() {
+      await relay.stop();
+    },
+  };
+}

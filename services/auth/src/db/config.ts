@@ -1,0 +1,10 @@
+import type { ServiceDbConfig } from '@routinely/db';
+import { eventEntities } from '@routinely/events';
+import { authEntities } from './entities.js';
+import { Migration20261121090013 } from './migrations/Migration20261121090013.js';
+
+export const dbConfig: ServiceDbConfig = {
+  schema: 'auth',
+  entities: [...authEntities, ...eventEntities],
+  migrations: [{ name: 'Migration20261121090013', class: Migration20261121090013 }],
+};

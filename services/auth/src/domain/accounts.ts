@@ -1,0 +1,185 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Orm } from '@routinely/db';
+import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
+import { AppError, type Clock, fieldError } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { User, type UserRow } from '../db/entities.js';
+import type { LoginThrottle } from './login-throttle.js';
+import type { PasswordHasher } from './passwords.js';
+import { type ProfileCache, toEventUser } from './profile.js';
+
+export interface RegistrationInput {
+  email: string;
+  password: string;
+  tenantId: string;
+  name?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  displayName?: string | undefined;
+  phone?: string | undefined;
+  timezone?: string | undefined;
+  locale?: string | undefined;
+  extra: Record<string, unknown>;
+}
+
+export interface ProfilePatch {
+  name?: string | null | undefined;
+  displayName?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  timezone?: string | null | undefined;
+  locale?: string | null | undefined;
+  avatarUrl?: string | null | undefined;
+}
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** One answer for an unknown email and a wrong password: same status, body and (argon2) work. */
+const invalidCredentials = () => new AppError('invalid_credentials', 'Incorrect email or password');
+
+export class AccountService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly cache: ProfileCache,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+  ) {}
+
+  async register(input: RegistrationInput): Promise<UserRow> {
+    const email = normaliseEmail(input.email);
+    const em = this.orm.em.fork();
+    if (await em.count(User, { email })) throw new AppError('email_taken', 'This email is already registered');
+    const passwordHash = await this.hasher.hash(input.password);
+    const now = this.clock.now();
+    try {
+      const user = await em.transactional(async (tx) => {
+        // Serialises registrations per tenant so exactly one first user becomes its admin.
+        await tx
+          .getConnection()
+          .execute('select pg_advisory_xact_lock(hashtext(?))', [`auth.tenant.${input.tenantId}`], 'all', tx.getTransactionContext());
+        const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
+        const created = tx.create(User, {
+          id: uuidv7(),
+          tenantId: input.tenantId,
+          email,
+          name: input.name ?? null,
+          displayName: input.displayName ?? null,
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          phone: input.phone ?? null,
+          avatarUrl: null,
+          timezone: input.timezone ?? null,
+          locale: input.locale ?? null,
+          authMethod: 'local',
+          passwordHash,
+          isActive: true,
+          isVerified: false,
+          roles: [first ? 'admin' : 'user'],
+          extra: input.extra,
+          mfaEnabled: false,
+          mfaSecret: null,
+          mfaPendingSecret: null,
+          mfaLastStep: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        enqueue(
+          tx,
+          makeEvent(authEvents.userRegistered, { tenantId: input.tenantId, userId: created.id, at: now }, { user: toEventUser(created) }),
+        );
+        return created;
+      });
+      this.relay.kick();
+      return user;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new AppError('email_taken', 'This email is already registered');
+      }
+      throw error;
+    }
+  }
+
+  /** Checks email and password behind the login throttle. MFA is the caller's next step. */
+  async authenticate(emailInput: string, password: string, ip: string): Promise<UserRow> {
+    const email = normaliseEmail(emailInput);
+    await this.throttle.gate(email, ip);
+    const user = await this.orm.em.fork().findOne(User, { email });
+    const ok = await this.hasher.verify(user?.passwordHash, password);
+    if (!user || !ok) {
+      await this.throttle.recordFailure(email, ip);
+      throw invalidCredentials();
+    }
+    await this.throttle.recordSuccess(email, ip);
+    // Only after a correct password, so the disabled state leaks to nobody without it.
+    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    return user;
+  }
+
+  /** The caller's own row (cached briefly for GET /auth/me). A token for a vanished user is no longer valid. */
+  async current(tenantId: string, userId: string, options: { cached?: boolean } = {}): Promise<UserRow> {
+    if (options.cached) {
+      const hit = this.cache.get(userId);
+      if (hit && hit.tenantId === tenantId) return hit;
+    }
+    const user = await this.orm.em.fork().findOne(User, { id: userId, tenantId });
+    if (!user) throw new AppError('invalid_token', 'The account of this token no longer exists');
+    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    this.cache.set(user);
+    return user;
+  }
+
+  async updateProfile(user: UserRow, patch: ProfilePatch): Promise<UserRow> {
+    const now = this.clock.now();
+    const em = this.orm.em.fork();
+    const updated = await em.transactional(async (tx) => {
+      const row = await tx.findOneOrFail(User, { id: user.id, tenantId: user.tenantId });
+      for (const [key, value] of Object.entries(patch) as [keyof ProfilePatch, string | null | undefined][]) {
+        if (value !== undefined) row[key] = value;
+      }
+      row.updatedAt = now;
+      enqueue(tx, makeEvent(authEvents.userUpdated, { tenantId: row.tenantId, userId: row.id, at: now }, { user: toEventUser(row) }));
+      return row;
+    });
+    this.cache.invalidate(user.id);
+    this.relay.kick();
+    return updated;
+  }
+
+  /** Changes (or first sets) the local password; with one already set, the current one must be given and right. */
+  async setLocalPassword(user: UserRow, newPassword: string, currentPassword: string | undefined, ip: string): Promise<void> {
+    if (user.passwordHash) {
+      if (currentPassword === undefined) throw fieldError(['body', 'current_password'], 'is required when a local password exists', 'missing');
+      await this.checkPassword(user, currentPassword, ip);
+    }
+    await this.writePassword(user, newPassword);
+  }
+
+  /** First local password of an account that has none (an SSO account); 409 when one exists. */
+  async setupPassword(user: UserRow, password: string): Promise<void> {
+    if (user.passwordHash) throw new AppError('password_already_set', 'A local password is already set');
+    await this.writePassword(user, password, true);
+  }
+
+  /** Re-authentication inside a session (password change, MFA disable), throttled like logins. */
+  async checkPassword(user: UserRow, password: string, ip: string): Promise<void> {
+    await this.throttle.gate(user.email, ip);
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      await this.throttle.recordFailure(user.email, ip);
+      throw new AppError('invalid_credentials', 'Incorrect password');
+    }
+  }
+
+  invalidate(userId: string): void {
+    this.cache.invalidate(userId);
+  }
+
+  private async writePassword(user: UserRow, password: string, onlyIfUnset = false): Promise<void> {
+    const passwordHash = await this.hasher.hash(password);
+    const where = onlyIfUnset ? { id: user.id, tenantId: user.tenantId, passwordHash: null } : { id: user.id, tenantId: user.tenantId };
+    const changed = await this.orm.em.fork().nativeUpdate(User, where, { passwordHash, updatedAt: this.clock.now() });
+    if (changed === 0) throw new AppError('password_already_set', 'A local password is already set');
+    this.cache.invalidate(user.id);
+  }
+}

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { Orm } from '@routinely/db';
+import { AppError, type Clock } from '@routinely/platform';
+import { authenticator } from 'otplib';
+import QRCode from 'qrcode';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuthConfig } from '../config.js';
+import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js';
+import { randomToken, type SecretBox, sha256 } from './secret-box.js';
+
+const STEP_SECONDS = 30;
+const BACKUP_CODE_COUNT = 10;
+const BACKUP_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const MAX_CHALLENGE_ATTEMPTS = 5;
+
+export interface MfaSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_code_url: string;
+  backup_codes: string[];
+}
+
+const invalidCode = () => new AppError('invalid_mfa_code', 'Invalid MFA code');
+
+/** 10 characters from a 31-letter alphabet (~50 bits), shown as xxxxx-xxxxx. */
+function newBackupCode(): string {
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => BACKUP_ALPHABET[b % BACKUP_ALPHABET.length]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+const normaliseBackupCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+
+/**
+ * TOTP (RFC 6238, 30 s steps, ±1 step of drift) and backup codes. A TOTP code is accepted once: the
+ * accepted time step is stored and only a later step passes. Backup codes are keyed hashes, single-use.
+ */
+export class MfaService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly config: AuthConfig,
+  ) {}
+
+  async setup(user: UserRow): Promise<MfaSetup> {
+    if (user.mfaEnabled) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+    const secret = authenticator.generateSecret(20);
+    const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
+    const now = this.clock.now();
+    await this.orm.em.fork().transactional(async (em) => {
+      const updated = await em.nativeUpdate(
+        User,
+        { id: user.id, tenantId: user.tenantId, mfaEnabled: false },
+        { mfaPendingSecret: this.box.encrypt(secret, user.id), updatedAt: now },
+      );
+      if (updated === 0) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+      // A new setup replaces codes of an earlier, unconfirmed one.
+      await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
+      for (const code of codes) {
+        em.create(BackupCode, {
+          id: uuidv7(),
+          tenantId: user.tenantId,
+          userId: user.id,
+          codeHash: this.box.keyedHash(normaliseBackupCode(code)),
+          createdAt: now,
+          usedAt: null,
+        });
+      }
+    });
+    const otpauthUrl = authenticator.keyuri(user.email, this.config.MFA_ISSUER, secret);
+    return { secret, otpauth_url: otpauthUrl, qr_code_url: await QRCode.toDataURL(otpauthUrl), backup_codes: codes };
+  }
+
+  /** Confirms a setup with a first TOTP code from the pending secret; MFA is on from here. */
+  async confirm(user: UserRow, code: string): Promise<void> {
+    if (user.mfaEnabled) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+    if (!user.mfaPendingSecret) throw new AppError('mfa_not_enabled', 'Start with POST /auth/mfa/setup');
+    const secret = this.box.decrypt(user.mfaPendingSecret, user.id);
+    const step = this.matchingStep(secret, code.trim());
+    if (step === null) throw invalidCode();
+    const updated = await this.orm.em.fork().nativeUpdate(
+      User,
+      { id: user.id, tenantId: user.tenantId, mfaEnabled: false, mfaPendingSecret: user.mfaPendingSecret },
+      {
+        mfaEnabled: true,
+        mfaSecret: user.mfaPendingSecret,
+        mfaPendingSecret: null,
+        mfaLastStep: step,
+        updatedAt: this.clock.now(),
+      },
+    );
+    if (updated === 0) throw invalidCode();
+  }
+
+  /** Checks a TOTP or backup code of a user with MFA on, consuming it. */
+  async verifySecondFactor(user: UserRow, code: string): Promise<void> {
+    if (!user.mfaEnabled || !user.mfaSecret) throw invalidCode();
+    const trimmed = code.trim();
+    if (/^\d{6}$/.test(trimmed)) {
+      const step = this.matchingStep(this.box.decrypt(user.mfaSecret, user.id), trimmed);
+      if (step === null) throw invalidCode();
+      // Atomic: of two requests with the same code, one moves the step forward and the other finds it used.
+      const accepted = await this.orm.em
+        .fork()
+        .nativeUpdate(
+          User,
+          { id: user.id, tenantId: user.tenantId, $or: [{ mfaLastStep: null }, { mfaLastStep: { $lt: step } }] },
+          { mfaLastStep: step },
+        );
+      if (accepted === 0) throw invalidCode();
+      return;
+    }
+    const used = await this.orm.em.fork().nativeUpdate(
+      BackupCode,
+      { userId: user.id, tenantId: user.tenantId, codeHash: this.box.keyedHash(normaliseBackupCode(trimmed)), usedAt: null },
+      { usedAt: this.clock.now() },
+    );
+    if (used === 0) throw invalidCode();
+  }
+
+  async disable(user: UserRow): Promise<void> {
+    await this.orm.em.fork().transactional(async (em) => {
+      await em.nativeUpdate(
+        User,
+        { id: user.id, tenantId: user.tenantId },
+        { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null, updatedAt: this.clock.now() },
+      );
+      await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
+    });
+  }
+
+  /** The second step of a login: an opaque token, valid for MFA_TOKEN_TTL_SECONDS and 5 attempts. */
+  async createChallenge(user: UserRow): Promise<{ mfa_token: string; expires_in: number }> {
+    const token = randomToken();
+    const ttl = this.config.MFA_TOKEN_TTL_SECONDS;
+    await this.orm.em.fork().insert(MfaChallenge, {
+      id: uuidv7(),
+      tenantId: user.tenantId,
+      userId: user.id,
+      tokenHash: sha256(token),
+      attempts: 0,
+      expiresAt: new Date(this.clock.now().getTime() + ttl * 1000),
+      consumedAt: null,
+    });
+    return { mfa_token: token, expires_in: ttl };
+  }
+
+  /** Completes a login: checks the challenge and the code, consumes both, returns the user. */
+  async completeChallenge(mfaToken: string, code: string): Promise<UserRow> {
+    const em = this.orm.em.fork();
+    const now = this.clock.now();
+    const challenge = await em.findOne(MfaChallenge, { tokenHash: sha256(mfaToken) });
+    if (!challenge || challenge.consumedAt || challenge.expiresAt <= now || challenge.attempts >= MAX_CHALLENGE_ATTEMPTS) {
+      throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    }
+    // Count the attempt before checking, so parallel guesses cannot exceed the budget.
+    const counted = await em.nativeUpdate(
+      MfaChallenge,
+      { id: challenge.id, consumedAt: null, attempts: { $lt: MAX_CHALLENGE_ATTEMPTS } },
+      { attempts: challenge.attempts + 1 },
+    );
+    if (counted === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    const user = await em.findOne(User, { id: challenge.userId, tenantId: challenge.tenantId });
+    if (!user) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    await this.verifySecondFactor(user, code);
+    const consumed = await em.nativeUpdate(MfaChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
+    if (consumed === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    return user;
+  }
+
+  /** The time step a code matches (±1 step around the injected clock), or null. */
+  private matchingStep(secret: string, code: string): number | null {
+    const epoch = this.clock.now().getTime();
+    const delta = authenticator.clone({ epoch, window: 1, step: STEP_SECONDS }).checkDelta(code, secret);
+    if (delta === null) return null;
+    return Math.floor(epoch / 1000 / STEP_SECONDS) + delta;
+  }
+}

@@ -1,0 +1,178 @@
+import type { EntityManager, Orm } from '@routinely/db';
+import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
+import { AppError, type Clock, permissionsForRoles, type RevocationStore } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuthConfig } from '../config.js';
+import { RefreshToken, Session, User, type UserRow } from '../db/entities.js';
+import { toProfile, type UserProfile } from './profile.js';
+import { randomToken, sha256 } from './secret-box.js';
+import type { SigningKeyStore } from './signing-keys.js';
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  refresh_expires_in: number;
+  user: UserProfile;
+}
+
+export interface SessionDeps {
+  orm: Orm;
+  keys: SigningKeyStore;
+  clock: Clock;
+  config: AuthConfig;
+  revocations: RevocationStore;
+  relay: Pick<OutboxRelay, 'kick'>;
+}
+
+const invalidRefresh = () => new AppError('invalid_token', 'Invalid or expired refresh token');
+
+/**
+ * Sessions are refresh-token families (docs/adr/011): a login opens one, every refresh rotates its token,
+ * a second use of a rotated token ends the family, and ending a session also puts its id in the shared
+ * revocation store so the session's access tokens fail at once on every service.
+ */
+export class SessionService {
+  constructor(private readonly deps: SessionDeps) {}
+
+  private get accessTtl(): number {
+    return this.deps.config.ACCESS_TOKEN_TTL_SECONDS;
+  }
+
+  /** Opens a session for a user whose credentials were checked, and returns the contract's token response. */
+  async open(user: UserRow): Promise<TokenResponse> {
+    const now = this.deps.clock.now();
+    const sessionId = uuidv7();
+    const refresh = randomToken();
+    const expiresAt = new Date(now.getTime() + this.deps.config.REFRESH_TOKEN_TTL_SECONDS * 1000);
+    await this.deps.orm.em.fork().transactional(async (em) => {
+      em.create(Session, {
+        id: sessionId,
+        tenantId: user.tenantId,
+        userId: user.id,
+        createdAt: now,
+        expiresAt,
+        revokedAt: null,
+        revokedReason: null,
+      });
+      this.addRefreshToken(em, user, sessionId, refresh);
+    });
+    return this.respond(user, sessionId, refresh, expiresAt);
+  }
+
+  /** Rotates a refresh token. A token already used is reuse: the whole family is revoked and the call fails. */
+  async refresh(presented: string): Promise<TokenResponse> {
+    const now = this.deps.clock.now();
+    const em = this.deps.orm.em.fork();
+    const row = await em.findOne(RefreshToken, { tokenHash: sha256(presented) });
+    if (!row) throw invalidRefresh();
+    const session = await em.findOne(Session, { id: row.sessionId, tenantId: row.tenantId });
+    if (!session || session.revokedAt || session.expiresAt.getTime() <= now.getTime()) throw invalidRefresh();
+    const user = await em.findOne(User, { id: row.userId, tenantId: row.tenantId });
+    if (!user?.isActive) throw invalidRefresh();
+    const next = randomToken();
+    const rotated = await em.fork().transactional(async (tx) => {
+      // The conditional update is the atomic claim: of two concurrent uses, one wins and one is reuse.
+      const claimed = await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: now });
+      if (claimed === 0) return false;
+      this.addRefreshToken(tx, user, session.id, next);
+      return true;
+    });
+    if (!rotated) {
+      await this.revoke(user.tenantId, user.id, [session.id], 'refresh_token_reuse');
+      throw new AppError('invalid_token', 'Refresh token already used; the session has been revoked');
+    }
+    return this.respond(user, session.id, next, session.expiresAt);
+  }
+
+  /** The session a refresh token belongs to, if it is the given user's. */
+  async sessionOfRefreshToken(presented: string, tenantId: string, userId: string): Promise<string | undefined> {
+    const row = await this.deps.orm.em.fork().findOne(RefreshToken, { tokenHash: sha256(presented), tenantId, userId });
+    return row?.sessionId;
+  }
+
+  /** Every live session of a user (for logout_all and password changes), minus `except`. */
+  async liveSessions(tenantId: string, userId: string, except?: string): Promise<string[]> {
+    const rows = await this.deps.orm.em
+      .fork()
+      .find(Session, { tenantId, userId, revokedAt: null, expiresAt: { $gt: this.deps.clock.now() } }, { fields: ['id'] });
+    return rows.map((r) => r.id).filter((id) => id !== except);
+  }
+
+  /** Ends sessions in the database (with an auth.session.revoked event) and in the shared revocation store. */
+  async revoke(tenantId: string, userId: string, sessionIds: string[], reason: string): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const now = this.deps.clock.now();
+    // The store first: an access token must stop working even if the database write below fails.
+    await this.deps.revocations.revokeSessions(sessionIds, this.accessTtl);
+    await this.deps.orm.em.fork().transactional(async (em) => {
+      await em.nativeUpdate(
+        Session,
+        { id: { $in: sessionIds }, tenantId, userId, revokedAt: null },
+        { revokedAt: now, revokedReason: reason },
+      );
+      enqueue(
+        em,
+        makeEvent(authEvents.sessionsRevoked, { tenantId, userId, at: now }, { user_id: userId, session_ids: sessionIds, reason }),
+      );
+    });
+    this.deps.relay.kick();
+  }
+
+  /**
+   * Re-adds sessions revoked within the last access-token lifetime to the store, so a process restarted
+   * with an in-memory store does not forget a recent logout.
+   */
+  async restoreRevocations(): Promise<number> {
+    const now = this.deps.clock.now().getTime();
+    const since = new Date(now - this.accessTtl * 1000);
+    const rows = await this.deps.orm.em
+      .fork()
+      .find(Session, { revokedAt: { $gt: since } }, { fields: ['id', 'revokedAt'] });
+    for (const row of rows) {
+      const left = this.accessTtl - Math.floor((now - (row.revokedAt?.getTime() ?? now)) / 1000);
+      if (left > 0) await this.deps.revocations.revokeSessions([row.id], left);
+    }
+    return rows.length;
+  }
+
+  private addRefreshToken(em: EntityManager, user: UserRow, sessionId: string, token: string): void {
+    em.create(RefreshToken, {
+      id: uuidv7(),
+      tenantId: user.tenantId,
+      sessionId,
+      userId: user.id,
+      tokenHash: sha256(token),
+      createdAt: this.deps.clock.now(),
+      usedAt: null,
+    });
+  }
+
+  private async respond(user: UserRow, sessionId: string, refresh: string, expiresAt: Date): Promise<TokenResponse> {
+    const { config } = this.deps;
+    const accessToken = await this.deps.keys.sign(
+      {
+        email: user.email,
+        tenant_id: user.tenantId,
+        roles: [...user.roles],
+        permissions: permissionsForRoles(user.roles),
+        sid: sessionId,
+        typ: 'access',
+        iss: config.JWT_ISSUER,
+        aud: config.JWT_AUDIENCE,
+      },
+      user.id,
+      this.accessTtl,
+      uuidv7(),
+    );
+    return {
+      access_token: accessToken,
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: this.accessTtl,
+      refresh_expires_in: Math.max(0, Math.floor((expiresAt.getTime() - this.deps.clock.now().getTime()) / 1000)),
+      user: toProfile(user),
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import { AppError, fieldError, requirePrincipal } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type AuthContext, setSessionCookie } from '../context.js';
+import { mfaDisableBody, mfaDisabledSchema, mfaSetupSchema, mfaVerifyBody, mfaVerifyResponse } from './schemas.js';
+
+const tags = ['auth', 'mfa'];
+
+/** TOTP multi-factor authentication: setup, confirmation or login completion, and disabling. */
+export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/auth/mfa/setup',
+      { schema: { tags, summary: 'Start TOTP setup (MFA is on only after /auth/mfa/verify)', response: { 200: mfaSetupSchema } } },
+      async (request) => {
+        const principal = requirePrincipal(request);
+        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        const setup = await ctx.mfa.setup(user);
+        ctx.accounts.invalidate(user.id);
+        return setup;
+      },
+    );
+
+    r.post(
+      '/auth/mfa/verify',
+      {
+        config: { auth: 'optional' },
+        schema: {
+          tags,
+          summary: 'With mfa_token: complete a login. With a bearer token: confirm MFA setup.',
+          body: mfaVerifyBody,
+          response: { 200: mfaVerifyResponse },
+        },
+      },
+      async (request, reply) => {
+        const { code, mfa_token } = request.body;
+        if (mfa_token !== undefined) {
+          const user = await ctx.mfa.completeChallenge(mfa_token, code);
+          const tokens = await ctx.sessions.open(user);
+          setSessionCookie(reply, ctx.config, tokens.access_token);
+          return tokens;
+        }
+        if (!request.principal) throw new AppError('not_authenticated', 'Send mfa_token, or a bearer token to confirm setup');
+        const user = await ctx.accounts.current(request.principal.tenantId, request.principal.userId);
+        await ctx.mfa.confirm(user, code);
+        ctx.accounts.invalidate(user.id);
+        return { mfa_enabled: true as const };
+      },
+    );
+
+    r.delete(
+      '/auth/mfa',
+      {
+        schema: {
+          tags,
+          summary: 'Disable MFA ({ password }, or { code } for accounts without a local password)',
+          body: mfaDisableBody,
+          response: { 200: mfaDisabledSchema },
+        },
+      },
+      async (request) => {
+        const principal = requirePrincipal(request);
+        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        if (!user.mfaEnabled) throw new AppError('mfa_not_enabled', 'MFA is not enabled');
+        const { password, code } = request.body;
+        if (user.passwordHash) {
+          if (password === undefined) throw fieldError(['body', 'password'], 'Field required', 'missing');
+          await ctx.accounts.checkPassword(user, password, request.ip);
+        } else {
+          if (code === undefined) throw fieldError(['body', 'code'], 'Field required', 'missing');
+          await ctx.mfa.verifySecondFactor(user, code);
+        }
+        await ctx.mfa.disable(user);
+        ctx.accounts.invalidate(user.id);
+        return { ok: true as const, mfa_enabled: false as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,160 @@
+import { AppError, fieldError, requirePrincipal } from '@routinely/platform';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { UserRow } from '../../db/entities.js';
+import { type AuthContext, clearSessionCookie, setSessionCookie } from '../context.js';
+import {
+  loginBody,
+  loginFormBody,
+  loginResponseSchema,
+  logoutBody,
+  okSchema,
+  REGISTER_FIELDS,
+  refreshBody,
+  registerBody,
+  tokenResponseSchema,
+} from './schemas.js';
+
+const publicRoute = { auth: 'none' } as const;
+const tags = ['auth'];
+
+/** Registration, logins, refresh and logout: everything that opens or ends a session. */
+export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    /** After a correct password: the MFA step when MFA is on, else a session (and the web cookie). */
+    async function finishLogin(user: UserRow, reply: FastifyReply) {
+      if (user.mfaEnabled) {
+        const challenge = await ctx.mfa.createChallenge(user);
+        return { mfa_required: true as const, mfa_methods: ['totp' as const, 'backup_code' as const], ...challenge };
+      }
+      const tokens = await ctx.sessions.open(user);
+      setSessionCookie(reply, ctx.config, tokens.access_token);
+      return tokens;
+    }
+
+    function registrationTenant(request: FastifyRequest, bodyTenant: string | undefined): string {
+      if (bodyTenant) return bodyTenant.toLowerCase();
+      if (request.tenantId) {
+        if (!z.uuid().safeParse(request.tenantId).success) {
+          throw fieldError(['header', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
+        }
+        return request.tenantId;
+      }
+      return ctx.config.DEFAULT_TENANT_ID;
+    }
+
+    r.post(
+      '/auth/register',
+      {
+        config: publicRoute,
+        schema: { tags, summary: 'Register a local account', body: registerBody, response: { 201: tokenResponseSchema } },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const extra = Object.fromEntries(
+          Object.entries(body).filter(([key]) => !(REGISTER_FIELDS as readonly string[]).includes(key)),
+        );
+        const user = await ctx.accounts.register({
+          email: body.email,
+          password: body.password,
+          tenantId: registrationTenant(request, body.tenant_id),
+          name: body.name,
+          firstName: body.first_name,
+          lastName: body.last_name,
+          displayName: body.display_name,
+          phone: body.phone,
+          timezone: body.timezone,
+          locale: body.locale,
+          extra,
+        });
+        const tokens = await ctx.sessions.open(user);
+        setSessionCookie(reply, ctx.config, tokens.access_token);
+        return reply.status(201).send(tokens);
+      },
+    );
+
+    r.post(
+      '/auth/login',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Log in with email and password (may ask for an MFA code)',
+          body: loginBody,
+          response: { 200: loginResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const { email, password, sso_token } = request.body;
+        if (sso_token !== undefined || email === undefined || password === undefined) {
+          throw fieldError(['body', 'sso_token'], 'single sign-on is not configured on this deployment');
+        }
+        const user = await ctx.accounts.authenticate(email, password, request.ip);
+        return finishLogin(user, reply);
+      },
+    );
+
+    r.post(
+      '/auth/login/form',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'OAuth2 password-flow login (form fields username, password)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: loginFormBody,
+          response: { 200: loginResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await ctx.accounts.authenticate(request.body.username, request.body.password, request.ip);
+        return finishLogin(user, reply);
+      },
+    );
+
+    r.post(
+      '/auth/refresh',
+      {
+        config: publicRoute,
+        schema: { tags, summary: 'Rotate a refresh token', body: refreshBody, response: { 200: tokenResponseSchema } },
+      },
+      async (request, reply) => {
+        const tokens = await ctx.sessions.refresh(request.body.refresh_token);
+        setSessionCookie(reply, ctx.config, tokens.access_token);
+        return tokens;
+      },
+    );
+
+    r.post(
+      '/auth/logout',
+      {
+        schema: {
+          tags,
+          summary: 'End this session (or every session with logout_all)',
+          body: logoutBody,
+          response: { 200: okSchema },
+        },
+      },
+      async (request, reply) => {
+        const principal = requirePrincipal(request);
+        const { tenantId, userId, sessionId } = principal;
+        const ended = new Set([sessionId]);
+        if (request.body?.refresh_token) {
+          const family = await ctx.sessions.sessionOfRefreshToken(request.body.refresh_token, tenantId, userId);
+          // Another user's refresh token is not found, never revoked.
+          if (!family) throw new AppError('not_found', 'Refresh token not found');
+          ended.add(family);
+        }
+        if (request.body?.logout_all) {
+          for (const id of await ctx.sessions.liveSessions(tenantId, userId)) ended.add(id);
+        }
+        await ctx.sessions.revoke(tenantId, userId, [...ended], request.body?.logout_all ? 'logout_all' : 'logout');
+        clearSessionCookie(reply, ctx.config);
+        return { ok: true as const };
+      },
+    );
+  };
+}
