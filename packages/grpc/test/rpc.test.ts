@@ -1,0 +1,54 @@
+import { AppError } from '@routinely/platform';
+import { auth_v1 } from '@routinely/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addRpcService, type CallerIdentity, createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '../src/index.js';
+
+const secret = 'a-test-secret-that-is-long-enough-123456';
+const seen: CallerIdentity[] = [];
+let server: Server;
+let address: string;
+
+beforeAll(async () => {
+  server = new Server();
+  addRpcService(server, auth_v1.AuthServiceService, new InternalAuth(secret, 'auth'), {
+    getJwks: async (_request, caller) => {
+      seen.push(caller);
+      return { jwksJson: '{"keys":[]}' };
+    },
+    lookupUser: async (request) => {
+      if (request.key?.$case === 'email' && request.key.value === 'slow@example.test') {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new AppError('not_found', 'No such user');
+    },
+  });
+  address = await startRpcServer(server, '127.0.0.1', 0);
+});
+afterAll(() => stopRpcServer(server));
+
+describe('gRPC between services', () => {
+  it('carries the caller identity inside the signed service token', async () => {
+    const client = createRpcClient(auth_v1.AuthServiceService, address, new InternalAuth(secret, 'calendar'));
+    const response = await client.getJwks({}, { actor: { tenantId: 't1', userId: 'u1', permissions: ['SERVICE_TASK_READ'] } });
+    expect(response.jwksJson).toBe('{"keys":[]}');
+    expect(seen.at(-1)).toEqual({ service: 'calendar', tenantId: 't1', userId: 'u1', permissions: ['SERVICE_TASK_READ'] });
+    client.close();
+  });
+
+  it('refuses callers without valid service credentials', async () => {
+    const intruder = createRpcClient(auth_v1.AuthServiceService, address, new InternalAuth('another-secret-that-is-long-enough-xyz', 'evil'));
+    await expect(intruder.getJwks({})).rejects.toMatchObject({ code: 'not_authenticated' });
+    intruder.close();
+  });
+
+  it('maps typed errors to gRPC status and back, and enforces deadlines', async () => {
+    const client = createRpcClient(auth_v1.AuthServiceService, address, new InternalAuth(secret, 'calendar'));
+    const missing = client.lookupUser({ key: { $case: 'email', value: 'nobody@example.test' } });
+    await expect(missing).rejects.toBeInstanceOf(AppError);
+    await expect(missing).rejects.toMatchObject({ code: 'not_found', message: 'No such user' });
+    await expect(
+      client.lookupUser({ key: { $case: 'email', value: 'slow@example.test' } }, { deadlineMs: 100 }),
+    ).rejects.toMatchObject({ code: 'service_unavailable' });
+    client.close();
+  });
+});

@@ -1,0 +1,49 @@
+import { createTestRedis, uniqueName } from '@routinely/testkit';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
+
+let redis: Redis;
+beforeAll(() => {
+  redis = createTestRedis();
+});
+afterAll(() => redis.quit());
+
+describe('revocation stores', () => {
+  it('in memory: revoked until the TTL passes', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryRevocationStore(() => clock.now().getTime());
+    await store.revokeSessions(['s1'], 60);
+    expect(await store.isSessionRevoked('s1')).toBe(true);
+    expect(await store.isSessionRevoked('s2')).toBe(false);
+    clock.advance(61_000);
+    expect(await store.isSessionRevoked('s1')).toBe(false);
+  });
+
+  it('in Redis: visible to every process sharing the server', async () => {
+    const prefix = `${uniqueName('rv')}:`;
+    const writer = new RedisRevocationStore(redis, prefix);
+    const reader = new RedisRevocationStore(createTestRedis(), prefix);
+    await writer.revokeSessions(['a', 'b'], 60);
+    expect(await reader.isSessionRevoked('a')).toBe(true);
+    expect(await reader.isSessionRevoked('b')).toBe(true);
+    expect(await reader.isSessionRevoked('c')).toBe(false);
+    expect(await redis.ttl(`${prefix}a`)).toBeGreaterThan(50);
+  });
+});
+
+describe('rate limiter shared through Redis', () => {
+  it('counts requests from two processes against one budget', async () => {
+    const ip = `10.0.0.${Math.floor(Math.random() * 250)}-${uniqueName('ip')}`;
+    const a = new IpRateLimiter({ perMinute: 5, perHour: 100, burst: 100 }, redis);
+    const b = new IpRateLimiter({ perMinute: 5, perHour: 100, burst: 100 }, createTestRedis());
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await (i % 2 === 0 ? a : b).consume(ip));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    const last = decisions[5]!;
+    expect(last.limit).toBe(5);
+    expect(last.remaining).toBe(0);
+    expect(last.retryAfterSeconds).toBeGreaterThan(0);
+    expect(last.retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+});
