@@ -1,4 +1,5 @@
 export * from './catalog/auth.js';
+export * from './catalog/calendar.js';
 export * from './catalog/task.js';
 export * from './envelope.js';
 export * from './in-process.js';

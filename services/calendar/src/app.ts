@@ -1,0 +1,70 @@
+import type { Orm } from '@routinely/db';
+import { type EventTransport, OutboxRelay } from '@routinely/events';
+import type { InternalAuth } from '@routinely/grpc';
+import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { CalendarConfig } from './config.js';
+import { CalendarService } from './domain/calendars.js';
+import type { CalendarContext } from './domain/context.js';
+import { ItemService } from './domain/items.js';
+import { SharingService } from './domain/sharing.js';
+import type { UserDirectory } from './domain/user-directory.js';
+import { AuthUserDirectory } from './grpc/auth-user-directory.js';
+import { calendarRoutes } from './http/calendars/routes.js';
+import { itemRoutes } from './http/items/routes.js';
+import { sharingRoutes } from './http/sharing/routes.js';
+
+export interface CalendarServiceDeps {
+  config: CalendarConfig;
+  logger: Logger;
+  clock: Clock;
+  /** Opened with `openOrm(url, dbConfig)`, migrations applied. */
+  orm: Orm;
+  transport: EventTransport;
+  /** Signs calls to the auth service (user lookups for sharing). */
+  internalAuth: InternalAuth;
+  /** Who the users of a tenant are; defaults to the auth service over gRPC at AUTH_GRPC_ADDRESS. */
+  userDirectory?: UserDirectory;
+}
+
+/** Composition root of the calendar service: shared calendars, their items and per-user sharing. */
+export function buildService(deps: CalendarServiceDeps): ServiceInstance {
+  const logger = deps.logger.child({ svc: 'calendar' });
+  const ownsDirectory = !deps.userDirectory;
+  const userDirectory =
+    deps.userDirectory ??
+    new AuthUserDirectory(deps.config.AUTH_GRPC_ADDRESS, deps.internalAuth, deps.config.CALENDAR_LOOKUP_DEADLINE_MS);
+  const relay = new OutboxRelay({
+    orm: deps.orm,
+    transport: deps.transport,
+    logger,
+    pollMs: deps.config.CALENDAR_OUTBOX_POLL_MS,
+  });
+  const ctx: CalendarContext = { orm: deps.orm, clock: deps.clock, relay, userDirectory, config: deps.config };
+  const calendars = new CalendarService(ctx);
+  const items = new ItemService(ctx);
+  const sharing = new SharingService(ctx);
+
+  const routes: FastifyPluginAsync = async (app) => {
+    await app.register(calendarRoutes(calendars));
+    await app.register(itemRoutes(items));
+    await app.register(sharingRoutes(sharing));
+  };
+
+  return {
+    name: 'calendar',
+    routes,
+    readiness: {
+      database: async () => {
+        await deps.orm.em.getConnection().execute('select 1');
+      },
+    },
+    async start() {
+      relay.start();
+    },
+    async stop() {
+      await relay.stop();
+      if (ownsDirectory) userDirectory.close?.();
+    },
+  };
+}

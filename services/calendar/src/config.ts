@@ -1,0 +1,18 @@
+import { parseConfig, platformConfigSchema } from '@routinely/platform';
+import { z } from 'zod';
+
+/** The calendar service's environment; every variable has a default so the all-in-one host needs none. */
+export const configSchema = platformConfigSchema.extend({
+  /** Where the auth service's gRPC server listens (user lookups for sharing). */
+  AUTH_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
+  /** Deadline of one user lookup over gRPC. */
+  CALENDAR_LOOKUP_DEADLINE_MS: z.coerce.number().int().positive().default(3_000),
+  /** Widest item window one query may ask for, in days (bounds the work of one request). */
+  CALENDAR_MAX_WINDOW_DAYS: z.coerce.number().int().positive().default(366),
+  CALENDAR_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
+});
+export type CalendarConfig = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): CalendarConfig {
+  return parseConfig(configSchema, env);
+}

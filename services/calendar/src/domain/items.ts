@@ -1,0 +1,209 @@
+import type { EntityManager } from '@routinely/db';
+import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
+import { AppError, fieldError } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { CalendarItem, type CalendarItemRow, type ItemStatus, type ItemType } from '../db/entities.js';
+import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
+import type { CalendarContext } from './context.js';
+import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
+import { itemView } from './views.js';
+
+export interface ItemCreate {
+  type: ItemType;
+  title: string;
+  description?: string | null | undefined;
+  location?: string | null | undefined;
+  start_at: Date;
+  end_at: Date;
+  all_day: boolean;
+  status: Exclude<ItemStatus, 'cancelled'>;
+}
+
+export type ItemPatch = Partial<ItemCreate>;
+
+export interface ItemWindowQuery {
+  start_date: string;
+  end_date: string;
+  item_types?: ItemType[] | undefined;
+  include_cancelled: boolean;
+  status?: ItemStatus[] | undefined;
+}
+
+export type ItemView = ReturnType<typeof itemView>;
+
+export interface ItemWindow {
+  calendar_id: string;
+  start_date: string;
+  end_date: string;
+  items: ItemView[];
+  total: number;
+}
+
+/**
+ * End after start; an all-day item starts and ends on date boundaries of the calendar's timezone (so a
+ * one-day item in Europe/Berlin in winter is 23:00Z..23:00Z). `loc` names the field the caller sent.
+ */
+export function validateItemTimes(
+  times: { start: Date; end: Date; allDay: boolean },
+  timeZone: string,
+  loc: { start: string; end: string },
+): void {
+  if (times.end.getTime() <= times.start.getTime()) {
+    throw fieldError(['body', loc.end], 'must be after start_at');
+  }
+  if (times.allDay) {
+    if (!isStartOfLocalDate(times.start, timeZone)) {
+      throw fieldError(['body', loc.start], `an all-day item must start at midnight in ${timeZone}`);
+    }
+    if (!isStartOfLocalDate(times.end, timeZone)) {
+      throw fieldError(['body', loc.end], `an all-day item must end at midnight in ${timeZone}`);
+    }
+  }
+}
+
+/** Items of a calendar: viewers read them, edit or better changes them; cancelling keeps the row. */
+export class ItemService {
+  constructor(private readonly ctx: CalendarContext) {}
+
+  /** Items overlapping [start_date 00:00, end_date + 1 day 00:00) in the calendar's timezone. */
+  async window(actor: Actor, calendarId: string, query: ItemWindowQuery): Promise<ItemWindow> {
+    const span = daysBetween(query.start_date, query.end_date);
+    if (span < 0) throw fieldError(['query', 'end_date'], 'must not be before start_date');
+    if (span + 1 > this.ctx.config.CALENDAR_MAX_WINDOW_DAYS) {
+      throw fieldError(
+        ['query', 'end_date'],
+        `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
+      );
+    }
+    const em = this.ctx.orm.em.fork();
+    const { calendar } = await loadVisibleCalendar(em, actor, calendarId);
+    const from = startOfLocalDate(query.start_date, calendar.timezone);
+    const to = startOfLocalDate(addDays(query.end_date, 1), calendar.timezone);
+    const statuses = query.status?.length
+      ? query.status
+      : query.include_cancelled
+        ? undefined
+        : (['confirmed', 'tentative'] as ItemStatus[]);
+    const rows = await em.find(
+      CalendarItem,
+      {
+        calendarId,
+        tenantId: actor.tenantId,
+        deletedAt: null,
+        startAt: { $lt: to },
+        endAt: { $gt: from },
+        ...(query.item_types?.length ? { type: { $in: query.item_types } } : {}),
+        ...(statuses ? { status: { $in: statuses } } : {}),
+      },
+      { orderBy: { startAt: 'asc', id: 'asc' } },
+    );
+    const items = rows.map(itemView);
+    return {
+      calendar_id: calendarId,
+      start_date: query.start_date,
+      end_date: query.end_date,
+      items,
+      total: items.length,
+    };
+  }
+
+  async create(actor: Actor, calendarId: string, input: ItemCreate): Promise<ItemView> {
+    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
+      const access = await loadVisibleCalendar(em, actor, calendarId);
+      requireLevel(access, 'edit', 'add items to this calendar');
+      validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone, {
+        start: 'start_at',
+        end: 'end_at',
+      });
+      const now = this.ctx.clock.now();
+      const item = em.create(CalendarItem, {
+        id: uuidv7(),
+        tenantId: actor.tenantId,
+        calendarId,
+        type: input.type,
+        title: input.title,
+        description: input.description ?? null,
+        location: input.location ?? null,
+        startAt: input.start_at,
+        endAt: input.end_at,
+        allDay: input.all_day,
+        status: input.status,
+        createdBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      enqueue(em, makeEvent(calendarEvents.itemCreated, { ...actor, at: now }, { item: itemView(item) }));
+      return item;
+    });
+    this.ctx.relay.kick();
+    return itemView(row);
+  }
+
+  async update(actor: Actor, calendarId: string, itemId: string, patch: ItemPatch): Promise<ItemView> {
+    let changed = false;
+    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
+      const access = await loadVisibleCalendar(em, actor, calendarId);
+      requireLevel(access, 'edit', 'change items of this calendar');
+      const item = await this.loadItem(em, actor, calendarId, itemId);
+      const next = {
+        type: patch.type ?? item.type,
+        title: patch.title ?? item.title,
+        description: patch.description !== undefined ? patch.description : item.description,
+        location: patch.location !== undefined ? patch.location : item.location,
+        startAt: patch.start_at ?? item.startAt,
+        endAt: patch.end_at ?? item.endAt,
+        allDay: patch.all_day ?? item.allDay,
+        status: patch.status ?? item.status,
+      };
+      const timesTouched = patch.start_at !== undefined || patch.end_at !== undefined || patch.all_day !== undefined;
+      if (timesTouched) {
+        validateItemTimes({ start: next.startAt, end: next.endAt, allDay: next.allDay }, access.calendar.timezone, {
+          start: 'start_at',
+          end: patch.end_at !== undefined || patch.start_at === undefined ? 'end_at' : 'start_at',
+        });
+      }
+      changed = (Object.keys(next) as (keyof typeof next)[]).some((k) =>
+        next[k] instanceof Date ? next[k].getTime() !== (item[k] as Date).getTime() : next[k] !== item[k],
+      );
+      if (changed) {
+        const now = this.ctx.clock.now();
+        em.assign(item, { ...next, updatedAt: now });
+        enqueue(em, makeEvent(calendarEvents.itemUpdated, { ...actor, at: now }, { item: itemView(item) }));
+      }
+      return item;
+    });
+    if (changed) this.ctx.relay.kick();
+    return itemView(row);
+  }
+
+  /** Cancelling is idempotent: a cancelled item answers as it is and emits nothing new. */
+  async cancel(actor: Actor, calendarId: string, itemId: string): Promise<ItemView> {
+    let changed = false;
+    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
+      const access = await loadVisibleCalendar(em, actor, calendarId);
+      requireLevel(access, 'edit', 'cancel items of this calendar');
+      const item = await this.loadItem(em, actor, calendarId, itemId);
+      if (item.status !== 'cancelled') {
+        changed = true;
+        const now = this.ctx.clock.now();
+        em.assign(item, { status: 'cancelled', updatedAt: now });
+        enqueue(em, makeEvent(calendarEvents.itemCancelled, { ...actor, at: now }, { item: itemView(item) }));
+      }
+      return item;
+    });
+    if (changed) this.ctx.relay.kick();
+    return itemView(row);
+  }
+
+  private async loadItem(
+    em: EntityManager,
+    actor: Actor,
+    calendarId: string,
+    itemId: string,
+  ): Promise<CalendarItemRow> {
+    const item = await em.findOne(CalendarItem, { id: itemId, calendarId, tenantId: actor.tenantId, deletedAt: null });
+    if (!item) throw new AppError('not_found', 'Item not found');
+    return item;
+  }
+}

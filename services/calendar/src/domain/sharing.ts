@@ -1,0 +1,151 @@
+import type { EntityManager } from '@routinely/db';
+import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
+import { AppError } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { CalendarShare, type CalendarShareRow, type ShareLevel } from '../db/entities.js';
+import { type Actor, type CalendarAccess, loadVisibleCalendar, rankOf, requireLevel } from './access.js';
+import type { CalendarContext } from './context.js';
+import type { DirectoryUser } from './user-directory.js';
+import { sharingView } from './views.js';
+
+export type SharingView = ReturnType<typeof sharingView>;
+
+export interface ShareCreate {
+  user_id?: string | undefined;
+  email?: string | undefined;
+  permission: ShareLevel;
+}
+
+/** Nobody grants more than they hold (an admin can grant up to admin; the owner anything). */
+function requireGrantable(access: CalendarAccess, permission: ShareLevel): void {
+  if (rankOf(permission) > rankOf(access.level)) {
+    throw new AppError('forbidden', `You cannot grant ${permission}: it is more than you hold`);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { name?: string; code?: string } | null;
+  return e?.name === 'UniqueConstraintViolationException' || e?.code === '23505';
+}
+
+/**
+ * Per-user sharing. Only the owner and admins manage shares; the owner is never a share, so nobody but
+ * the owner can change what the owner holds.
+ */
+export class SharingService {
+  constructor(private readonly ctx: CalendarContext) {}
+
+  async share(actor: Actor, calendarId: string, input: ShareCreate): Promise<SharingView> {
+    // Checked before the lookup so a caller without rights learns nothing about the tenant's users.
+    const access = await loadVisibleCalendar(this.ctx.orm.em.fork(), actor, calendarId);
+    requireLevel(access, 'admin', 'share this calendar');
+    requireGrantable(access, input.permission);
+    const user = await this.findUser(actor, input);
+    if (user.id === access.calendar.ownerId) {
+      throw new AppError('already_shared', 'The owner already holds every permission on this calendar');
+    }
+    let row: CalendarShareRow;
+    try {
+      row = await this.ctx.orm.em.fork().transactional(async (em) => {
+        // Re-read inside the transaction: the caller's rights may have changed during the lookup.
+        const current = await loadVisibleCalendar(em, actor, calendarId);
+        requireLevel(current, 'admin', 'share this calendar');
+        requireGrantable(current, input.permission);
+        const existing = await em.findOne(CalendarShare, { calendarId, tenantId: actor.tenantId, userId: user.id });
+        if (existing) throw new AppError('already_shared', 'Calendar already shared with this user');
+        const now = this.ctx.clock.now();
+        const share = em.create(CalendarShare, {
+          id: uuidv7(),
+          tenantId: actor.tenantId,
+          calendarId,
+          userId: user.id,
+          email: user.email || null,
+          permission: input.permission,
+          grantedBy: actor.userId,
+          createdAt: now,
+          updatedAt: now,
+        });
+        enqueue(em, makeEvent(calendarEvents.sharingGranted, { ...actor, at: now }, { sharing: sharingView(share) }));
+        return share;
+      });
+    } catch (error) {
+      // Two concurrent grants to the same user: the unique index lets one through.
+      if (isUniqueViolation(error)) throw new AppError('already_shared', 'Calendar already shared with this user');
+      throw error;
+    }
+    this.ctx.relay.kick();
+    return sharingView(row);
+  }
+
+  /** The owner and admins see every share; anyone else who can see the calendar sees only their own. */
+  async list(actor: Actor, calendarId: string): Promise<SharingView[]> {
+    const em = this.ctx.orm.em.fork();
+    const access = await loadVisibleCalendar(em, actor, calendarId);
+    const seesAll = access.level === 'owner' || access.level === 'admin';
+    const rows = await em.find(
+      CalendarShare,
+      { calendarId, tenantId: actor.tenantId, ...(seesAll ? {} : { userId: actor.userId }) },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+    return rows.map(sharingView);
+  }
+
+  async update(actor: Actor, calendarId: string, sharingId: string, permission: ShareLevel): Promise<SharingView> {
+    let changed = false;
+    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
+      const access = await loadVisibleCalendar(em, actor, calendarId);
+      requireLevel(access, 'admin', 'change shares of this calendar');
+      requireGrantable(access, permission);
+      const share = await this.loadShare(em, actor, calendarId, sharingId);
+      const previous = share.permission as ShareLevel;
+      if (previous !== permission) {
+        changed = true;
+        const now = this.ctx.clock.now();
+        em.assign(share, { permission, updatedAt: now });
+        enqueue(
+          em,
+          makeEvent(
+            calendarEvents.sharingUpdated,
+            { ...actor, at: now },
+            { sharing: sharingView(share), previous_permission: previous },
+          ),
+        );
+      }
+      return share;
+    });
+    if (changed) this.ctx.relay.kick();
+    return sharingView(row);
+  }
+
+  async revoke(actor: Actor, calendarId: string, sharingId: string): Promise<void> {
+    await this.ctx.orm.em.fork().transactional(async (em) => {
+      const access = await loadVisibleCalendar(em, actor, calendarId);
+      requireLevel(access, 'admin', 'revoke shares of this calendar');
+      const share = await this.loadShare(em, actor, calendarId, sharingId);
+      const now = this.ctx.clock.now();
+      enqueue(em, makeEvent(calendarEvents.sharingRevoked, { ...actor, at: now }, { sharing: sharingView(share) }));
+      em.remove(share);
+    });
+    this.ctx.relay.kick();
+  }
+
+  private async findUser(actor: Actor, input: ShareCreate): Promise<DirectoryUser> {
+    const directory = this.ctx.userDirectory;
+    const user = input.user_id
+      ? await directory.findById(actor.tenantId, input.user_id, actor.userId)
+      : await directory.findByEmail(actor.tenantId, (input.email ?? '').trim().toLowerCase(), actor.userId);
+    if (!user || !user.isActive || user.tenantId !== actor.tenantId) throw new AppError('not_found', 'User not found');
+    return user;
+  }
+
+  private async loadShare(
+    em: EntityManager,
+    actor: Actor,
+    calendarId: string,
+    sharingId: string,
+  ): Promise<CalendarShareRow> {
+    const share = await em.findOne(CalendarShare, { id: sharingId, calendarId, tenantId: actor.tenantId });
+    if (!share) throw new AppError('not_found', 'Sharing entry not found');
+    return share;
+  }
+}

@@ -1,0 +1,92 @@
+import { requirePrincipal } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { CalendarService } from '../../domain/calendars.js';
+import { calendarIdParams, problemSchema } from '../common.js';
+import {
+  calendarCreateBody,
+  calendarListQuery,
+  calendarPageSchema,
+  calendarPatchBody,
+  calendarSchema,
+} from './schemas.js';
+
+const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+
+/** /calendars and /calendars/:calendar_id. Any user of the tenant; calendar-level rules live in the domain. */
+export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['calendars'];
+
+    r.get(
+      '/calendars',
+      {
+        schema: {
+          tags,
+          summary: 'List calendars the caller owns or can see',
+          querystring: calendarListQuery,
+          response: { 200: calendarPageSchema, 401: problemSchema, 422: problemSchema },
+        },
+      },
+      async (request) => calendars.list(requirePrincipal(request), request.query),
+    );
+
+    r.post(
+      '/calendars',
+      {
+        schema: {
+          tags,
+          summary: 'Create a calendar owned by the caller',
+          body: calendarCreateBody,
+          response: { 201: calendarSchema, 401: problemSchema, 422: problemSchema },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await calendars.create(requirePrincipal(request), request.body)),
+    );
+
+    r.get(
+      '/calendars/:calendar_id',
+      {
+        schema: {
+          tags,
+          summary: 'Get a calendar (view permission or better)',
+          params: calendarIdParams,
+          response: { 200: calendarSchema, ...errors },
+        },
+      },
+      async (request) => calendars.get(requirePrincipal(request), request.params.calendar_id),
+    );
+
+    r.patch(
+      '/calendars/:calendar_id',
+      {
+        schema: {
+          tags,
+          summary: 'Change a calendar (edit permission or better; visibility needs admin)',
+          params: calendarIdParams,
+          body: calendarPatchBody,
+          response: { 200: calendarSchema, ...errors },
+        },
+      },
+      async (request) => calendars.update(requirePrincipal(request), request.params.calendar_id, request.body),
+    );
+
+    r.delete(
+      '/calendars/:calendar_id',
+      {
+        schema: {
+          tags,
+          summary: 'Soft-delete a calendar and its items (owner or admin)',
+          params: calendarIdParams,
+          response: { 204: z.null().describe('Deleted'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await calendars.remove(requirePrincipal(request), request.params.calendar_id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

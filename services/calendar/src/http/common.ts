@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Query booleans arrive as text; z.coerce.boolean would read "false" as true. */
+export function queryBool(fallback: boolean) {
+  return z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+}
+
+/** A repeatable query parameter (`?t=a&t=b`), also accepting a comma-separated value. */
+export function queryList<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (v) =>
+      v === undefined
+        ? undefined
+        : [v]
+            .flat()
+            .flatMap((s) => String(s).split(','))
+            .map((s) => s.trim())
+            .filter(Boolean),
+    z.array(item).optional(),
+  );
+}
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    request_id: z.string(),
+    errors: z
+      .array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))
+      .optional(),
+  })
+  .describe('RFC 9457 problem');
+
+export const calendarIdParams = z.object({ calendar_id: z.uuid() });
+
+export const isoDateTimeOut = z.string().describe('ISO-8601 UTC datetime with Z');

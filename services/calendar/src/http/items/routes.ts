@@ -1,0 +1,73 @@
+import { requirePrincipal } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ItemService } from '../../domain/items.js';
+import { calendarIdParams, problemSchema } from '../common.js';
+import { itemCreateBody, itemParams, itemPatchBody, itemSchema, itemWindowQuery, itemWindowSchema } from './schemas.js';
+
+const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+
+/** /calendars/:calendar_id/items: the window query (view) and item changes (edit or better). */
+export function itemRoutes(items: ItemService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['calendar items'];
+
+    r.get(
+      '/calendars/:calendar_id/items',
+      {
+        schema: {
+          tags,
+          summary: 'Items overlapping a window of dates in the calendar timezone',
+          params: calendarIdParams,
+          querystring: itemWindowQuery,
+          response: { 200: itemWindowSchema, ...errors },
+        },
+      },
+      async (request) => items.window(requirePrincipal(request), request.params.calendar_id, request.query),
+    );
+
+    r.post(
+      '/calendars/:calendar_id/items',
+      {
+        schema: {
+          tags,
+          summary: 'Add an item (edit permission or better)',
+          params: calendarIdParams,
+          body: itemCreateBody,
+          response: { 201: itemSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await items.create(requirePrincipal(request), request.params.calendar_id, request.body)),
+    );
+
+    r.patch(
+      '/calendars/:calendar_id/items/:item_id',
+      {
+        schema: {
+          tags,
+          summary: 'Change an item (edit permission or better)',
+          params: itemParams,
+          body: itemPatchBody,
+          response: { 200: itemSchema, ...errors },
+        },
+      },
+      async (request) =>
+        items.update(requirePrincipal(request), request.params.calendar_id, request.params.item_id, request.body),
+    );
+
+    r.delete(
+      '/calendars/:calendar_id/items/:item_id',
+      {
+        schema: {
+          tags,
+          summary: 'Cancel an item (edit permission or better); answers the cancelled item',
+          params: itemParams,
+          response: { 200: itemSchema, ...errors },
+        },
+      },
+      async (request) => items.cancel(requirePrincipal(request), request.params.calendar_id, request.params.item_id),
+    );
+  };
+}

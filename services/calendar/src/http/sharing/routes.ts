@@ -1,0 +1,83 @@
+import { requirePrincipal } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SharingService } from '../../domain/sharing.js';
+import { calendarIdParams, problemSchema } from '../common.js';
+import { shareCreateBody, sharePatchBody, sharingParams, sharingSchema } from './schemas.js';
+
+const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+
+/** /calendars/:calendar_id/share and /sharing: managed by the owner and admins. */
+export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['calendar sharing'];
+
+    r.post(
+      '/calendars/:calendar_id/share',
+      {
+        schema: {
+          tags,
+          summary: 'Share with a user of the tenant by user_id or email (owner or admin)',
+          params: calendarIdParams,
+          body: shareCreateBody,
+          response: { 201: sharingSchema, 409: problemSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await sharing.share(requirePrincipal(request), request.params.calendar_id, request.body)),
+    );
+
+    r.get(
+      '/calendars/:calendar_id/sharing',
+      {
+        schema: {
+          tags,
+          summary: 'Sharing entries: all for the owner and admins, only their own for others',
+          params: calendarIdParams,
+          response: { 200: z.array(sharingSchema), ...errors },
+        },
+      },
+      async (request) => sharing.list(requirePrincipal(request), request.params.calendar_id),
+    );
+
+    r.patch(
+      '/calendars/:calendar_id/sharing/:sharing_id',
+      {
+        schema: {
+          tags,
+          summary: 'Change the permission level of a share (owner or admin)',
+          params: sharingParams,
+          body: sharePatchBody,
+          response: { 200: sharingSchema, ...errors },
+        },
+      },
+      async (request) =>
+        sharing.update(
+          requirePrincipal(request),
+          request.params.calendar_id,
+          request.params.sharing_id,
+          request.body.permission,
+        ),
+    );
+
+    r.delete(
+      '/calendars/:calendar_id/sharing/:sharing_id',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a share (owner or admin)',
+          params: sharingParams,
+          response: { 204: z.null().describe('Revoked'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await sharing.revoke(requirePrincipal(request), request.params.calendar_id, request.params.sharing_id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

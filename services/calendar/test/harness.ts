@@ -1,0 +1,126 @@
+import { type Orm, openOrm } from '@routinely/db';
+import { type EventTransport, InProcessTransport } from '@routinely/events';
+import { addRpcService, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import { ManualClock, type ServiceInstance } from '@routinely/platform';
+import { auth_v1 } from '@routinely/proto';
+import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { AuthUserDirectory, buildService, configSchema, dbConfig } from '../src/index.js';
+
+const SECRET = 'calendar-test-internal-secret-0123456789abcdef';
+
+/**
+ * A loopback gRPC server speaking the auth service's real AuthService protocol over a small in-test user
+ * directory, scoped like the real one: the tenant comes from the verified service token, never the request.
+ */
+export class TestAuthDirectory {
+  readonly users: TestUser[] = [];
+  /** Tenants the lookups were scoped to, as the verified service token said. */
+  readonly lookupTenants: (string | null)[] = [];
+  private readonly server = new Server();
+  address = '';
+
+  static async start(): Promise<TestAuthDirectory> {
+    const dir = new TestAuthDirectory();
+    addRpcService(dir.server, auth_v1.AuthServiceService, new InternalAuth(SECRET, 'auth'), {
+      getJwks: async () => ({ jwksJson: '{"keys":[]}' }),
+      lookupUser: async (request, caller) => {
+        dir.lookupTenants.push(caller.tenantId);
+        const key = request.key;
+        const user = dir.users.find(
+          (u) =>
+            u.tenantId === caller.tenantId &&
+            (key?.$case === 'userId' ? u.userId === key.value : u.email === key?.value),
+        );
+        if (!user) return { found: false, user: undefined };
+        return {
+          found: true,
+          user: { id: user.userId, tenantId: user.tenantId, email: user.email, name: 'Test User', isActive: true },
+        };
+      },
+    });
+    dir.address = await startRpcServer(dir.server, '127.0.0.1', 0);
+    return dir;
+  }
+
+  add(user: TestUser): TestUser {
+    this.users.push(user);
+    return user;
+  }
+
+  stop(): Promise<void> {
+    return stopRpcServer(this.server);
+  }
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  orm: Orm;
+  tokens: TestTokens;
+  clock: ManualClock;
+  directory: TestAuthDirectory;
+  service: ServiceInstance;
+  /** A user of `tenantId` (a fresh tenant when omitted) known to the directory. */
+  user(tenantId?: string): TestUser;
+  call(
+    user: TestUser | null,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { transport?: EventTransport; startService?: boolean } = {}) {
+  const db = await createTestDatabase();
+  const orm = await openOrm(db.url, dbConfig);
+  const clock = new ManualClock('2026-11-21T08:00:00.000Z');
+  const tokens = await TestTokens.create(clock);
+  const directory = await TestAuthDirectory.start();
+  const internalAuth = new InternalAuth(SECRET, 'calendar');
+  const userDirectory = new AuthUserDirectory(directory.address, internalAuth);
+  const transport = options.transport ?? new InProcessTransport();
+  const service = buildService({
+    config: configSchema.parse({}),
+    logger: quietLogger(),
+    clock,
+    orm,
+    transport,
+    internalAuth,
+    userDirectory,
+  });
+  if (options.startService) await service.start();
+  const app = await buildTestHttpApp(service, tokens);
+  const harness: Harness = {
+    app,
+    orm,
+    tokens,
+    clock,
+    directory,
+    service,
+    user(tenantId) {
+      return directory.add(tokens.user(tenantId ? { tenantId } : {}));
+    },
+    async call(user, method, url, payload) {
+      const headers = user ? await tokens.auth(user) : {};
+      // Paths are written after the mount; a path starting with /v1 or /api/v1 is used as given.
+      const full = /^\/(api\/)?v1\//.test(url) ? url : `/api/v1${url}`;
+      return app.inject({
+        method,
+        url: full,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    },
+    async close() {
+      await app.close();
+      await service.stop();
+      userDirectory.close();
+      await directory.stop();
+      if (!options.transport) await transport.close();
+      await orm.close();
+      await db.drop();
+    },
+  };
+  return harness;
+}
