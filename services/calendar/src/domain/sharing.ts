@@ -134,7 +134,7 @@ export class SharingService {
     const user = input.user_id
       ? await directory.findById(actor.tenantId, input.user_id, actor.userId)
       : await directory.findByEmail(actor.tenantId, (input.email ?? '').trim().toLowerCase(), actor.userId);
-    if (!user || !user.isActive || user.tenantId !== actor.tenantId) throw new AppError('not_found', 'User not found');
+    if (!user?.isActive || user.tenantId !== actor.tenantId) throw new AppError('not_found', 'User not found');
     return user;
   }
 
