@@ -99,7 +99,7 @@ export const refreshBody = z.object({ refresh_token: z.string().min(1).max(512) 
 
 export const logoutBody = z
   .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(512).optional() })
-  .optional();
+  .nullish();
 
 export const okSchema = z.object({ ok: z.literal(true) });
 
