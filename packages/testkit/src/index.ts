@@ -1,3 +1,5 @@
 export * from './http.js';
 export * from './infra.js';
+export * from './smtp.js';
 export * from './tokens.js';
+export * from './webhook-receiver.js';

@@ -1,0 +1,133 @@
+import type { Orm } from '@routinely/db';
+import type { EventTransport, Subscription } from '@routinely/events';
+import type { InternalAuth } from '@routinely/grpc';
+import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { DeliveryConfig } from './config.js';
+import { rememberContact } from './domain/contacts.js';
+import { SecretBox } from './domain/secret-box.js';
+import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
+import { WebhookSender } from './domain/webhook-sender.js';
+import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
+import { subscribeConsumers } from './events/consumers.js';
+import { notificationRoutes } from './http/notifications/routes.js';
+import { reminderRoutes } from './http/reminders/routes.js';
+import { webhookRoutes } from './http/webhooks/routes.js';
+import { DeliveryWorker } from './workers/delivery-worker.js';
+import { Pacer } from './workers/pacer.js';
+import { ReminderFirer } from './workers/reminder-firer.js';
+import { WakeupListener } from './workers/wakeups.js';
+
+export interface DeliveryDeps {
+  config: DeliveryConfig;
+  logger: Logger;
+  clock: Clock;
+  orm: Orm;
+  transport: EventTransport;
+  /** Accepted like every service's deps; the delivery service serves no gRPC yet. */
+  internalAuth?: InternalAuth;
+  /** Email port override; default: SMTP when SMTP_URL is set, else the local email_outbox table. */
+  mailer?: Mailer;
+  /** DNS override for the webhook target guard (tests that need a name resolving to a given address). */
+  resolveHost?: HostResolver;
+  /** CIDRs treated as public by the target guard (tests: exactly one loopback receiver). */
+  allowCidrs?: string[];
+}
+
+export interface DeliveryService extends ServiceInstance {
+  /** Direct handles on the workers, for hosts that drive them by hand and for tests with a manual clock. */
+  workers: {
+    fireDueReminders(): Promise<number>;
+    runDueDeliveries(): Promise<number>;
+    deliveries: DeliveryWorker;
+  };
+}
+
+export function buildService(deps: DeliveryDeps): DeliveryService {
+  const { config, logger, clock, orm } = deps;
+  const box = new SecretBox(config.ENCRYPTION_KEY);
+  const policy: TargetPolicy = {
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    ...(deps.allowCidrs ? { allowCidrs: deps.allowCidrs } : {}),
+    ...(deps.resolveHost ? { resolve: deps.resolveHost } : {}),
+  };
+  const sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_MS);
+  const mailer =
+    deps.mailer ??
+    (config.SMTP_URL
+      ? new SmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
+      : new OutboxMailer(orm, config.EMAIL_FROM, clock, logger));
+  const deliveries = new DeliveryWorker({
+    orm,
+    clock,
+    logger,
+    box,
+    sender,
+    mailer,
+    leaseMs: config.DELIVERY_LEASE_MS,
+    batchSize: config.DELIVERY_BATCH_SIZE,
+    concurrency: config.DELIVERY_CONCURRENCY,
+  });
+  const deliveryPacer = new Pacer('deliveries', () => deliveries.pass(), clock, config.DELIVERY_POLL_MS, logger);
+  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wake());
+  const reminderPacer = new Pacer('reminders', () => firer.pass(), clock, config.DELIVERY_POLL_MS, logger);
+  const listener = new WakeupListener(
+    String(orm.config.get('clientUrl')),
+    (what) => (what === 'reminders' ? reminderPacer : deliveryPacer).wake(),
+    logger,
+  );
+  let subscriptions: Subscription[] = [];
+  const ctx = { orm, clock, box, policy, sender };
+  const knownContacts = new Set<string>();
+
+  const routes: FastifyPluginAsync = async (app) => {
+    // Reminder emails go to the address in the caller's token when no auth event has told us one.
+    app.addHook('preHandler', async (request) => {
+      const p = request.principal;
+      if (!p?.email) return;
+      const key = `${p.tenantId}/${p.userId}/${p.email}`;
+      if (knownContacts.has(key)) return;
+      await rememberContact(orm.em.fork(), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now());
+      knownContacts.add(key);
+    });
+    await app.register(webhookRoutes(ctx));
+    await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryPacer.wake() }));
+    await app.register(notificationRoutes(ctx));
+  };
+
+  return {
+    name: 'delivery',
+    routes,
+    readiness: {
+      database: async () => {
+        await orm.em.getConnection().execute('select 1');
+      },
+    },
+    workers: {
+      fireDueReminders: () => firer.fireDue(),
+      runDueDeliveries: () => deliveries.runDue(),
+      deliveries,
+    },
+    async start() {
+      subscriptions = await subscribeConsumers({
+        orm,
+        transport: deps.transport,
+        clock,
+        onReminderChanged: () => reminderPacer.wake(),
+      });
+      if (!config.DELIVERY_WORKERS_ENABLED) return;
+      await listener.start();
+      reminderPacer.start();
+      deliveryPacer.start();
+    },
+    async stop() {
+      for (const s of subscriptions) await s.stop();
+      subscriptions = [];
+      await listener.stop();
+      await reminderPacer.stop();
+      await deliveryPacer.stop();
+      await sender.close();
+      await mailer.close();
+    },
+  };
+}

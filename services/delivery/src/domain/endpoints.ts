@@ -1,0 +1,163 @@
+import type { EntityManager } from '@routinely/db';
+import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
+import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
+import { newWebhookSecret, type SecretBox, secretPreview } from './secret-box.js';
+import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
+import type { SendResult, WebhookSender } from './webhook-sender.js';
+
+export interface Owner {
+  tenantId: string;
+  userId: string;
+}
+
+export interface EndpointInput {
+  name: string;
+  url: string;
+  description?: string | null | undefined;
+  enabled?: boolean | undefined;
+  max_attempts?: number | undefined;
+  fallback_to_email?: boolean | undefined;
+}
+
+export interface EndpointServices {
+  box: SecretBox;
+  policy: TargetPolicy;
+  clock: Clock;
+}
+
+async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
+  try {
+    await assertPublicTarget(url, policy);
+  } catch (error) {
+    if (error instanceof BlockedTargetError) throw fieldError(['body', 'url'], error.message, 'url_not_allowed');
+    throw error;
+  }
+}
+
+export async function findEndpoint(em: EntityManager, owner: Owner, id: string): Promise<WebhookEndpointRow> {
+  const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+export async function createEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: EndpointServices) {
+  await checkUrl(input.url, s.policy);
+  const secret = newWebhookSecret();
+  const now = s.clock.now();
+  const row = em.create(WebhookEndpoint, {
+    id: uuidv7(),
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    name: input.name,
+    url: input.url,
+    description: input.description ?? null,
+    enabled: input.enabled ?? true,
+    maxAttempts: input.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
+    fallbackToEmail: input.fallback_to_email ?? false,
+    secretSealed: s.box.seal(secret),
+    secretPreview: secretPreview(secret),
+    consecutiveFailures: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return { row, secret };
+}
+
+export async function updateEndpoint(
+  em: EntityManager,
+  owner: Owner,
+  id: string,
+  patch: Partial<EndpointInput>,
+  s: EndpointServices,
+) {
+  const row = await findEndpoint(em, owner, id);
+  if (patch.url !== undefined) {
+    await checkUrl(patch.url, s.policy);
+    row.url = patch.url;
+  }
+  if (patch.name !== undefined) row.name = patch.name;
+  if (patch.description !== undefined) row.description = patch.description;
+  if (patch.enabled !== undefined) row.enabled = patch.enabled;
+  if (patch.max_attempts !== undefined) row.maxAttempts = patch.max_attempts;
+  if (patch.fallback_to_email !== undefined) row.fallbackToEmail = patch.fallback_to_email;
+  row.updatedAt = s.clock.now();
+  await em.flush();
+  return row;
+}
+
+/** New secret for new deliveries at once; retries already signed keep theirs (ADR 040). */
+export async function rotateSecret(em: EntityManager, owner: Owner, id: string, s: EndpointServices) {
+  const row = await findEndpoint(em, owner, id);
+  const secret = newWebhookSecret();
+  row.secretSealed = s.box.seal(secret);
+  row.secretPreview = secretPreview(secret);
+  row.consecutiveFailures = 0;
+  row.updatedAt = s.clock.now();
+  await em.flush();
+  return { row, secret };
+}
+
+export async function deleteEndpoint(em: EntityManager, owner: Owner, id: string): Promise<void> {
+  const row = await findEndpoint(em, owner, id);
+  em.remove(row);
+  await em.flush();
+}
+
+export interface TestResult {
+  ok: boolean;
+  status_code: number;
+  latency_ms: number;
+  signature: string;
+  response_preview: string;
+  error?: string;
+}
+
+/**
+ * Sends a signed webhook.test through the same signer, guard and redirect rule as real deliveries. It
+ * writes no delivery row, so it neither uses the retry budget nor touches consecutive_failures.
+ */
+export async function testEndpoint(
+  em: EntityManager,
+  owner: Owner,
+  id: string,
+  s: EndpointServices & { sender: WebhookSender },
+): Promise<TestResult> {
+  const row = await findEndpoint(em, owner, id);
+  const now = s.clock.now();
+  const deliveryId = uuidv7();
+  let result: SendResult;
+  try {
+    result = await s.sender.send({
+      url: row.url,
+      secret: s.box.open(row.secretSealed),
+      event: 'webhook.test',
+      deliveryId,
+      endpointId: row.id,
+      timestamp: Math.floor(now.getTime() / 1000),
+      body: {
+        event: 'webhook.test',
+        delivery_id: deliveryId,
+        endpoint_id: row.id,
+        message: `Test delivery for webhook endpoint "${row.name}" from Routinely`,
+        occurred_at: now.toISOString(),
+        tenant_id: owner.tenantId,
+        user_id: owner.userId,
+        attempt: 1,
+      },
+    });
+  } catch (error) {
+    throw new AppError('internal_error', 'Test delivery failed unexpectedly', { cause: error });
+  }
+  const out: TestResult = {
+    ok: result.outcome === 'sent',
+    status_code: result.statusCode ?? 0,
+    latency_ms: result.latencyMs,
+    signature: result.signature,
+    response_preview: result.responsePreview,
+  };
+  if (result.error) out.error = result.error;
+  return out;
+}

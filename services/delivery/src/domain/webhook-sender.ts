@@ -1,0 +1,157 @@
+import { Agent, request } from 'undici';
+import { canonicalJson } from './canonical-json.js';
+import { classifyStatus, type Outcome } from './retry-policy.js';
+import { signatureHeader } from './signature.js';
+import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
+
+export const USER_AGENT = 'Routinely/1.0';
+const PREVIEW_BYTES = 512;
+
+export interface WebhookMessage {
+  url: string;
+  secret: string;
+  event: string;
+  deliveryId: string;
+  endpointId: string;
+  body: unknown;
+  /** Unix seconds for `t`; fresh on every attempt. */
+  timestamp: number;
+}
+
+export interface SendResult {
+  outcome: Exclude<Outcome, 'redirect'>;
+  statusCode: number | null;
+  error: string | null;
+  responsePreview: string;
+  signature: string;
+  latencyMs: number;
+}
+
+/**
+ * Posts signed webhooks through one pooled undici Agent whose DNS lookup refuses non-public addresses,
+ * so every connection (first hop or redirect) goes to an address that was checked.
+ */
+export class WebhookSender {
+  private readonly agent: Agent;
+  constructor(
+    private readonly policy: TargetPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: checkedLookup(policy) as never, timeout: timeoutMs },
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
+  }
+
+  async send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
+    const body = canonicalJson(message.body);
+    const signature = signatureHeader(message.secret, message.timestamp, body);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-signature': signature,
+      'x-service-timestamp': String(message.timestamp),
+      'x-service-delivery-id': message.deliveryId,
+      'x-service-event': message.event,
+      'x-service-endpoint-id': message.endpointId,
+    };
+    const started = performance.now();
+    const result = (partial: Omit<SendResult, 'signature' | 'latencyMs'>): SendResult => ({
+      ...partial,
+      signature,
+      latencyMs: Math.round(performance.now() - started),
+    });
+    let target = message.url;
+    // The first 3xx is followed once (re-checked like the original URL); a second one is a hard failure.
+    for (let hop = 0; hop < 2; hop++) {
+      let url: URL;
+      try {
+        url = checkUrlShape(target, this.policy);
+      } catch (error) {
+        return result({
+          outcome: 'dead',
+          statusCode: null,
+          error: `blocked target: ${(error as Error).message}`,
+          responsePreview: '',
+        });
+      }
+      try {
+        const timeout = AbortSignal.timeout(this.timeoutMs);
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: this.agent,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+        const preview = await readPreview(response.body);
+        const outcome = classifyStatus(response.statusCode);
+        if (outcome !== 'redirect') {
+          return result({
+            outcome,
+            statusCode: response.statusCode,
+            error: outcome === 'sent' ? null : `receiver answered ${response.statusCode}`,
+            responsePreview: preview,
+          });
+        }
+        const location = response.headers.location;
+        if (hop === 1 || typeof location !== 'string') {
+          return result({
+            outcome: 'dead',
+            statusCode: response.statusCode,
+            error: hop === 1 ? 'redirected more than once' : 'redirect without Location',
+            responsePreview: preview,
+          });
+        }
+        target = new URL(location, url).toString();
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const blocked = isBlocked(error);
+        return result({
+          outcome: blocked ? 'dead' : 'retry',
+          statusCode: null,
+          error: blocked ? `blocked target: ${blocked}` : describeNetworkError(error),
+          responsePreview: '',
+        });
+      }
+    }
+    throw new Error('unreachable');
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+async function readPreview(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= PREVIEW_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, PREVIEW_BYTES).toString('utf8');
+}
+
+function isBlocked(error: unknown): string | null {
+  for (let e = error as (Error & { cause?: unknown; code?: string }) | undefined; e; e = e.cause as typeof e) {
+    if (e instanceof BlockedTargetError || e.code === 'EBLOCKEDTARGET') return e.message;
+  }
+  return null;
+}
+
+function describeNetworkError(error: unknown): string {
+  const e = error as Error & { code?: string; cause?: Error & { code?: string } };
+  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') {
+    return 'timeout';
+  }
+  const code = e.cause?.code ?? e.code;
+  return code ? `connection error: ${code}` : `connection error: ${e.message}`;
+}

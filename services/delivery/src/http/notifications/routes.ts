@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listNotifications, markRead } from '../../domain/notifications.js';
+import { em, ownerOf, type RouteContext } from '../context.js';
+import {
+  notificationPage,
+  notificationParams,
+  notificationQuery,
+  notificationRead,
+  toNotification,
+} from './schemas.js';
+
+const tags = ['notifications'];
+
+/** The bell feed: any authenticated user, own rows only, no permission code (ADR 042). */
+export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/notifications',
+      { schema: { tags, querystring: notificationQuery, response: { 200: notificationPage } } },
+      async (request) => {
+        const { limit, offset, unread_only } = request.query;
+        const page = await listNotifications(em(ctx), ownerOf(request), unread_only, { limit, offset });
+        return {
+          items: page.items.map(toNotification),
+          total: page.total,
+          limit,
+          offset,
+          unread_count: page.unreadCount,
+        };
+      },
+    );
+
+    r.patch(
+      '/service/notifications/:notif_id/read',
+      { schema: { tags, params: notificationParams, response: { 200: notificationRead } } },
+      async (request) => toNotification(await markRead(em(ctx), ownerOf(request), request.params.notif_id, ctx.clock)),
+    );
+  };
+}

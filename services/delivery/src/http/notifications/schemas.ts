@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { NotificationRow } from '../../db/entities.js';
+import { iso, pageOf, pageQuery, queryBool } from '../context.js';
+
+export const notificationQuery = pageQuery.extend({ unread_only: queryBool });
+export const notificationParams = z.object({ notif_id: z.uuid() });
+
+export const notificationRead = z.object({
+  id: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  body: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  read: z.boolean(),
+  read_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const notificationPage = pageOf(notificationRead).extend({ unread_count: z.number().int() });
+
+export function toNotification(row: NotificationRow): z.infer<typeof notificationRead> {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    data: row.data,
+    read: row.readAt != null,
+    read_at: iso(row.readAt),
+    created_at: iso(row.createdAt)!,
+  };
+}

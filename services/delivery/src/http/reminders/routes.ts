@@ -1,0 +1,93 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findDelivery, listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
+import { upcomingReminders } from '../../domain/reminders.js';
+import { em, ownerOf, pageOf, pageQuery, type RouteContext } from '../context.js';
+import {
+  deadLetterRead,
+  deliveryDetail,
+  deliveryParams,
+  deliveryQuery,
+  deliveryRead,
+  dlqParams,
+  toDeadLetter,
+  toDelivery,
+  upcomingItem,
+  upcomingQuery,
+} from './schemas.js';
+
+const READ = 'SERVICE_TASK_READ' as const;
+const WRITE = 'SERVICE_REMINDER_MANAGE' as const;
+const tags = ['reminders'];
+
+export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/reminders/upcoming',
+      {
+        config: { permission: READ },
+        schema: { tags, querystring: upcomingQuery, response: { 200: z.array(upcomingItem) } },
+      },
+      async (request) =>
+        upcomingReminders(em(ctx), ownerOf(request), request.query.days, request.query.limit, ctx.clock),
+    );
+
+    r.get(
+      '/service/reminders/deliveries',
+      {
+        config: { permission: READ },
+        schema: { tags, querystring: deliveryQuery, response: { 200: pageOf(deliveryRead) } },
+      },
+      async (request) => {
+        const { limit, offset, ...filter } = request.query;
+        const { items, total } = await listDeliveries(em(ctx), ownerOf(request), filter, { limit, offset });
+        return { items: items.map(toDelivery), total, limit, offset };
+      },
+    );
+
+    r.get(
+      '/service/reminders/deliveries/:delivery_id',
+      { config: { permission: READ }, schema: { tags, params: deliveryParams, response: { 200: deliveryDetail } } },
+      async (request) => {
+        const row = await findDelivery(em(ctx), ownerOf(request), request.params.delivery_id);
+        return { ...toDelivery(row), payload: row.payload };
+      },
+    );
+
+    r.post(
+      '/service/reminders/deliveries/:delivery_id/redeliver',
+      { config: { permission: WRITE }, schema: { tags, params: deliveryParams, response: { 200: deliveryRead } } },
+      async (request) => {
+        const row = await redeliver(em(ctx), ownerOf(request), request.params.delivery_id, ctx.clock);
+        ctx.onRequeued();
+        return toDelivery(row);
+      },
+    );
+
+    r.get(
+      '/service/reminders/dlq',
+      {
+        config: { permission: READ },
+        schema: { tags, querystring: pageQuery, response: { 200: pageOf(deadLetterRead) } },
+      },
+      async (request) => {
+        const { limit, offset } = request.query;
+        const { items, total } = await listDeadLetters(em(ctx), ownerOf(request), { limit, offset });
+        return { items: items.map(toDeadLetter), total, limit, offset };
+      },
+    );
+
+    r.post(
+      '/service/reminders/dlq/:dlq_id/requeue',
+      { config: { permission: WRITE }, schema: { tags, params: dlqParams, response: { 200: deliveryRead } } },
+      async (request) => {
+        const row = await requeue(em(ctx), ownerOf(request), request.params.dlq_id, ctx.clock);
+        ctx.onRequeued();
+        return toDelivery(row);
+      },
+    );
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
+import { iso, pageQuery } from '../context.js';
+
+export const upcomingQuery = z.object({
+  days: z.coerce.number().int().min(1).max(90).default(7),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const upcomingItem = z.object({
+  reminder_id: z.string(),
+  task_id: z.string(),
+  task_title: z.string(),
+  remind_at: z.string(),
+  channels: z.array(z.string()),
+});
+
+export const deliveryQuery = pageQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  channel: z.enum(CHANNELS).optional(),
+  reminder_id: z.uuid().optional(),
+});
+
+export const deliveryParams = z.object({ delivery_id: z.uuid() });
+export const dlqParams = z.object({ dlq_id: z.uuid() });
+
+export const deliveryRead = z.object({
+  id: z.string(),
+  reminder_id: z.string(),
+  endpoint_id: z.string().nullable(),
+  channel: z.enum(CHANNELS),
+  event: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** Detail adds the body the receiver gets (minus the per-try `attempt`). */
+export const deliveryDetail = deliveryRead.extend({ payload: z.record(z.string(), z.unknown()) });
+
+export const deadLetterRead = z.object({
+  id: z.string(),
+  delivery_id: z.string(),
+  reminder_id: z.string(),
+  endpoint_id: z.string().nullable(),
+  channel: z.enum(CHANNELS),
+  reason: z.string(),
+  last_status_code: z.number().int().nullable(),
+  attempts: z.number().int(),
+  created_at: z.string(),
+});
+
+export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {
+  return {
+    id: row.id,
+    reminder_id: row.reminderId,
+    endpoint_id: row.endpointId ?? null,
+    channel: row.channel,
+    event: row.event,
+    status: row.status,
+    attempts: row.attempts,
+    max_attempts: row.maxAttempts,
+    next_attempt_at: iso(row.nextAttemptAt),
+    last_status_code: row.lastStatusCode ?? null,
+    last_error: row.lastError ?? null,
+    last_attempt_at: iso(row.lastAttemptAt),
+    delivered_at: iso(row.deliveredAt),
+    created_at: iso(row.createdAt)!,
+  };
+}
+
+export function toDeadLetter(row: DeadLetterRow): z.infer<typeof deadLetterRead> {
+  return {
+    id: row.id,
+    delivery_id: row.deliveryId,
+    reminder_id: row.reminderId,
+    endpoint_id: row.endpointId ?? null,
+    channel: row.channel,
+    reason: row.reason,
+    last_status_code: row.lastStatusCode ?? null,
+    attempts: row.attempts,
+    created_at: iso(row.createdAt)!,
+  };
+}

@@ -1,0 +1,98 @@
+import type { Permission } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WebhookEndpoint } from '../../db/entities.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  findEndpoint,
+  rotateSecret,
+  testEndpoint,
+  updateEndpoint,
+} from '../../domain/endpoints.js';
+import { em, ownerOf, type RouteContext } from '../context.js';
+import {
+  endpointCreateBody,
+  endpointParams,
+  endpointPatchBody,
+  endpointRead,
+  endpointWithSecret,
+  testResult,
+  toEndpoint,
+} from './schemas.js';
+
+const READ: Permission[] = ['SERVICE_WEBHOOK_READ', 'SERVICE_WEBHOOK_MANAGE'];
+const WRITE: Permission = 'SERVICE_WEBHOOK_MANAGE';
+const tags = ['webhooks'];
+
+export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/webhooks',
+      { config: { permission: READ }, schema: { tags, response: { 200: z.array(endpointRead) } } },
+      async (request) => {
+        const owner = ownerOf(request);
+        const rows = await em(ctx).find(WebhookEndpoint, owner, { orderBy: { createdAt: 'asc', id: 'asc' } });
+        return rows.map(toEndpoint);
+      },
+    );
+
+    r.post(
+      '/service/webhooks',
+      {
+        config: { permission: WRITE },
+        schema: { tags, body: endpointCreateBody, response: { 201: endpointWithSecret } },
+      },
+      async (request, reply) => {
+        const { row, secret } = await createEndpoint(em(ctx), ownerOf(request), request.body, ctx);
+        return reply.status(201).send({ ...toEndpoint(row), secret });
+      },
+    );
+
+    r.get(
+      '/service/webhooks/:endpoint_id',
+      { config: { permission: READ }, schema: { tags, params: endpointParams, response: { 200: endpointRead } } },
+      async (request) => toEndpoint(await findEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id)),
+    );
+
+    r.patch(
+      '/service/webhooks/:endpoint_id',
+      {
+        config: { permission: WRITE },
+        schema: { tags, params: endpointParams, body: endpointPatchBody, response: { 200: endpointRead } },
+      },
+      async (request) =>
+        toEndpoint(await updateEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, request.body, ctx)),
+    );
+
+    r.delete(
+      '/service/webhooks/:endpoint_id',
+      { config: { permission: WRITE }, schema: { tags, params: endpointParams, response: { 204: z.null() } } },
+      async (request, reply) => {
+        await deleteEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.post(
+      '/service/webhooks/:endpoint_id/rotate-secret',
+      {
+        config: { permission: WRITE },
+        schema: { tags, params: endpointParams, response: { 200: endpointWithSecret } },
+      },
+      async (request) => {
+        const { row, secret } = await rotateSecret(em(ctx), ownerOf(request), request.params.endpoint_id, ctx);
+        return { ...toEndpoint(row), secret };
+      },
+    );
+
+    r.post(
+      '/service/webhooks/:endpoint_id/test',
+      { config: { permission: WRITE }, schema: { tags, params: endpointParams, response: { 200: testResult } } },
+      async (request) => testEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, ctx),
+    );
+  };
+}

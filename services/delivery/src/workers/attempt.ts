@@ -1,0 +1,113 @@
+import type { Channel } from '../db/entities.js';
+import type { SecretBox } from '../domain/secret-box.js';
+import type { WebhookSender } from '../domain/webhook-sender.js';
+import { type Mailer, MailRejectedError } from '../email/mailer.js';
+
+/** A claimed delivery as the worker reads it. */
+export interface ClaimedDelivery {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  reminder_id: string;
+  endpoint_id: string | null;
+  channel: Channel;
+  event: string;
+  payload: Record<string, unknown>;
+  secret_sealed: string | null;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string;
+}
+
+export interface EndpointForSend {
+  id: string;
+  url: string;
+  enabled: boolean;
+  secret_sealed: string;
+  fallback_to_email: boolean;
+}
+
+/** What one try produced; `retryable: false` failures go straight to the dead-letter queue. */
+export type AttemptResult =
+  | { ok: true; statusCode: number | null; secretSealed: string | null }
+  | { ok: false; retryable: boolean; statusCode: number | null; error: string; secretSealed: string | null };
+
+export interface AttemptContext {
+  sender: WebhookSender;
+  mailer: Mailer;
+  box: SecretBox;
+  endpoints: Map<string, EndpointForSend>;
+  emails: Map<string, string>;
+  nowSeconds: number;
+  signal: AbortSignal;
+}
+
+/** Makes one try of a delivery on its channel. In-app tries succeed here and write the notification on commit. */
+export async function attemptDelivery(delivery: ClaimedDelivery, ctx: AttemptContext): Promise<AttemptResult> {
+  const body = { ...delivery.payload, attempt: delivery.attempts + 1 };
+  if (delivery.channel === 'inapp') return { ok: true, statusCode: null, secretSealed: null };
+  if (delivery.channel === 'email') {
+    const to = ctx.emails.get(`${delivery.tenant_id}/${delivery.user_id}`);
+    if (!to)
+      return {
+        ok: false,
+        retryable: false,
+        statusCode: null,
+        error: 'no email address known for the user',
+        secretSealed: null,
+      };
+    try {
+      await ctx.mailer.send(reminderMail(to, body));
+      return { ok: true, statusCode: null, secretSealed: null };
+    } catch (error) {
+      const permanent = error instanceof MailRejectedError && error.permanent;
+      const code = error instanceof MailRejectedError ? error.responseCode : null;
+      return {
+        ok: false,
+        retryable: !permanent,
+        statusCode: code,
+        error: `email: ${(error as Error).message}`,
+        secretSealed: null,
+      };
+    }
+  }
+  const endpoint = delivery.endpoint_id ? ctx.endpoints.get(delivery.endpoint_id) : undefined;
+  if (!endpoint)
+    return { ok: false, retryable: false, statusCode: null, error: 'endpoint deleted', secretSealed: null };
+  if (!endpoint.enabled)
+    return { ok: false, retryable: false, statusCode: null, error: 'endpoint disabled', secretSealed: null };
+  // A delivery keeps the secret its first signed try used, so a rotation does not break its retries.
+  const secretSealed = delivery.secret_sealed ?? endpoint.secret_sealed;
+  const result = await ctx.sender.send(
+    {
+      url: endpoint.url,
+      secret: ctx.box.open(secretSealed),
+      event: delivery.event,
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      body,
+      timestamp: ctx.nowSeconds,
+    },
+    ctx.signal,
+  );
+  if (result.outcome === 'sent') return { ok: true, statusCode: result.statusCode, secretSealed };
+  return {
+    ok: false,
+    retryable: result.outcome === 'retry',
+    statusCode: result.statusCode,
+    error: result.error ?? 'failed',
+    secretSealed,
+  };
+}
+
+function reminderMail(to: string, body: Record<string, unknown>) {
+  const task = (body.task ?? {}) as Record<string, unknown>;
+  const title = String(task.title ?? 'your task');
+  const lines = [
+    `Reminder: "${title}" is coming up.`,
+    task.chosen_slot_start ? `Starts: ${String(task.chosen_slot_start)}` : '',
+    task.chosen_slot_end ? `Ends: ${String(task.chosen_slot_end)}` : '',
+    task.description ? `\n${String(task.description)}` : '',
+  ];
+  return { to, subject: `Reminder: ${title}`, text: lines.filter(Boolean).join('\n') };
+}

@@ -1,0 +1,221 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Orm } from '@routinely/db';
+import type { Clock, Logger } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { nextRetryDelayMs } from '../domain/retry-policy.js';
+import type { SecretBox } from '../domain/secret-box.js';
+import type { WebhookSender } from '../domain/webhook-sender.js';
+import type { Mailer } from '../email/mailer.js';
+import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend } from './attempt.js';
+import type { PassResult } from './pacer.js';
+import { deliveryRow } from './reminder-firer.js';
+
+export interface DeliveryWorkerOptions {
+  orm: Orm;
+  clock: Clock;
+  logger: Logger;
+  box: SecretBox;
+  sender: WebhookSender;
+  mailer: Mailer;
+  leaseMs: number;
+  batchSize: number;
+  concurrency: number;
+}
+
+/**
+ * Sends due deliveries. A pass claims rows (FOR UPDATE SKIP LOCKED, then a lease with a fencing token
+ * written in the same statement), sends outside any transaction, and records each outcome only if it
+ * still holds the lease. A worker that dies mid-send leaves the row leased; when the lease expires another
+ * worker retries the same attempt of the same delivery id.
+ */
+export class DeliveryWorker {
+  private abort = new AbortController();
+
+  constructor(private readonly o: DeliveryWorkerOptions) {}
+
+  /** Claims and processes one batch; returns how many deliveries it handled. */
+  async runDue(): Promise<number> {
+    const claimed = await this.claim();
+    if (claimed.length === 0) return 0;
+    const knex = this.o.orm.em.getKnex();
+    const endpoints = await this.endpointsOf(knex, claimed);
+    const emails = await this.emailsOf(knex, claimed);
+    const signal = this.abort.signal;
+    const queue = [...claimed];
+    const run = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const delivery = next;
+        let result: AttemptResult;
+        try {
+          const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
+          result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
+        } catch (error) {
+          if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
+          result = {
+            ok: false,
+            retryable: true,
+            statusCode: null,
+            error: (error as Error).message,
+            secretSealed: null,
+          };
+        }
+        if (signal.aborted) return;
+        await this.record(delivery, result, endpoints).catch((error) =>
+          this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.o.concurrency, claimed.length) }, run));
+    return claimed.length;
+  }
+
+  private async claim(): Promise<ClaimedDelivery[]> {
+    const now = this.o.clock.now();
+    const { rows } = await this.o.orm.em.getKnex().raw<{ rows: ClaimedDelivery[] }>(
+      `update deliveries set lease_until = ?, lease_token = ?
+       where id in (
+         select id from deliveries
+         where status in ('pending', 'failed') and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
+         order by next_attempt_at limit ? for update skip locked)
+       returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, payload, secret_sealed,
+                 attempts, max_attempts, lease_token`,
+      [new Date(now.getTime() + this.o.leaseMs), uuidv7(), now, now, this.o.batchSize],
+    );
+    return rows;
+  }
+
+  private async endpointsOf(knex: Knex, claimed: ClaimedDelivery[]) {
+    const ids = [...new Set(claimed.map((d) => d.endpoint_id).filter((id): id is string => !!id))];
+    const map = new Map<string, EndpointForSend>();
+    if (ids.length === 0) return map;
+    const { rows } = await knex.raw<{ rows: EndpointForSend[] }>(
+      'select id, url, enabled, secret_sealed, fallback_to_email from webhook_endpoints where id = any(?::uuid[])',
+      [ids],
+    );
+    for (const row of rows) map.set(row.id, row);
+    return map;
+  }
+
+  private async emailsOf(knex: Knex, claimed: ClaimedDelivery[]) {
+    const owners = claimed.filter((d) => d.channel === 'email');
+    const map = new Map<string, string>();
+    if (owners.length === 0) return map;
+    const { rows } = await knex.raw<{ rows: { tenant_id: string; user_id: string; email: string }[] }>(
+      `select tenant_id, user_id, email from user_contacts
+       where (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[]))`,
+      [owners.map((d) => d.tenant_id), owners.map((d) => d.user_id)],
+    );
+    for (const row of rows) map.set(`${row.tenant_id}/${row.user_id}`, row.email);
+    return map;
+  }
+
+  /** Writes the outcome of one try, fenced by the lease token; dead deliveries get their DLQ row here. */
+  private async record(delivery: ClaimedDelivery, result: AttemptResult, endpoints: Map<string, EndpointForSend>) {
+    const now = this.o.clock.now();
+    const tries = delivery.attempts + 1;
+    const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
+    const status = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
+    await this.o.orm.em.getKnex().transaction(async (trx) => {
+      const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+        `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
+           lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
+           secret_sealed = coalesce(secret_sealed, ?), updated_at = ?
+         where id = ? and lease_token = ? returning id`,
+        [
+          status,
+          delay === null ? null : new Date(now.getTime() + delay),
+          result.statusCode,
+          result.ok ? null : result.error,
+          now,
+          result.ok ? now : null,
+          result.secretSealed,
+          now,
+          delivery.id,
+          delivery.lease_token,
+        ],
+      );
+      if (rows.length === 0) return; // lease lost to another worker: its outcome wins
+      if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
+      if (!delivery.endpoint_id) {
+        if (status === 'dead') await this.deadLetter(trx, delivery, result, tries, now);
+        return;
+      }
+      if (status === 'sent') {
+        await trx.raw('update webhook_endpoints set consecutive_failures = 0 where id = ?', [delivery.endpoint_id]);
+      } else if (status === 'dead') {
+        await this.deadLetter(trx, delivery, result, tries, now);
+        await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
+          delivery.endpoint_id,
+        ]);
+        if (endpoints.get(delivery.endpoint_id)?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
+      }
+    });
+  }
+
+  private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: AttemptResult, tries: number, now: Date) {
+    const reason = result.ok ? 'unknown' : result.retryable ? `retries exhausted: ${result.error}` : result.error;
+    await trx('dead_letters').insert({
+      id: uuidv7(),
+      tenant_id: d.tenant_id,
+      user_id: d.user_id,
+      delivery_id: d.id,
+      reminder_id: d.reminder_id,
+      endpoint_id: d.endpoint_id,
+      channel: d.channel,
+      reason,
+      last_status_code: result.statusCode,
+      attempts: tries,
+      created_at: now,
+    });
+  }
+
+  /** ADR 041: a dead webhook delivery of an endpoint with fallback_to_email becomes an email delivery. */
+  private async fallBackToEmail(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
+    const { rows } = await trx.raw<{ rows: unknown[] }>(
+      `select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`,
+      [d.reminder_id],
+    );
+    if (rows.length > 0) return; // the owner already gets (or got) this reminder by email
+    const base = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, channel: 'email' as const };
+    await trx('deliveries').insert(
+      deliveryRow({ ...base, endpointId: null }, (id) => ({ ...d.payload, delivery_id: id }), 4, now),
+    );
+  }
+
+  private async writeNotification(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
+    const task = (d.payload.task ?? {}) as Record<string, unknown>;
+    await trx.raw(
+      `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
+       values (?, ?, ?, 'reminder', ?, ?, ?, ?, null, ?) on conflict (delivery_id) do nothing`,
+      [
+        uuidv7(),
+        d.tenant_id,
+        d.user_id,
+        `Reminder: ${String(task.title ?? 'task')}`,
+        task.chosen_slot_start ? `Starts at ${String(task.chosen_slot_start)}` : 'Your task is coming up',
+        JSON.stringify({ task_id: task.id, reminder_id: d.reminder_id, delivery_id: d.id, task }),
+        d.id,
+        now,
+      ],
+    );
+  }
+
+  async pass(): Promise<PassResult> {
+    const handled = await this.runDue();
+    if (handled >= this.o.batchSize) return { more: true, nextAt: null };
+    const { rows } = await this.o.orm.em.getKnex().raw<{ rows: { next: Date | null }[] }>(
+      `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
+       from deliveries where status in ('pending', 'failed')`,
+    );
+    return { more: false, nextAt: rows[0]?.next ? new Date(rows[0].next) : null };
+  }
+
+  /** Test hook for crash tests: abandons in-flight sends without recording them, as a killed process would. */
+  kill(): void {
+    this.abort.abort(new Error('worker killed'));
+  }
+
+  revive(): void {
+    this.abort = new AbortController();
+  }
+}

@@ -1,0 +1,169 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Orm } from '@routinely/db';
+import type { Clock } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import type { Channel } from '../db/entities.js';
+import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
+import type { PassResult } from './pacer.js';
+import { WAKEUP_CHANNEL } from './wakeups.js';
+
+interface DueReminder {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  task: Record<string, unknown>;
+  channels: Channel[];
+  remind_at: Date;
+  reminder_set_at: Date;
+}
+
+interface EnabledEndpoint {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  max_attempts: number;
+}
+
+/** The task fields the reminder.fired envelope carries (spec: "Envelope of reminder.fired"). */
+export function envelopeTask(task: Record<string, unknown>) {
+  return {
+    id: task.id,
+    title: task.title,
+    description: task.description ?? null,
+    priority: task.priority,
+    duration_min: task.duration_min,
+    chosen_slot_start: task.chosen_slot_start,
+    chosen_slot_end: task.chosen_slot_end,
+    tags: task.tags ?? [],
+  };
+}
+
+/** Builds the stored body of a reminder.fired delivery (everything but `attempt`, added per try). */
+export function reminderFiredPayload(
+  deliveryId: string,
+  reminder: Pick<DueReminder, 'tenant_id' | 'user_id' | 'task' | 'reminder_set_at'>,
+  firedAt: Date,
+): Record<string, unknown> {
+  return {
+    event: 'reminder.fired',
+    delivery_id: deliveryId,
+    occurred_at: firedAt.toISOString(),
+    reminder_set_at: new Date(reminder.reminder_set_at).toISOString(),
+    tenant_id: reminder.tenant_id,
+    user_id: reminder.user_id,
+    task: envelopeTask(reminder.task),
+  };
+}
+
+export function deliveryRow(
+  input: { tenantId: string; userId: string; reminderId: string; channel: Channel; endpointId: string | null },
+  payloadOf: (id: string) => Record<string, unknown>,
+  maxAttempts: number,
+  now: Date,
+) {
+  const id = uuidv7();
+  return {
+    id,
+    tenant_id: input.tenantId,
+    user_id: input.userId,
+    reminder_id: input.reminderId,
+    endpoint_id: input.endpointId,
+    channel: input.channel,
+    event: 'reminder.fired',
+    payload: JSON.stringify(payloadOf(id)),
+    secret_sealed: null,
+    status: 'pending',
+    attempts: 0,
+    max_attempts: maxAttempts,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_token: null,
+    last_status_code: null,
+    last_error: null,
+    last_attempt_at: null,
+    delivered_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * Fires due reminders: rows are claimed with FOR UPDATE SKIP LOCKED inside the transaction that writes
+ * their deliveries and marks them fired. The row lock is the lease: a process that dies mid-pass rolls
+ * back and releases it, so another replica fires the reminder, and nothing fires twice.
+ */
+export class ReminderFirer {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly batchSize: number,
+    private readonly onFired: () => void,
+  ) {}
+
+  async fireDue(): Promise<number> {
+    const now = this.clock.now();
+    const knex = this.orm.em.getKnex();
+    const fired = await knex.transaction(async (trx) => {
+      const { rows } = await trx.raw<{ rows: DueReminder[] }>(
+        `select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
+         where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
+        [now, this.batchSize],
+      );
+      if (rows.length === 0) return 0;
+      const endpoints = await this.enabledEndpoints(trx, rows);
+      const deliveries = [];
+      for (const reminder of rows) {
+        const base = { tenantId: reminder.tenant_id, userId: reminder.user_id, reminderId: reminder.id };
+        const payloadOf = (id: string) => reminderFiredPayload(id, reminder, now);
+        for (const channel of new Set(reminder.channels)) {
+          if (channel !== 'webhook') {
+            deliveries.push(deliveryRow({ ...base, channel, endpointId: null }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
+            continue;
+          }
+          for (const endpoint of endpoints.get(`${reminder.tenant_id}/${reminder.user_id}`) ?? []) {
+            deliveries.push(
+              deliveryRow({ ...base, channel, endpointId: endpoint.id }, payloadOf, endpoint.max_attempts, now),
+            );
+          }
+        }
+      }
+      if (deliveries.length > 0) await trx.batchInsert('deliveries', deliveries, 500).transacting(trx);
+      await trx.raw(`update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[])`, [
+        now,
+        now,
+        rows.map((r) => r.id),
+      ]);
+      if (deliveries.length > 0) await trx.raw(`select pg_notify('${WAKEUP_CHANNEL}', 'deliveries')`);
+      return rows.length;
+    });
+    if (fired > 0) this.onFired();
+    return fired;
+  }
+
+  private async enabledEndpoints(trx: Knex.Transaction, reminders: DueReminder[]) {
+    const owners = reminders.filter((r) => r.channels.includes('webhook'));
+    const byOwner = new Map<string, EnabledEndpoint[]>();
+    if (owners.length === 0) return byOwner;
+    const { rows } = await trx.raw<{ rows: EnabledEndpoint[] }>(
+      `select id, tenant_id, user_id, max_attempts from webhook_endpoints
+       where enabled and (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[])) order by created_at`,
+      [owners.map((r) => r.tenant_id), owners.map((r) => r.user_id)],
+    );
+    for (const row of rows) {
+      const key = `${row.tenant_id}/${row.user_id}`;
+      byOwner.set(key, [...(byOwner.get(key) ?? []), row]);
+    }
+    return byOwner;
+  }
+
+  async pass(): Promise<PassResult> {
+    const fired = await this.fireDue();
+    if (fired >= this.batchSize) return { more: true, nextAt: null };
+    const { rows } = await this.orm.em
+      .getKnex()
+      .raw<{ rows: { next: Date | null }[] }>(
+        `select min(remind_at) as next from reminders where status = 'scheduled'`,
+      );
+    return { more: false, nextAt: rows[0]?.next ? new Date(rows[0].next) : null };
+  }
+}
