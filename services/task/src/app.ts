@@ -1,0 +1,47 @@
+import type { Orm } from '@routinely/db';
+import { type EventTransport, OutboxRelay } from '@routinely/events';
+import type { InternalAuth } from '@routinely/grpc';
+import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import type { TaskConfig } from './config.js';
+import { DependencyService } from './domain/dependencies.js';
+import { TaskService } from './domain/tasks.js';
+import { dependencyRoutes } from './http/dependencies/routes.js';
+import { routineTaskRoutes } from './http/routine-tasks/routes.js';
+import { taskRoutes } from './http/tasks/routes.js';
+
+export interface TaskServiceDeps {
+  config: TaskConfig;
+  logger: Logger;
+  clock: Clock;
+  orm: Orm;
+  transport: EventTransport;
+  internalAuth: InternalAuth;
+}
+
+/** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
+export function buildService(deps: TaskServiceDeps): ServiceInstance {
+  const logger = deps.logger.child({ svc: 'task' });
+  const relay = new OutboxRelay({ orm: deps.orm, transport: deps.transport, logger });
+  const tasks = new TaskService(deps.orm, deps.clock, relay);
+  const dependencies = new DependencyService(deps.orm, deps.clock);
+
+  return {
+    name: 'task',
+    routes: async (app) => {
+      await app.register(taskRoutes(tasks));
+      await app.register(dependencyRoutes(dependencies));
+      await app.register(routineTaskRoutes(tasks));
+    },
+    readiness: {
+      database: async () => {
+        await deps.orm.em.getKnex().raw('select 1');
+      },
+    },
+    start: async () => {
+      relay.start();
+    },
+    stop: async () => {
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { parseConfig, platformConfigSchema } from '@routinely/platform';
+import { z } from 'zod';
+
+/** The task service's environment; every variable has a default so the all-in-one host needs none. */
+export const configSchema = platformConfigSchema.extend({
+  /** Imports (sync commits and jobs) a user may start per rolling hour and per rolling day. */
+  IMPORT_QUOTA_PER_HOUR: z.coerce.number().int().nonnegative().default(5),
+  IMPORT_QUOTA_PER_DAY: z.coerce.number().int().nonnegative().default(20),
+  /** Largest import job; the synchronous import is fixed at 100 rows by the spec. */
+  IMPORT_JOB_MAX_ROWS: z.coerce.number().int().positive().default(10_000),
+  /** How often the import worker looks for work, and how long a claimed job stays leased to one worker. */
+  IMPORT_WORKER_POLL_MS: z.coerce.number().int().positive().default(500),
+  IMPORT_JOB_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  /** Attempts before a job that keeps crashing its worker is marked failed. */
+  IMPORT_JOB_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+});
+export type TaskConfig = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TaskConfig {
+  return parseConfig(configSchema, env);
+}

@@ -1,0 +1,97 @@
+import { defineEntity, p } from '@routinely/db';
+
+/**
+ * Entities describe the schema (migrations, drift test). Hot paths read and write through SQL in
+ * src/db/*-sql.ts because tree reads are recursive CTEs and writes take advisory locks.
+ */
+export const Task = defineEntity({
+  name: 'Task',
+  tableName: 'tasks',
+  indexes: [
+    { name: 'tasks_owner_parent_idx', properties: ['tenantId', 'userId', 'parent', 'sortOrder'] },
+    { name: 'tasks_owner_status_idx', properties: ['tenantId', 'userId', 'status'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    // Children go with their parent: the database cascade removes whole subtrees.
+    parent: () => p.manyToOne(Task).fieldName('parent_task_id').nullable().deleteRule('cascade').mapToPk(),
+    depth: p.smallint(),
+    sortOrder: p.integer().fieldName('sort_order'),
+    title: p.string().length(500),
+    description: p.text().nullable(),
+    rawInput: p.text().nullable().fieldName('raw_input'),
+    status: p.string().length(16),
+    priority: p.smallint(),
+    durationMin: p.integer().fieldName('duration_min'),
+    deadlineAt: p.datetime().nullable().fieldName('deadline_at'),
+    earliestStartAt: p.datetime().nullable().fieldName('earliest_start_at'),
+    reminderChannels: p.array().fieldName('reminder_channels').columnType('text[]'),
+    reminderOffsetMin: p.integer().fieldName('reminder_offset_min'),
+    tags: p.array().columnType('text[]'),
+    chosenSlotStart: p.datetime().nullable().fieldName('chosen_slot_start'),
+    chosenSlotEnd: p.datetime().nullable().fieldName('chosen_slot_end'),
+    completedAt: p.datetime().nullable().fieldName('completed_at'),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+export const TaskDependency = defineEntity({
+  name: 'TaskDependency',
+  tableName: 'task_dependencies',
+  uniques: [{ name: 'task_dependencies_edge_unique', properties: ['task', 'dependsOn'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    task: () => p.manyToOne(Task).fieldName('task_id').deleteRule('cascade').mapToPk(),
+    dependsOn: () => p.manyToOne(Task).fieldName('depends_on_id').deleteRule('cascade').mapToPk().index(),
+    depType: p.string().length(24).fieldName('dep_type'),
+    lagMin: p.integer().fieldName('lag_min'),
+    createdAt: p.datetime().fieldName('created_at'),
+  },
+});
+
+/** A bulk import job: its rows, the outcome of parsing and committing, and the worker's lease. */
+export const ImportJob = defineEntity({
+  name: 'ImportJob',
+  tableName: 'import_jobs',
+  indexes: [{ name: 'import_jobs_status_idx', properties: ['status', 'leaseUntil'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    status: p.string().length(16),
+    rows: p.json<unknown[]>(),
+    total: p.integer(),
+    valid: p.integer(),
+    invalid: p.integer(),
+    errors: p.json<unknown[]>(),
+    createdIds: p.json<string[]>().fieldName('created_ids'),
+    autoSchedule: p.boolean().fieldName('auto_schedule'),
+    scheduleRunId: p.uuid().nullable().fieldName('schedule_run_id'),
+    attempts: p.integer(),
+    leaseUntil: p.datetime().nullable().fieldName('lease_until'),
+    lastError: p.text().nullable().fieldName('last_error'),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+/** One row per import that counts against the per-user quota (sync commits and job creations). */
+export const ImportUsage = defineEntity({
+  name: 'ImportUsage',
+  tableName: 'import_usage',
+  indexes: [{ name: 'import_usage_owner_at_idx', properties: ['tenantId', 'userId', 'at'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    kind: p.string().length(8),
+    at: p.datetime(),
+  },
+});
+
+export const taskEntities = [Task, TaskDependency, ImportJob, ImportUsage];

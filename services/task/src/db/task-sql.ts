@@ -1,0 +1,242 @@
+import type { NewTask, Owner, TaskRow, TaskStatus } from '../domain/task-model.js';
+import type { Sql } from './sql.js';
+
+const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
+  priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
+  chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at`;
+
+const DATE_FIELDS = [
+  'deadline_at',
+  'earliest_start_at',
+  'chosen_slot_start',
+  'chosen_slot_end',
+  'completed_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The ORM's pg pool returns timestamptz as text (it parses dates itself); rows here carry Dates. */
+export function parseTaskRow(raw: TaskRow): TaskRow {
+  const row = { ...raw };
+  for (const field of DATE_FIELDS) {
+    const value = raw[field] as Date | string | null;
+    (row as Record<(typeof DATE_FIELDS)[number], Date | null>)[field] = value === null ? null : new Date(value);
+  }
+  return row;
+}
+
+const taskRows = async (pending: Promise<TaskRow[]>) => (await pending).map(parseTaskRow);
+
+/** A new row with everything decided (id, depth, position). */
+export interface TaskInsert extends NewTask {
+  id: string;
+  depth: number;
+  sort_order: number;
+}
+
+/** Position after the last sibling under `parentId` (null: among the roots). */
+export async function nextSortOrder(sql: Sql, owner: Owner, parentId: string | null): Promise<number> {
+  const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
+  const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
+  const row = await sql.first<{ next: number }>(
+    `select coalesce(max(sort_order) + 1, 0)::int as next from tasks where tenant_id = ? and user_id = ? and ${parentClause}`,
+    params,
+  );
+  return row?.next ?? 0;
+}
+
+/** Inserts many rows in one statement (a JSON recordset), returning them in the given order. */
+export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], now: Date): Promise<TaskRow[]> {
+  if (rows.length === 0) return [];
+  const records = rows.map((r, i) => ({
+    ...r,
+    ord: i,
+    deadline_at: r.deadline_at?.toISOString() ?? null,
+    earliest_start_at: r.earliest_start_at?.toISOString() ?? null,
+  }));
+  const inserted = await sql.rows<TaskRow & { ord: number }>(
+    `with input as (
+       select * from jsonb_to_recordset(?::jsonb) as x(ord int, id uuid, parent_task_id uuid, depth smallint,
+         sort_order int, title text, description text, raw_input text, priority smallint, duration_min int,
+         deadline_at timestamptz, earliest_start_at timestamptz, reminder_channels text[],
+         reminder_offset_min int, tags text[])
+     ), ins as (
+       insert into tasks (${COLUMNS})
+       select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
+         duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
+         null, null, null, ?, ?
+       from input order by ord
+       returning ${COLUMNS}
+     )
+     select ins.*, input.ord from ins join input on input.id = ins.id order by input.ord`,
+    [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
+  );
+  return inserted.map(({ ord: _ord, ...row }) => parseTaskRow(row));
+}
+
+export async function findTask(sql: Sql, owner: Owner, id: string, lock = false): Promise<TaskRow | undefined> {
+  const row = await sql.first<TaskRow>(
+    `select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?${lock ? ' for update' : ''}`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && parseTaskRow(row);
+}
+
+export async function findTasks(sql: Sql, owner: Owner, ids: readonly string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  return taskRows(
+    sql.rows<TaskRow>(
+      `select ${COLUMNS} from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ? order by id`,
+      [ids, owner.tenantId, owner.userId],
+    ),
+  );
+}
+
+export interface TaskFilters {
+  status?: TaskStatus | undefined;
+  parentTaskId?: string | undefined;
+  tag?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {
+  const where = ['tenant_id = ?', 'user_id = ?'];
+  const params: unknown[] = [owner.tenantId, owner.userId];
+  if (filters.status) {
+    where.push('status = ?');
+    params.push(filters.status);
+  }
+  if (filters.parentTaskId) {
+    where.push('parent_task_id = ?');
+    params.push(filters.parentTaskId);
+  }
+  if (filters.tag) {
+    where.push('tags @> array[?]::text[]');
+    params.push(filters.tag);
+  }
+  params.push(filters.limit, filters.offset);
+  return taskRows(
+    sql.rows<TaskRow>(`select ${COLUMNS} from tasks where ${where.join(' and ')} order by id limit ? offset ?`, params),
+  );
+}
+
+/**
+ * The task and all its descendants in one recursive query, parents before children and siblings in
+ * order. Empty when the root is not the owner's.
+ */
+export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
+  return taskRows(
+    sql.rows<TaskRow>(
+      `with recursive sub as (
+       select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?
+       union all
+       select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c
+       join sub on c.tenant_id = sub.tenant_id and c.user_id = sub.user_id and c.parent_task_id = sub.id
+     )
+     select * from sub order by depth, sort_order, id`,
+      [rootId, owner.tenantId, owner.userId],
+    ),
+  );
+}
+
+/** Ids and depths of a subtree only (move needs them for the cycle and depth checks). */
+export async function subtreeShape(sql: Sql, owner: Owner, rootId: string): Promise<{ id: string; depth: number }[]> {
+  return sql.rows(
+    `with recursive sub as (
+       select id, depth, tenant_id, user_id from tasks where id = ? and tenant_id = ? and user_id = ?
+       union all
+       select c.id, c.depth, c.tenant_id, c.user_id from tasks c
+       join sub on c.tenant_id = sub.tenant_id and c.user_id = sub.user_id and c.parent_task_id = sub.id
+     )
+     select id, depth from sub`,
+    [rootId, owner.tenantId, owner.userId],
+  );
+}
+
+/** Every task of the owner, depth-first with siblings by sort_order (one query). */
+export async function ownerTreeRows(sql: Sql, owner: Owner): Promise<TaskRow[]> {
+  return taskRows(
+    sql.rows<TaskRow>(
+      `with recursive walk as (
+       select t.*, array[lpad(t.sort_order::text, 10, '0') || t.id::text] as path
+       from tasks t where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null
+       union all
+       select c.*, walk.path || (lpad(c.sort_order::text, 10, '0') || c.id::text)
+       from tasks c
+       join walk on c.tenant_id = walk.tenant_id and c.user_id = walk.user_id and c.parent_task_id = walk.id
+     )
+     select ${COLUMNS} from walk order by path`,
+      [owner.tenantId, owner.userId],
+    ),
+  );
+}
+
+/** Writes every mutable column of a row (the domain merged the patch). */
+export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
+  const saved = await sql.first<TaskRow>(
+    `update tasks set parent_task_id = ?, depth = ?, sort_order = ?, title = ?, description = ?, raw_input = ?,
+       status = ?, priority = ?, duration_min = ?, deadline_at = ?, earliest_start_at = ?, reminder_channels = ?,
+       reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?
+     where id = ? and tenant_id = ? and user_id = ?
+     returning ${COLUMNS}`,
+    [
+      row.parent_task_id,
+      row.depth,
+      row.sort_order,
+      row.title,
+      row.description,
+      row.raw_input,
+      row.status,
+      row.priority,
+      row.duration_min,
+      row.deadline_at,
+      row.earliest_start_at,
+      row.reminder_channels,
+      row.reminder_offset_min,
+      row.tags,
+      row.chosen_slot_start,
+      row.chosen_slot_end,
+      row.completed_at,
+      row.updated_at,
+      row.id,
+      row.tenant_id,
+      row.user_id,
+    ],
+  );
+  if (!saved) throw new Error(`task ${row.id} vanished inside its transaction`);
+  return parseTaskRow(saved);
+}
+
+export async function shiftDepths(sql: Sql, ids: readonly string[], delta: number): Promise<void> {
+  if (delta === 0 || ids.length === 0) return;
+  await sql.rows('update tasks set depth = depth + ? where id = any(?::uuid[])', [delta, ids]);
+}
+
+/** Sets sort_order 0..n-1 in the given order. */
+export async function renumberSiblings(sql: Sql, orderedIds: readonly string[], now: Date): Promise<void> {
+  await sql.rows(
+    `update tasks set sort_order = v.ord - 1, updated_at = ?
+     from unnest(?::uuid[]) with ordinality as v(id, ord)
+     where tasks.id = v.id and tasks.sort_order <> v.ord - 1`,
+    [now, orderedIds],
+  );
+}
+
+export async function siblingIds(sql: Sql, owner: Owner, parentId: string | null): Promise<string[]> {
+  const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
+  const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
+  const rows = await sql.rows<{ id: string }>(
+    `select id from tasks where tenant_id = ? and user_id = ? and ${parentClause} order by sort_order, id`,
+    params,
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<void> {
+  await sql.rows('delete from tasks where id = ? and tenant_id = ? and user_id = ?', [
+    id,
+    owner.tenantId,
+    owner.userId,
+  ]);
+}

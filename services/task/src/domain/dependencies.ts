@@ -1,0 +1,80 @@
+import type { Orm } from '@routinely/db';
+import { AppError, type Clock, fieldError } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import {
+  type DependencyRow,
+  deleteDependency,
+  dependenciesTouching,
+  dependsTransitively,
+  edgeExists,
+  insertDependencies,
+} from '../db/dependency-sql.js';
+import { Sql } from '../db/sql.js';
+import { findTask, findTasks } from '../db/task-sql.js';
+import type { DepType, Owner } from './task-model.js';
+
+export interface DependencyInput {
+  task_id: string;
+  depends_on_id: string;
+  dep_type: DepType;
+  lag_min: number;
+}
+
+export function toDependencyRead(row: DependencyRow) {
+  return {
+    id: row.id,
+    task_id: row.task_id,
+    depends_on_id: row.depends_on_id,
+    dep_type: row.dep_type,
+    lag_min: row.lag_min,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Dependency edges between tasks of one owner; the graph stays acyclic. */
+export class DependencyService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(owner: Owner, input: DependencyInput): Promise<DependencyRow> {
+    if (input.task_id === input.depends_on_id) {
+      throw fieldError(['body', 'depends_on_id'], 'a task cannot depend on itself');
+    }
+    const now = this.clock.now();
+    return this.orm.em.fork().transactional(async (em) => {
+      const sql = Sql.of(em);
+      // Two racing edges a->b and b->a must not both pass the cycle check.
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const found = await findTasks(sql, owner, [input.task_id, input.depends_on_id]);
+      if (found.length !== 2) throw new AppError('not_found', 'Task not found');
+      if (await edgeExists(sql, input.task_id, input.depends_on_id)) {
+        throw new AppError('duplicate_dependency', 'This dependency already exists');
+      }
+      if (await dependsTransitively(sql, owner, input.depends_on_id, input.task_id)) {
+        throw new AppError('cycle_detected', 'This dependency would close a cycle');
+      }
+      const [row] = await insertDependencies(sql, owner, [{ id: uuidv7(), ...input }], now);
+      if (!row) throw new Error('insert returned no row');
+      return row;
+    });
+  }
+
+  async remove(owner: Owner, id: string): Promise<void> {
+    const deleted = await deleteDependency(Sql.pool(this.orm), owner, id);
+    if (!deleted) throw new AppError('not_found', 'Dependency not found');
+  }
+
+  /** What the task waits for and what waits for it. */
+  async forTask(owner: Owner, taskId: string) {
+    const sql = Sql.pool(this.orm);
+    if (!(await findTask(sql, owner, taskId))) throw new AppError('not_found', 'Task not found');
+    const edges = await dependenciesTouching(sql, owner, [taskId]);
+    return {
+      task_id: taskId,
+      depends_on: edges.filter((e) => e.task_id === taskId).map(toDependencyRead),
+      dependents: edges.filter((e) => e.depends_on_id === taskId).map(toDependencyRead),
+    };
+  }
+}

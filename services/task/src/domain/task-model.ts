@@ -1,0 +1,116 @@
+import type { TaskSnapshot } from '@routinely/events';
+
+export const MAX_DEPTH = 5;
+export const TASK_STATUSES = ['pending', 'scheduled', 'done', 'skipped', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const REMINDER_CHANNELS = ['email', 'inapp', 'webhook'] as const;
+export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
+export const DEP_TYPES = ['finish_to_start', 'start_to_start', 'finish_to_finish', 'start_to_finish'] as const;
+export type DepType = (typeof DEP_TYPES)[number];
+
+/** Whose data a call touches: always the caller's own (tenant and user). */
+export interface Owner {
+  tenantId: string;
+  userId: string;
+}
+
+/** A tasks row as SQL returns it. */
+export interface TaskRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  parent_task_id: string | null;
+  depth: number;
+  sort_order: number;
+  title: string;
+  description: string | null;
+  raw_input: string | null;
+  status: TaskStatus;
+  priority: number;
+  duration_min: number;
+  deadline_at: Date | null;
+  earliest_start_at: Date | null;
+  reminder_channels: ReminderChannel[];
+  reminder_offset_min: number;
+  tags: string[];
+  chosen_slot_start: Date | null;
+  chosen_slot_end: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The fields a new task is created from, defaults applied. */
+export interface NewTask {
+  title: string;
+  description: string | null;
+  raw_input: string | null;
+  priority: number;
+  duration_min: number;
+  deadline_at: Date | null;
+  earliest_start_at: Date | null;
+  reminder_channels: ReminderChannel[];
+  reminder_offset_min: number;
+  tags: string[];
+  parent_task_id: string | null;
+}
+
+export const TASK_DEFAULTS = {
+  priority: 3,
+  duration_min: 30,
+  reminder_channels: ['inapp'] as ReminderChannel[],
+  reminder_offset_min: 10,
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** RoutineTaskRead of the contract. */
+export function toTaskRead(row: TaskRow) {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    user_id: row.user_id,
+    parent_task_id: row.parent_task_id,
+    depth: row.depth,
+    sort_order: row.sort_order,
+    title: row.title,
+    description: row.description,
+    raw_input: row.raw_input,
+    status: row.status,
+    priority: row.priority,
+    duration_min: row.duration_min,
+    deadline_at: iso(row.deadline_at),
+    earliest_start_at: iso(row.earliest_start_at),
+    reminder_channels: row.reminder_channels,
+    reminder_offset_min: row.reminder_offset_min,
+    tags: row.tags,
+    chosen_slot_start: iso(row.chosen_slot_start),
+    chosen_slot_end: iso(row.chosen_slot_end),
+    completed_at: iso(row.completed_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+export type TaskRead = ReturnType<typeof toTaskRead>;
+
+/** What the events carry (the catalog's TaskSnapshot). */
+export function toSnapshot(row: TaskRow): TaskSnapshot {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    user_id: row.user_id,
+    parent_task_id: row.parent_task_id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    duration_min: row.duration_min,
+    tags: row.tags,
+    deadline_at: iso(row.deadline_at),
+    chosen_slot_start: iso(row.chosen_slot_start),
+    chosen_slot_end: iso(row.chosen_slot_end),
+    reminder_channels: row.reminder_channels,
+    reminder_offset_min: row.reminder_offset_min,
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,201 @@
+import type { Orm } from '@routinely/db';
+import type { OutboxRelay } from '@routinely/events';
+import { AppError, type Clock } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { Sql } from '../db/sql.js';
+import {
+  deleteTask,
+  findTask,
+  insertTasks,
+  listTasks,
+  nextSortOrder,
+  ownerTreeRows,
+  renumberSiblings,
+  saveTask,
+  shiftDepths,
+  siblingIds,
+  subtreeRows,
+  subtreeShape,
+  type TaskFilters,
+} from '../db/task-sql.js';
+import { emitTaskEvent, eventForChange } from './events.js';
+import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
+import { MAX_DEPTH, type NewTask, type Owner, type TaskRow } from './task-model.js';
+import { buildTree, type TaskTreeNode } from './tree.js';
+
+export interface TaskPatch extends StatusAndSlotPatch {
+  title?: string | undefined;
+  description?: string | null | undefined;
+  raw_input?: string | null | undefined;
+  priority?: number | undefined;
+  duration_min?: number | undefined;
+  deadline_at?: Date | null | undefined;
+  earliest_start_at?: Date | null | undefined;
+  reminder_channels?: TaskRow['reminder_channels'] | undefined;
+  reminder_offset_min?: number | undefined;
+  tags?: string[] | undefined;
+}
+
+const PLAIN_FIELDS = [
+  'title',
+  'description',
+  'raw_input',
+  'priority',
+  'duration_min',
+  'deadline_at',
+  'earliest_start_at',
+  'reminder_channels',
+  'reminder_offset_min',
+  'tags',
+] as const;
+
+const taskNotFound = () => new AppError('not_found', 'Task not found');
+const parentNotFound = () => new AppError('not_found', 'Parent task not found');
+
+/** The task store of one service instance: every method acts for one owner (tenant and user). */
+export class TaskService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+  ) {}
+
+  /** Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. */
+  async write<T>(work: (sql: Sql, em: Parameters<Parameters<Orm['em']['transactional']>[0]>[0]) => Promise<T>) {
+    const result = await this.orm.em.fork().transactional((em) => work(Sql.of(em), em));
+    this.relay.kick();
+    return result;
+  }
+
+  private reader(): Sql {
+    return Sql.pool(this.orm);
+  }
+
+  async create(owner: Owner, input: NewTask): Promise<TaskRow> {
+    const now = this.clock.now();
+    return this.write(async (sql, em) => {
+      let depth = 1;
+      if (input.parent_task_id) {
+        await sql.lockOwner(owner.tenantId, owner.userId);
+        const parent = await findTask(sql, owner, input.parent_task_id);
+        if (!parent) throw parentNotFound();
+        depth = parent.depth + 1;
+        if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
+      }
+      const sortOrder = await nextSortOrder(sql, owner, input.parent_task_id);
+      const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: sortOrder }], now);
+      if (!row) throw new Error('insert returned no row');
+      emitTaskEvent(em, 'created', row, now);
+      return row;
+    });
+  }
+
+  async get(owner: Owner, id: string): Promise<TaskRow> {
+    const row = await findTask(this.reader(), owner, id);
+    if (!row) throw taskNotFound();
+    return row;
+  }
+
+  list(owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {
+    return listTasks(this.reader(), owner, filters);
+  }
+
+  /** One recursive query whatever the size of the subtree. */
+  async tree(owner: Owner, id: string): Promise<TaskTreeNode> {
+    const rows = await subtreeRows(this.reader(), owner, id);
+    const tree = buildTree(rows);
+    if (!tree) throw taskNotFound();
+    return tree;
+  }
+
+  ownerTree(owner: Owner): Promise<TaskRow[]> {
+    return ownerTreeRows(this.reader(), owner);
+  }
+
+  async update(owner: Owner, id: string, patch: TaskPatch): Promise<TaskRow> {
+    const now = this.clock.now();
+    return this.write(async (sql, em) => {
+      const before = await findTask(sql, owner, id, true);
+      if (!before) throw taskNotFound();
+      const changes = Object.fromEntries(
+        PLAIN_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
+      );
+      const next = applyStatusAndSlot({ ...before, ...changes }, patch, now);
+      next.updated_at = now;
+      const saved = await saveTask(sql, next);
+      emitTaskEvent(em, eventForChange(before, saved), saved, now);
+      return saved;
+    });
+  }
+
+  /** Deletes the task and (by cascade) its subtree, with one deleted event per removed task. */
+  async remove(owner: Owner, id: string): Promise<void> {
+    const now = this.clock.now();
+    await this.write(async (sql, em) => {
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const rows = await subtreeRows(sql, owner, id);
+      if (rows.length === 0) throw taskNotFound();
+      await deleteTask(sql, owner, id);
+      for (const row of rows) emitTaskEvent(em, 'deleted', row, now);
+    });
+  }
+
+  /**
+   * Re-parents a task (null: makes it a root). Under the owner's lock, so two racing moves see each
+   * other's result: the second fails with 409 instead of closing a cycle or nesting to depth 6.
+   */
+  async move(owner: Owner, id: string, parentId: string | null): Promise<TaskRow> {
+    const now = this.clock.now();
+    return this.write(async (sql, em) => {
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const task = await findTask(sql, owner, id);
+      if (!task) throw taskNotFound();
+      let newDepth = 1;
+      if (parentId !== null) {
+        const parent = await findTask(sql, owner, parentId);
+        if (!parent) throw parentNotFound();
+        newDepth = parent.depth + 1;
+      }
+      const shape = await subtreeShape(sql, owner, id);
+      if (parentId !== null && shape.some((node) => node.id === parentId)) {
+        throw new AppError('cycle_detected', 'A task cannot move under itself or one of its descendants');
+      }
+      const height = Math.max(...shape.map((node) => node.depth)) - task.depth;
+      if (newDepth + height > MAX_DEPTH) {
+        throw new AppError('depth_exceeded', `The moved subtree would nest deeper than ${MAX_DEPTH} levels`);
+      }
+      if (task.parent_task_id === parentId) return task;
+      const sortOrder = await nextSortOrder(sql, owner, parentId);
+      await shiftDepths(
+        sql,
+        shape.map((node) => node.id),
+        newDepth - task.depth,
+      );
+      const saved = await saveTask(sql, {
+        ...task,
+        parent_task_id: parentId,
+        depth: newDepth,
+        sort_order: sortOrder,
+        updated_at: now,
+      });
+      emitTaskEvent(em, 'updated', saved, now);
+      return saved;
+    });
+  }
+
+  /** Puts the task at position `sortOrder` (0-based, clamped) among its siblings and renumbers them. */
+  async reorder(owner: Owner, id: string, sortOrder: number): Promise<TaskRow> {
+    const now = this.clock.now();
+    return this.write(async (sql) => {
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const task = await findTask(sql, owner, id);
+      if (!task) throw taskNotFound();
+      const ids = (await siblingIds(sql, owner, task.parent_task_id)).filter((s) => s !== id);
+      ids.splice(Math.min(sortOrder, ids.length), 0, id);
+      await renumberSiblings(sql, ids, now);
+      const saved = await findTask(sql, owner, id);
+      if (!saved) throw taskNotFound();
+      return saved;
+    });
+  }
+}

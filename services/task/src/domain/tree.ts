@@ -1,0 +1,25 @@
+import { type TaskRead, type TaskRow, toTaskRead } from './task-model.js';
+
+export type TaskTreeNode = TaskRead & { children: TaskTreeNode[]; rolled_up_duration_min: number };
+
+/**
+ * Nests rows that come parents-first (as the recursive query orders them) under the first row, and rolls
+ * durations up: a node's own duration plus its children's roll-ups.
+ */
+export function buildTree(rows: readonly TaskRow[]): TaskTreeNode | undefined {
+  const byId = new Map<string, TaskTreeNode>();
+  let root: TaskTreeNode | undefined;
+  for (const row of rows) {
+    const node: TaskTreeNode = { ...toTaskRead(row), children: [], rolled_up_duration_min: row.duration_min };
+    byId.set(row.id, node);
+    if (!root) root = node;
+    else if (row.parent_task_id) byId.get(row.parent_task_id)?.children.push(node);
+  }
+  // Deepest first, so every child's roll-up is final before its parent adds it.
+  for (let i = rows.length - 1; i > 0; i--) {
+    const row = rows[i]!;
+    const parent = row.parent_task_id ? byId.get(row.parent_task_id) : undefined;
+    if (parent) parent.rolled_up_duration_min += byId.get(row.id)!.rolled_up_duration_min;
+  }
+  return root;
+}

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { toNewTask } from '../../domain/task-input.js';
+import { toTaskRead } from '../../domain/task-model.js';
+import type { TaskPatch, TaskService } from '../../domain/tasks.js';
+import { ownerOf } from '../owner.js';
+import {
+  moveBody,
+  reorderBody,
+  taskCreateBody,
+  taskIdParams,
+  taskListQuery,
+  taskPatchBody,
+  taskRead,
+  taskTreeNode,
+} from './schemas.js';
+
+const tags = ['tasks'];
+const date = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/service/tasks',
+      {
+        config: { permission: 'SERVICE_TASK_CREATE' },
+        schema: { tags, summary: 'Create a task', body: taskCreateBody, response: { 201: taskRead } },
+      },
+      async (request, reply) => {
+        const row = await tasks.create(ownerOf(request), toNewTask(request.body));
+        return reply.status(201).send(toTaskRead(row));
+      },
+    );
+
+    r.get(
+      '/service/tasks',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: { tags, summary: 'List tasks', querystring: taskListQuery, response: { 200: z.array(taskRead) } },
+      },
+      async (request) => {
+        const q = request.query;
+        const rows = await tasks.list(ownerOf(request), {
+          status: q.status,
+          parentTaskId: q.parent_task_id,
+          tag: q.tag,
+          limit: q.limit,
+          offset: q.offset,
+        });
+        return rows.map(toTaskRead);
+      },
+    );
+
+    r.get(
+      '/service/tasks/:task_id',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: { tags, summary: 'Get a task', params: taskIdParams, response: { 200: taskRead } },
+      },
+      async (request) => toTaskRead(await tasks.get(ownerOf(request), request.params.task_id)),
+    );
+
+    r.get(
+      '/service/tasks/:task_id/tree',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: {
+          tags,
+          summary: 'A task with its whole subtree and rolled-up duration',
+          params: taskIdParams,
+          response: { 200: taskTreeNode },
+        },
+      },
+      async (request) => tasks.tree(ownerOf(request), request.params.task_id),
+    );
+
+    r.patch(
+      '/service/tasks/:task_id',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Update a task (also manual scheduling and status changes)',
+          params: taskIdParams,
+          body: taskPatchBody,
+          response: { 200: taskRead },
+        },
+      },
+      async (request) => {
+        const { deadline_at, earliest_start_at, chosen_slot_start, chosen_slot_end, ...rest } = request.body;
+        const patch: TaskPatch = {
+          ...rest,
+          deadline_at: date(deadline_at),
+          earliest_start_at: date(earliest_start_at),
+          chosen_slot_start: date(chosen_slot_start),
+          chosen_slot_end: date(chosen_slot_end),
+        };
+        if (patch.reminder_channels) patch.reminder_channels = [...new Set(patch.reminder_channels)];
+        if (patch.tags) patch.tags = [...new Set(patch.tags)];
+        return toTaskRead(await tasks.update(ownerOf(request), request.params.task_id, patch));
+      },
+    );
+
+    r.delete(
+      '/service/tasks/:task_id',
+      {
+        config: { permission: 'SERVICE_TASK_DELETE' },
+        schema: { tags, summary: 'Delete a task and its subtree', params: taskIdParams },
+      },
+      async (request, reply) => {
+        await tasks.remove(ownerOf(request), request.params.task_id);
+        return reply.status(204).send();
+      },
+    );
+
+    r.post(
+      '/service/tasks/:task_id/move',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Re-parent a task (null makes it a root)',
+          params: taskIdParams,
+          body: moveBody,
+          response: { 200: taskRead },
+        },
+      },
+      async (request) =>
+        toTaskRead(await tasks.move(ownerOf(request), request.params.task_id, request.body.parent_task_id)),
+    );
+
+    r.post(
+      '/service/tasks/:task_id/reorder',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Set the position of a task among its siblings',
+          params: taskIdParams,
+          body: reorderBody,
+          response: { 200: taskRead },
+        },
+      },
+      async (request) =>
+        toTaskRead(await tasks.reorder(ownerOf(request), request.params.task_id, request.body.sort_order)),
+    );
+  };
+}

@@ -1,0 +1,3 @@
+export { buildService, type TaskServiceDeps } from './app.js';
+export { configSchema, loadConfig, type TaskConfig } from './config.js';
+export { dbConfig } from './db/config.js';
