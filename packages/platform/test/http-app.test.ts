@@ -1,4 +1,4 @@
-import { TestTokens } from '@routinely/testkit';
+import { TestTokens } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { createTestRedis, uniqueName } from '@routinely/testkit';
+import { createTestRedis, uniqueName } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
