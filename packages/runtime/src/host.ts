@@ -9,6 +9,7 @@ import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
 import { loadSecrets } from './secrets.js';
+import { serviceDatabaseUrl } from './service-roles.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
 
 export interface RunningHost {
@@ -55,7 +56,13 @@ export async function startHost(options: {
   if (!options.modules.some((m) => m.name === 'auth')) addresses.auth = config.AUTH_GRPC_ADDRESS;
   try {
     for (const module of options.modules) {
-      const orm = await openOrm(infra.databaseUrl, module.dbConfig);
+      const serviceUrl = await serviceDatabaseUrl(
+        infra.databaseUrl,
+        module.dbConfig.schema,
+        secrets.internalAuthSecret,
+        logger,
+      );
+      const orm = await openOrm(serviceUrl, module.dbConfig);
       orms.push(orm);
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
       const authClient = addresses.auth

@@ -5,3 +5,4 @@ export * from './host.js';
 export * from './host-config.js';
 export * from './service-module.js';
 export * from './main-loop.js';
+export * from './service-roles.js';

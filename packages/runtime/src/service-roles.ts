@@ -1,0 +1,43 @@
+import { createHmac } from 'node:crypto';
+import type { Logger } from '@routinely/platform';
+import pg from 'pg';
+
+/**
+ * Gives each service its own PostgreSQL role owning its own schema and nothing else, and returns the URL
+ * the service connects with. The configured DATABASE_URL is only used to create roles. Where that user may
+ * not create roles (some managed databases), services fall back to the configured URL with a warning.
+ */
+export async function serviceDatabaseUrl(adminUrl: string, schema: string, secret: string, logger: Logger): Promise<string> {
+  const role = `routinely_${schema}`;
+  const password = createHmac('sha256', secret).update(`db-role:${schema}`).digest('base64url');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ rolcreaterole: boolean; rolsuper: boolean }>(
+      'select rolcreaterole, rolsuper from pg_roles where rolname = current_user',
+    );
+    if (!rows[0]?.rolcreaterole && !rows[0]?.rolsuper) {
+      logger.warn({ schema }, 'database user cannot create roles; the service uses the configured user');
+      return adminUrl;
+    }
+    const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+    const quotedPassword = client.escapeLiteral(password);
+    await client.query(
+      exists.rowCount
+        ? `alter role "${role}" with login password ${quotedPassword}`
+        : `create role "${role}" with login password ${quotedPassword}`,
+    );
+    await client.query(`create schema if not exists "${schema}" authorization "${role}"`);
+    await client.query(`alter schema "${schema}" owner to "${role}"`);
+    await client.query(`grant all on all tables in schema "${schema}" to "${role}"`);
+    await client.query(`grant all on all sequences in schema "${schema}" to "${role}"`);
+    const { rows: db } = await client.query<{ name: string }>('select current_database() as name');
+    await client.query(`grant connect on database "${db[0]!.name}" to "${role}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.username = role;
+  url.password = password;
+  return url.toString();
+}
