@@ -13,6 +13,8 @@ export class BlockedTargetError extends Error {
 export interface TargetPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allows http and every address range (development and tests). */
   allowPrivate: boolean;
+  /** Accepts http URLs without opening private ranges (tests against a plain-HTTP loopback receiver). */
+  allowHttp?: boolean;
   /** Extra CIDRs treated as public (tests that need exactly one loopback receiver but nothing else). */
   allowCidrs?: readonly string[];
   resolve?: HostResolver;
@@ -69,7 +71,7 @@ export function checkUrlShape(raw: string, policy: TargetPolicy): URL {
   } catch {
     throw new BlockedTargetError('not a valid URL');
   }
-  if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) {
+  if (url.protocol !== 'https:' && !((policy.allowPrivate || policy.allowHttp) && url.protocol === 'http:')) {
     throw new BlockedTargetError('the URL must use https');
   }
   if (url.username || url.password) throw new BlockedTargetError('credentials in the URL are not allowed');

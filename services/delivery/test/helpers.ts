@@ -1,0 +1,112 @@
+import { type Orm, openOrm } from '@routinely/db';
+import { type EventTransport, InProcessTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
+import { type Clock, parseConfig } from '@routinely/platform';
+import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
+import type { FastifyInstance } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { buildService, type DeliveryDeps, type DeliveryService } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+import { dbConfig } from '../src/db/config.js';
+
+export interface Harness {
+  db: Awaited<ReturnType<typeof createTestDatabase>>;
+  orm: Orm;
+  service: DeliveryService;
+  app: FastifyInstance;
+  tokens: TestTokens;
+  transport: EventTransport;
+  close(): Promise<void>;
+}
+
+/** The delivery service on a fresh database, behind the platform HTTP app, with its consumers subscribed. */
+export async function startHarness(
+  options: {
+    clock: Clock;
+    env?: Record<string, string>;
+    transport?: EventTransport;
+    db?: Harness['db'];
+  } & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>,
+): Promise<Harness> {
+  const db = options.db ?? (await createTestDatabase());
+  const orm = await openOrm(db.url, dbConfig);
+  const config = parseConfig(configSchema, {
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DELIVERY_WORKERS_ENABLED: 'false',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    ...options.env,
+  });
+  const transport = options.transport ?? new InProcessTransport();
+  const service = buildService({
+    config,
+    logger: quietLogger(),
+    clock: options.clock,
+    orm,
+    transport,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    ...(options.allowCidrs ? { allowCidrs: options.allowCidrs } : {}),
+  });
+  await service.start();
+  const tokens = await TestTokens.create(options.clock);
+  const app = await buildTestHttpApp(service, tokens);
+  return {
+    db,
+    orm,
+    service,
+    app,
+    tokens,
+    transport,
+    async close() {
+      await app.close();
+      await service.stop();
+      await orm.close();
+      if (!options.db) await db.drop();
+    },
+  };
+}
+
+export function taskFor(user: TestUser, overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {
+  return {
+    id: uuidv7(),
+    tenant_id: user.tenantId,
+    user_id: user.userId,
+    parent_task_id: null,
+    title: 'Water the plants',
+    description: 'All of them',
+    status: 'scheduled',
+    priority: 2,
+    duration_min: 30,
+    tags: ['home'],
+    deadline_at: null,
+    chosen_slot_start: null,
+    chosen_slot_end: null,
+    reminder_channels: ['inapp'],
+    reminder_offset_min: 10,
+    updated_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+type TaskEventName = keyof typeof taskEvents;
+
+/** Publishes a task event the way the task service's relay would (InProcess: handled before it resolves). */
+export async function publishTask(transport: EventTransport, name: TaskEventName, task: TaskSnapshot, at: Date) {
+  const event = makeEvent(taskEvents[name], { tenantId: task.tenant_id, userId: task.user_id, at }, { task });
+  await transport.publish(event);
+  return event;
+}
+
+export async function createEndpoint(h: Harness, user: TestUser, body: Record<string, unknown>) {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/service/webhooks',
+    headers: await h.tokens.auth(user),
+    payload: { name: 'hook', ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`create endpoint failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string; secret: string; [k: string]: unknown };
+}
+
+export async function sqlRows<T = Record<string, unknown>>(orm: Orm, sql: string, params: unknown[] = []) {
+  return orm.em.fork().getConnection().execute<T[]>(sql, params);
+}
