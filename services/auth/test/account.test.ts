@@ -21,7 +21,15 @@ describe('GET/PATCH /auth/me', () => {
     const res = await h.app.inject({ url: '/api/v1/auth/me', headers: bearer(access) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ id: userId, sub: userId, email, first_name: 'Grace', iss: 'routinely', aud: 'routinely-api', typ: 'access' });
+    expect(body).toMatchObject({
+      id: userId,
+      sub: userId,
+      email,
+      first_name: 'Grace',
+      iss: 'routinely',
+      aud: 'routinely-api',
+      typ: 'access',
+    });
     expect(body.exp - body.iat).toBe(900);
     expect(typeof body.jti).toBe('string');
     expect(typeof body.sid).toBe('string');
@@ -34,20 +42,35 @@ describe('GET/PATCH /auth/me', () => {
       method: 'PATCH',
       url: '/api/v1/auth/me',
       headers: bearer(access),
-      payload: { display_name: 'Hopper', timezone: 'America/New_York', locale: 'en-US', avatar_url: 'https://img.example/a.png' },
+      payload: {
+        display_name: 'Hopper',
+        timezone: 'America/New_York',
+        locale: 'en-US',
+        avatar_url: 'https://img.example/a.png',
+      },
     });
     expect(patch.statusCode).toBe(200);
     expect(patch.json()).toMatchObject({ display_name: 'Hopper', timezone: 'America/New_York', locale: 'en-US' });
     const read = await h.app.inject({ url: '/v1/auth/me', headers: bearer(access) });
     expect(read.json()).toMatchObject({ display_name: 'Hopper', avatar_url: 'https://img.example/a.png' });
-    const cleared = await h.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: bearer(access), payload: { display_name: null } });
+    const cleared = await h.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/auth/me',
+      headers: bearer(access),
+      payload: { display_name: null },
+    });
     expect(cleared.json().display_name).toBeNull();
     expect(cleared.json().timezone).toBe('America/New_York');
   });
 
   it('refuses invalid fields and unknown ones with 422', async () => {
     const { access } = await register(h.app);
-    for (const payload of [{ timezone: 'Mars/Olympus' }, { avatar_url: 'javascript:alert(1)' }, { email: 'x@y.test' }, { locale: '!!' }]) {
+    for (const payload of [
+      { timezone: 'Mars/Olympus' },
+      { avatar_url: 'javascript:alert(1)' },
+      { email: 'x@y.test' },
+      { locale: '!!' },
+    ]) {
       const res = await h.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: bearer(access), payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
       expect(res.json().errors[0].loc[0]).toBe('body');
@@ -57,7 +80,12 @@ describe('GET/PATCH /auth/me', () => {
   it('a token whose account was disabled gets 403 account_disabled', async () => {
     const { access, userId } = await register(h.app);
     await h.orm.em.getConnection().execute('update users set is_active = false where id = ?', [userId]);
-    const patch = await h.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: bearer(access), payload: { locale: 'de' } });
+    const patch = await h.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/auth/me',
+      headers: bearer(access),
+      payload: { locale: 'de' },
+    });
     expect(patch.statusCode).toBe(403);
     expect(patch.json().code).toBe('account_disabled');
   });
@@ -80,14 +108,27 @@ describe('GET /auth/status and /auth/health', () => {
 
 describe('local passwords', () => {
   const loginStatus = async (email: string, password: string) =>
-    (await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, remoteAddress: '10.50.0.1' }))
-      .statusCode;
+    (
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email, password },
+        remoteAddress: '10.50.0.1',
+      })
+    ).statusCode;
 
   it('set-local-password needs the right current password and ends the other sessions', async () => {
     const { access, email } = await register(h.app);
-    const otherSession = (await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: STRONG_PASSWORD } })).json();
+    const otherSession = (
+      await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: STRONG_PASSWORD } })
+    ).json();
     const url = '/api/v1/auth/set-local-password';
-    const missing = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { new_password: 'a brand new secret' } });
+    const missing = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(access),
+      payload: { new_password: 'a brand new secret' },
+    });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0].loc).toEqual(['body', 'current_password']);
     const wrong = await h.app.inject({
@@ -97,7 +138,12 @@ describe('local passwords', () => {
       payload: { new_password: 'a brand new secret', current_password: 'not it at all' },
     });
     expect(wrong.statusCode).toBe(401);
-    const weak = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { new_password: 'password', current_password: STRONG_PASSWORD } });
+    const weak = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(access),
+      payload: { new_password: 'password', current_password: STRONG_PASSWORD },
+    });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors[0].loc).toEqual(['body', 'new_password']);
     const ok = await h.app.inject({
@@ -111,21 +157,35 @@ describe('local passwords', () => {
     expect(await loginStatus(email, STRONG_PASSWORD)).toBe(401);
     expect(await loginStatus(email, 'a brand new secret')).toBe(200);
     expect((await h.app.inject({ url: '/api/v1/auth/me', headers: bearer(access) })).statusCode).toBe(200);
-    expect((await h.app.inject({ url: '/api/v1/auth/me', headers: bearer(otherSession.access_token) })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ url: '/api/v1/auth/me', headers: bearer(otherSession.access_token) })).statusCode,
+    ).toBe(401);
   });
 
   it('local/setup-password sets a first password only (409 when one exists)', async () => {
     const { access, email, userId } = await register(h.app);
     const url = '/api/v1/auth/local/setup-password';
-    const exists = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { password: 'another good secret' } });
+    const exists = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(access),
+      payload: { password: 'another good secret' },
+    });
     expect(exists.statusCode).toBe(409);
     expect(exists.json().code).toBe('password_already_set');
     // An SSO-style account: no local password.
-    await h.orm.em.getConnection().execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
+    await h.orm.em
+      .getConnection()
+      .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
     expect(await loginStatus(email, STRONG_PASSWORD)).toBe(401);
     const weak = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { password: 'abc' } });
     expect(weak.statusCode).toBe(422);
-    const ok = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { password: 'another good secret' } });
+    const ok = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(access),
+      payload: { password: 'another good secret' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(await loginStatus(email, 'another good secret')).toBe(200);
   });

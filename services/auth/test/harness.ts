@@ -30,7 +30,9 @@ export interface AuthHarness {
   redis: Redis | undefined;
   sleeps: number[];
   /** A second, freshly built service on the same database (a restart), sharing nothing in memory. */
-  restart(revocations?: RevocationStore): Promise<{ app: FastifyInstance; service: AuthServiceInstance; close(): Promise<void> }>;
+  restart(
+    revocations?: RevocationStore,
+  ): Promise<{ app: FastifyInstance; service: AuthServiceInstance; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -83,7 +85,14 @@ export async function startAuth(
     await mountApi(app, service.routes, {});
     if (service.rootRoutes) await app.register(service.rootRoutes);
     await app.ready();
-    return { app, service, close: async () => { await app.close(); await service.stop(); } };
+    return {
+      app,
+      service,
+      close: async () => {
+        await app.close();
+        await service.stop();
+      },
+    };
   }
 
   const main = await boot(revocations);

@@ -12,7 +12,12 @@ const totp = (secret: string) => authenticator.clone({ epoch: h.clock.now().getT
 const nextStep = () => h.clock.advance(30_000);
 
 async function post(url: string, payload: unknown, token?: string) {
-  return h.app.inject({ method: 'POST', url: `/api/v1${url}`, payload: payload as object, headers: token ? bearer(token) : {} });
+  return h.app.inject({
+    method: 'POST',
+    url: `/api/v1${url}`,
+    payload: payload as object,
+    headers: token ? bearer(token) : {},
+  });
 }
 
 /** A registered user with MFA set up and confirmed. */
@@ -67,8 +72,8 @@ describe('MFA setup and confirmation', () => {
     const { userId, secret, backupCodes } = await userWithMfa();
     const conn = h.orm.em.getConnection();
     const [row] = await conn.execute('select mfa_secret from users where id = ?', [userId]);
-    expect(row.mfa_secret).toMatch(/^v1\./);
-    expect(row.mfa_secret).not.toContain(secret);
+    expect(row?.mfa_secret).toMatch(/^v1\./);
+    expect(row?.mfa_secret).not.toContain(secret);
     const codes = await conn.execute('select code_hash from mfa_backup_codes where user_id = ?', [userId]);
     expect(codes).toHaveLength(10);
     for (const { code_hash } of codes) {
@@ -108,7 +113,10 @@ describe('login with MFA', () => {
     expect(first.statusCode).toBe(200);
     const second = await post('/auth/mfa/verify', { code, mfa_token: await startLogin(user.email) });
     expect(second.statusCode).toBe(401);
-    const other = await post('/auth/mfa/verify', { code: user.backupCodes[4]!, mfa_token: await startLogin(user.email) });
+    const other = await post('/auth/mfa/verify', {
+      code: user.backupCodes[4]!,
+      mfa_token: await startLogin(user.email),
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -160,7 +168,9 @@ describe('DELETE /auth/mfa', () => {
 
   it('takes a code from an account without a local password', async () => {
     const user = await userWithMfa();
-    await h.orm.em.getConnection().execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [user.userId]);
+    await h.orm.em
+      .getConnection()
+      .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [user.userId]);
     expect((await disable(user.access, { code: '000000' })).statusCode).toBe(401);
     const ok = await disable(user.access, { code: totp(user.secret) });
     expect(ok.statusCode).toBe(200);

@@ -16,7 +16,12 @@ function login(body: Record<string, unknown>, ip = '10.0.0.1') {
 
 describe('POST /auth/register', () => {
   it('creates the tenant admin first and plain users after, with the contract token response', async () => {
-    const first = await register(h.app, { tenant_id: TENANT_A, name: 'Ada', timezone: 'Europe/Paris', favourite_colour: 'teal' });
+    const first = await register(h.app, {
+      tenant_id: TENANT_A,
+      name: 'Ada',
+      timezone: 'Europe/Paris',
+      favourite_colour: 'teal',
+    });
     const body = first.res.json();
     expect(first.res.statusCode).toBe(201);
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 900, refresh_expires_in: 30 * 24 * 3600 });
@@ -69,11 +74,19 @@ describe('POST /auth/register', () => {
 
   it('refuses weak passwords and bad emails with 422 naming the field', async () => {
     for (const password of ['short1', 'x'.repeat(129), 'Password123', 'qwertyuiop']) {
-      const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: uniqueEmail(), password } });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        payload: { email: uniqueEmail(), password },
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toEqual(['body.password']);
     }
-    const badEmail = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'nope', password: STRONG_PASSWORD } });
+    const badEmail = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email: 'nope', password: STRONG_PASSWORD },
+    });
     expect(badEmail.statusCode).toBe(422);
     expect(badEmail.json().errors[0].loc).toEqual(['body', 'email']);
   });
@@ -129,7 +142,8 @@ describe('POST /auth/login', () => {
 
   it('blocks an (account, IP) pair after repeated failures but never the owner from another IP', async () => {
     const { email } = await register(h.app);
-    for (let i = 0; i < 3; i++) expect((await login({ email, password: 'bad guess 123' }, '10.9.9.9')).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login({ email, password: 'bad guess 123' }, '10.9.9.9')).statusCode).toBe(401);
     const blocked = await login({ email, password: STRONG_PASSWORD }, '10.9.9.9');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().code).toBe('rate_limited');
@@ -166,7 +180,12 @@ describe('POST /auth/login/form', () => {
 
   it('gives 422 without the password field and 401 on a wrong one', async () => {
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    const missing = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login/form', headers, payload: 'username=a%40b.test' });
+    const missing = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login/form',
+      headers,
+      payload: 'username=a%40b.test',
+    });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0].loc).toEqual(['body', 'password']);
     const wrong = await h.app.inject({

@@ -24,7 +24,11 @@ function sessionSuite(label: string, redis: boolean) {
     const refresh = (token: string) =>
       h.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: token } });
     const login = async (email: string) => {
-      const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: STRONG_PASSWORD } });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email, password: STRONG_PASSWORD },
+      });
       return res.json() as { access_token: string; refresh_token: string };
     };
 
@@ -88,7 +92,7 @@ function sessionSuite(label: string, redis: boolean) {
       expect((await me(bystander.access)).statusCode).toBe(200);
     });
 
-    it('logout with a refresh_token ends that family too; another user\'s token is 404 and stays alive', async () => {
+    it("logout with a refresh_token ends that family too; another user's token is 404 and stays alive", async () => {
       const { email, access } = await register(h.app);
       const other = await login(email);
       const stranger = await register(h.app);
@@ -102,7 +106,12 @@ function sessionSuite(label: string, redis: boolean) {
       expect((await me(access)).statusCode).toBe(200);
       expect((await refresh(stranger.refresh)).statusCode).toBe(200);
 
-      const invalid = await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(access), payload: { logout_all: 'yes' } });
+      const invalid = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/logout',
+        headers: bearer(access),
+        payload: { logout_all: 'yes' },
+      });
       expect(invalid.statusCode).toBe(422);
 
       const out = await h.app.inject({

@@ -58,7 +58,12 @@ export class AccountService {
         // Serialises registrations per tenant so exactly one first user becomes its admin.
         await tx
           .getConnection()
-          .execute('select pg_advisory_xact_lock(hashtext(?))', [`auth.tenant.${input.tenantId}`], 'all', tx.getTransactionContext());
+          .execute(
+            'select pg_advisory_xact_lock(hashtext(?))',
+            [`auth.tenant.${input.tenantId}`],
+            'all',
+            tx.getTransactionContext(),
+          );
         const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
         const created = tx.create(User, {
           id: uuidv7(),
@@ -87,7 +92,11 @@ export class AccountService {
         });
         enqueue(
           tx,
-          makeEvent(authEvents.userRegistered, { tenantId: input.tenantId, userId: created.id, at: now }, { user: toEventUser(created) }),
+          makeEvent(
+            authEvents.userRegistered,
+            { tenantId: input.tenantId, userId: created.id, at: now },
+            { user: toEventUser(created) },
+          ),
         );
         return created;
       });
@@ -139,7 +148,14 @@ export class AccountService {
         if (value !== undefined) row[key] = value;
       }
       row.updatedAt = now;
-      enqueue(tx, makeEvent(authEvents.userUpdated, { tenantId: row.tenantId, userId: row.id, at: now }, { user: toEventUser(row) }));
+      enqueue(
+        tx,
+        makeEvent(
+          authEvents.userUpdated,
+          { tenantId: row.tenantId, userId: row.id, at: now },
+          { user: toEventUser(row) },
+        ),
+      );
       return row;
     });
     this.cache.invalidate(user.id);
@@ -148,9 +164,15 @@ export class AccountService {
   }
 
   /** Changes (or first sets) the local password; with one already set, the current one must be given and right. */
-  async setLocalPassword(user: UserRow, newPassword: string, currentPassword: string | undefined, ip: string): Promise<void> {
+  async setLocalPassword(
+    user: UserRow,
+    newPassword: string,
+    currentPassword: string | undefined,
+    ip: string,
+  ): Promise<void> {
     if (user.passwordHash) {
-      if (currentPassword === undefined) throw fieldError(['body', 'current_password'], 'is required when a local password exists', 'missing');
+      if (currentPassword === undefined)
+        throw fieldError(['body', 'current_password'], 'is required when a local password exists', 'missing');
       await this.checkPassword(user, currentPassword, ip);
     }
     await this.writePassword(user, newPassword);
@@ -177,7 +199,9 @@ export class AccountService {
 
   private async writePassword(user: UserRow, password: string, onlyIfUnset = false): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    const where = onlyIfUnset ? { id: user.id, tenantId: user.tenantId, passwordHash: null } : { id: user.id, tenantId: user.tenantId };
+    const where = onlyIfUnset
+      ? { id: user.id, tenantId: user.tenantId, passwordHash: null }
+      : { id: user.id, tenantId: user.tenantId };
     const changed = await this.orm.em.fork().nativeUpdate(User, where, { passwordHash, updatedAt: this.clock.now() });
     if (changed === 0) throw new AppError('password_already_set', 'A local password is already set');
     this.cache.invalidate(user.id);

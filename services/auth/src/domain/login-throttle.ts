@@ -34,7 +34,13 @@ export class LoginThrottle {
   ) {
     const make = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
       redis
-        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `routinely:login:${keyPrefix}`, points, duration, blockDuration })
+        ? new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `routinely:login:${keyPrefix}`,
+            points,
+            duration,
+            blockDuration,
+          })
         : new RateLimiterMemory({ keyPrefix, points, duration, blockDuration });
     this.pair = make('pair', policy.maxFailuresPerAccountIp, policy.windowSeconds, policy.windowSeconds);
     this.ip = make('ip', policy.maxFailuresPerIp, 3600, 3600);
@@ -57,7 +63,9 @@ export class LoginThrottle {
     if (blocked.length > 0) {
       const waitMs = Math.max(...blocked.map(({ res }) => res?.msBeforeNext ?? 1000));
       const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-      throw new AppError('rate_limited', 'Too many failed logins; retry later', { headers: { 'Retry-After': retryAfter } });
+      throw new AppError('rate_limited', 'Too many failed logins; retry later', {
+        headers: { 'Retry-After': retryAfter },
+      });
     }
     const over = (byAccount?.consumedPoints ?? 0) - this.policy.slowdownAfterAccountFailures;
     return { delayMs: over > 0 ? Math.min(MAX_DELAY_MS, 100 * 2 ** Math.min(over - 1, 10)) : 0 };
@@ -73,8 +81,13 @@ export class LoginThrottle {
   async recordFailure(email: string, ip: string): Promise<void> {
     const account = email.toLowerCase();
     // A rejection only means the limit is reached; check() reports it on the next attempt.
-    const swallow = (p: Promise<unknown>) => p.catch((e: unknown) => (e instanceof Error ? Promise.reject(e) : undefined));
-    await Promise.all([swallow(this.pair.consume(`${account}|${ip}`)), swallow(this.ip.consume(ip)), swallow(this.account.consume(account))]);
+    const swallow = (p: Promise<unknown>) =>
+      p.catch((e: unknown) => (e instanceof Error ? Promise.reject(e) : undefined));
+    await Promise.all([
+      swallow(this.pair.consume(`${account}|${ip}`)),
+      swallow(this.ip.consume(ip)),
+      swallow(this.account.consume(account)),
+    ]);
   }
 
   /** A correct password from this IP clears that pair's failures (not the IP's or the account's). */

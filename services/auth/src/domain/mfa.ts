@@ -113,7 +113,12 @@ export class MfaService {
     }
     const used = await this.orm.em.fork().nativeUpdate(
       BackupCode,
-      { userId: user.id, tenantId: user.tenantId, codeHash: this.box.keyedHash(normaliseBackupCode(trimmed)), usedAt: null },
+      {
+        userId: user.id,
+        tenantId: user.tenantId,
+        codeHash: this.box.keyedHash(normaliseBackupCode(trimmed)),
+        usedAt: null,
+      },
       { usedAt: this.clock.now() },
     );
     if (used === 0) throw invalidCode();
@@ -151,7 +156,12 @@ export class MfaService {
     const em = this.orm.em.fork();
     const now = this.clock.now();
     const challenge = await em.findOne(MfaChallenge, { tokenHash: sha256(mfaToken) });
-    if (!challenge || challenge.consumedAt || challenge.expiresAt <= now || challenge.attempts >= MAX_CHALLENGE_ATTEMPTS) {
+    if (
+      !challenge ||
+      challenge.consumedAt ||
+      challenge.expiresAt <= now ||
+      challenge.attempts >= MAX_CHALLENGE_ATTEMPTS
+    ) {
       throw new AppError('invalid_token', 'Invalid or expired MFA token');
     }
     // Count the attempt before checking, so parallel guesses cannot exceed the budget.

@@ -20,7 +20,9 @@ export class SecretBox {
     // The context (e.g. the user id) is bound as associated data: a ciphertext copied to another row fails.
     cipher.setAAD(Buffer.from(context));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv, cipher.getAuthTag(), ciphertext].map((x) => (typeof x === 'string' ? x : x.toString('base64url'))).join('.');
+    return ['v1', iv, cipher.getAuthTag(), ciphertext]
+      .map((x) => (typeof x === 'string' ? x : x.toString('base64url')))
+      .join('.');
   }
 
   decrypt(sealed: string, context: string): string {

@@ -96,7 +96,11 @@ export class SessionService {
   async liveSessions(tenantId: string, userId: string, except?: string): Promise<string[]> {
     const rows = await this.deps.orm.em
       .fork()
-      .find(Session, { tenantId, userId, revokedAt: null, expiresAt: { $gt: this.deps.clock.now() } }, { fields: ['id'] });
+      .find(
+        Session,
+        { tenantId, userId, revokedAt: null, expiresAt: { $gt: this.deps.clock.now() } },
+        { fields: ['id'] },
+      );
     return rows.map((r) => r.id).filter((id) => id !== except);
   }
 
@@ -114,7 +118,11 @@ export class SessionService {
       );
       enqueue(
         em,
-        makeEvent(authEvents.sessionsRevoked, { tenantId, userId, at: now }, { user_id: userId, session_ids: sessionIds, reason }),
+        makeEvent(
+          authEvents.sessionsRevoked,
+          { tenantId, userId, at: now },
+          { user_id: userId, session_ids: sessionIds, reason },
+        ),
       );
     });
     this.deps.relay.kick();

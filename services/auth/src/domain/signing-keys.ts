@@ -52,7 +52,9 @@ export class SigningKeyStore {
     const em = this.orm.em.fork();
     await em.transactional(async (tx) => {
       // Serialises first start across replicas: only one of them generates the key.
-      await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('auth.signing_keys'))", [], 'all', tx.getTransactionContext());
+      await tx
+        .getConnection()
+        .execute("select pg_advisory_xact_lock(hashtext('auth.signing_keys'))", [], 'all', tx.getTransactionContext());
       const existing = await tx.count(SigningKey, { retiredAt: null });
       if (existing > 0) return;
       const kid = uuidv7();

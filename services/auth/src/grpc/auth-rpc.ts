@@ -10,13 +10,16 @@ import type { SigningKeyStore } from '../domain/signing-keys.js';
  * gRPC for other services: the JWKS (to verify tokens locally) and user lookup for calendar sharing.
  * LookupUser only ever searches the tenant inside the caller's verified internal token.
  */
-export function addAuthRpc(server: Server, deps: { orm: Orm; keys: SigningKeyStore; internalAuth: InternalAuth }): void {
+export function addAuthRpc(
+  server: Server,
+  deps: { orm: Orm; keys: SigningKeyStore; internalAuth: InternalAuth },
+): void {
   addRpcService(server, auth_v1.AuthServiceService, deps.internalAuth, {
     getJwks: async () => ({ jwksJson: JSON.stringify(await deps.keys.jwks()) }),
     lookupUser: async (request, caller) => {
       if (!caller.tenantId) throw new AppError('validation_failed', 'The call carries no tenant');
       const key = request.key;
-      if (!key || !key.value) throw new AppError('validation_failed', 'Give user_id or email');
+      if (!key?.value) throw new AppError('validation_failed', 'Give user_id or email');
       const em = deps.orm.em.fork();
       const where =
         key.$case === 'userId'

@@ -6,7 +6,10 @@ export function jwksRoutes(keys: SigningKeyStore): FastifyPluginAsync {
   return async (app) => {
     app.get(
       '/.well-known/jwks.json',
-      { config: { auth: 'none', rateLimit: false }, schema: { tags: ['auth'], summary: 'JSON Web Key Set of the access-token signing keys' } },
+      {
+        config: { auth: 'none', rateLimit: false },
+        schema: { tags: ['auth'], summary: 'JSON Web Key Set of the access-token signing keys' },
+      },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');
         return keys.jwks();

@@ -23,11 +23,21 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
 
     r.get(
       '/auth/me',
-      { schema: { tags, summary: 'The caller: profile plus access-token claims', response: { 200: meResponseSchema } } },
+      {
+        schema: { tags, summary: 'The caller: profile plus access-token claims', response: { 200: meResponseSchema } },
+      },
       async (request) => {
         const principal = requirePrincipal(request);
         const user = await ctx.accounts.current(principal.tenantId, principal.userId, { cached: true });
-        const claims = principal.claims as { exp: number; iat: number; jti: string; iss?: string; aud?: string | string[]; sid: string; typ: string };
+        const claims = principal.claims as {
+          exp: number;
+          iat: number;
+          jti: string;
+          iss?: string;
+          aud?: string | string[];
+          sid: string;
+          typ: string;
+        };
         return {
           ...toProfile(user),
           exp: claims.exp,
@@ -43,7 +53,14 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
 
     r.patch(
       '/auth/me',
-      { schema: { tags, summary: 'Update the caller profile', body: profilePatchBody, response: { 200: userProfileSchema } } },
+      {
+        schema: {
+          tags,
+          summary: 'Update the caller profile',
+          body: profilePatchBody,
+          response: { 200: userProfileSchema },
+        },
+      },
       async (request) => {
         const principal = requirePrincipal(request);
         const user = await ctx.accounts.current(principal.tenantId, principal.userId);
@@ -65,7 +82,11 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/status',
       {
         config: { auth: 'optional' },
-        schema: { tags, summary: 'Available login methods and whether the caller is signed in', response: { 200: authStatusWithUserSchema } },
+        schema: {
+          tags,
+          summary: 'Available login methods and whether the caller is signed in',
+          response: { 200: authStatusWithUserSchema },
+        },
       },
       async (request) => ({
         ...LOCAL_ONLY_STATUS,
@@ -78,7 +99,11 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/health',
       {
         config: { auth: 'none' },
-        schema: { tags, summary: 'Single sign-on availability and the active auth method', response: { 200: authStatusSchema } },
+        schema: {
+          tags,
+          summary: 'Single sign-on availability and the active auth method',
+          response: { 200: authStatusSchema },
+        },
       },
       async () => LOCAL_ONLY_STATUS,
     );
@@ -123,4 +148,3 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
     );
   };
 }
-

@@ -13,7 +13,13 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
 
     r.post(
       '/auth/mfa/setup',
-      { schema: { tags, summary: 'Start TOTP setup (MFA is on only after /auth/mfa/verify)', response: { 200: mfaSetupSchema } } },
+      {
+        schema: {
+          tags,
+          summary: 'Start TOTP setup (MFA is on only after /auth/mfa/verify)',
+          response: { 200: mfaSetupSchema },
+        },
+      },
       async (request) => {
         const principal = requirePrincipal(request);
         const user = await ctx.accounts.current(principal.tenantId, principal.userId);
@@ -42,7 +48,8 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           setSessionCookie(reply, ctx.config, tokens.access_token);
           return tokens;
         }
-        if (!request.principal) throw new AppError('not_authenticated', 'Send mfa_token, or a bearer token to confirm setup');
+        if (!request.principal)
+          throw new AppError('not_authenticated', 'Send mfa_token, or a bearer token to confirm setup');
         const user = await ctx.accounts.current(request.principal.tenantId, request.principal.userId);
         await ctx.mfa.confirm(user, code);
         ctx.accounts.invalidate(user.id);

@@ -59,7 +59,16 @@ export const loginResponseSchema = z.union([tokenResponseSchema, mfaRequiredSche
 
 /** Known registration fields; anything else is kept on the profile as `extra`. */
 export const REGISTER_FIELDS = [
-  'email', 'password', 'name', 'first_name', 'last_name', 'display_name', 'phone', 'timezone', 'locale', 'tenant_id',
+  'email',
+  'password',
+  'name',
+  'first_name',
+  'last_name',
+  'display_name',
+  'phone',
+  'timezone',
+  'locale',
+  'tenant_id',
 ] as const;
 
 export const registerBody = z.looseObject({
@@ -121,7 +130,11 @@ export const profilePatchBody = z
     last_name: shortText(100).nullable().optional(),
     timezone: timezoneSchema.nullable().optional(),
     locale: localeSchema.nullable().optional(),
-    avatar_url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+    avatar_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .nullable()
+      .optional(),
   })
   .strict();
 

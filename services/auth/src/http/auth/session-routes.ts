@@ -50,7 +50,12 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/register',
       {
         config: publicRoute,
-        schema: { tags, summary: 'Register a local account', body: registerBody, response: { 201: tokenResponseSchema } },
+        schema: {
+          tags,
+          summary: 'Register a local account',
+          body: registerBody,
+          response: { 201: tokenResponseSchema },
+        },
       },
       async (request, reply) => {
         const body = request.body;
