@@ -1,0 +1,71 @@
+import { WebhookReceiver } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWebhookSecret } from '../src/domain/secret-box.js';
+import type { TargetPolicy } from '../src/domain/target-guard.js';
+import { WebhookSender } from '../src/domain/webhook-sender.js';
+
+// Only the loopback receiver is "public" here; every other private address must be refused before any
+// connection is made (no traffic ever leaves loopback).
+const secret = newWebhookSecret();
+let receiver: WebhookReceiver;
+let sender: WebhookSender;
+const policy: TargetPolicy = {
+  allowPrivate: false,
+  allowHttp: true,
+  allowCidrs: ['127.0.0.1/32'],
+  resolve: async (host) => {
+    if (host === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
+    if (host === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
+    if (host === 'loopback6.test') return [{ address: '::1', family: 6 }];
+    throw new Error('ENOTFOUND');
+  },
+};
+
+beforeAll(async () => {
+  receiver = await WebhookReceiver.start({ secrets: () => [secret] });
+  sender = new WebhookSender(policy, 2_000);
+});
+afterAll(async () => {
+  await sender?.close();
+  await receiver?.close();
+});
+
+const send = (url: string) =>
+  sender.send({
+    url,
+    secret,
+    event: 'reminder.fired',
+    deliveryId: '01900000-0000-7000-8000-0000000000aa',
+    endpointId: '01900000-0000-7000-8000-0000000000bb',
+    body: { hello: 'world' },
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+
+describe('webhook sender: connection pinning and redirects', () => {
+  it('connects to the address the guard checked (a name only our resolver knows)', async () => {
+    const port = new URL(receiver.url).port;
+    const result = await send(`http://receiver.test:${port}/pinned`);
+    expect(result).toMatchObject({ outcome: 'sent', statusCode: 200 });
+    expect(receiver.received.at(-1)).toMatchObject({ path: '/pinned', verified: true });
+  });
+
+  it('refuses at send time a name that resolves to a private address, without connecting', async () => {
+    const before = receiver.received.length;
+    for (const host of ['metadata.test', 'loopback6.test', 'localhost']) {
+      const result = await send(`http://${host}:${new URL(receiver.url).port}/x`);
+      expect(result.outcome, host).toBe('dead');
+      expect(result.error).toMatch(/blocked target/);
+    }
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('re-checks the target of a redirect: a 3xx to a private address is refused', async () => {
+    for (const location of ['http://10.0.0.1/steal', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:80/', 'http://metadata.test/', 'https://user:pw@receiver.test/']) {
+      receiver.setResponder(() => ({ status: 302, headers: { location } }));
+      const result = await send(`${receiver.url}/redirect`);
+      expect(result.outcome, location).toBe('dead');
+      expect(result.error, location).toMatch(/blocked target/);
+    }
+    receiver.setResponder(() => ({ status: 200 }));
+  });
+});
