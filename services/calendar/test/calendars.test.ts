@@ -20,6 +20,25 @@ describe('calendars', () => {
     expect(await schemaDrift(h.orm)).toBe('');
   });
 
+  it('documents every route on the canonical mount only, and reports ready', async () => {
+    const doc = (await h.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const paths = Object.keys(doc.paths).filter((p) => p.includes('/calendars'));
+    expect(paths.sort()).toEqual([
+      '/api/v1/calendars',
+      '/api/v1/calendars/{calendar_id}',
+      '/api/v1/calendars/{calendar_id}/items',
+      '/api/v1/calendars/{calendar_id}/items/{item_id}',
+      '/api/v1/calendars/{calendar_id}/share',
+      '/api/v1/calendars/{calendar_id}/sharing',
+      '/api/v1/calendars/{calendar_id}/sharing/{sharing_id}',
+    ]);
+    const listParams = doc.paths['/api/v1/calendars'].get.parameters.map((p: { name: string }) => p.name);
+    expect(listParams).toEqual(
+      expect.arrayContaining(['page', 'page_size', 'include_shared', 'is_active', 'sort_by', 'sort_order']),
+    );
+    for (const check of Object.values(h.service.readiness)) await expect(check()).resolves.toBeUndefined();
+  });
+
   it('creates a calendar owned by the caller with the contract shape, on both mounts', async () => {
     const owner = h.user();
     for (const mount of ['/api/v1', '/v1']) {
@@ -85,7 +104,13 @@ describe('calendars', () => {
     expect(first).toMatchObject({ total: 25, page: 1, page_size: 20, pages: 2 });
     expect(first.items).toHaveLength(20);
     const second = (await h.call(owner, 'GET', '/calendars?page=2')).json();
-    expect(second.items.map((c: { name: string }) => c.name)).toEqual(['Cal 21', 'Cal 22', 'Cal 23', 'Cal 24', 'Cal 25']);
+    expect(second.items.map((c: { name: string }) => c.name)).toEqual([
+      'Cal 21',
+      'Cal 22',
+      'Cal 23',
+      'Cal 24',
+      'Cal 25',
+    ]);
     const beyond = (await h.call(owner, 'GET', '/calendars?page=9')).json();
     expect(beyond).toMatchObject({ items: [], total: 25, page: 9 });
     const max = (await h.call(owner, 'GET', '/calendars?page_size=100')).json();
@@ -185,16 +210,21 @@ describe('calendars', () => {
     expect(del.body).toBe('');
     const rows = await h.orm.em
       .getConnection()
-      .execute('select calendar_id, deleted_at from calendar_items where calendar_id in (?, ?)', [cal.id, keep.id]);
-    const deleted = rows.filter((r: { deleted_at: Date | null }) => r.deleted_at !== null);
+      .execute<{ calendar_id: string; deleted_at: Date | null }[]>(
+        'select calendar_id, deleted_at from calendar_items where calendar_id in (?, ?)',
+        [cal.id, keep.id],
+      );
+    const deleted = rows.filter((r) => r.deleted_at !== null);
     expect(deleted).toHaveLength(3);
-    expect(deleted.every((r: { calendar_id: string }) => r.calendar_id === cal.id)).toBe(true);
-    expect(new Date(deleted[0].deleted_at).toISOString()).toBe(deletedAt);
+    expect(deleted.every((r) => r.calendar_id === cal.id)).toBe(true);
+    expect(new Date(deleted[0]?.deleted_at ?? 0).toISOString()).toBe(deletedAt);
 
     const active = (await h.call(owner, 'GET', '/calendars')).json();
     expect(active.items.map((c: { id: string }) => c.id)).toEqual([keep.id]);
     const inactive = (await h.call(owner, 'GET', '/calendars?is_active=false')).json();
-    expect(inactive.items.map((c: { id: string; is_active: boolean }) => [c.id, c.is_active])).toEqual([[cal.id, false]]);
+    expect(inactive.items.map((c: { id: string; is_active: boolean }) => [c.id, c.is_active])).toEqual([
+      [cal.id, false],
+    ]);
     expect((await h.call(owner, 'GET', '/calendars?is_active=null')).json().total).toBe(2);
     expect((await h.call(viewer, 'GET', '/calendars?is_active=false')).json().total).toBe(1);
     // Read-only after deletion: readable, but every write and the items are gone.

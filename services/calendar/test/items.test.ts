@@ -82,10 +82,14 @@ describe('calendar items', () => {
     const task = await addItem(cal, { ...base, title: 't', type: 'task' });
     const cancel = await h.call(owner, 'DELETE', `/calendars/${cal}/items/${task.id}`);
     expect(cancel.json().status).toBe('cancelled');
-    const q = (query: string) => h.call(owner, 'GET', `/calendars/${cal}/items?start_date=2026-11-10&end_date=2026-11-10&${query}`);
+    const q = (query: string) =>
+      h.call(owner, 'GET', `/calendars/${cal}/items?start_date=2026-11-10&end_date=2026-11-10&${query}`);
     expect(ids((await q('')).json()).sort()).toEqual(['e', 'm']);
     expect(ids((await q('include_cancelled=true')).json()).sort()).toEqual(['e', 'm', 't']);
-    expect(ids((await q('item_types=meeting&item_types=task&include_cancelled=true')).json()).sort()).toEqual(['m', 't']);
+    expect(ids((await q('item_types=meeting&item_types=task&include_cancelled=true')).json()).sort()).toEqual([
+      'm',
+      't',
+    ]);
     expect(ids((await q('item_types=meeting,event')).json()).sort()).toEqual(['e', 'm']);
     expect(ids((await q('status=tentative')).json())).toEqual(['e']);
     expect(ids((await q('status=cancelled')).json())).toEqual(['t']);
@@ -111,7 +115,8 @@ describe('calendar items', () => {
 
   it('requires end after start and all-day items on local midnights of the calendar timezone', async () => {
     const cal = await calendar('Europe/Berlin');
-    const post = (body: Record<string, unknown>) => h.call(owner, 'POST', `/calendars/${cal}/items`, { title: 'x', ...body });
+    const post = (body: Record<string, unknown>) =>
+      h.call(owner, 'POST', `/calendars/${cal}/items`, { title: 'x', ...body });
     const same = await post({ start_at: '2026-11-10T10:00:00Z', end_at: '2026-11-10T10:00:00Z' });
     expect(same.statusCode).toBe(422);
     expect(same.json().errors[0].loc).toEqual(['body', 'end_at']);
@@ -121,13 +126,29 @@ describe('calendar items', () => {
     const utcMidnight = await post({ all_day: true, start_at: '2026-11-10T00:00:00Z', end_at: '2026-11-11T00:00:00Z' });
     expect(utcMidnight.statusCode).toBe(422);
     expect(utcMidnight.json().errors[0].loc).toEqual(['body', 'start_at']);
-    const winter = await post({ all_day: true, start_at: '2026-11-10T00:00:00+01:00', end_at: '2026-11-11T00:00:00+01:00' });
+    const winter = await post({
+      all_day: true,
+      start_at: '2026-11-10T00:00:00+01:00',
+      end_at: '2026-11-11T00:00:00+01:00',
+    });
     expect(winter.statusCode).toBe(201);
-    expect(winter.json()).toMatchObject({ all_day: true, start_at: '2026-11-09T23:00:00.000Z', end_at: '2026-11-10T23:00:00.000Z' });
+    expect(winter.json()).toMatchObject({
+      all_day: true,
+      start_at: '2026-11-09T23:00:00.000Z',
+      end_at: '2026-11-10T23:00:00.000Z',
+    });
     // Across the switch to summer time (29 March 2026) the day is 23 hours long.
-    const dst = await post({ all_day: true, start_at: '2026-03-29T00:00:00+01:00', end_at: '2026-03-30T00:00:00+02:00' });
+    const dst = await post({
+      all_day: true,
+      start_at: '2026-03-29T00:00:00+01:00',
+      end_at: '2026-03-30T00:00:00+02:00',
+    });
     expect(dst.statusCode).toBe(201);
-    const badEnd = await post({ all_day: true, start_at: '2026-11-10T00:00:00+01:00', end_at: '2026-11-10T12:00:00+01:00' });
+    const badEnd = await post({
+      all_day: true,
+      start_at: '2026-11-10T00:00:00+01:00',
+      end_at: '2026-11-10T12:00:00+01:00',
+    });
     expect(badEnd.json().errors[0].loc).toEqual(['body', 'end_at']);
     // The all-day item is found on its local date, not on the UTC date it starts on.
     const found = await h.call(owner, 'GET', `/calendars/${cal}/items?start_date=2026-11-10&end_date=2026-11-10`);
@@ -138,18 +159,34 @@ describe('calendar items', () => {
 
   it('updates only given fields, re-validating merged times, and restores a cancelled item', async () => {
     const cal = await calendar();
-    const item = await addItem(cal, { title: 'Call', start_at: '2026-11-10T10:00:00Z', end_at: '2026-11-10T11:00:00Z' });
+    const item = await addItem(cal, {
+      title: 'Call',
+      start_at: '2026-11-10T10:00:00Z',
+      end_at: '2026-11-10T11:00:00Z',
+    });
     h.clock.advance(1_000);
-    const moved = await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { start_at: '2026-11-10T10:30:00Z' });
-    expect(moved.json()).toMatchObject({ title: 'Call', start_at: '2026-11-10T10:30:00.000Z', end_at: '2026-11-10T11:00:00.000Z' });
+    const moved = await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, {
+      start_at: '2026-11-10T10:30:00Z',
+    });
+    expect(moved.json()).toMatchObject({
+      title: 'Call',
+      start_at: '2026-11-10T10:30:00.000Z',
+      end_at: '2026-11-10T11:00:00.000Z',
+    });
     expect(moved.json().updated_at).toBe(h.clock.now().toISOString());
-    const past = await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { start_at: '2026-11-10T12:00:00Z' });
+    const past = await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, {
+      start_at: '2026-11-10T12:00:00Z',
+    });
     expect(past.statusCode).toBe(422);
     expect(past.json().errors[0].loc).toEqual(['body', 'start_at']);
     const notDay = await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { all_day: true });
     expect(notDay.statusCode).toBe(422);
-    expect((await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { status: 'cancelled' })).statusCode).toBe(422);
-    expect((await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { created_by: owner.userId })).statusCode).toBe(422);
+    expect(
+      (await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { status: 'cancelled' })).statusCode,
+    ).toBe(422);
+    expect(
+      (await h.call(owner, 'PATCH', `/calendars/${cal}/items/${item.id}`, { created_by: owner.userId })).statusCode,
+    ).toBe(422);
     await h.call(owner, 'DELETE', `/calendars/${cal}/items/${item.id}`);
     const again = await h.call(owner, 'DELETE', `/calendars/${cal}/items/${item.id}`);
     expect(again.json().status).toBe('cancelled');

@@ -21,7 +21,7 @@ interface Endpoint {
   request(f: Fixture): { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: unknown };
   expect: Record<Role, number>;
   /** Extra checks of a successful answer. */
-  check?(body: any, role: Role, f: Fixture): void;
+  check?(body: any, role: Role, f: Fixture): void | Promise<void>;
 }
 
 const see = {
@@ -108,6 +108,10 @@ const ENDPOINTS: Endpoint[] = [
     name: 'DELETE /calendars/:id',
     request: (f) => ({ method: 'DELETE', url: `/calendars/${f.calendarId}` }),
     expect: withSuccess(manage, 204),
+    async check(_body, _role, f) {
+      const after = await h.call(users.owner, 'GET', `/calendars/${f.calendarId}`);
+      expect(after.json().is_active).toBe(false);
+    },
   },
   {
     name: 'GET /calendars/:id/items',
@@ -178,6 +182,11 @@ const ENDPOINTS: Endpoint[] = [
     name: 'DELETE /calendars/:id/sharing/:sharing_id',
     request: (f) => ({ method: 'DELETE', url: `/calendars/${f.calendarId}/sharing/${f.targetSharingId}` }),
     expect: withSuccess(manage, 204),
+    async check(_body, _role, f) {
+      const after = (await h.call(users.owner, 'GET', `/calendars/${f.calendarId}/sharing`)).json();
+      expect(after.map((s: { id: string }) => s.id)).not.toContain(f.targetSharingId);
+      expect(after).toHaveLength(3);
+    },
   },
 ];
 
@@ -261,7 +270,7 @@ describe('calendar permission table', () => {
         expect(response.json().code).toBe({ 401: 'not_authenticated', 403: 'forbidden', 404: 'not_found' }[status]);
         expect(await ownerView(fixture)).toEqual(before);
       } else if (endpoint.check) {
-        endpoint.check(status === 204 ? null : response.json(), role, fixture);
+        await endpoint.check(status === 204 ? null : response.json(), role, fixture);
       }
     },
   );

@@ -71,7 +71,7 @@ export class ItemService {
     if (span < 0) throw fieldError(['querystring', 'end_date'], 'must not be before start_date');
     if (span + 1 > this.ctx.config.CALENDAR_MAX_WINDOW_DAYS) {
       throw fieldError(
-        ['query', 'end_date'],
+        ['querystring', 'end_date'],
         `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
       );
     }

@@ -85,9 +85,9 @@ export function startOfLocalDate(date: string, timeZone: string): Date {
   let guess = wall - offsetMs(new Date(wall), timeZone);
   guess = wall - offsetMs(new Date(guess), timeZone);
   if (localDateOf(new Date(guess), timeZone) !== date) {
-    // Midnight does not exist that day: the day begins where the previous offset stops applying.
-    const later = wall - offsetMs(new Date(guess + 3 * 3_600_000), timeZone);
-    return new Date(later);
+    // Midnight does not exist that day: the day begins at the shift, which is local midnight read with
+    // the offset in force just before it.
+    return new Date(wall - offsetMs(new Date(guess - 3 * 3_600_000), timeZone));
   }
   return new Date(guess);
 }
