@@ -4,8 +4,12 @@ import type { InternalAuth } from '@routinely/grpc';
 import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
 import { DependencyService } from './domain/dependencies.js';
+import { Importer } from './domain/import/importer.js';
+import { ImportJobs } from './domain/import/jobs.js';
+import { ImportWorker, type ImportWorkerHooks } from './domain/import/worker.js';
 import { TaskService } from './domain/tasks.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
+import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
 import { taskRoutes } from './http/tasks/routes.js';
 
@@ -16,6 +20,8 @@ export interface TaskServiceDeps {
   orm: Orm;
   transport: EventTransport;
   internalAuth: InternalAuth;
+  /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
+  importWorkerHooks?: ImportWorkerHooks;
 }
 
 /** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
@@ -24,12 +30,16 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const relay = new OutboxRelay({ orm: deps.orm, transport: deps.transport, logger });
   const tasks = new TaskService(deps.orm, deps.clock, relay);
   const dependencies = new DependencyService(deps.orm, deps.clock);
+  const importer = new Importer(deps.orm, deps.clock, deps.config, relay);
+  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, logger, relay, deps.importWorkerHooks);
+  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, worker);
 
   return {
     name: 'task',
     routes: async (app) => {
       await app.register(taskRoutes(tasks));
       await app.register(dependencyRoutes(dependencies));
+      await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks));
     },
     readiness: {
@@ -39,8 +49,10 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     },
     start: async () => {
       relay.start();
+      worker.start();
     },
     stop: async () => {
+      await worker.stop();
       await relay.stop();
     },
   };

@@ -1,0 +1,159 @@
+import type { Orm } from '@routinely/db';
+import type { OutboxRelay } from '@routinely/events';
+import type { Clock, Logger } from '@routinely/platform';
+import type { TaskConfig } from '../../config.js';
+import { Sql } from '../../db/sql.js';
+import { planAgainstStore, writePlan } from './importer.js';
+import type { JobStatus } from './jobs.js';
+
+export interface ClaimedJob {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  status: JobStatus;
+  attempts: number;
+}
+
+export interface ImportWorkerHooks {
+  /** Test hook: runs after a job is claimed (its lease committed) and before it is processed. */
+  afterClaim?: (job: ClaimedJob) => Promise<void>;
+}
+
+/**
+ * Parses and commits import jobs in the background. A job is claimed with FOR UPDATE SKIP LOCKED and
+ * leased until `now + IMPORT_JOB_LEASE_MS`; a worker that dies leaves the lease to expire, and any
+ * instance (the restarted one or another replica) claims the job again. Parsing is repeatable and a
+ * commit is one transaction that also marks the job committed, so a retry never imports twice.
+ */
+export class ImportWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly config: TaskConfig,
+    private readonly logger: Logger,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly hooks: ImportWorkerHooks = {},
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  wake(): void {
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => {});
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped || this.running) return;
+    let worked = false;
+    this.running = (async () => {
+      try {
+        worked = await this.runOnce();
+      } catch (error) {
+        this.logger.warn({ err: error }, 'import worker pass failed');
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    if (!this.stopped) this.schedule(worked ? 0 : this.config.IMPORT_WORKER_POLL_MS);
+  }
+
+  /** Claims and processes one job; false when there was nothing to do. */
+  async runOnce(): Promise<boolean> {
+    const job = await this.claim();
+    if (!job) return false;
+    await this.hooks.afterClaim?.(job);
+    if (job.status === 'failed') return true;
+    if (job.status === 'parsing') await this.parse(job);
+    else await this.commit(job);
+    return true;
+  }
+
+  private async claim(): Promise<ClaimedJob | undefined> {
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + this.config.IMPORT_JOB_LEASE_MS);
+    return this.orm.em.getKnex().transaction(async (trx) => {
+      const sql = new Sql(trx);
+      const job = await sql.first<ClaimedJob>(
+        `select id, tenant_id, user_id, status, attempts from import_jobs
+         where status in ('queued', 'parsing', 'committing') and (lease_until is null or lease_until < ?)
+         order by id limit 1 for update skip locked`,
+        [now],
+      );
+      if (!job) return undefined;
+      if (job.attempts >= this.config.IMPORT_JOB_MAX_ATTEMPTS) {
+        await sql.rows(
+          "update import_jobs set status = 'failed', lease_until = null, last_error = ?, updated_at = ? where id = ?",
+          ['the job failed repeatedly and was given up', now, job.id],
+        );
+        return { ...job, status: 'failed' as const };
+      }
+      const status: JobStatus = job.status === 'committing' ? 'committing' : 'parsing';
+      await sql.rows(
+        'update import_jobs set status = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? where id = ?',
+        [status, leaseUntil, now, job.id],
+      );
+      return { ...job, status, attempts: job.attempts + 1 };
+    });
+  }
+
+  private async parse(job: ClaimedJob): Promise<void> {
+    const owner = { tenantId: job.tenant_id, userId: job.user_id };
+    const sql = Sql.pool(this.orm);
+    const stored = await sql.first<{ rows: unknown[] }>('select rows from import_jobs where id = ?', [job.id]);
+    const plan = await planAgainstStore(sql, owner, stored?.rows ?? []);
+    // Only a job still being parsed by this lease is updated: a cancellation in the meantime wins.
+    await sql.rows(
+      `update import_jobs set status = 'parsed', valid = ?, invalid = ?, errors = ?::jsonb, lease_until = null,
+         updated_at = ? where id = ? and status = 'parsing'`,
+      [plan.valid, plan.invalid, JSON.stringify(plan.errors), this.clock.now(), job.id],
+    );
+  }
+
+  private async commit(job: ClaimedJob): Promise<void> {
+    const owner = { tenantId: job.tenant_id, userId: job.user_id };
+    const now = this.clock.now();
+    await this.orm.em.fork().transactional(async (em) => {
+      const sql = Sql.of(em);
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const current = await sql.first<{ status: JobStatus; rows: unknown[] }>(
+        'select status, rows from import_jobs where id = ? for update',
+        [job.id],
+      );
+      if (current?.status !== 'committing') return;
+      // Re-planned under the lock: parents named by rows may have moved or gone since parsing.
+      const plan = await planAgainstStore(sql, owner, current.rows);
+      if (plan.invalid > 0) {
+        await sql.rows(
+          `update import_jobs set status = 'failed', valid = ?, invalid = ?, errors = ?::jsonb, lease_until = null,
+             last_error = 'rows became invalid before the commit', updated_at = ? where id = ?`,
+          [plan.valid, plan.invalid, JSON.stringify(plan.errors), now, job.id],
+        );
+        return;
+      }
+      const ids = await writePlan(sql, em, owner, plan, now);
+      await sql.rows(
+        `update import_jobs set status = 'committed', created_ids = ?::jsonb, lease_until = null, updated_at = ?
+         where id = ?`,
+        [JSON.stringify(ids), now, job.id],
+      );
+    });
+    this.relay.kick();
+  }
+}

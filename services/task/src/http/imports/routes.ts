@@ -1,0 +1,143 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { rowsFromCsv } from '../../domain/import/csv.js';
+import type { Importer } from '../../domain/import/importer.js';
+import { type ImportJobs, JOB_STATUSES, toJobRead } from '../../domain/import/jobs.js';
+import { ownerOf } from '../owner.js';
+
+const tags = ['bulk-import'];
+const permission = 'SERVICE_TASK_BULK_IMPORT' as const;
+
+const rowError = z.object({
+  row: z.number().int().describe('1-based row number (CSV: data rows after the header)'),
+  loc: z.array(z.union([z.string(), z.number()])).describe('field path inside the row'),
+  msg: z.string(),
+});
+
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+const jsonImport = z.object({
+  rows: z
+    .array(z.unknown())
+    .describe('task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own'),
+  commit: z.boolean().default(true),
+  auto_schedule: z.boolean().default(false),
+});
+const importBody = z.union([z.string().describe('text/csv with a header row'), jsonImport]);
+const importQuery = z.object({
+  commit: flag.optional().describe('CSV bodies only (JSON bodies carry it); default true'),
+  auto_schedule: flag.optional(),
+});
+
+const importResult = z.object({
+  total: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  errors: z.array(rowError),
+  committed: z.boolean(),
+  created_ids: z.array(z.uuid()),
+});
+
+const jobRead = z.object({
+  job_id: z.uuid(),
+  status: z.enum(JOB_STATUSES),
+  total: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  errors: z.array(rowError),
+  created_ids: z.array(z.uuid()),
+  auto_schedule: z.boolean(),
+  schedule_run_id: z.uuid().nullable().describe('always null until the scheduler service exists'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const jobParams = z.object({ job_id: z.uuid() });
+
+/** Rows and options from a JSON body or a CSV text body (options then come from the query string). */
+function readImport(body: z.output<typeof importBody>, query: z.output<typeof importQuery>) {
+  if (typeof body === 'string') {
+    return { rows: rowsFromCsv(body), commit: query.commit ?? true, autoSchedule: query.auto_schedule ?? false };
+  }
+  return { rows: body.rows, commit: body.commit, autoSchedule: body.auto_schedule };
+}
+
+export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/service/tasks/bulk-import',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary: 'Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run',
+          body: importBody,
+          querystring: importQuery,
+          response: { 200: importResult },
+        },
+      },
+      async (request) => {
+        const input = readImport(request.body, request.query);
+        return importer.importSync(ownerOf(request), input.rows, input.commit);
+      },
+    );
+
+    r.post(
+      '/service/tasks/bulk-import/jobs',
+      {
+        config: { permission },
+        bodyLimit: 32 * 1024 * 1024,
+        schema: {
+          tags,
+          summary: 'Queue a large import; a background worker parses it',
+          body: importBody,
+          querystring: importQuery,
+          response: { 202: z.object({ job_id: z.uuid(), status: z.enum(JOB_STATUSES) }) },
+        },
+      },
+      async (request, reply) => {
+        const input = readImport(request.body, request.query);
+        const job = await jobs.create(ownerOf(request), input.rows);
+        return reply.status(202).send({ job_id: job.id, status: job.status });
+      },
+    );
+
+    r.get(
+      '/service/tasks/bulk-import/jobs/:job_id',
+      {
+        config: { permission },
+        schema: { tags, summary: 'Status of an import job', params: jobParams, response: { 200: jobRead } },
+      },
+      async (request) => toJobRead(await jobs.get(ownerOf(request), request.params.job_id)),
+    );
+
+    r.post(
+      '/service/tasks/bulk-import/jobs/:job_id/commit',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary: 'Commit a parsed job (all or nothing); the worker writes it',
+          params: jobParams,
+          body: z.object({ auto_schedule: z.boolean().default(false) }).optional(),
+          response: { 202: jobRead },
+        },
+      },
+      async (request, reply) => {
+        const job = await jobs.commit(ownerOf(request), request.params.job_id, request.body?.auto_schedule ?? false);
+        return reply.status(202).send(toJobRead(job));
+      },
+    );
+
+    r.delete(
+      '/service/tasks/bulk-import/jobs/:job_id',
+      { config: { permission }, schema: { tags, summary: 'Cancel an import job', params: jobParams } },
+      async (request, reply) => {
+        await jobs.cancel(ownerOf(request), request.params.job_id);
+        return reply.status(204).send();
+      },
+    );
+  };
+}
