@@ -12,7 +12,7 @@ import {
 
 const tags = ['notifications'];
 
-/** The bell feed: any authenticated user, own rows only, no permission code (ADR 042). */
+/** The bell feed: any authenticated user, own rows only, no permission code (ADR 041). */
 export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
