@@ -204,3 +204,32 @@ describe('GET /.well-known/jwks.json', () => {
     expect(header).toMatchObject({ alg: 'EdDSA', kid: keys[0].kid });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every auth route on the canonical mount only', async () => {
+    const res = await h.app.inject({ url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const path of [
+      'register',
+      'login',
+      'login/form',
+      'refresh',
+      'logout',
+      'me',
+      'status',
+      'health',
+      'set-local-password',
+      'local/setup-password',
+      'mfa/setup',
+      'mfa/verify',
+      'mfa',
+    ]) {
+      expect(paths).toContain(`/api/v1/auth/${path}`);
+    }
+    expect(paths.some((p) => p.startsWith('/v1/'))).toBe(false);
+    const login = res.json().paths['/api/v1/auth/login'].post;
+    expect(login.security).toBeUndefined();
+    expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
+  });
+});
