@@ -1,0 +1,21 @@
+import { openOrm, schemaDrift } from '@routinely/db';
+import { createTestDatabase } from '@routinely/testkit';
+import { expect, it } from 'vitest';
+import { configSchema, dbConfig } from '../src/index.js';
+
+it('has migrations matching the entities', async () => {
+  const db = await createTestDatabase();
+  const orm = await openOrm(db.url, dbConfig);
+  try {
+    expect(await schemaDrift(orm)).toBe('');
+  } finally {
+    await orm.close();
+    await db.drop();
+  }
+});
+
+it('has a default for every setting', () => {
+  const config = configSchema.parse({});
+  expect(config).toMatchObject({ IMPORT_QUOTA_PER_HOUR: 5, IMPORT_QUOTA_PER_DAY: 20, IMPORT_JOB_MAX_ROWS: 10_000 });
+  expect(configSchema.parse({ IMPORT_QUOTA_PER_HOUR: '7' }).IMPORT_QUOTA_PER_HOUR).toBe(7);
+});
