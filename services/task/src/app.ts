@@ -1,13 +1,15 @@
 import type { Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
+import type { InternalAuth, Server } from '@routinely/grpc';
 import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
+import { Sql } from './db/sql.js';
 import { DependencyService } from './domain/dependencies.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { ImportWorker, type ImportWorkerHooks } from './domain/import/worker.js';
 import { TaskService } from './domain/tasks.js';
+import { addTaskRpc } from './grpc/task-rpc.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
@@ -42,6 +44,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks));
     },
+    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, { tasks, sql: Sql.pool(deps.orm) }),
     readiness: {
       database: async () => {
         await deps.orm.em.getKnex().raw('select 1');

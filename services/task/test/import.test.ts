@@ -136,7 +136,9 @@ describe('import jobs', () => {
     const { job_id: jobId } = created.json();
     const parsed = await waitForJob(who, jobId, 'parsed');
     expect(parsed).toMatchObject({ total: 150, valid: 150, invalid: 0, errors: [], created_ids: [] });
-    const commit = await call(h, who, 'POST', `/service/tasks/bulk-import/jobs/${jobId}/commit`, { auto_schedule: true });
+    const commit = await call(h, who, 'POST', `/service/tasks/bulk-import/jobs/${jobId}/commit`, {
+      auto_schedule: true,
+    });
     expect(commit.statusCode).toBe(202);
     const done = await waitForJob(who, jobId, 'committed');
     expect(done.created_ids).toHaveLength(150);

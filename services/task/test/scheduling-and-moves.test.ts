@@ -32,7 +32,10 @@ describe('manual scheduling and status changes', () => {
     const who = h.tokens.user();
     const task = await create(who, 'dentist');
     const patch = (body: unknown) => call(h, who, 'PATCH', `/service/tasks/${task.id}`, body);
-    const scheduled = await patch({ chosen_slot_start: '2026-11-22T09:00:00Z', chosen_slot_end: '2026-11-22T11:00:00+01:00' });
+    const scheduled = await patch({
+      chosen_slot_start: '2026-11-22T09:00:00Z',
+      chosen_slot_end: '2026-11-22T11:00:00+01:00',
+    });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
     expect(scheduled.json()).toMatchObject({
       status: 'scheduled',
@@ -47,19 +50,29 @@ describe('manual scheduling and status changes', () => {
     expect(cleared.json()).toMatchObject({ status: 'pending', chosen_slot_start: null, chosen_slot_end: null });
     expect(await eventsOf(task.id)).toEqual(['created', 'scheduled', 'scheduled', 'updated', 'unscheduled']);
     const last = (await outboxEvents(h)).filter((e) => e.taskId === task.id).at(-1)!;
-    expect(last.task).toMatchObject({ title: 'dentist (new)', status: 'pending', user_id: who.userId, reminder_offset_min: 10 });
+    expect(last.task).toMatchObject({
+      title: 'dentist (new)',
+      status: 'pending',
+      user_id: who.userId,
+      reminder_offset_min: 10,
+    });
   });
 
   it('rejects a slot ending before it starts, half a slot, and scheduled without a slot', async () => {
     const who = h.tokens.user();
     const task = await create(who, 'x');
     const patch = (body: unknown) => call(h, who, 'PATCH', `/service/tasks/${task.id}`, body);
-    const backwards = await patch({ chosen_slot_start: '2026-11-22T10:00:00Z', chosen_slot_end: '2026-11-22T09:00:00Z' });
+    const backwards = await patch({
+      chosen_slot_start: '2026-11-22T10:00:00Z',
+      chosen_slot_end: '2026-11-22T09:00:00Z',
+    });
     expect(backwards.statusCode).toBe(422);
     expect(backwards.json().errors[0].loc).toEqual(['body', 'chosen_slot_end']);
     expect((await patch({ chosen_slot_start: '2026-11-22T10:00:00Z' })).statusCode).toBe(422);
     expect((await patch({ status: 'scheduled' })).json().errors[0].loc).toEqual(['body', 'status']);
-    expect((await patch({ chosen_slot_start: '2026-11-22T10:00:00' , chosen_slot_end: '2026-11-22T11:00:00Z' })).statusCode).toBe(422);
+    expect(
+      (await patch({ chosen_slot_start: '2026-11-22T10:00:00', chosen_slot_end: '2026-11-22T11:00:00Z' })).statusCode,
+    ).toBe(422);
     expect(await eventsOf(task.id)).toEqual(['created']);
   });
 
@@ -111,7 +124,9 @@ describe('move and reorder', () => {
     });
     expect(missing.statusCode).toBe(404);
     const foreign = await create(h.tokens.user({ tenantId: who.tenantId }), 'not yours');
-    expect((await call(h, who, 'POST', `/service/tasks/${a.id}/move`, { parent_task_id: foreign.id })).statusCode).toBe(404);
+    expect((await call(h, who, 'POST', `/service/tasks/${a.id}/move`, { parent_task_id: foreign.id })).statusCode).toBe(
+      404,
+    );
   });
 
   it('never builds a cycle or depth 6 when moves race', async () => {
@@ -154,7 +169,9 @@ describe('move and reorder', () => {
     const res = await call(h, who, 'POST', `/service/tasks/${kids[3].id}/reorder`, { sort_order: 1 });
     expect(res.json()).toMatchObject({ title: 'k3', sort_order: 1 });
     const order = async () =>
-      (await call(h, who, 'GET', `/service/tasks/${parent.id}/tree`)).json().children.map((k: { title: string; sort_order: number }) => `${k.sort_order}:${k.title}`);
+      (await call(h, who, 'GET', `/service/tasks/${parent.id}/tree`))
+        .json()
+        .children.map((k: { title: string; sort_order: number }) => `${k.sort_order}:${k.title}`);
     expect(await order()).toEqual(['0:k0', '1:k3', '2:k1', '3:k2']);
     await call(h, who, 'POST', `/service/tasks/${kids[0].id}/reorder`, { sort_order: 99 });
     expect(await order()).toEqual(['0:k3', '1:k1', '2:k2', '3:k0']);

@@ -6,6 +6,7 @@ import { Sql } from '../db/sql.js';
 import {
   deleteTask,
   findTask,
+  findTasks,
   insertTasks,
   listTasks,
   nextSortOrder,
@@ -34,6 +35,12 @@ export interface TaskPatch extends StatusAndSlotPatch {
   reminder_channels?: TaskRow['reminder_channels'] | undefined;
   reminder_offset_min?: number | undefined;
   tags?: string[] | undefined;
+}
+
+export interface SlotAssignment {
+  taskId: string;
+  start: Date | null;
+  end: Date | null;
 }
 
 const PLAIN_FIELDS = [
@@ -179,6 +186,38 @@ export class TaskService {
         updated_at: now,
       });
       emitTaskEvent(em, 'updated', saved, now);
+      return saved;
+    });
+  }
+
+  /**
+   * Sets or clears the slots of many tasks in one transaction (the scheduler's write). All or nothing:
+   * an unknown id or a task that is done, skipped or cancelled fails the whole call.
+   */
+  async applySlots(owner: Owner, assignments: SlotAssignment[]): Promise<TaskRow[]> {
+    const now = this.clock.now();
+    return this.write(async (sql, em) => {
+      await sql.lockOwner(owner.tenantId, owner.userId);
+      const ids = [...new Set(assignments.map((a) => a.taskId))];
+      const rows = new Map((await findTasks(sql, owner, ids)).map((row) => [row.id, row]));
+      const saved: TaskRow[] = [];
+      for (const [index, assignment] of assignments.entries()) {
+        const before = rows.get(assignment.taskId);
+        if (!before) throw new AppError('not_found', `Task ${assignment.taskId} not found`);
+        if (before.status !== 'pending' && before.status !== 'scheduled') {
+          throw new AppError('conflict', `Task ${before.id} is ${before.status} and cannot be scheduled`);
+        }
+        const next = applyStatusAndSlot(
+          before,
+          { chosen_slot_start: assignment.start, chosen_slot_end: assignment.end },
+          now,
+          ['assignments', String(index)],
+        );
+        const row = await saveTask(sql, { ...next, updated_at: now });
+        rows.set(row.id, row);
+        emitTaskEvent(em, eventForChange(before, row), row, now);
+        saved.push(row);
+      }
       return saved;
     });
   }

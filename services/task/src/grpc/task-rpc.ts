@@ -1,0 +1,99 @@
+import { addRpcService, type CallerIdentity, type InternalAuth, type Server } from '@routinely/grpc';
+import { AppError, hasPermission, type Permission } from '@routinely/platform';
+import { task_v1 } from '@routinely/proto';
+import type { DependencyRow } from '../db/dependency-sql.js';
+import { dependenciesTouching } from '../db/dependency-sql.js';
+import type { Sql } from '../db/sql.js';
+import { findTasks } from '../db/task-sql.js';
+import type { Owner, TaskRow } from '../domain/task-model.js';
+import type { TaskService } from '../domain/tasks.js';
+
+const MAX_IDS = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The acting user comes only from the verified service token; a call without one, or whose user lacks
+ * the permission the matching HTTP route needs, is refused.
+ */
+function ownerOfCaller(caller: CallerIdentity, needed: readonly Permission[]): Owner {
+  if (!caller.tenantId || !caller.userId) {
+    throw new AppError('forbidden', 'The call must act for a user (tenant and user in the service token)');
+  }
+  if (!hasPermission(caller.permissions, needed))
+    throw new AppError('forbidden', `Missing permission ${needed.join(' or ')}`);
+  return { tenantId: caller.tenantId, userId: caller.userId };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : '');
+
+function toProtoTask(row: TaskRow): task_v1.Task {
+  return {
+    id: row.id,
+    parentTaskId: row.parent_task_id ?? '',
+    depth: row.depth,
+    sortOrder: row.sort_order,
+    title: row.title,
+    status: row.status,
+    priority: row.priority,
+    durationMin: row.duration_min,
+    deadlineAt: iso(row.deadline_at),
+    earliestStartAt: iso(row.earliest_start_at),
+    tags: row.tags,
+    chosenSlotStart: iso(row.chosen_slot_start),
+    chosenSlotEnd: iso(row.chosen_slot_end),
+    reminderChannels: row.reminder_channels,
+    reminderOffsetMin: row.reminder_offset_min,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const toProtoDependency = (row: DependencyRow): task_v1.Dependency => ({
+  id: row.id,
+  taskId: row.task_id,
+  dependsOnId: row.depends_on_id,
+  depType: row.dep_type,
+  lagMin: row.lag_min,
+});
+
+function parseInstant(value: string, field: string): Date | null {
+  if (value === '') return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()) || !/(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+    throw new AppError('validation_failed', `${field} must be an ISO-8601 datetime with an offset`);
+  }
+  return date;
+}
+
+function checkIds(ids: readonly string[]): void {
+  if (ids.length > MAX_IDS) throw new AppError('validation_failed', `At most ${MAX_IDS} tasks per call`);
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw new AppError('validation_failed', `Not a task id: ${bad}`);
+}
+
+export function addTaskRpc(server: Server, auth: InternalAuth, deps: { tasks: TaskService; sql: Sql }): void {
+  addRpcService(server, task_v1.TaskServiceService, auth, {
+    getTasks: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
+      checkIds(request.taskIds);
+      const rows = await findTasks(deps.sql, owner, request.taskIds);
+      const found = new Set(rows.map((r) => r.id));
+      const edges = await dependenciesTouching(deps.sql, owner, [...found]);
+      return {
+        tasks: rows.map(toProtoTask),
+        dependencies: edges.map(toProtoDependency),
+        missingIds: request.taskIds.filter((id) => !found.has(id)),
+      };
+    },
+    applySlots: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_UPDATE', 'SERVICE_SCHEDULE_RUN']);
+      checkIds(request.assignments.map((a) => a.taskId));
+      const assignments = request.assignments.map((a, i) => ({
+        taskId: a.taskId,
+        start: parseInstant(a.chosenSlotStart, `assignments[${i}].chosen_slot_start`),
+        end: parseInstant(a.chosenSlotEnd, `assignments[${i}].chosen_slot_end`),
+      }));
+      const rows = await deps.tasks.applySlots(owner, assignments);
+      return { tasks: rows.map(toProtoTask) };
+    },
+  });
+}

@@ -1,0 +1,117 @@
+import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import { task_v1 } from '@routinely/proto';
+import type { TestUser } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Harness, INTERNAL_SECRET, outboxEvents, startHarness } from './harness.js';
+
+let h: Harness;
+let server: Server;
+let client: RpcClient<typeof task_v1.TaskServiceService>;
+let user: TestUser;
+let address: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  server = new Server();
+  h.service.addGrpc?.(server);
+  address = await startRpcServer(server, '127.0.0.1', 0);
+  client = createRpcClient(task_v1.TaskServiceService, address, new InternalAuth(INTERNAL_SECRET, 'scheduler'));
+  user = h.tokens.user();
+});
+afterAll(async () => {
+  client?.close();
+  if (server) await stopRpcServer(server);
+  await h?.close();
+});
+
+const actorOf = (u: TestUser) => ({ tenantId: u.tenantId, userId: u.userId, permissions: u.permissions });
+
+async function create(title: string, who = user) {
+  return (await call(h, who, 'POST', '/service/tasks', { title })).json();
+}
+
+describe('task.v1.TaskService over loopback gRPC', () => {
+  it("GetTasks returns the caller's tasks with dependencies and names the ids it could not see", async () => {
+    const a = await create('a');
+    const b = await create('b');
+    await call(h, user, 'POST', '/service/tasks/dependencies', { task_id: b.id, depends_on_id: a.id, lag_min: 15 });
+    const foreign = await create('foreign', h.tokens.user({ tenantId: user.tenantId }));
+    const res = await client.getTasks({ taskIds: [a.id, b.id, foreign.id] }, { actor: actorOf(user) });
+    expect(res.tasks.map((t) => t.title)).toEqual(['a', 'b']);
+    expect(res.tasks[0]).toMatchObject({ status: 'pending', durationMin: 30, depth: 1, chosenSlotStart: '' });
+    expect(res.dependencies).toEqual([
+      expect.objectContaining({ taskId: b.id, dependsOnId: a.id, depType: 'finish_to_start', lagMin: 15 }),
+    ]);
+    expect(res.missingIds).toEqual([foreign.id]);
+  });
+
+  it('ApplySlots schedules many tasks in one transaction and emits scheduled events', async () => {
+    const a = await create('slot a');
+    const b = await create('slot b');
+    const res = await client.applySlots(
+      {
+        assignments: [
+          { taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00Z', chosenSlotEnd: '2026-11-22T09:30:00Z' },
+          { taskId: b.id, chosenSlotStart: '2026-11-22T10:00:00Z', chosenSlotEnd: '2026-11-22T11:00:00Z' },
+        ],
+      },
+      { actor: actorOf(user) },
+    );
+    expect(res.tasks.map((t) => [t.status, t.chosenSlotStart])).toEqual([
+      ['scheduled', '2026-11-22T09:00:00.000Z'],
+      ['scheduled', '2026-11-22T10:00:00.000Z'],
+    ]);
+    const events = (await outboxEvents(h)).filter((e) => [a.id, b.id].includes(e.taskId)).map((e) => e.type);
+    expect(events).toEqual(['task.task.created', 'task.task.created', 'task.task.scheduled', 'task.task.scheduled']);
+    const cleared = await client.applySlots(
+      { assignments: [{ taskId: a.id, chosenSlotStart: '', chosenSlotEnd: '' }] },
+      { actor: actorOf(user) },
+    );
+    expect(cleared.tasks[0]).toMatchObject({ status: 'pending', chosenSlotStart: '' });
+  });
+
+  it('is all or nothing: an unknown task or a bad slot changes nothing', async () => {
+    const a = await create('atomic');
+    const foreign = await create('not yours', h.tokens.user());
+    const slot = { chosenSlotStart: '2026-11-22T09:00:00Z', chosenSlotEnd: '2026-11-22T09:30:00Z' };
+    await expect(
+      client.applySlots(
+        {
+          assignments: [
+            { taskId: a.id, ...slot },
+            { taskId: foreign.id, ...slot },
+          ],
+        },
+        { actor: actorOf(user) },
+      ),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      client.applySlots(
+        {
+          assignments: [
+            { taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00Z', chosenSlotEnd: '2026-11-22T08:00:00Z' },
+          ],
+        },
+        { actor: actorOf(user) },
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    expect((await call(h, user, 'GET', `/service/tasks/${a.id}`)).json().status).toBe('pending');
+  });
+
+  it('refuses callers without a valid service token, without a user, or without the permission', async () => {
+    const a = await create('guarded');
+    const forged = createRpcClient(
+      task_v1.TaskServiceService,
+      address,
+      new InternalAuth('another-secret-that-is-long-enough-000', 'scheduler'),
+    );
+    await expect(forged.getTasks({ taskIds: [a.id] }, { actor: actorOf(user) })).rejects.toMatchObject({
+      code: 'not_authenticated',
+    });
+    forged.close();
+    await expect(client.getTasks({ taskIds: [a.id] })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      client.getTasks({ taskIds: [a.id] }, { actor: { ...actorOf(user), permissions: ['SERVICE_WEBHOOK_READ'] } }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});
