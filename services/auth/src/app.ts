@@ -69,7 +69,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     keys,
     accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
     sessions: new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay }),
-    mfa: new MfaService(orm, box, clock, config),
+    mfa: new MfaService(orm, box, clock, config, throttle),
   };
 
   const routes: FastifyPluginAsync = async (app) => {

@@ -176,3 +176,38 @@ describe('DELETE /auth/mfa', () => {
     expect(ok.statusCode).toBe(200);
   });
 });
+
+describe('MFA code guessing', () => {
+  it('counts wrong codes as failed logins: the (account, IP) pair gets blocked across challenges', async () => {
+    const user = await userWithMfa();
+    const ip = '10.77.0.1';
+    const challenge = async () =>
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email: user.email, password: STRONG_PASSWORD },
+          remoteAddress: ip,
+        })
+      ).json().mfa_token as string;
+    const guess = async (token: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/mfa/verify',
+        payload: { code: '000000', mfa_token: token },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 3; i++) expect((await guess(await challenge())).statusCode).toBe(401);
+    const token = await challenge();
+    for (let i = 0; i < 2; i++) expect((await guess(token)).statusCode).toBe(401);
+    // Five wrong codes: the pair is blocked for codes on a live challenge and for new logins alike.
+    expect((await guess(token)).statusCode).toBe(429);
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: user.email, password: STRONG_PASSWORD },
+      remoteAddress: ip,
+    });
+    expect(login.statusCode).toBe(429);
+  });
+});

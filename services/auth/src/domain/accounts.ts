@@ -120,7 +120,9 @@ export class AccountService {
       await this.throttle.recordFailure(email, ip);
       throw invalidCredentials();
     }
-    await this.throttle.recordSuccess(email, ip);
+    // With MFA on, the pair's failures are cleared only when the code step succeeds too; else a known
+    // password would reset the count of wrong codes at every new challenge.
+    if (!user.mfaEnabled) await this.throttle.recordSuccess(email, ip);
     // Only after a correct password, so the disabled state leaks to nobody without it.
     if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
     return user;

@@ -6,6 +6,7 @@ import QRCode from 'qrcode';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
 import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { randomToken, type SecretBox, sha256 } from './secret-box.js';
 
 const STEP_SECONDS = 30;
@@ -41,6 +42,7 @@ export class MfaService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly config: AuthConfig,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   async setup(user: UserRow): Promise<MfaSetup> {
@@ -151,8 +153,23 @@ export class MfaService {
     return { mfa_token: token, expires_in: ttl };
   }
 
+  /**
+   * A code check that counts as a failed login on failure, so guessing codes (with new challenges) runs into
+   * the same (account, IP) block and account slow-down as guessing passwords.
+   */
+  async verifyThrottled(user: UserRow, code: string, ip: string): Promise<void> {
+    await this.throttle.gate(user.email, ip);
+    try {
+      await this.verifySecondFactor(user, code);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_mfa_code')
+        await this.throttle.recordFailure(user.email, ip);
+      throw error;
+    }
+  }
+
   /** Completes a login: checks the challenge and the code, consumes both, returns the user. */
-  async completeChallenge(mfaToken: string, code: string): Promise<UserRow> {
+  async completeChallenge(mfaToken: string, code: string, ip: string): Promise<UserRow> {
     const em = this.orm.em.fork();
     const now = this.clock.now();
     const challenge = await em.findOne(MfaChallenge, { tokenHash: sha256(mfaToken) });
@@ -173,9 +190,10 @@ export class MfaService {
     if (counted === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
     const user = await em.findOne(User, { id: challenge.userId, tenantId: challenge.tenantId });
     if (!user) throw new AppError('invalid_token', 'Invalid or expired MFA token');
-    await this.verifySecondFactor(user, code);
+    await this.verifyThrottled(user, code, ip);
     const consumed = await em.nativeUpdate(MfaChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
     if (consumed === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    await this.throttle.recordSuccess(user.email, ip);
     if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
     return user;
   }

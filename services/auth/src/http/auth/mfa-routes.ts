@@ -43,7 +43,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
       async (request, reply) => {
         const { code, mfa_token } = request.body;
         if (mfa_token !== undefined) {
-          const user = await ctx.mfa.completeChallenge(mfa_token, code);
+          const user = await ctx.mfa.completeChallenge(mfa_token, code, request.ip);
           const tokens = await ctx.sessions.open(user);
           setSessionCookie(reply, ctx.config, tokens.access_token);
           return tokens;
@@ -77,7 +77,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           await ctx.accounts.checkPassword(user, password, request.ip);
         } else {
           if (code === undefined) throw fieldError(['body', 'code'], 'Field required', 'missing');
-          await ctx.mfa.verifySecondFactor(user, code);
+          await ctx.mfa.verifyThrottled(user, code, request.ip);
         }
         await ctx.mfa.disable(user);
         ctx.accounts.invalidate(user.id);
