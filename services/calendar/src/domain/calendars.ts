@@ -1,9 +1,10 @@
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Calendar, CalendarItem, type CalendarRow, type ShareLevel, type Visibility } from '../db/entities.js';
+import { Calendar, CalendarItem, type Visibility } from '../db/entities.js';
 import { type AccessLevel, type Actor, effectiveLevel, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
+import { type CalendarDbRow, calendarRowOf, readVisibleCalendar } from './read-queries.js';
 import { isValidTimeZone } from './time.js';
 import { type CalendarView, calendarSnapshotOf, calendarView } from './views.js';
 
@@ -43,39 +44,6 @@ function requireTimeZone(timezone: string): void {
   }
 }
 
-interface ListedRow {
-  id: string;
-  tenant_id: string;
-  owner_id: string;
-  name: string;
-  description: string | null;
-  color: string | null;
-  timezone: string;
-  visibility: string;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-  share_permission: ShareLevel | null;
-}
-
-function rowOf(r: ListedRow): CalendarRow {
-  return {
-    id: r.id,
-    tenantId: r.tenant_id,
-    ownerId: r.owner_id,
-    name: r.name,
-    description: r.description,
-    color: r.color,
-    timezone: r.timezone,
-    visibility: r.visibility,
-    isActive: r.is_active,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-    deletedAt: r.deleted_at ? new Date(r.deleted_at) : null,
-  } as CalendarRow;
-}
-
 /** Calendars: the caller owns what they create; shares and public visibility widen who can see. */
 export class CalendarService {
   constructor(private readonly ctx: CalendarContext) {}
@@ -107,9 +75,9 @@ export class CalendarService {
         { column: 'c.id', order: query.sort_order },
       ])
       .limit(query.page_size)
-      .offset((query.page - 1) * query.page_size)) as ListedRow[];
+      .offset((query.page - 1) * query.page_size)) as CalendarDbRow[];
     const items = rows.map((r) => {
-      const row = rowOf(r);
+      const row = calendarRowOf(r);
       return calendarView(row, effectiveLevel(row, actor.userId, r.share_permission) as AccessLevel);
     });
     return { items, total, page: query.page, page_size: query.page_size, pages: Math.ceil(total / query.page_size) };
@@ -146,7 +114,7 @@ export class CalendarService {
 
   /** A soft-deleted calendar stays readable (read-only) to those who could see it, as the list shows it. */
   async get(actor: Actor, calendarId: string): Promise<CalendarView> {
-    const access = await loadVisibleCalendar(this.ctx.orm.em.fork(), actor, calendarId, { activeOnly: false });
+    const access = await readVisibleCalendar(this.ctx.orm, actor, calendarId, { activeOnly: false });
     return calendarView(access.calendar, access.level);
   }
 

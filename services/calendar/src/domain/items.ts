@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { CalendarItem, type CalendarItemRow, type ItemStatus, type ItemType } from '../db/entities.js';
 import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
+import { readItemsOverlapping, readVisibleCalendar } from './read-queries.js';
 import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
 import { itemView } from './views.js';
 
@@ -75,8 +76,7 @@ export class ItemService {
         `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
       );
     }
-    const em = this.ctx.orm.em.fork();
-    const { calendar } = await loadVisibleCalendar(em, actor, calendarId);
+    const { calendar } = await readVisibleCalendar(this.ctx.orm, actor, calendarId, { activeOnly: true });
     const from = startOfLocalDate(query.start_date, calendar.timezone);
     const to = startOfLocalDate(addDays(query.end_date, 1), calendar.timezone);
     const statuses = query.status?.length
@@ -84,20 +84,14 @@ export class ItemService {
       : query.include_cancelled
         ? undefined
         : (['confirmed', 'tentative'] as ItemStatus[]);
-    const rows = await em.find(
-      CalendarItem,
-      {
-        calendarId,
-        tenantId: actor.tenantId,
-        deletedAt: null,
-        startAt: { $lt: to },
-        endAt: { $gt: from },
-        ...(query.item_types?.length ? { type: { $in: query.item_types } } : {}),
-        ...(statuses ? { status: { $in: statuses } } : {}),
-      },
-      { orderBy: { startAt: 'asc', id: 'asc' } },
-    );
-    const items = rows.map(itemView);
+    const items = await readItemsOverlapping(this.ctx.orm, {
+      tenantId: actor.tenantId,
+      calendarId,
+      from,
+      to,
+      types: query.item_types,
+      statuses,
+    });
     return {
       calendar_id: calendarId,
       start_date: query.start_date,

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// Calendar service throughput: the calendar list and the item-window query for one user who owns
+// 50 calendars holding 5,000 items. Not a timed test; the lead runs it against a running deployment.
+//
+//   BASE_URL=http://127.0.0.1:8080 TOKEN=<access token> node bench/calendar-bench.mjs
+//
+// Optional env: DURATION (s, default 15), CONNECTIONS (default 20), CALENDARS (50), ITEMS (5000),
+// SKIP_SEED=1 (reuse calendars named "bench-*" that an earlier run created), MOUNT (default /api/v1).
+// The per-IP rate limit (100/min by default) must be raised for the run, e.g. RATE_LIMIT_PER_MINUTE=100000000
+// RATE_LIMIT_PER_HOUR=100000000 RATE_LIMIT_BURST=100000000 on the server; non-2xx answers are reported.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+// Without TOKEN, a fresh user is registered through the auth service (bench/lib.mjs).
+const TOKEN = process.env.TOKEN ?? (await import('./lib.mjs').then((lib) => lib.benchUser('calendar-bench'))).token;
+const MOUNT = process.env.MOUNT ?? '/api/v1';
+const DURATION = Number(process.env.DURATION ?? 15);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
+const CALENDARS = Number(process.env.CALENDARS ?? 50);
+const ITEMS = Number(process.env.ITEMS ?? 5000);
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+async function api(method, path, body) {
+  const res = await fetch(`${BASE_URL}${MOUNT}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+/** Runs `task` over `inputs` with at most `limit` in flight. */
+async function pool(inputs, limit, task) {
+  const out = new Array(inputs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < inputs.length) {
+        const i = next++;
+        out[i] = await task(inputs[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+// Items are spread over ten weeks from Monday 2026-01-05, one hour each, at varied hours and types.
+const FIRST_DAY = Date.UTC(2026, 0, 5);
+const TYPES = ['meeting', 'event', 'task'];
+function itemBody(n) {
+  const day = n % 70;
+  const hour = 6 + ((n * 7) % 14);
+  const start = new Date(FIRST_DAY + day * 86_400_000 + hour * 3_600_000);
+  return {
+    type: TYPES[n % 3],
+    title: `Bench item ${n}`,
+    start_at: start.toISOString(),
+    end_at: new Date(start.getTime() + 3_600_000).toISOString(),
+  };
+}
+
+async function seed() {
+  if (process.env.SKIP_SEED === '1') {
+    const page = await api('GET', '/calendars?page_size=100&include_shared=false');
+    const ids = page.items.filter((c) => c.name.startsWith('bench-')).map((c) => c.id);
+    if (ids.length === 0) throw new Error('SKIP_SEED=1 but no bench-* calendars exist');
+    return ids;
+  }
+  const run = Date.now().toString(36);
+  const started = performance.now();
+  const calendars = await pool(
+    Array.from({ length: CALENDARS }, (_, i) => i),
+    10,
+    (i) => api('POST', '/calendars', { name: `bench-${run}-${String(i).padStart(2, '0')}`, timezone: 'UTC' }),
+  );
+  const ids = calendars.map((c) => c.id);
+  await pool(
+    Array.from({ length: ITEMS }, (_, n) => n),
+    20,
+    (n) => api('POST', `/calendars/${ids[n % ids.length]}/items`, itemBody(n)),
+  );
+  console.log(`seeded ${ids.length} calendars and ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return ids;
+}
+
+/** One autocannon run whose requests rotate through `paths`. */
+function measure(title, paths) {
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: BASE_URL,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        headers: { authorization: headers.authorization },
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({ ...req, path: `${MOUNT}${paths[i++ % paths.length]}` }),
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          scenario: title,
+          requests_per_s: Math.round(result.requests.average),
+          latency_avg_ms: result.latency.average,
+          latency_p50_ms: result.latency.p50,
+          latency_p99_ms: result.latency.p99,
+          total: result.requests.total,
+          non_2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+        });
+      },
+    );
+  });
+}
+
+const ids = await seed();
+const weeks = Array.from({ length: 10 }, (_, w) => {
+  const from = new Date(FIRST_DAY + w * 7 * 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(FIRST_DAY + (w * 7 + 6) * 86_400_000).toISOString().slice(0, 10);
+  return `start_date=${from}&end_date=${to}`;
+});
+const scenarios = [
+  ['list page_size=20 (sorted by name)', ['/calendars?page_size=20', '/calendars?page_size=20&page=2', '/calendars?page_size=20&page=3']],
+  ['list page_size=100 sort_by=updated_at desc', ['/calendars?page_size=100&sort_by=updated_at&sort_order=desc']],
+  ['item window, one week (~10 items)', ids.flatMap((id) => weeks.map((w) => `/calendars/${id}/items?${w}`))],
+  ['item window, all ten weeks (100 items)', ids.map((id) => `/calendars/${id}/items?start_date=2026-01-05&end_date=2026-03-15`)],
+  ['item window, one week, meetings only', ids.map((id, n) => `/calendars/${id}/items?${weeks[n % 10]}&item_types=meeting`)],
+];
+const results = [];
+for (const [title, paths] of scenarios) {
+  const r = await measure(title, paths);
+  results.push(r);
+  console.log(`${title}: ${r.requests_per_s} req/s, p99 ${r.latency_p99_ms} ms, non-2xx ${r.non_2xx}`);
+}
+console.table(results);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+const file = new URL(`./results/calendar-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
+writeFileSync(file, JSON.stringify({ base_url: BASE_URL, calendars: ids.length, items: ITEMS, connections: CONNECTIONS, duration_s: DURATION, results }, null, 2));
+console.log(`results written to ${file.pathname}`);
+if (results.some((r) => r.non_2xx > 0)) {
+  console.warn('some answers were not 2xx (rate limit?): the figures above are not valid');
+  process.exitCode = 1;
+}
