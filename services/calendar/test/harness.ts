@@ -7,7 +7,7 @@ import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type Tes
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AuthUserDirectory, buildService, configSchema, dbConfig } from '../src/index.js';
 
-const SECRET = 'calendar-test-internal-secret-0123456789abcdef';
+export const TEST_INTERNAL_SECRET = 'calendar-test-internal-secret-0123456789abcdef';
 
 /**
  * A loopback gRPC server speaking the auth service's real AuthService protocol over a small in-test user
@@ -22,7 +22,7 @@ export class TestAuthDirectory {
 
   static async start(): Promise<TestAuthDirectory> {
     const dir = new TestAuthDirectory();
-    addRpcService(dir.server, auth_v1.AuthServiceService, new InternalAuth(SECRET, 'auth'), {
+    addRpcService(dir.server, auth_v1.AuthServiceService, new InternalAuth(TEST_INTERNAL_SECRET, 'auth'), {
       getJwks: async () => ({ jwksJson: '{"keys":[]}' }),
       lookupUser: async (request, caller) => {
         dir.lookupTenants.push(caller.tenantId);
@@ -77,7 +77,7 @@ export async function startHarness(options: { transport?: EventTransport; startS
   const clock = new ManualClock('2026-11-21T08:00:00.000Z');
   const tokens = await TestTokens.create(clock);
   const directory = await TestAuthDirectory.start();
-  const internalAuth = new InternalAuth(SECRET, 'calendar');
+  const internalAuth = new InternalAuth(TEST_INTERNAL_SECRET, 'calendar');
   const userDirectory = new AuthUserDirectory(directory.address, internalAuth);
   const transport = options.transport ?? new InProcessTransport();
   const service = buildService({

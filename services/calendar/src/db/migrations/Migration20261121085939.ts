@@ -2,7 +2,6 @@ import { Migration } from '@routinely/db';
 
 export class Migration20261121085939 extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create schema if not exists "calendar"');
     this.addSql(
       'create table "calendar"."calendars" ("id" uuid not null, "tenant_id" uuid not null, "owner_id" uuid not null, "name" varchar(200) not null, "description" text null, "color" varchar(7) null, "timezone" varchar(64) not null, "visibility" varchar(16) not null, "is_active" boolean not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "deleted_at" timestamptz null, constraint "calendars_pkey" primary key ("id"))',
     );
