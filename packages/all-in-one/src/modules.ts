@@ -1,4 +1,5 @@
+import { authModule } from '@routinely/auth';
 import type { ServiceModule } from '@routinely/runtime';
 
 /** Every service the all-in-one process runs, auth first (the others ask it for keys and users). */
-export const SERVICE_MODULES: ServiceModule[] = [];
+export const SERVICE_MODULES: ServiceModule[] = [authModule];

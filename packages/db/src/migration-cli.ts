@@ -35,7 +35,7 @@ try {
     const statements = diff
       .split(/;\n/)
       .map((s) => s.trim().replace(/;$/, ''))
-      .filter((s) => s && !/^set names/i.test(s));
+      .filter((s) => s && !/^set names/i.test(s) && !/^create schema/i.test(s)); // the host creates the schema for the service's role
     const body = statements.map((s) => `    this.addSql(${JSON.stringify(s)});`).join('\n');
     const dir = resolve(serviceDir, 'src/db/migrations');
     mkdirSync(dir, { recursive: true });

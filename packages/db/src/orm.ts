@@ -17,7 +17,10 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the schema exists,
+    // and a service role only owns its schema.
+    const { rowCount } = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
+    if (!rowCount) await client.query(`CREATE SCHEMA "${schema}"`);
   } finally {
     await client.end();
   }

@@ -2,7 +2,6 @@ import { Migration } from '@routinely/db';
 
 export class Migration20261121090013 extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create schema if not exists "auth"');
     this.addSql(
       'create table "auth"."mfa_backup_codes" ("id" uuid not null, "tenant_id" uuid not null, "user_id" uuid not null, "code_hash" varchar(64) not null, "created_at" timestamptz not null, "used_at" timestamptz null, constraint "mfa_backup_codes_pkey" primary key ("id"))',
     );
