@@ -62,9 +62,23 @@ export interface TokenVerifierOptions {
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
-/** Verifies an EdDSA access token (signature, issuer, audience, expiry) and that its session is alive. */
-export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  return async (token) => {
+/**
+ * Verifies an EdDSA access token (signature, issuer, audience, expiry) and that its session is alive.
+ * A token whose signature was verified once is remembered until it expires (bounded LRU), so a client
+ * reusing its token pays a map lookup instead of an Ed25519 verification; the revocation check still runs
+ * on every request.
+ */
+export function createTokenVerifier(options: TokenVerifierOptions & { cacheSize?: number }): TokenVerifier {
+  const verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  const cacheSize = options.cacheSize ?? 10_000;
+
+  async function verifySignature(token: string): Promise<{ principal: Principal; expiresAtMs: number }> {
+    const cached = verified.get(token);
+    if (cached) {
+      if (cached.expiresAtMs > options.clock.now().getTime()) return cached;
+      verified.delete(token);
+      throw new AppError('invalid_token', 'Token expired');
+    }
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, options.getKey, {
@@ -80,19 +94,29 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       throw new AppError('invalid_token', expired ? 'Token expired' : 'Invalid token');
     }
     if (payload.typ !== 'access') throw new AppError('invalid_token', 'Not an access token');
-    const sessionId = String(payload.sid);
-    if (await options.revocations.isSessionRevoked(sessionId)) {
+    const entry = {
+      principal: {
+        userId: String(payload.sub),
+        tenantId: String(payload.tenant_id),
+        email: String(payload.email ?? ''),
+        roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
+        permissions: Array.isArray(payload.permissions) ? payload.permissions.map(String) : [],
+        sessionId: String(payload.sid),
+        tokenId: String(payload.jti),
+        claims: payload,
+      },
+      expiresAtMs: Number(payload.exp) * 1000,
+    };
+    if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
+    verified.set(token, entry);
+    return entry;
+  }
+
+  return async (token) => {
+    const { principal } = await verifySignature(token);
+    if (await options.revocations.isSessionRevoked(principal.sessionId)) {
       throw new AppError('invalid_token', 'Token revoked');
     }
-    return {
-      userId: String(payload.sub),
-      tenantId: String(payload.tenant_id),
-      email: String(payload.email ?? ''),
-      roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
-      permissions: Array.isArray(payload.permissions) ? payload.permissions.map(String) : [],
-      sessionId,
-      tokenId: String(payload.jti),
-      claims: payload,
-    };
+    return principal;
   };
 }
