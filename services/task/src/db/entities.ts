@@ -9,7 +9,8 @@ export const Task = defineEntity({
   tableName: 'tasks',
   indexes: [
     { name: 'tasks_owner_parent_idx', properties: ['tenantId', 'userId', 'parent', 'sortOrder'] },
-    { name: 'tasks_owner_status_idx', properties: ['tenantId', 'userId', 'status'] },
+    // Tree walks go parent -> children by this one; it also serves the cascade delete of the FK.
+    { name: 'tasks_parent_idx', properties: ['parent', 'sortOrder'] },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -123,18 +123,19 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
 
 /**
  * The task and all its descendants in one recursive query, parents before children and siblings in
- * order. Empty when the root is not the owner's.
+ * order. Empty when the root is not the owner's. The walk is keyed by id and parent only (children always
+ * share their parent's owner) so the planner takes the primary key and tasks_parent_idx even before the
+ * table has statistics; the owner filter applies to the result.
  */
 export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
   return taskRows(
     sql.rows<TaskRow>(
       `with recursive sub as (
-       select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?
+       select ${COLUMNS} from tasks where id = ?
        union all
-       select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c
-       join sub on c.tenant_id = sub.tenant_id and c.user_id = sub.user_id and c.parent_task_id = sub.id
+       select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
      )
-     select * from sub order by depth, sort_order, id`,
+     select * from sub where tenant_id = ? and user_id = ? order by depth, sort_order, id`,
       [rootId, owner.tenantId, owner.userId],
     ),
   );
@@ -144,12 +145,11 @@ export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promi
 export async function subtreeShape(sql: Sql, owner: Owner, rootId: string): Promise<{ id: string; depth: number }[]> {
   return sql.rows(
     `with recursive sub as (
-       select id, depth, tenant_id, user_id from tasks where id = ? and tenant_id = ? and user_id = ?
+       select id, depth, tenant_id, user_id from tasks where id = ?
        union all
-       select c.id, c.depth, c.tenant_id, c.user_id from tasks c
-       join sub on c.tenant_id = sub.tenant_id and c.user_id = sub.user_id and c.parent_task_id = sub.id
+       select c.id, c.depth, c.tenant_id, c.user_id from tasks c join sub on c.parent_task_id = sub.id
      )
-     select id, depth from sub`,
+     select id, depth from sub where tenant_id = ? and user_id = ?`,
     [rootId, owner.tenantId, owner.userId],
   );
 }

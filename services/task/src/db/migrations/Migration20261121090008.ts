@@ -2,7 +2,6 @@ import { Migration } from '@routinely/db';
 
 export class Migration20261121090008 extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create schema if not exists "task"');
     this.addSql(
       'create table "task"."import_jobs" ("id" uuid not null, "tenant_id" uuid not null, "user_id" uuid not null, "status" varchar(16) not null, "rows" jsonb not null, "total" int not null, "valid" int not null, "invalid" int not null, "errors" jsonb not null, "created_ids" jsonb not null, "auto_schedule" boolean not null, "schedule_run_id" uuid null, "attempts" int not null, "lease_until" timestamptz null, "last_error" text null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "import_jobs_pkey" primary key ("id"))',
     );

@@ -1,5 +1,4 @@
 import type { Orm } from '@routinely/db';
-import type { OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';

@@ -116,7 +116,7 @@ export function planImport(input: readonly unknown[], ctx: PlanContext): ImportP
       return reaches(next, target, seen);
     });
   rows.forEach((row, i) => {
-    if (row && row.depends_on_refs.some((ref) => byRef.get(ref) !== i) && reaches(i, i, new Set()))
+    if (row?.depends_on_refs.some((ref) => byRef.get(ref) !== i) && reaches(i, i, new Set()))
       fail(i, ['depends_on_refs'], 'depends_on_refs form a cycle');
   });
 
