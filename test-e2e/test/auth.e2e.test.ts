@@ -14,7 +14,9 @@ describe('authentication through both mounts', () => {
   it('registers, logs in, reads the profile, and logout ends the token at once', async () => {
     const email = newEmail();
     const tenant = crypto.randomUUID();
-    const registered = await call(target, 'POST', '/api/v1/auth/register', { body: { email, password, name: 'E2E', tenant_id: tenant } });
+    const registered = await call(target, 'POST', '/api/v1/auth/register', {
+      body: { email, password, name: 'E2E', tenant_id: tenant },
+    });
     expect(registered.status).toBe(201);
     expect(registered.json.user).toMatchObject({ email, tenant_id: tenant, roles: ['admin'] });
 
@@ -41,7 +43,9 @@ describe('authentication through both mounts', () => {
   it('gives identical answers for a wrong email and a wrong password', async () => {
     const email = newEmail();
     await call(target, 'POST', '/api/v1/auth/register', { body: { email, password, tenant_id: crypto.randomUUID() } });
-    const wrongPassword = await call(target, 'POST', '/api/v1/auth/login', { body: { email, password: 'not the password' } });
+    const wrongPassword = await call(target, 'POST', '/api/v1/auth/login', {
+      body: { email, password: 'not the password' },
+    });
     const wrongEmail = await call(target, 'POST', '/api/v1/auth/login', { body: { email: newEmail(), password } });
     expect(wrongPassword.status).toBe(401);
     expect(wrongEmail.status).toBe(401);
@@ -61,22 +65,35 @@ describe('authentication through both mounts', () => {
 
   it('rejects a refresh token used twice and ends its family', async () => {
     const email = newEmail();
-    const first = await call(target, 'POST', '/api/v1/auth/register', { body: { email, password, tenant_id: crypto.randomUUID() } });
-    const rotated = await call(target, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: first.json.refresh_token } });
+    const first = await call(target, 'POST', '/api/v1/auth/register', {
+      body: { email, password, tenant_id: crypto.randomUUID() },
+    });
+    const rotated = await call(target, 'POST', '/api/v1/auth/refresh', {
+      body: { refresh_token: first.json.refresh_token },
+    });
     expect(rotated.status).toBe(200);
-    const reused = await call(target, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: first.json.refresh_token } });
+    const reused = await call(target, 'POST', '/api/v1/auth/refresh', {
+      body: { refresh_token: first.json.refresh_token },
+    });
     expect(reused.status).toBe(401);
-    expect((await call(target, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: rotated.json.refresh_token } })).status).toBe(401);
+    expect(
+      (await call(target, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: rotated.json.refresh_token } }))
+        .status,
+    ).toBe(401);
     expect((await call(target, 'GET', '/api/v1/auth/me', { token: rotated.json.access_token })).status).toBe(401);
   });
 });
 
 describe('per-IP rate limit', () => {
   it('answers 429 rate_limited with Retry-After once the burst is spent', async () => {
-    const limited = await startTarget({ RATE_LIMIT_BURST: '5', RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_HOUR: '1000' });
+    const limited = await startTarget({
+      RATE_LIMIT_BURST: '5',
+      RATE_LIMIT_PER_MINUTE: '100',
+      RATE_LIMIT_PER_HOUR: '1000',
+    });
     try {
       const statuses: number[] = [];
-      let last;
+      let last: Awaited<ReturnType<typeof call>> | undefined;
       for (let i = 0; i < 8; i++) {
         last = await call(limited, 'GET', '/api/v1/auth/health');
         statuses.push(last.status);

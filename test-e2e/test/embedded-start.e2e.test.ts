@@ -20,13 +20,23 @@ function freePort(): Promise<number> {
 }
 
 async function start(port: number, pgPort: number): Promise<ChildProcess> {
-  const env = { ...process.env, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'INTERNAL_AUTH_SECRET']) delete env[name];
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'INTERNAL_AUTH_SECRET'])
+    delete env[name];
   const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/auth/health`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/auth/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -58,7 +68,9 @@ describe('all-in-one with embedded defaults', () => {
     expect(await stop(first)).toBe(0);
     // The port is free again, embedded PostgreSQL included.
     const reused = await new Promise<boolean>((resolve) => {
-      const s = createServer().once('error', () => resolve(false)).listen(pgPort, '127.0.0.1', () => s.close(() => resolve(true)));
+      const s = createServer()
+        .once('error', () => resolve(false))
+        .listen(pgPort, '127.0.0.1', () => s.close(() => resolve(true)));
     });
     expect(reused).toBe(true);
 

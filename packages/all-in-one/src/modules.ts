@@ -1,5 +1,6 @@
 import { authModule } from '@routinely/auth';
+import { calendarModule } from '@routinely/calendar';
 import type { ServiceModule } from '@routinely/runtime';
 
 /** Every service the all-in-one process runs, auth first (the others ask it for keys and users). */
-export const SERVICE_MODULES: ServiceModule[] = [authModule];
+export const SERVICE_MODULES: ServiceModule[] = [authModule, calendarModule];

@@ -35,7 +35,8 @@ export function renderEnvoyConfig(options: { namespaceSuffix?: string } = {}): R
                 {
                   name: 'envoy.filters.network.http_connection_manager',
                   typed_config: {
-                    '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+                    '@type':
+                      'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
                     stat_prefix: 'public',
                     use_remote_address: true,
                     xff_num_trusted_hops: 0,
@@ -63,7 +64,9 @@ export function renderEnvoyConfig(options: { namespaceSuffix?: string } = {}): R
           endpoints: [
             {
               lb_endpoints: [
-                { endpoint: { address: { socket_address: { address: host(service), port_value: SERVICE_HTTP_PORT } } } },
+                {
+                  endpoint: { address: { socket_address: { address: host(service), port_value: SERVICE_HTTP_PORT } } },
+                },
               ],
             },
           ],

@@ -1,8 +1,8 @@
-import { TestTokens } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TestTokens } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import { AppError, createHttpApp, createLogger, IpRateLimiter, mountApi, requirePrincipal } from '../src/index.js';
 
 const widgets: FastifyPluginAsync = async (app) => {
@@ -16,7 +16,8 @@ const widgets: FastifyPluginAsync = async (app) => {
         response: { 201: z.object({ title: z.string(), owner: z.string() }) },
       },
     },
-    async (request, reply) => reply.status(201).send({ title: request.body.title, owner: requirePrincipal(request).userId }),
+    async (request, reply) =>
+      reply.status(201).send({ title: request.body.title, owner: requirePrincipal(request).userId }),
   );
   r.get('/service/widgets/boom', { config: { auth: 'none' } }, async () => {
     throw new Error('secret internals');
@@ -41,7 +42,12 @@ describe('platform HTTP app', () => {
   it('serves a route on both mounts with auth, permission and validation in that order', async () => {
     const user = tokens.user();
     for (const prefix of ['/api/v1', '/v1']) {
-      const ok = await app.inject({ method: 'POST', url: `${prefix}/service/widgets`, headers: await tokens.auth(user), payload: { title: 'a' } });
+      const ok = await app.inject({
+        method: 'POST',
+        url: `${prefix}/service/widgets`,
+        headers: await tokens.auth(user),
+        payload: { title: 'a' },
+      });
       expect(ok.statusCode).toBe(201);
       expect(ok.json()).toEqual({ title: 'a', owner: user.userId });
     }
@@ -51,10 +57,20 @@ describe('platform HTTP app', () => {
     expect(noToken.headers['content-type']).toContain('application/problem+json');
     expect(noToken.json()).toMatchObject({ status: 401, code: 'not_authenticated' });
     const reader = tokens.user({ permissions: ['SERVICE_TASK_READ'] });
-    const forbidden = await app.inject({ method: 'POST', url: '/api/v1/service/widgets', headers: await tokens.auth(reader), payload: {} });
+    const forbidden = await app.inject({
+      method: 'POST',
+      url: '/api/v1/service/widgets',
+      headers: await tokens.auth(reader),
+      payload: {},
+    });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json().code).toBe('forbidden');
-    const invalid = await app.inject({ method: 'POST', url: '/api/v1/service/widgets', headers: await tokens.auth(user), payload: { title: '', due_at: '2026-11-21T08:00:00' } });
+    const invalid = await app.inject({
+      method: 'POST',
+      url: '/api/v1/service/widgets',
+      headers: await tokens.auth(user),
+      payload: { title: '', due_at: '2026-11-21T08:00:00' },
+    });
     expect(invalid.statusCode).toBe(422);
     const body = invalid.json();
     expect(body.code).toBe('validation_failed');
@@ -70,7 +86,12 @@ describe('platform HTTP app', () => {
     const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'someone-else' })).toString('base64url')}.${s}`;
     for (const bad of [none, tampered, 'garbage']) {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/service/widgets', headers: { authorization: `Bearer ${bad}` }, payload: { title: 'x' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/service/widgets',
+        headers: { authorization: `Bearer ${bad}` },
+        payload: { title: 'x' },
+      });
       expect(res.statusCode).toBe(401);
     }
   });
@@ -79,7 +100,11 @@ describe('platform HTTP app', () => {
     const boom = await app.inject({ url: '/api/v1/service/widgets/boom' });
     expect(boom.statusCode).toBe(500);
     expect(boom.body).not.toContain('secret internals');
-    expect((await app.inject({ url: '/api/v1/service/widgets/missing' })).json()).toMatchObject({ status: 404, code: 'not_found', detail: 'Widget not found' });
+    expect((await app.inject({ url: '/api/v1/service/widgets/missing' })).json()).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      detail: 'Widget not found',
+    });
     expect((await app.inject({ url: '/api/v1/nope' })).statusCode).toBe(404);
   });
 
@@ -103,7 +128,7 @@ describe('per-IP rate limit', () => {
     });
     await mountApi(limited, widgets, {});
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof limited.inject>> | undefined;
     for (let i = 0; i < 4; i++) {
       last = await limited.inject({ url: '/api/v1/service/widgets/missing' });
       statuses.push(last.statusCode);

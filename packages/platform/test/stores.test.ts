@@ -1,6 +1,6 @@
-import { createTestRedis, uniqueName } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestRedis, uniqueName } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
 import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
 
 let redis: Redis;

@@ -9,8 +9,8 @@ import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
 import { loadSecrets } from './secrets.js';
-import { serviceDatabaseUrl } from './service-roles.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
+import { serviceDatabaseUrl } from './service-roles.js';
 
 export interface RunningHost {
   app: FastifyInstance;
@@ -47,7 +47,11 @@ export async function startHost(options: {
     namespace: config.INFRA_NAMESPACE,
   });
   logger.info(infra.describe, 'infrastructure ready');
-  const env = { ...options.env, ENCRYPTION_KEY: secrets.encryptionKey, INTERNAL_AUTH_SECRET: secrets.internalAuthSecret };
+  const env = {
+    ...options.env,
+    ENCRYPTION_KEY: secrets.encryptionKey,
+    INTERNAL_AUTH_SECRET: secrets.internalAuthSecret,
+  };
   const orms: Orm[] = [];
   const servers: Server[] = [];
   const started: ServiceInstance[] = [];
@@ -70,7 +74,8 @@ export async function startHost(options: {
         : undefined;
       if (authClient) clients.push(authClient);
       const context: ServiceContext = {
-        env,
+        // Services after auth find it where this host started it.
+        env: addresses.auth ? { ...env, AUTH_GRPC_ADDRESS: addresses.auth } : env,
         logger: logger.child({ svc: module.name }),
         clock,
         orm,
@@ -137,4 +142,3 @@ export async function startHost(options: {
     await infra.stop();
   }
 }
-

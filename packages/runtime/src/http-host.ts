@@ -1,7 +1,7 @@
 import {
+  type Clock,
   createHttpApp,
   createTokenVerifier,
-  type Clock,
   IpRateLimiter,
   JwksCache,
   type Logger,

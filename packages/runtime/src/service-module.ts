@@ -24,4 +24,3 @@ export interface ServiceModule {
   dbConfig: ServiceDbConfig;
   build(context: ServiceContext): Promise<ServiceInstance>;
 }
-

@@ -7,7 +7,12 @@ import pg from 'pg';
  * the service connects with. The configured DATABASE_URL is only used to create roles. Where that user may
  * not create roles (some managed databases), services fall back to the configured URL with a warning.
  */
-export async function serviceDatabaseUrl(adminUrl: string, schema: string, secret: string, logger: Logger): Promise<string> {
+export async function serviceDatabaseUrl(
+  adminUrl: string,
+  schema: string,
+  secret: string,
+  logger: Logger,
+): Promise<string> {
   const role = `routinely_${schema}`;
   const password = createHmac('sha256', secret).update(`db-role:${schema}`).digest('base64url');
   const client = new pg.Client({ connectionString: adminUrl });

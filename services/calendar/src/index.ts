@@ -3,3 +3,4 @@ export { type CalendarConfig, configSchema, loadConfig } from './config.js';
 export { dbConfig } from './db/config.js';
 export type { DirectoryUser, UserDirectory } from './domain/user-directory.js';
 export { AuthUserDirectory } from './grpc/auth-user-directory.js';
+export { calendarModule } from './module.js';

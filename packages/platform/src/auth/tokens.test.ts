@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, createLocalJWKSet, SignJWT } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { MemoryRevocationStore } from './revocations.js';
