@@ -15,6 +15,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { JSONWebKeySet } from 'jose';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Paths each hosted service registered, by service name. */
+    routesByService: Record<string, string[]>;
+  }
+}
+
 export interface HttpHostOptions {
   config: PlatformConfig;
   logger: Logger;
@@ -55,11 +62,20 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
     ),
   });
   const readiness: Record<string, () => Promise<void>> = { ...options.extraReadiness };
+  // Which service registered which path: the route-table drift test reads it.
+  const routesByService: Record<string, string[]> = {};
+  let mounting: string | undefined;
+  app.addHook('onRoute', (route) => {
+    if (mounting) (routesByService[mounting] ??= []).push(route.url);
+  });
   for (const service of options.services) {
+    mounting = service.name;
     await mountApi(app, service.routes, {});
     if (service.rootRoutes) await app.register(service.rootRoutes);
+    mounting = undefined;
     for (const [name, check] of Object.entries(service.readiness)) readiness[`${service.name}.${name}`] = check;
   }
   registerHealth(app, readiness);
+  app.decorate('routesByService', routesByService);
   return app;
 }
