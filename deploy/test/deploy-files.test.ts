@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { renderEnvoyConfig, ROUTE_TABLE, SERVICE_NAMES, serviceForPath } from '@routinely/platform';
+import { ROUTE_TABLE, renderEnvoyConfig, SERVICE_NAMES, serviceForPath } from '@routinely/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -12,7 +12,8 @@ interface EnvoyRoute {
 }
 
 function envoyRoutes(config: any): EnvoyRoute[] {
-  return config.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0].routes;
+  return config.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0]
+    .routes;
 }
 
 /** Envoy takes the first route whose match fits. */
@@ -37,7 +38,8 @@ describe('Envoy configuration', () => {
     const samples: string[] = [];
     for (const entry of ROUTE_TABLE) {
       if (entry.root) samples.push(entry.prefix);
-      else for (const mount of ['/api/v1', '/v1']) samples.push(`${mount}${entry.prefix}`, `${mount}${entry.prefix}/x/y`);
+      else
+        for (const mount of ['/api/v1', '/v1']) samples.push(`${mount}${entry.prefix}`, `${mount}${entry.prefix}/x/y`);
     }
     samples.push('/api/v1/service/admin/quotas/123', '/v1/service/admin/health', '/api/v1/service/calendar/events');
     for (const path of samples) {
@@ -63,7 +65,8 @@ describe('Helm chart', () => {
     const values = parse(read('helm/routinely/values.yaml'));
     expect(Object.keys(values.services).sort()).toEqual([...SERVICE_NAMES].sort());
     expect(values.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
-    for (const key of ['INTERNAL_AUTH_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL']) expect(values.env[key]).toBeUndefined();
+    for (const key of ['INTERNAL_AUTH_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'])
+      expect(values.env[key]).toBeUndefined();
   });
 
   it('templates have balanced actions and blocks, and render to YAML once actions are filled', () => {

@@ -1,7 +1,15 @@
 import { AppError } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRpcService, type CallerIdentity, createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '../src/index.js';
+import {
+  addRpcService,
+  type CallerIdentity,
+  createRpcClient,
+  InternalAuth,
+  Server,
+  startRpcServer,
+  stopRpcServer,
+} from '../src/index.js';
 
 const secret = 'a-test-secret-that-is-long-enough-123456';
 const seen: CallerIdentity[] = [];
@@ -29,14 +37,26 @@ afterAll(() => stopRpcServer(server));
 describe('gRPC between services', () => {
   it('carries the caller identity inside the signed service token', async () => {
     const client = createRpcClient(auth_v1.AuthServiceService, address, new InternalAuth(secret, 'calendar'));
-    const response = await client.getJwks({}, { actor: { tenantId: 't1', userId: 'u1', permissions: ['SERVICE_TASK_READ'] } });
+    const response = await client.getJwks(
+      {},
+      { actor: { tenantId: 't1', userId: 'u1', permissions: ['SERVICE_TASK_READ'] } },
+    );
     expect(response.jwksJson).toBe('{"keys":[]}');
-    expect(seen.at(-1)).toEqual({ service: 'calendar', tenantId: 't1', userId: 'u1', permissions: ['SERVICE_TASK_READ'] });
+    expect(seen.at(-1)).toEqual({
+      service: 'calendar',
+      tenantId: 't1',
+      userId: 'u1',
+      permissions: ['SERVICE_TASK_READ'],
+    });
     client.close();
   });
 
   it('refuses callers without valid service credentials', async () => {
-    const intruder = createRpcClient(auth_v1.AuthServiceService, address, new InternalAuth('another-secret-that-is-long-enough-xyz', 'evil'));
+    const intruder = createRpcClient(
+      auth_v1.AuthServiceService,
+      address,
+      new InternalAuth('another-secret-that-is-long-enough-xyz', 'evil'),
+    );
     await expect(intruder.getJwks({})).rejects.toMatchObject({ code: 'not_authenticated' });
     intruder.close();
   });
