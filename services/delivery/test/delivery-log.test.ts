@@ -23,7 +23,11 @@ async function fire(user: TestUser, status: number) {
   secrets = [endpoint.secret];
   receiver.setResponder(() => ({ status }));
   const slot = new Date(clock.now().getTime() + 60_000).toISOString();
-  const task = taskFor(user, { chosen_slot_start: slot, reminder_channels: ['webhook', 'inapp'], reminder_offset_min: 0 });
+  const task = taskFor(user, {
+    chosen_slot_start: slot,
+    reminder_channels: ['webhook', 'inapp'],
+    reminder_offset_min: 0,
+  });
   await publishTask(h.transport, 'scheduled', task, clock.now());
   clock.advance(60_000);
   await h.service.workers.fireDueReminders();
@@ -39,16 +43,45 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     const auth = await h.tokens.auth(user);
     const all = (await h.app.inject({ url: '/api/v1/service/reminders/deliveries', headers: auth })).json();
     expect(all).toMatchObject({ total: 2, limit: 50, offset: 0 });
-    const dead = (await h.app.inject({ url: '/api/v1/service/reminders/deliveries?status=dead', headers: auth })).json();
+    const dead = (
+      await h.app.inject({ url: '/api/v1/service/reminders/deliveries?status=dead', headers: auth })
+    ).json();
     expect(dead.items).toHaveLength(1);
-    expect(dead.items[0]).toMatchObject({ channel: 'webhook', status: 'dead', attempts: 1, max_attempts: 4, last_status_code: 410, reminder_id: reminderId, next_attempt_at: null });
-    const inapp = (await h.app.inject({ url: `/v1/service/reminders/deliveries?channel=inapp&reminder_id=${reminderId}`, headers: auth })).json();
-    expect(inapp.items.map((d: { channel: string; status: string }) => [d.channel, d.status])).toEqual([['inapp', 'sent']]);
-    expect((await h.app.inject({ url: '/api/v1/service/reminders/deliveries?limit=1&offset=1', headers: auth })).json().items).toHaveLength(1);
-    const detail = (await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${dead.items[0].id}`, headers: auth })).json();
-    expect(detail).toMatchObject({ id: dead.items[0].id, event: 'reminder.fired', payload: { event: 'reminder.fired', delivery_id: dead.items[0].id } });
+    expect(dead.items[0]).toMatchObject({
+      channel: 'webhook',
+      status: 'dead',
+      attempts: 1,
+      max_attempts: 4,
+      last_status_code: 410,
+      reminder_id: reminderId,
+      next_attempt_at: null,
+    });
+    const inapp = (
+      await h.app.inject({
+        url: `/v1/service/reminders/deliveries?channel=inapp&reminder_id=${reminderId}`,
+        headers: auth,
+      })
+    ).json();
+    expect(inapp.items.map((d: { channel: string; status: string }) => [d.channel, d.status])).toEqual([
+      ['inapp', 'sent'],
+    ]);
+    expect(
+      (await h.app.inject({ url: '/api/v1/service/reminders/deliveries?limit=1&offset=1', headers: auth })).json()
+        .items,
+    ).toHaveLength(1);
+    const detail = (
+      await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${dead.items[0].id}`, headers: auth })
+    ).json();
+    expect(detail).toMatchObject({
+      id: dead.items[0].id,
+      event: 'reminder.fired',
+      payload: { event: 'reminder.fired', delivery_id: dead.items[0].id },
+    });
     for (const q of ['status=lost', 'channel=sms', 'reminder_id=x', 'limit=0', 'limit=501', 'offset=-1']) {
-      expect((await h.app.inject({ url: `/api/v1/service/reminders/deliveries?${q}`, headers: auth })).statusCode, q).toBe(422);
+      expect(
+        (await h.app.inject({ url: `/api/v1/service/reminders/deliveries?${q}`, headers: auth })).statusCode,
+        q,
+      ).toBe(422);
     }
   });
 
@@ -59,35 +92,67 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     const dlq = (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json();
     expect(dlq).toMatchObject({ total: 1, limit: 50, offset: 0 });
     const letter = dlq.items[0];
-    expect(letter).toMatchObject({ channel: 'webhook', reason: 'receiver answered 410', last_status_code: 410, attempts: 1 });
+    expect(letter).toMatchObject({
+      channel: 'webhook',
+      reason: 'receiver answered 410',
+      last_status_code: 410,
+      attempts: 1,
+    });
     receiver.setResponder(() => ({ status: 200 }));
-    const requeued = await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth });
+    const requeued = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`,
+      headers: auth,
+    });
     expect(requeued.statusCode).toBe(200);
-    expect(requeued.json()).toMatchObject({ status: 'pending', attempts: 0, reminder_id: letter.reminder_id, endpoint_id: letter.endpoint_id });
+    expect(requeued.json()).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      reminder_id: letter.reminder_id,
+      endpoint_id: letter.endpoint_id,
+    });
     expect(requeued.json().id).not.toBe(letter.delivery_id);
     expect((await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().total).toBe(0);
     await h.service.workers.runDueDeliveries();
-    const fresh = (await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${requeued.json().id}`, headers: auth })).json();
+    const fresh = (
+      await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${requeued.json().id}`, headers: auth })
+    ).json();
     expect(fresh).toMatchObject({ status: 'sent', attempts: 1 });
     expect(fresh.payload.delivery_id).toBe(requeued.json().id);
     expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(requeued.json().id);
-    expect((await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('redeliver resets to pending, attempts 0, next_attempt_at now, and sends again under the same id', async () => {
     const user = h.tokens.user();
     await fire(user, 500);
     const auth = await h.tokens.auth(user);
-    const [failed] = (await h.app.inject({ url: '/api/v1/service/reminders/deliveries?status=failed', headers: auth })).json().items;
+    const [failed] = (
+      await h.app.inject({ url: '/api/v1/service/reminders/deliveries?status=failed', headers: auth })
+    ).json().items;
     expect(failed).toMatchObject({ attempts: 1 });
-    const res = await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/deliveries/${failed.id}/redeliver`, headers: auth });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/reminders/deliveries/${failed.id}/redeliver`,
+      headers: auth,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: failed.id, status: 'pending', attempts: 0, next_attempt_at: clock.now().toISOString() });
+    expect(res.json()).toMatchObject({
+      id: failed.id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: clock.now().toISOString(),
+    });
     receiver.setResponder(() => ({ status: 200 }));
     await h.service.workers.runDueDeliveries();
     expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(failed.id);
     expect((receiver.received.at(-1)!.json as { attempt: number }).attempt).toBe(1);
-    const after = (await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${failed.id}`, headers: auth })).json();
+    const after = (
+      await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${failed.id}`, headers: auth })
+    ).json();
     expect(after).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
@@ -95,7 +160,9 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     const owner = h.tokens.user();
     await fire(owner, 410);
     const auth = await h.tokens.auth(owner);
-    const [delivery] = (await h.app.inject({ url: '/api/v1/service/reminders/deliveries?channel=webhook', headers: auth })).json().items;
+    const [delivery] = (
+      await h.app.inject({ url: '/api/v1/service/reminders/deliveries?channel=webhook', headers: auth })
+    ).json().items;
     const [letter] = (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().items;
     const routes = [
       ['GET', '/service/reminders/upcoming', 'SERVICE_TASK_READ'],
@@ -109,7 +176,10 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     for (const [method, url, permission] of routes) {
       expect((await h.app.inject({ method, url: `/api/v1${url}` })).statusCode, url).toBe(401);
       const denied = h.tokens.user({ tenantId: owner.tenantId, permissions: [wrongPerm(permission)] });
-      expect((await h.app.inject({ method, url: `/api/v1${url}`, headers: await h.tokens.auth(denied) })).statusCode, url).toBe(403);
+      expect(
+        (await h.app.inject({ method, url: `/api/v1${url}`, headers: await h.tokens.auth(denied) })).statusCode,
+        url,
+      ).toBe(403);
     }
     for (const intruder of [h.tokens.user({ tenantId: owner.tenantId }), h.tokens.user()]) {
       const headers = await h.tokens.auth(intruder);
@@ -119,11 +189,17 @@ describe('delivery log, redeliver, dead-letter queue', () => {
       expect((await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers })).json().total).toBe(0);
       expect((await h.app.inject({ url: '/api/v1/service/reminders/deliveries', headers })).json().total).toBe(0);
     }
-    for (const url of ['/service/reminders/deliveries/nope', '/service/reminders/deliveries/nope/redeliver', '/service/reminders/dlq/nope/requeue']) {
+    for (const url of [
+      '/service/reminders/deliveries/nope',
+      '/service/reminders/deliveries/nope/redeliver',
+      '/service/reminders/dlq/nope/requeue',
+    ]) {
       const method = url.endsWith('nope') ? 'GET' : 'POST';
       expect((await h.app.inject({ method, url: `/api/v1${url}`, headers: auth })).statusCode, url).toBe(422);
     }
-    const [stillDead] = await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [delivery.id]);
+    const [stillDead] = await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [
+      delivery.id,
+    ]);
     expect(stillDead!.status).toBe('dead');
   });
 });

@@ -17,7 +17,11 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
   transport = await JetStreamTransport.connect(requireEnv('NATS_URL'), logger, uniqueName('delivery_e2e'));
-  h = await startHarness({ clock: systemClock, transport, env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000' } });
+  h = await startHarness({
+    clock: systemClock,
+    transport,
+    env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000' },
+  });
   relay = new OutboxRelay({ orm: h.orm, transport, logger, pollMs: 100 });
   relay.start();
   receiver = await WebhookReceiver.start({ secrets: () => secrets });
@@ -41,7 +45,10 @@ async function scheduleTask(user: TestUser, title: string, inMs: number) {
     reminder_offset_min: 0,
   });
   await h.orm.em.fork().transactional(async (em) => {
-    enqueue(em, makeEvent(taskEvents.scheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }));
+    enqueue(
+      em,
+      makeEvent(taskEvents.scheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }),
+    );
   });
   relay.kick();
   return { task, remindAt: start };
@@ -58,19 +65,39 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
     const [first, second] = await receiver.waitFor(2, 20_000);
     for (const hit of [first!, second!]) {
       expect(hit.verified).toBe(true);
-      const event = stripe.webhooks.constructEvent(hit.rawBody, String(hit.headers['x-service-signature']), endpoint.secret) as unknown as Record<string, unknown>;
-      expect(event).toMatchObject({ event: 'reminder.fired', user_id: user.userId, task: { id: task.id, title: 'E2E reminder' } });
+      const event = stripe.webhooks.constructEvent(
+        hit.rawBody,
+        String(hit.headers['x-service-signature']),
+        endpoint.secret,
+      ) as unknown as Record<string, unknown>;
+      expect(event).toMatchObject({
+        event: 'reminder.fired',
+        user_id: user.userId,
+        task: { id: task.id, title: 'E2E reminder' },
+      });
     }
     expect(first!.headers['x-service-delivery-id']).toBe(second!.headers['x-service-delivery-id']);
-    expect([(first!.json as { attempt: number }).attempt, (second!.json as { attempt: number }).attempt]).toEqual([1, 2]);
-    expect(Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(5);
+    expect([(first!.json as { attempt: number }).attempt, (second!.json as { attempt: number }).attempt]).toEqual([
+      1, 2,
+    ]);
+    expect(
+      Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp']),
+    ).toBeGreaterThanOrEqual(5);
     const auth = await h.tokens.auth(user);
     await expect
-      .poll(async () => (await h.app.inject({ url: '/api/v1/service/notifications', headers: auth })).json().unread_count, { timeout: 5_000 })
+      .poll(
+        async () => (await h.app.inject({ url: '/api/v1/service/notifications', headers: auth })).json().unread_count,
+        { timeout: 5_000 },
+      )
       .toBe(1);
     const deliveryId = String(first!.headers['x-service-delivery-id']);
     await expect
-      .poll(async () => (await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${deliveryId}`, headers: auth })).json().status, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${deliveryId}`, headers: auth })).json()
+            .status,
+        { timeout: 5_000 },
+      )
       .toBe('sent');
   });
 
@@ -84,16 +111,30 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
     await scheduleTask(user, 'E2E dead letter', 1_000);
     await receiver.waitFor(before + 1, 15_000);
     const auth = await h.tokens.auth(user);
-    await expect.poll(async () => (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().total, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(async () => (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().total, {
+        timeout: 5_000,
+      })
+      .toBe(1);
     const [letter] = (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().items;
     gone = false;
-    const requeued = await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth });
+    const requeued = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`,
+      headers: auth,
+    });
     expect(requeued.statusCode).toBe(200);
     const hits = await receiver.waitFor(before + 2, 10_000);
     expect(hits.at(-1)!.headers['x-service-delivery-id']).toBe(requeued.json().id);
     expect(hits.at(-1)!.verified).toBe(true);
     await expect
-      .poll(async () => (await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [requeued.json().id]))[0]!.status, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (
+            await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [requeued.json().id])
+          )[0]!.status,
+        { timeout: 5_000 },
+      )
       .toBe('sent');
   });
 });

@@ -33,16 +33,25 @@ interface DeliveryDb {
 /** A user with one endpoint whose reminder has just fired: returns its webhook delivery id. */
 async function firedWebhook(user: TestUser, endpointId: string): Promise<string> {
   const slot = new Date(clock.now().getTime() + 20 * 60_000);
-  const task = taskFor(user, { chosen_slot_start: slot.toISOString(), chosen_slot_end: new Date(slot.getTime() + 1_800_000).toISOString(), reminder_channels: ['webhook'] });
+  const task = taskFor(user, {
+    chosen_slot_start: slot.toISOString(),
+    chosen_slot_end: new Date(slot.getTime() + 1_800_000).toISOString(),
+    reminder_channels: ['webhook'],
+  });
   await publishTask(h.transport, 'scheduled', task, clock.now());
   clock.advance(10 * 60_000);
   expect(await h.service.workers.fireDueReminders()).toBe(1);
-  const rows = await sqlRows<{ id: string }>(h.orm, `select id from deliveries where endpoint_id = ? and payload->'task'->>'id' = ?`, [endpointId, task.id]);
+  const rows = await sqlRows<{ id: string }>(
+    h.orm,
+    `select id from deliveries where endpoint_id = ? and payload->'task'->>'id' = ?`,
+    [endpointId, task.id],
+  );
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
 }
 
-const delivery = async (id: string) => (await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where id = ?', [id]))[0]!;
+const delivery = async (id: string) =>
+  (await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where id = ?', [id]))[0]!;
 const hitsFor = (id: string) => receiver.received.filter((r) => r.headers['x-service-delivery-id'] === id);
 
 /** Runs the worker at each next_attempt_at until the delivery settles; returns the waits between tries. */
@@ -84,7 +93,11 @@ describe('retry schedule with an injected clock', () => {
     expect(hits.every((x) => x.verified)).toBe(true);
     // A fresh t on every try, each inside the replay window of its own send.
     expect(new Set(hits.map((x) => x.headers['x-service-timestamp'])).size).toBe(hits.length);
-    const dlq = await sqlRows<{ reason: string; attempts: number }>(h.orm, 'select reason, attempts from dead_letters where delivery_id = ?', [id]);
+    const dlq = await sqlRows<{ reason: string; attempts: number }>(
+      h.orm,
+      'select reason, attempts from dead_letters where delivery_id = ?',
+      [id],
+    );
     expect(dlq).toEqual([{ reason: 'retries exhausted: receiver answered 500', attempts: maxAttempts + 1 }]);
   });
 });
@@ -97,8 +110,8 @@ describe('classification table against a real loopback receiver', () => {
     [429, 'failed'],
     [500, 'failed'],
     [503, 'failed'],
-    ...[400, 401, 403, 404, 405, 406, 409, 410, 413, 414, 415, 418, 422].map((s) => [s, 'dead'] as const),
-  ])('%i -> %s', async (status, expected) => {
+    ...[400, 401, 403, 404, 405, 406, 409, 410, 413, 414, 415, 418, 422].map((s) => [s, 'dead']),
+  ] as [number, string][])('%i -> %s', async (status, expected) => {
     const user = h.tokens.user();
     const endpoint = await createEndpoint(h, user, { url: receiver.url, max_attempts: 1 });
     secrets = [endpoint.secret];
@@ -149,13 +162,30 @@ describe('classification table against a real loopback receiver', () => {
     secrets = [slow.secret];
     receiver.setResponder(() => ({ status: 200, delayMs: 3_000 }));
     const slot = new Date(clock.now().getTime() + 20 * 60_000);
-    await publishTask(h.transport, 'scheduled', taskFor(user, { chosen_slot_start: slot.toISOString(), chosen_slot_end: slot.toISOString(), reminder_channels: ['webhook'] }), clock.now());
+    await publishTask(
+      h.transport,
+      'scheduled',
+      taskFor(user, {
+        chosen_slot_start: slot.toISOString(),
+        chosen_slot_end: slot.toISOString(),
+        reminder_channels: ['webhook'],
+      }),
+      clock.now(),
+    );
     clock.advance(10 * 60_000);
     await h.service.workers.fireDueReminders();
     await h.service.workers.runDueDeliveries();
-    const rows = await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where endpoint_id in (?, ?)', [slow.id, closed.id]);
+    const rows = await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where endpoint_id in (?, ?)', [
+      slow.id,
+      closed.id,
+    ]);
     const byEndpoint = Object.fromEntries(rows.map((r) => [r.endpoint_id, r]));
-    expect(byEndpoint[slow.id]).toMatchObject({ status: 'failed', attempts: 1, last_error: 'timeout', last_status_code: null });
+    expect(byEndpoint[slow.id]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'timeout',
+      last_status_code: null,
+    });
     expect(byEndpoint[closed.id]).toMatchObject({ status: 'failed', attempts: 1, last_status_code: null });
     expect(byEndpoint[closed.id]!.last_error).toMatch(/connection error/);
   });
@@ -170,7 +200,11 @@ describe('delivery identity, secrets and endpoint health', () => {
     secrets = [oldSecret];
     const first = await firedWebhook(user, endpoint.id);
     await h.service.workers.runDueDeliveries();
-    const rotated = await h.app.inject({ method: 'POST', url: `/api/v1/service/webhooks/${endpoint.id}/rotate-secret`, headers: await h.tokens.auth(user) });
+    const rotated = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/webhooks/${endpoint.id}/rotate-secret`,
+      headers: await h.tokens.auth(user),
+    });
     const newSecret = rotated.json().secret as string;
     secrets = [oldSecret, newSecret];
     receiver.setResponder(() => ({ status: 200 }));
@@ -178,7 +212,14 @@ describe('delivery identity, secrets and endpoint health', () => {
     await h.service.workers.runDueDeliveries();
     const verifiesWith = (w: ReceivedWebhook, s: string) => {
       try {
-        stripe.webhooks.constructEvent(w.rawBody, String(w.headers['x-service-signature']), s, 300, undefined, clock.now().getTime() / 1000);
+        stripe.webhooks.constructEvent(
+          w.rawBody,
+          String(w.headers['x-service-signature']),
+          s,
+          300,
+          undefined,
+          clock.now().getTime() / 1000,
+        );
         return true;
       } catch {
         return false;
@@ -198,7 +239,12 @@ describe('delivery identity, secrets and endpoint health', () => {
     const user = h.tokens.user();
     const endpoint = await createEndpoint(h, user, { url: receiver.url, max_attempts: 0 });
     secrets = [endpoint.secret];
-    const failures = async () => (await sqlRows<{ n: number }>(h.orm, 'select consecutive_failures as n from webhook_endpoints where id = ?', [endpoint.id]))[0]!.n;
+    const failures = async () =>
+      (
+        await sqlRows<{ n: number }>(h.orm, 'select consecutive_failures as n from webhook_endpoints where id = ?', [
+          endpoint.id,
+        ])
+      )[0]!.n;
     receiver.setResponder(() => ({ status: 500 }));
     for (const expected of [1, 2]) {
       await firedWebhook(user, endpoint.id);
@@ -248,15 +294,25 @@ describe('workers that scale and survive', () => {
     secrets = [endpoint.secret];
     const slot = new Date(clock.now().getTime() + 20 * 60_000);
     for (let i = 0; i < 40; i++) {
-      const task = taskFor(user, { chosen_slot_start: slot.toISOString(), chosen_slot_end: slot.toISOString(), reminder_channels: ['webhook'] });
+      const task = taskFor(user, {
+        chosen_slot_start: slot.toISOString(),
+        chosen_slot_end: slot.toISOString(),
+        reminder_channels: ['webhook'],
+      });
       await publishTask(h.transport, 'scheduled', task, clock.now());
     }
     clock.advance(10 * 60_000);
     const other = await startHarness({ clock, db: h.db, env: { DELIVERY_BATCH_SIZE: '7' } });
     try {
-      const fired = await Promise.all([h.service.workers.fireDueReminders(), other.service.workers.fireDueReminders(), other.service.workers.fireDueReminders()]);
+      const fired = await Promise.all([
+        h.service.workers.fireDueReminders(),
+        other.service.workers.fireDueReminders(),
+        other.service.workers.fireDueReminders(),
+      ]);
       expect(fired.reduce((a, b) => a + b, 0)).toBe(40);
-      const ids = (await sqlRows<{ id: string }>(h.orm, 'select id from deliveries where endpoint_id = ?', [endpoint.id])).map((r) => r.id);
+      const ids = (
+        await sqlRows<{ id: string }>(h.orm, 'select id from deliveries where endpoint_id = ?', [endpoint.id])
+      ).map((r) => r.id);
       expect(ids).toHaveLength(40);
       const drain = async (svc: Harness) => {
         while ((await svc.service.workers.runDueDeliveries()) > 0) {}

@@ -22,20 +22,46 @@ afterAll(async () => {
 
 const inMinutes = (m: number) => new Date(clock.now().getTime() + m * 60_000).toISOString();
 const reminderOf = async (taskId: string) =>
-  (await sqlRows<{ status: string; remind_at: string; id: string }>(h.orm, 'select * from reminders where task_id = ?', [taskId]))[0];
+  (
+    await sqlRows<{ status: string; remind_at: string; id: string }>(
+      h.orm,
+      'select * from reminders where task_id = ?',
+      [taskId],
+    )
+  )[0];
 
 describe('reminders built from task events', () => {
   it('creates at slot - offset, moves with the slot, cancels when done, skipped, unscheduled or deleted', async () => {
     const user = h.tokens.user();
     for (const ending of ['completed', 'skipped', 'unscheduled', 'deleted'] as const) {
-      const task = taskFor(user, { chosen_slot_start: inMinutes(60), chosen_slot_end: inMinutes(90), reminder_offset_min: 15 });
+      const task = taskFor(user, {
+        chosen_slot_start: inMinutes(60),
+        chosen_slot_end: inMinutes(90),
+        reminder_offset_min: 15,
+      });
       await publishTask(h.transport, 'scheduled', task, clock.now());
       expect(new Date((await reminderOf(task.id))!.remind_at).toISOString()).toBe(inMinutes(45));
-      const moved = { ...task, chosen_slot_start: inMinutes(120), updated_at: new Date(Date.parse(task.updated_at) + 1000).toISOString() };
+      const moved = {
+        ...task,
+        chosen_slot_start: inMinutes(120),
+        updated_at: new Date(Date.parse(task.updated_at) + 1000).toISOString(),
+      };
       await publishTask(h.transport, 'updated', moved, clock.now());
       expect(new Date((await reminderOf(task.id))!.remind_at).toISOString()).toBe(inMinutes(105));
-      const status = ending === 'completed' ? 'done' : ending === 'skipped' ? 'skipped' : ending === 'unscheduled' ? 'pending' : 'scheduled';
-      const ended = { ...moved, status, chosen_slot_start: ending === 'unscheduled' ? null : moved.chosen_slot_start, updated_at: new Date(Date.parse(moved.updated_at) + 1000).toISOString() } as typeof task;
+      const status =
+        ending === 'completed'
+          ? 'done'
+          : ending === 'skipped'
+            ? 'skipped'
+            : ending === 'unscheduled'
+              ? 'pending'
+              : 'scheduled';
+      const ended = {
+        ...moved,
+        status,
+        chosen_slot_start: ending === 'unscheduled' ? null : moved.chosen_slot_start,
+        updated_at: new Date(Date.parse(moved.updated_at) + 1000).toISOString(),
+      } as typeof task;
       await publishTask(h.transport, ending, ended, clock.now());
       expect((await reminderOf(task.id))!.status, ending).toBe('cancelled');
       // A late, older event cannot bring it back.
@@ -50,20 +76,43 @@ describe('reminders built from task events', () => {
     const none = taskFor(user, { chosen_slot_start: inMinutes(60), reminder_channels: [] });
     await publishTask(h.transport, 'scheduled', none, clock.now());
     expect(await reminderOf(none.id)).toBeUndefined();
-    const soon = taskFor(user, { title: 'soon', chosen_slot_start: inMinutes(60), reminder_channels: ['email', 'inapp'] });
+    const soon = taskFor(user, {
+      title: 'soon',
+      chosen_slot_start: inMinutes(60),
+      reminder_channels: ['email', 'inapp'],
+    });
     const later = taskFor(user, { title: 'later', chosen_slot_start: inMinutes(60 * 24 * 10) });
     for (const t of [later, soon]) await publishTask(h.transport, 'scheduled', t, clock.now());
     const week = await h.app.inject({ url: '/api/v1/service/reminders/upcoming', headers: auth });
     expect(week.statusCode).toBe(200);
-    expect(week.json()).toEqual([{ reminder_id: (await reminderOf(soon.id))!.id, task_id: soon.id, task_title: 'soon', remind_at: inMinutes(50), channels: ['email', 'inapp'] }]);
+    expect(week.json()).toEqual([
+      {
+        reminder_id: (await reminderOf(soon.id))!.id,
+        task_id: soon.id,
+        task_title: 'soon',
+        remind_at: inMinutes(50),
+        channels: ['email', 'inapp'],
+      },
+    ]);
     const month = await h.app.inject({ url: '/v1/service/reminders/upcoming?days=30', headers: auth });
     expect(month.json().map((r: { task_title: string }) => r.task_title)).toEqual(['soon', 'later']);
-    expect((await h.app.inject({ url: '/api/v1/service/reminders/upcoming?days=30&limit=1', headers: auth })).json()).toHaveLength(1);
+    expect(
+      (await h.app.inject({ url: '/api/v1/service/reminders/upcoming?days=30&limit=1', headers: auth })).json(),
+    ).toHaveLength(1);
     for (const q of ['days=0', 'days=91', 'limit=0']) {
-      expect((await h.app.inject({ url: `/api/v1/service/reminders/upcoming?${q}`, headers: auth })).statusCode).toBe(422);
+      expect((await h.app.inject({ url: `/api/v1/service/reminders/upcoming?${q}`, headers: auth })).statusCode).toBe(
+        422,
+      );
     }
     const stranger = h.tokens.user({ tenantId: user.tenantId });
-    expect((await h.app.inject({ url: '/api/v1/service/reminders/upcoming?days=30', headers: await h.tokens.auth(stranger) })).json()).toEqual([]);
+    expect(
+      (
+        await h.app.inject({
+          url: '/api/v1/service/reminders/upcoming?days=30',
+          headers: await h.tokens.auth(stranger),
+        })
+      ).json(),
+    ).toEqual([]);
   });
 });
 
@@ -75,7 +124,13 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     const b = await createEndpoint(h, user, { url: `${receiver.url}/b` });
     await createEndpoint(h, user, { url: `${receiver.url}/off`, enabled: false });
     secrets = [a.secret, b.secret];
-    const task = taskFor(user, { title: 'Dentist', chosen_slot_start: inMinutes(30), chosen_slot_end: inMinutes(60), reminder_channels: ['email', 'inapp', 'webhook'], reminder_offset_min: 10 });
+    const task = taskFor(user, {
+      title: 'Dentist',
+      chosen_slot_start: inMinutes(30),
+      chosen_slot_end: inMinutes(60),
+      reminder_channels: ['email', 'inapp', 'webhook'],
+      reminder_offset_min: 10,
+    });
     await publishTask(h.transport, 'scheduled', task, clock.now());
     clock.advance(20 * 60_000 - 1);
     expect(await h.service.workers.fireDueReminders()).toBe(0);
@@ -85,17 +140,40 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     auth = await h.tokens.auth(user); // the clock moved past the first token's expiry
     const before = receiver.received.length;
     expect(await h.service.workers.runDueDeliveries()).toBe(4);
-    const logRes = await h.app.inject({ url: "/api/v1/service/reminders/deliveries", headers: auth });
+    const logRes = await h.app.inject({ url: '/api/v1/service/reminders/deliveries', headers: auth });
     expect(logRes.statusCode, logRes.body).toBe(200);
     const log = logRes.json();
     expect(log.total).toBe(4);
-    expect(log.items.map((d: { channel: string }) => d.channel).sort()).toEqual(['email', 'inapp', 'webhook', 'webhook']);
-    expect(log.items.every((d: { status: string; attempts: number }) => d.status === 'sent' && d.attempts === 1)).toBe(true);
+    expect(log.items.map((d: { channel: string }) => d.channel).sort()).toEqual([
+      'email',
+      'inapp',
+      'webhook',
+      'webhook',
+    ]);
+    expect(log.items.every((d: { status: string; attempts: number }) => d.status === 'sent' && d.attempts === 1)).toBe(
+      true,
+    );
     const hooks = receiver.received.slice(before);
     expect(hooks.map((w) => w.path).sort()).toEqual(['/a', '/b']);
     const body = hooks[0]!.json as Record<string, unknown>;
-    expect(body).toMatchObject({ event: 'reminder.fired', attempt: 1, tenant_id: user.tenantId, user_id: user.userId, occurred_at: clock.now().toISOString(), reminder_set_at: '2026-11-21T08:00:00.000Z' });
-    expect(body.task).toEqual({ id: task.id, title: 'Dentist', description: 'All of them', priority: 2, duration_min: 30, chosen_slot_start: task.chosen_slot_start, chosen_slot_end: task.chosen_slot_end, tags: ['home'] });
+    expect(body).toMatchObject({
+      event: 'reminder.fired',
+      attempt: 1,
+      tenant_id: user.tenantId,
+      user_id: user.userId,
+      occurred_at: clock.now().toISOString(),
+      reminder_set_at: '2026-11-21T08:00:00.000Z',
+    });
+    expect(body.task).toEqual({
+      id: task.id,
+      title: 'Dentist',
+      description: 'All of them',
+      priority: 2,
+      duration_min: 30,
+      chosen_slot_start: task.chosen_slot_start,
+      chosen_slot_end: task.chosen_slot_end,
+      tags: ['home'],
+    });
     const [mail] = await smtp.waitFor(1);
     expect(mail).toMatchObject({ to: ['owner@example.test'], subject: 'Reminder: Dentist' });
     const feed = (await h.app.inject({ url: '/api/v1/service/notifications', headers: auth })).json();
@@ -109,12 +187,20 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     try {
       const user = local.tokens.user({ email: 'local@example.test' });
       await local.app.inject({ url: '/api/v1/service/notifications', headers: await local.tokens.auth(user) }); // learns the address
-      const task = taskFor(user, { title: 'Local mail', chosen_slot_start: inMinutes(5), reminder_channels: ['email'], reminder_offset_min: 0 });
+      const task = taskFor(user, {
+        title: 'Local mail',
+        chosen_slot_start: inMinutes(5),
+        reminder_channels: ['email'],
+        reminder_offset_min: 0,
+      });
       await publishTask(local.transport, 'scheduled', task, clock.now());
       clock.advance(5 * 60_000);
       await local.service.workers.fireDueReminders();
       await local.service.workers.runDueDeliveries();
-      const rows = await sqlRows<{ to_address: string; subject: string }>(h.orm, 'select to_address, subject from email_outbox');
+      const rows = await sqlRows<{ to_address: string; subject: string }>(
+        h.orm,
+        'select to_address, subject from email_outbox',
+      );
       expect(rows).toContainEqual({ to_address: 'local@example.test', subject: 'Reminder: Local mail' });
     } finally {
       await local.close();
@@ -126,7 +212,12 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     const endpoint = await createEndpoint(h, user, { url: receiver.url, fallback_to_email: true });
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 410 }));
-    const task = taskFor(user, { title: 'Fallback', chosen_slot_start: inMinutes(5), reminder_channels: ['webhook'], reminder_offset_min: 0 });
+    const task = taskFor(user, {
+      title: 'Fallback',
+      chosen_slot_start: inMinutes(5),
+      reminder_channels: ['webhook'],
+      reminder_offset_min: 0,
+    });
     await publishTask(h.transport, 'scheduled', task, clock.now());
     clock.advance(5 * 60_000);
     await h.service.workers.fireDueReminders();
@@ -144,7 +235,12 @@ describe('notifications', () => {
     const user = h.tokens.user();
     const auth = await h.tokens.auth(user);
     for (let i = 0; i < 3; i++) {
-      await publishTask(h.transport, 'scheduled', taskFor(user, { title: `n${i}`, chosen_slot_start: inMinutes(1), reminder_offset_min: 0 }), clock.now());
+      await publishTask(
+        h.transport,
+        'scheduled',
+        taskFor(user, { title: `n${i}`, chosen_slot_start: inMinutes(1), reminder_offset_min: 0 }),
+        clock.now(),
+      );
     }
     clock.advance(60_000);
     await h.service.workers.fireDueReminders();
@@ -153,22 +249,48 @@ describe('notifications', () => {
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 0, unread_count: 3 });
     expect(page.items).toHaveLength(2);
     const id = page.items[0].id;
-    const read = await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read`, headers: auth });
+    const read = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/service/notifications/${id}/read`,
+      headers: auth,
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id, read: true, read_at: clock.now().toISOString() });
     const unread = (await h.app.inject({ url: '/v1/service/notifications?unread_only=true', headers: auth })).json();
     expect(unread).toMatchObject({ total: 2, unread_count: 2 });
     expect(unread.items.map((n: { id: string }) => n.id)).not.toContain(id);
-    expect((await h.app.inject({ url: '/api/v1/service/notifications?offset=2', headers: auth })).json().items).toHaveLength(1);
+    expect(
+      (await h.app.inject({ url: '/api/v1/service/notifications?offset=2', headers: auth })).json().items,
+    ).toHaveLength(1);
 
     const noPerms = h.tokens.user({ tenantId: user.tenantId, permissions: [] });
-    expect((await h.app.inject({ url: '/api/v1/service/notifications', headers: await h.tokens.auth(noPerms) })).json()).toMatchObject({ total: 0, unread_count: 0 });
+    expect(
+      (await h.app.inject({ url: '/api/v1/service/notifications', headers: await h.tokens.auth(noPerms) })).json(),
+    ).toMatchObject({ total: 0, unread_count: 0 });
     const other = await h.tokens.auth(h.tokens.user());
-    expect((await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read`, headers: other })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read`, headers: await h.tokens.auth(noPerms) })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read`, headers: other }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await h.app.inject({
+          method: 'PATCH',
+          url: `/api/v1/service/notifications/${id}/read`,
+          headers: await h.tokens.auth(noPerms),
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await h.app.inject({ url: '/api/v1/service/notifications' })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read` })).statusCode).toBe(401);
-    expect((await h.app.inject({ url: '/api/v1/service/notifications?limit=501', headers: auth })).statusCode).toBe(422);
-    expect((await h.app.inject({ method: 'PATCH', url: '/api/v1/service/notifications/nope/read', headers: auth })).statusCode).toBe(422);
+    expect((await h.app.inject({ method: 'PATCH', url: `/api/v1/service/notifications/${id}/read` })).statusCode).toBe(
+      401,
+    );
+    expect((await h.app.inject({ url: '/api/v1/service/notifications?limit=501', headers: auth })).statusCode).toBe(
+      422,
+    );
+    expect(
+      (await h.app.inject({ method: 'PATCH', url: '/api/v1/service/notifications/nope/read', headers: auth }))
+        .statusCode,
+    ).toBe(422);
   });
 });

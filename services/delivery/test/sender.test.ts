@@ -60,7 +60,13 @@ describe('webhook sender: connection pinning and redirects', () => {
   });
 
   it('re-checks the target of a redirect: a 3xx to a private address is refused', async () => {
-    for (const location of ['http://10.0.0.1/steal', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:80/', 'http://metadata.test/', 'https://user:pw@receiver.test/']) {
+    for (const location of [
+      'http://10.0.0.1/steal',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:80/',
+      'http://metadata.test/',
+      'https://user:pw@receiver.test/',
+    ]) {
       receiver.setResponder(() => ({ status: 302, headers: { location } }));
       const result = await send(`${receiver.url}/redirect`);
       expect(result.outcome, location).toBe('dead');

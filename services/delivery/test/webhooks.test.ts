@@ -35,9 +35,18 @@ describe('webhook endpoints: auth, permissions, ownership, validation', () => {
     const noPerms = h.tokens.user({ tenantId: owner.tenantId, permissions: ['SERVICE_TASK_READ'] });
     for (const [method, path] of routes) {
       const url = `/api/v1${path.replace(':id', endpoint.id)}`;
-      const anon = await h.app.inject({ method, url, payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const anon = await h.app.inject({
+        method,
+        url,
+        payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       expect(anon.statusCode, `${method} ${path}`).toBe(401);
-      const denied = await h.app.inject({ method, url, headers: await h.tokens.auth(noPerms), payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const denied = await h.app.inject({
+        method,
+        url,
+        headers: await h.tokens.auth(noPerms),
+        payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       expect(denied.statusCode, `${method} ${path}`).toBe(403);
       expect(denied.json().code).toBe('forbidden');
     }
@@ -45,8 +54,15 @@ describe('webhook endpoints: auth, permissions, ownership, validation', () => {
 
   it('lets SERVICE_WEBHOOK_READ read but not write', async () => {
     const reader = h.tokens.user({ permissions: ['SERVICE_WEBHOOK_READ'] });
-    expect((await h.app.inject({ url: '/api/v1/service/webhooks', headers: await h.tokens.auth(reader) })).statusCode).toBe(200);
-    const write = await h.app.inject({ method: 'POST', url: '/api/v1/service/webhooks', headers: await h.tokens.auth(reader), payload: { name: 'x', url: receiver.url } });
+    expect(
+      (await h.app.inject({ url: '/api/v1/service/webhooks', headers: await h.tokens.auth(reader) })).statusCode,
+    ).toBe(200);
+    const write = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/service/webhooks',
+      headers: await h.tokens.auth(reader),
+      payload: { name: 'x', url: receiver.url },
+    });
     expect(write.statusCode).toBe(403);
   });
 
@@ -57,13 +73,21 @@ describe('webhook endpoints: auth, permissions, ownership, validation', () => {
     const otherTenant = h.tokens.user();
     for (const intruder of [sameTenant, otherTenant]) {
       for (const [method, path] of ENDPOINT_ROUTES) {
-        const res = await h.app.inject({ method, url: `/api/v1${path.replace(':id', endpoint.id)}`, headers: await h.tokens.auth(intruder), payload: method === 'PATCH' ? { name: 'mine now' } : undefined });
+        const res = await h.app.inject({
+          method,
+          url: `/api/v1${path.replace(':id', endpoint.id)}`,
+          headers: await h.tokens.auth(intruder),
+          payload: method === 'PATCH' ? { name: 'mine now' } : undefined,
+        });
         expect(res.statusCode, `${method} ${path}`).toBe(404);
       }
       const list = await h.app.inject({ url: '/api/v1/service/webhooks', headers: await h.tokens.auth(intruder) });
       expect(list.json()).toEqual([]);
     }
-    const still = await h.app.inject({ url: `/api/v1/service/webhooks/${endpoint.id}`, headers: await h.tokens.auth(owner) });
+    const still = await h.app.inject({
+      url: `/api/v1/service/webhooks/${endpoint.id}`,
+      headers: await h.tokens.auth(owner),
+    });
     expect(still.json().name).toBe('hook');
   });
 
@@ -85,7 +109,12 @@ describe('webhook endpoints: auth, permissions, ownership, validation', () => {
       expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain(loc);
     }
     const endpoint = await createEndpoint(h, owner, { url: receiver.url });
-    const patch = await h.app.inject({ method: 'PATCH', url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth, payload: { max_attempts: 10 } });
+    const patch = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/service/webhooks/${endpoint.id}`,
+      headers: auth,
+      payload: { max_attempts: 10 },
+    });
     expect(patch.statusCode).toBe(422);
     const badId = await h.app.inject({ url: '/api/v1/service/webhooks/not-a-uuid', headers: auth });
     expect(badId.statusCode).toBe(422);
@@ -96,20 +125,42 @@ describe('webhook endpoints: behaviour', () => {
   it('returns the secret once, stores it encrypted, and shows only the preview afterwards, on both mounts', async () => {
     const owner = h.tokens.user();
     const auth = await h.tokens.auth(owner);
-    const created = await h.app.inject({ method: 'POST', url: '/v1/service/webhooks', headers: auth, payload: { name: 'ops', url: receiver.url, description: 'd' } });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/v1/service/webhooks',
+      headers: auth,
+      payload: { name: 'ops', url: receiver.url, description: 'd' },
+    });
     expect(created.statusCode).toBe(201);
     const body = created.json();
-    expect(body).toMatchObject({ name: 'ops', url: receiver.url, description: 'd', enabled: true, max_attempts: 4, fallback_to_email: false, consecutive_failures: 0, created_at: '2026-11-21T08:00:00.000Z' });
+    expect(body).toMatchObject({
+      name: 'ops',
+      url: receiver.url,
+      description: 'd',
+      enabled: true,
+      max_attempts: 4,
+      fallback_to_email: false,
+      consecutive_failures: 0,
+      created_at: '2026-11-21T08:00:00.000Z',
+    });
     expect(body.secret).toMatch(/^whsec_/);
     expect(body.secret_preview).toBe(`${body.secret.slice(0, 10)}...${body.secret.slice(-4)}`);
     expect(body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
-    for (const url of ['/api/v1/service/webhooks', `/api/v1/service/webhooks/${body.id}`, `/v1/service/webhooks/${body.id}`]) {
+    for (const url of [
+      '/api/v1/service/webhooks',
+      `/api/v1/service/webhooks/${body.id}`,
+      `/v1/service/webhooks/${body.id}`,
+    ]) {
       const res = await h.app.inject({ url, headers: auth });
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain(body.secret);
       expect(res.body).toContain(body.secret_preview);
     }
-    const [row] = await sqlRows<{ secret_sealed: string }>(h.orm, 'select secret_sealed from webhook_endpoints where id = ?', [body.id]);
+    const [row] = await sqlRows<{ secret_sealed: string }>(
+      h.orm,
+      'select secret_sealed from webhook_endpoints where id = ?',
+      [body.id],
+    );
     expect(row!.secret_sealed).not.toContain(body.secret.slice(6));
   });
 
@@ -117,14 +168,33 @@ describe('webhook endpoints: behaviour', () => {
     const owner = h.tokens.user();
     const auth = await h.tokens.auth(owner);
     const endpoint = await createEndpoint(h, owner, { url: receiver.url });
-    const patched = await h.app.inject({ method: 'PATCH', url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth, payload: { name: 'renamed', enabled: false, max_attempts: 8, fallback_to_email: true, description: null } });
+    const patched = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/service/webhooks/${endpoint.id}`,
+      headers: auth,
+      payload: { name: 'renamed', enabled: false, max_attempts: 8, fallback_to_email: true, description: null },
+    });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ name: 'renamed', enabled: false, max_attempts: 8, fallback_to_email: true, description: null, url: receiver.url });
-    const badUrl = await h.app.inject({ method: 'PATCH', url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth, payload: { url: 'https://u:p@example.com/' } });
+    expect(patched.json()).toMatchObject({
+      name: 'renamed',
+      enabled: false,
+      max_attempts: 8,
+      fallback_to_email: true,
+      description: null,
+      url: receiver.url,
+    });
+    const badUrl = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/service/webhooks/${endpoint.id}`,
+      headers: auth,
+      payload: { url: 'https://u:p@example.com/' },
+    });
     expect(badUrl.statusCode).toBe(422);
     const del = await h.app.inject({ method: 'DELETE', url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth });
     expect(del.statusCode).toBe(204);
-    expect((await h.app.inject({ url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth })).statusCode).toBe(404);
+    expect((await h.app.inject({ url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth })).statusCode).toBe(
+      404,
+    );
   });
 
   it('rotates the secret: new plaintext once, consecutive_failures reset', async () => {
@@ -132,7 +202,11 @@ describe('webhook endpoints: behaviour', () => {
     const auth = await h.tokens.auth(owner);
     const endpoint = await createEndpoint(h, owner, { url: receiver.url });
     await sqlRows(h.orm, 'update webhook_endpoints set consecutive_failures = 7 where id = ?', [endpoint.id]);
-    const rotated = await h.app.inject({ method: 'POST', url: `/api/v1/service/webhooks/${endpoint.id}/rotate-secret`, headers: auth });
+    const rotated = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/webhooks/${endpoint.id}/rotate-secret`,
+      headers: auth,
+    });
     expect(rotated.statusCode).toBe(200);
     expect(rotated.json().secret).toMatch(/^whsec_/);
     expect(rotated.json().secret).not.toBe(endpoint.secret);
@@ -147,7 +221,11 @@ describe('webhook endpoints: behaviour', () => {
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 200, body: 'pong' }));
     const before = receiver.received.length;
-    const res = await h.app.inject({ method: 'POST', url: `/api/v1/service/webhooks/${endpoint.id}/test`, headers: auth });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/service/webhooks/${endpoint.id}/test`,
+      headers: auth,
+    });
     expect(res.statusCode).toBe(200);
     const result = res.json();
     expect(result).toMatchObject({ ok: true, status_code: 200, response_preview: 'pong' });
@@ -161,13 +239,27 @@ describe('webhook endpoints: behaviour', () => {
     expect(got.headers['user-agent']).toBe('Routinely/1.0');
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['x-service-timestamp']).toBe(String(clock.now().getTime() / 1000));
-    const event = stripe.webhooks.constructEvent(got.rawBody, result.signature, endpoint.secret, 300, undefined, clock.now().getTime() / 1000) as unknown as Record<string, unknown>;
+    const event = stripe.webhooks.constructEvent(
+      got.rawBody,
+      result.signature,
+      endpoint.secret,
+      300,
+      undefined,
+      clock.now().getTime() / 1000,
+    ) as unknown as Record<string, unknown>;
     expect(event).toMatchObject({ event: 'webhook.test', endpoint_id: endpoint.id, user_id: owner.userId });
     expect(got.rawBody.startsWith('{"attempt":1,')).toBe(true);
 
     receiver.setResponder(() => ({ status: 503, body: 'down' }));
-    const failed = (await h.app.inject({ method: 'POST', url: `/api/v1/service/webhooks/${endpoint.id}/test`, headers: auth })).json();
-    expect(failed).toMatchObject({ ok: false, status_code: 503, response_preview: 'down', error: 'receiver answered 503' });
+    const failed = (
+      await h.app.inject({ method: 'POST', url: `/api/v1/service/webhooks/${endpoint.id}/test`, headers: auth })
+    ).json();
+    expect(failed).toMatchObject({
+      ok: false,
+      status_code: 503,
+      response_preview: 'down',
+      error: 'receiver answered 503',
+    });
     const [count] = await sqlRows<{ n: number }>(h.orm, 'select count(*)::int as n from deliveries');
     expect(count!.n).toBe(0);
     const detail = (await h.app.inject({ url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth })).json();
@@ -191,14 +283,35 @@ describe('webhook URLs when private targets are not allowed', () => {
     try {
       const owner = strict.tokens.user();
       const auth = await strict.tokens.auth(owner);
-      for (const url of ['http://hooks.example.com/', 'https://127.0.0.1/', 'https://sneaky.example.com/', 'https://2130706433/', 'https://[::ffff:10.0.0.1]/']) {
-        const res = await strict.app.inject({ method: 'POST', url: '/api/v1/service/webhooks', headers: auth, payload: { name: 'x', url } });
+      for (const url of [
+        'http://hooks.example.com/',
+        'https://127.0.0.1/',
+        'https://sneaky.example.com/',
+        'https://2130706433/',
+        'https://[::ffff:10.0.0.1]/',
+      ]) {
+        const res = await strict.app.inject({
+          method: 'POST',
+          url: '/api/v1/service/webhooks',
+          headers: auth,
+          payload: { name: 'x', url },
+        });
         expect(res.statusCode, url).toBe(422);
         expect(res.json().errors[0].loc).toEqual(['body', 'url']);
       }
-      const ok = await strict.app.inject({ method: 'POST', url: '/api/v1/service/webhooks', headers: auth, payload: { name: 'x', url: 'https://hooks.example.com/in' } });
+      const ok = await strict.app.inject({
+        method: 'POST',
+        url: '/api/v1/service/webhooks',
+        headers: auth,
+        payload: { name: 'x', url: 'https://hooks.example.com/in' },
+      });
       expect(ok.statusCode).toBe(201);
-      const patch = await strict.app.inject({ method: 'PATCH', url: `/api/v1/service/webhooks/${ok.json().id}`, headers: auth, payload: { url: 'https://sneaky.example.com/' } });
+      const patch = await strict.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/service/webhooks/${ok.json().id}`,
+        headers: auth,
+        payload: { url: 'https://sneaky.example.com/' },
+      });
       expect(patch.statusCode).toBe(422);
     } finally {
       await strict.close();

@@ -46,8 +46,8 @@ describe('classification table', () => {
     [502, 'retry'],
     [503, 'retry'],
     [599, 'retry'],
-    ...[400, 401, 403, 404, 405, 406, 410, 413, 414, 415, 422, 409, 418, 451].map((c) => [c, 'dead'] as const),
-  ])('%i -> %s', (status, outcome) => {
+    ...[400, 401, 403, 404, 405, 406, 410, 413, 414, 415, 422, 409, 418, 451].map((c) => [c, 'dead']),
+  ] as [number, string][])('%i -> %s', (status, outcome) => {
     expect(classifyStatus(status)).toBe(outcome);
   });
 });

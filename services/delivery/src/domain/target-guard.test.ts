@@ -75,8 +75,12 @@ describe('webhook target guard (SSRF)', () => {
   });
 
   it('allows http and private targets only when WEBHOOK_ALLOW_PRIVATE_TARGETS is on', async () => {
-    await expect(assertPublicTarget('http://127.0.0.1:8080/x', { ...policy, allowPrivate: true })).resolves.toBeInstanceOf(URL);
-    await expect(assertPublicTarget('https://user:pw@127.0.0.1/', { ...policy, allowPrivate: true })).rejects.toThrow(/credentials/);
+    await expect(
+      assertPublicTarget('http://127.0.0.1:8080/x', { ...policy, allowPrivate: true }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(assertPublicTarget('https://user:pw@127.0.0.1/', { ...policy, allowPrivate: true })).rejects.toThrow(
+      /credentials/,
+    );
   });
 
   it('lets an explicit CIDR through and nothing beside it', () => {

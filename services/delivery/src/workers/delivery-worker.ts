@@ -9,6 +9,7 @@ import type { Mailer } from '../email/mailer.js';
 import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend } from './attempt.js';
 import type { PassResult } from './pacer.js';
 import { deliveryRow } from './reminder-firer.js';
+import { SentRecorder } from './sent-recorder.js';
 
 export interface DeliveryWorkerOptions {
   orm: Orm;
@@ -30,8 +31,11 @@ export interface DeliveryWorkerOptions {
  */
 export class DeliveryWorker {
   private abort = new AbortController();
+  private readonly sent: SentRecorder;
 
-  constructor(private readonly o: DeliveryWorkerOptions) {}
+  constructor(private readonly o: DeliveryWorkerOptions) {
+    this.sent = new SentRecorder(o.orm);
+  }
 
   /** Claims and processes one batch; returns how many deliveries it handled. */
   async runDue(): Promise<number> {
@@ -115,6 +119,15 @@ export class DeliveryWorker {
     const tries = delivery.attempts + 1;
     const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
     const status = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
+    if (status === 'sent' && delivery.channel === 'webhook') {
+      return this.sent.record({
+        id: delivery.id,
+        leaseToken: delivery.lease_token,
+        statusCode: result.statusCode,
+        at: now,
+        secretSealed: result.ok ? result.secretSealed : null,
+      });
+    }
     await this.o.orm.em.getKnex().transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { id: string }[] }>(
         `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
@@ -140,9 +153,7 @@ export class DeliveryWorker {
         if (status === 'dead') await this.deadLetter(trx, delivery, result, tries, now);
         return;
       }
-      if (status === 'sent') {
-        await trx.raw('update webhook_endpoints set consecutive_failures = 0 where id = ?', [delivery.endpoint_id]);
-      } else if (status === 'dead') {
+      if (status === 'dead') {
         await this.deadLetter(trx, delivery, result, tries, now);
         await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
           delivery.endpoint_id,

@@ -2,7 +2,6 @@ import { Migration } from '@routinely/db';
 
 export class Migration20261121090412 extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create schema if not exists "delivery"');
     this.addSql(
       'create table "delivery"."dead_letters" ("id" uuid not null, "tenant_id" varchar(64) not null, "user_id" varchar(64) not null, "delivery_id" uuid not null, "reminder_id" uuid not null, "endpoint_id" uuid null, "channel" varchar(16) not null, "reason" text not null, "last_status_code" int null, "attempts" int not null, "created_at" timestamptz not null, constraint "dead_letters_pkey" primary key ("id"))',
     );
