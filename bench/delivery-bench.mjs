@@ -12,9 +12,10 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const args = {};
+for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i].startsWith('--')) args[process.argv[i].slice(2)] = process.argv[++i];
+}
 const DELIVERIES = Number(args.deliveries ?? 5000);
 const REMINDERS = Number(args.reminders ?? 10000);
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -102,7 +103,16 @@ function payloadFor(id, taskId, at) {
     reminder_set_at: at.toISOString(),
     tenant_id: user.tenantId,
     user_id: user.userId,
-    task: { id: taskId, title: 'Bench task', description: null, priority: 3, duration_min: 30, chosen_slot_start: at.toISOString(), chosen_slot_end: at.toISOString(), tags: [] },
+    task: {
+      id: taskId,
+      title: 'Bench task',
+      description: null,
+      priority: 3,
+      duration_min: 30,
+      chosen_slot_start: at.toISOString(),
+      chosen_slot_end: at.toISOString(),
+      tags: [],
+    },
   };
 }
 
@@ -147,7 +157,12 @@ await waitUntil(async () => {
   return r[0].n >= DELIVERIES;
 }, 120_000);
 const seconds = (performance.now() - started) / 1000;
-const throughput = { deliveries: DELIVERIES, seconds: Number(seconds.toFixed(2)), per_second: Math.round(DELIVERIES / seconds), invalid_signatures: invalid };
+const throughput = {
+  deliveries: DELIVERIES,
+  seconds: Number(seconds.toFixed(2)),
+  per_second: Math.round(DELIVERIES / seconds),
+  invalid_signatures: invalid,
+};
 console.log('signed deliveries to a loopback receiver:', throughput);
 
 // --- 2. firing lag ----------------------------------------------------------------------------------------
@@ -158,7 +173,18 @@ const reminders = Array.from({ length: REMINDERS }, (_, i) => {
   const taskId = randomUUID();
   const at = new Date(minuteStart + Math.floor((i / REMINDERS) * 60_000));
   remindAt.set(taskId, at.getTime());
-  const task = { id: taskId, tenant_id: user.tenantId, user_id: user.userId, title: 'Bench task', description: null, priority: 3, duration_min: 30, tags: [], chosen_slot_start: at.toISOString(), chosen_slot_end: at.toISOString() };
+  const task = {
+    id: taskId,
+    tenant_id: user.tenantId,
+    user_id: user.userId,
+    title: 'Bench task',
+    description: null,
+    priority: 3,
+    duration_min: 30,
+    tags: [],
+    chosen_slot_start: at.toISOString(),
+    chosen_slot_end: at.toISOString(),
+  };
   return {
     id: randomUUID(),
     tenant_id: user.tenantId,
