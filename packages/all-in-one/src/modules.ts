@@ -1,7 +1,11 @@
 import { authModule } from '@routinely/auth';
 import { calendarModule } from '@routinely/calendar';
+import { deliveryModule } from '@routinely/delivery';
 import type { ServiceModule } from '@routinely/runtime';
 import { taskModule } from '@routinely/task';
 
-/** Every service the all-in-one process runs, auth first (the others ask it for keys and users). */
-export const SERVICE_MODULES: ServiceModule[] = [authModule, calendarModule, taskModule];
+/**
+ * Every service the all-in-one process runs, auth first (the others ask it for keys and users). The
+ * scheduler and integration services do not exist yet; their routes answer 404.
+ */
+export const SERVICE_MODULES: ServiceModule[] = [authModule, calendarModule, taskModule, deliveryModule];

