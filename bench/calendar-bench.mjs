@@ -8,39 +8,13 @@
 // SKIP_SEED=1 (reuse calendars named "bench-*" that an earlier run created), MOUNT (default /api/v1).
 // The per-IP rate limit (100/min by default) must be raised for the run, e.g. RATE_LIMIT_PER_MINUTE=100000000
 // RATE_LIMIT_PER_HOUR=100000000 RATE_LIMIT_BURST=100000000 on the server; non-2xx answers are reported.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import { benchToken, client, measure, pool, saveResults } from './lib.mjs';
 
-const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-// Without TOKEN, a fresh user is registered through the auth service (bench/lib.mjs).
-const TOKEN = process.env.TOKEN ?? (await import('./lib.mjs').then((lib) => lib.benchUser('calendar-bench'))).token;
-const MOUNT = process.env.MOUNT ?? '/api/v1';
-const DURATION = Number(process.env.DURATION ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
 const CALENDARS = Number(process.env.CALENDARS ?? 50);
 const ITEMS = Number(process.env.ITEMS ?? 5000);
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-async function api(method, path, body) {
-  const res = await fetch(`${BASE_URL}${MOUNT}${path}`, { method, headers, body: body && JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
-  return res.status === 204 ? null : res.json();
-}
-
-/** Runs `task` over `inputs` with at most `limit` in flight. */
-async function pool(inputs, limit, task) {
-  const out = new Array(inputs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < inputs.length) {
-        const i = next++;
-        out[i] = await task(inputs[i], i);
-      }
-    }),
-  );
-  return out;
-}
+const token = await benchToken('calendar-bench');
+const api = client(token);
 
 // Items are spread over ten weeks from Monday 2026-01-05, one hour each, at varied hours and types.
 const FIRST_DAY = Date.UTC(2026, 0, 5);
@@ -81,41 +55,6 @@ async function seed() {
   return ids;
 }
 
-/** One autocannon run whose requests rotate through `paths`. */
-function measure(title, paths) {
-  let i = 0;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: BASE_URL,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        headers: { authorization: headers.authorization },
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (req) => ({ ...req, path: `${MOUNT}${paths[i++ % paths.length]}` }),
-          },
-        ],
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          scenario: title,
-          requests_per_s: Math.round(result.requests.average),
-          latency_avg_ms: result.latency.average,
-          latency_p50_ms: result.latency.p50,
-          latency_p99_ms: result.latency.p99,
-          total: result.requests.total,
-          non_2xx: result.non2xx,
-          errors: result.errors,
-          timeouts: result.timeouts,
-        });
-      },
-    );
-  });
-}
-
 const ids = await seed();
 const weeks = Array.from({ length: 10 }, (_, w) => {
   const from = new Date(FIRST_DAY + w * 7 * 86_400_000).toISOString().slice(0, 10);
@@ -131,16 +70,6 @@ const scenarios = [
 ];
 const results = [];
 for (const [title, paths] of scenarios) {
-  const r = await measure(title, paths);
-  results.push(r);
-  console.log(`${title}: ${r.requests_per_s} req/s, p99 ${r.latency_p99_ms} ms, non-2xx ${r.non_2xx}`);
+  results.push(await measure(title, { paths, token, connections: CONNECTIONS }));
 }
-console.table(results);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/calendar-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-writeFileSync(file, JSON.stringify({ base_url: BASE_URL, calendars: ids.length, items: ITEMS, connections: CONNECTIONS, duration_s: DURATION, results }, null, 2));
-console.log(`results written to ${file.pathname}`);
-if (results.some((r) => r.non_2xx > 0)) {
-  console.warn('some answers were not 2xx (rate limit?): the figures above are not valid');
-  process.exitCode = 1;
-}
+saveResults('calendar', { calendars: ids.length, items: ITEMS, rows: results });

@@ -9,37 +9,10 @@
 // The per-IP rate limit (100/min by default) must be raised on the server for the run, e.g.
 // RATE_LIMIT_PER_MINUTE=100000000 RATE_LIMIT_PER_HOUR=100000000 RATE_LIMIT_BURST=100000000; non-2xx answers
 // are reported. Targets (report, not assert): create >= 1,000/s, get >= 3,000/s, tree of 500 p99 < 50 ms.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import { benchToken, client, measure, pool, saveResults } from './lib.mjs';
 
-const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const TOKEN = process.env.TOKEN ?? (await import('./lib.mjs').then((lib) => lib.benchUser('task-bench'))).token;
-const MOUNT = process.env.MOUNT ?? '/api/v1';
-const DURATION = Number(process.env.DURATION ?? 10);
-const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-async function api(method, path, body) {
-  const res = await fetch(`${BASE_URL}${MOUNT}${path}`, { method, headers, body: body && JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
-  return res.status === 204 ? null : res.json();
-}
-
-/** Runs `task` over `inputs` with at most `limit` in flight. */
-async function pool(inputs, limit, task) {
-  const out = new Array(inputs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < inputs.length) {
-        const i = next++;
-        out[i] = await task(inputs[i], i);
-      }
-    }),
-  );
-  return out;
-}
-
+const token = await benchToken('task-bench');
+const api = client(token);
 const create = (title, parent = null) =>
   api('POST', '/service/tasks', { title, duration_min: 15, parent_task_id: parent, tags: ['bench'] });
 
@@ -53,41 +26,16 @@ async function seedTree(size = 500) {
   return root.id;
 }
 
-async function run(title, options) {
-  const result = await autocannon({
-    url: `${BASE_URL}${MOUNT}${options.path}`,
-    method: options.method ?? 'GET',
-    headers,
-    body: options.body,
-    duration: DURATION,
-    connections: CONNECTIONS,
-  });
-  const row = {
-    title,
-    connections: CONNECTIONS,
-    requests_per_s: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    non_2xx: result.non2xx,
-    errors: result.errors,
-  };
-  console.log(JSON.stringify(row));
-  return row;
-}
-
-console.error(`seeding a 500-task tree and a page of 100 on ${BASE_URL}${MOUNT} ...`);
+console.error('seeding a 500-task tree ...');
 const rootId = await seedTree(500);
 const tree = await api('GET', `/service/tasks/${rootId}/tree`);
 if (tree.rolled_up_duration_min !== 500 * 15) throw new Error('seeded tree is not 500 tasks');
 const one = await create('bench single');
 
 const rows = [];
-rows.push(await run('POST /service/tasks (create)', { method: 'POST', path: '/service/tasks', body: JSON.stringify({ title: 'bench create', duration_min: 10 }) }));
-rows.push(await run('GET /service/tasks/{id}', { path: `/service/tasks/${one.id}` }));
-rows.push(await run('GET /service/tasks?limit=100', { path: '/service/tasks?limit=100' }));
-rows.push(await run('GET /service/tasks/{id}/tree (500 tasks)', { path: `/service/tasks/${rootId}/tree` }));
+rows.push(await measure('POST /service/tasks (create)', { method: 'POST', paths: ['/service/tasks'], body: JSON.stringify({ title: 'bench create', duration_min: 10 }), token }));
+rows.push(await measure('GET /service/tasks/{id}', { paths: [`/service/tasks/${one.id}`], token }));
+rows.push(await measure('GET /service/tasks?limit=100', { paths: ['/service/tasks?limit=100'], token }));
+rows.push(await measure('GET /service/tasks/{id}/tree (500 tasks)', { paths: [`/service/tasks/${rootId}/tree`], token }));
 
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/task-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-writeFileSync(file, `${JSON.stringify({ base_url: BASE_URL, duration_s: DURATION, rows }, null, 2)}\n`);
-console.error(`results written to ${file.pathname}`);
+saveResults('task', { rows });

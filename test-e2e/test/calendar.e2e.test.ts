@@ -13,19 +13,41 @@ describe('shared calendars across services', () => {
     const owner = await registerUser(target);
     const friend = await registerUser(target, owner.tenantId);
     const stranger = await registerUser(target);
-    const created = await call(target, 'POST', '/api/v1/calendars', { token: owner.token, body: { name: 'Family', timezone: 'Europe/Berlin' } });
+    const created = await call(target, 'POST', '/api/v1/calendars', {
+      token: owner.token,
+      body: { name: 'Family', timezone: 'Europe/Berlin' },
+    });
     expect(created.status).toBe(201);
     const id = created.json.id;
     expect((await call(target, 'GET', `/v1/calendars/${id}`, { token: friend.token })).status).toBe(404);
-    const share = await call(target, 'POST', `/api/v1/calendars/${id}/share`, { token: owner.token, body: { email: friend.email, permission: 'view' } });
+    const share = await call(target, 'POST', `/api/v1/calendars/${id}/share`, {
+      token: owner.token,
+      body: { email: friend.email, permission: 'view' },
+    });
     expect(share.status).toBe(201);
     expect(share.json).toMatchObject({ calendar_id: id, user_id: friend.id, permission: 'view' });
-    expect((await call(target, 'POST', `/api/v1/calendars/${id}/share`, { token: owner.token, body: { email: friend.email, permission: 'edit' } })).status).toBe(409);
-    expect((await call(target, 'POST', `/api/v1/calendars/${id}/share`, { token: owner.token, body: { email: stranger.email, permission: 'view' } })).status).toBe(404);
+    expect(
+      (
+        await call(target, 'POST', `/api/v1/calendars/${id}/share`, {
+          token: owner.token,
+          body: { email: friend.email, permission: 'edit' },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await call(target, 'POST', `/api/v1/calendars/${id}/share`, {
+          token: owner.token,
+          body: { email: stranger.email, permission: 'view' },
+        })
+      ).status,
+    ).toBe(404);
     const seen = await call(target, 'GET', `/api/v1/calendars/${id}`, { token: friend.token });
     expect(seen.status).toBe(200);
     expect(seen.json.permission).toBe('view');
-    expect((await call(target, 'PATCH', `/api/v1/calendars/${id}`, { token: friend.token, body: { name: 'Mine' } })).status).toBe(403);
+    expect(
+      (await call(target, 'PATCH', `/api/v1/calendars/${id}`, { token: friend.token, body: { name: 'Mine' } })).status,
+    ).toBe(403);
     expect((await call(target, 'GET', `/api/v1/calendars/${id}`, { token: stranger.token })).status).toBe(404);
   });
 

@@ -31,7 +31,10 @@ async function scheduleTaskIn(token: string, seconds: number, channels: string[]
   expect(task.status).toBe(201);
   const scheduled = await call(target, 'PATCH', `/api/v1/service/tasks/${task.json.id}`, {
     token,
-    body: { chosen_slot_start: start.toISOString(), chosen_slot_end: new Date(start.getTime() + 300_000).toISOString() },
+    body: {
+      chosen_slot_start: start.toISOString(),
+      chosen_slot_end: new Date(start.getTime() + 300_000).toISOString(),
+    },
   });
   expect(scheduled.status).toBe(200);
   return task.json.id as string;
@@ -77,11 +80,15 @@ describe('reminders end to end', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(dlq!.json.items).toHaveLength(1);
-    const requeued = await call(target, 'POST', `/api/v1/service/reminders/dlq/${dlq!.json.items[0].id}/requeue`, { token: user.token });
+    const requeued = await call(target, 'POST', `/api/v1/service/reminders/dlq/${dlq!.json.items[0].id}/requeue`, {
+      token: user.token,
+    });
     expect(requeued.status).toBeLessThan(300);
     const all = await receiver.waitFor(4, 30_000);
     expect(all[3]!.status).toBe(200);
     expect(all[3]!.verified).toBe(true);
-    expect((await call(target, 'GET', '/api/v1/service/reminders/dlq', { token: user.token })).json.items).toHaveLength(0);
+    expect((await call(target, 'GET', '/api/v1/service/reminders/dlq', { token: user.token })).json.items).toHaveLength(
+      0,
+    );
   }, 90_000);
 });

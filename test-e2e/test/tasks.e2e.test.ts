@@ -12,7 +12,10 @@ describe('tasks through the gateway mounts', () => {
   it('creates a tree, reads it on both mounts, and keeps tenants apart', async () => {
     const user = await registerUser(target);
     const other = await registerUser(target);
-    const root = await call(target, 'POST', '/api/v1/service/tasks', { token: user.token, body: { title: 'Morning', duration_min: 0 } });
+    const root = await call(target, 'POST', '/api/v1/service/tasks', {
+      token: user.token,
+      body: { title: 'Morning', duration_min: 0 },
+    });
     expect(root.status).toBe(201);
     const child = await call(target, 'POST', '/v1/service/tasks', {
       token: user.token,
@@ -26,7 +29,9 @@ describe('tasks through the gateway mounts', () => {
       expect(tree.json.rolled_up_duration_min).toBe(15);
       expect(tree.json.children[0].id).toBe(child.json.id);
     }
-    expect((await call(target, 'GET', `/api/v1/service/tasks/${root.json.id}`, { token: other.token })).status).toBe(404);
+    expect((await call(target, 'GET', `/api/v1/service/tasks/${root.json.id}`, { token: other.token })).status).toBe(
+      404,
+    );
     const scheduled = await call(target, 'PATCH', `/api/v1/service/tasks/${child.json.id}`, {
       token: user.token,
       body: { chosen_slot_start: '2026-12-01T08:00:00+01:00', chosen_slot_end: '2026-12-01T08:15:00+01:00' },

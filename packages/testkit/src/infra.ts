@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { openOrm, type ServiceDbConfig, schemaDrift } from '@routinely/db';
 import { createLogger, type Logger } from '@routinely/platform';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -37,4 +38,16 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
 
 export function createTestRedis(): Redis {
   return new Redis(requireEnv('REDIS_URL'), { maxRetriesPerRequest: 3, lazyConnect: false });
+}
+
+/** The SQL that migrations still lack for the entities, on a fresh database ('' when they match). */
+export async function schemaDriftOnFreshDatabase(dbConfig: ServiceDbConfig): Promise<string> {
+  const db = await createTestDatabase();
+  const orm = await openOrm(db.url, dbConfig);
+  try {
+    return await schemaDrift(orm);
+  } finally {
+    await orm.close();
+    await db.drop();
+  }
 }

@@ -1,22 +1,7 @@
-import { parseConfig } from '@routinely/platform';
-import type { ServiceModule } from '@routinely/runtime';
+import { defineServiceModule } from '@routinely/runtime';
 import { buildService } from './app.js';
 import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
 /** How a host (the all-in-one or this service's own main) builds the auth service. */
-export const authModule: ServiceModule = {
-  name: 'auth',
-  dbConfig,
-  build: async (ctx) =>
-    buildService({
-      config: parseConfig(configSchema, ctx.env),
-      logger: ctx.logger,
-      clock: ctx.clock,
-      orm: ctx.orm,
-      transport: ctx.transport,
-      internalAuth: ctx.internalAuth,
-      revocations: ctx.revocations,
-      redis: ctx.redis,
-    }),
-};
+export const authModule = defineServiceModule({ name: 'auth', dbConfig, configSchema, build: buildService });

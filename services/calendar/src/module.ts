@@ -1,19 +1,7 @@
-import type { ServiceModule } from '@routinely/runtime';
+import { defineServiceModule } from '@routinely/runtime';
 import { buildService } from './app.js';
-import { loadConfig } from './config.js';
+import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
 /** How a host (the all-in-one or this service's own main) builds the calendar service. */
-export const calendarModule: ServiceModule = {
-  name: 'calendar',
-  dbConfig,
-  build: async (ctx) =>
-    buildService({
-      config: loadConfig(ctx.env),
-      logger: ctx.logger,
-      clock: ctx.clock,
-      orm: ctx.orm,
-      transport: ctx.transport,
-      internalAuth: ctx.internalAuth,
-    }),
-};
+export const calendarModule = defineServiceModule({ name: 'calendar', dbConfig, configSchema, build: buildService });

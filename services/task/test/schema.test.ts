@@ -1,17 +1,9 @@
-import { openOrm, schemaDrift } from '@routinely/db';
-import { createTestDatabase } from '@routinely/testkit';
+import { schemaDriftOnFreshDatabase } from '@routinely/testkit';
 import { expect, it } from 'vitest';
 import { configSchema, dbConfig } from '../src/index.js';
 
 it('has migrations matching the entities', async () => {
-  const db = await createTestDatabase();
-  const orm = await openOrm(db.url, dbConfig);
-  try {
-    expect(await schemaDrift(orm)).toBe('');
-  } finally {
-    await orm.close();
-    await db.drop();
-  }
+  expect(await schemaDriftOnFreshDatabase(dbConfig)).toBe('');
 });
 
 it('has a default for every setting', () => {
