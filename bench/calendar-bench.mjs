@@ -51,7 +51,9 @@ async function seed() {
     20,
     (n) => api('POST', `/calendars/${ids[n % ids.length]}/items`, itemBody(n)),
   );
-  console.log(`seeded ${ids.length} calendars and ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${ids.length} calendars and ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return ids;
 }
 
@@ -62,11 +64,20 @@ const weeks = Array.from({ length: 10 }, (_, w) => {
   return `start_date=${from}&end_date=${to}`;
 });
 const scenarios = [
-  ['list page_size=20 (sorted by name)', ['/calendars?page_size=20', '/calendars?page_size=20&page=2', '/calendars?page_size=20&page=3']],
+  [
+    'list page_size=20 (sorted by name)',
+    ['/calendars?page_size=20', '/calendars?page_size=20&page=2', '/calendars?page_size=20&page=3'],
+  ],
   ['list page_size=100 sort_by=updated_at desc', ['/calendars?page_size=100&sort_by=updated_at&sort_order=desc']],
   ['item window, one week (~10 items)', ids.flatMap((id) => weeks.map((w) => `/calendars/${id}/items?${w}`))],
-  ['item window, all ten weeks (100 items)', ids.map((id) => `/calendars/${id}/items?start_date=2026-01-05&end_date=2026-03-15`)],
-  ['item window, one week, meetings only', ids.map((id, n) => `/calendars/${id}/items?${weeks[n % 10]}&item_types=meeting`)],
+  [
+    'item window, all ten weeks (100 items)',
+    ids.map((id) => `/calendars/${id}/items?start_date=2026-01-05&end_date=2026-03-15`),
+  ],
+  [
+    'item window, one week, meetings only',
+    ids.map((id, n) => `/calendars/${id}/items?${weeks[n % 10]}&item_types=meeting`),
+  ],
 ];
 const results = [];
 for (const [title, paths] of scenarios) {

@@ -13,7 +13,10 @@ export function client(token) {
   return async (method, path, body) => {
     const res = await fetch(`${BASE_URL}${MOUNT}${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
@@ -25,7 +28,12 @@ export function client(token) {
 export async function benchUser(label = 'bench') {
   const email = `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
   const password = 'bench password 123';
-  const tokens = await client()('POST', '/auth/register', { email, password, name: label, tenant_id: crypto.randomUUID() });
+  const tokens = await client()('POST', '/auth/register', {
+    email,
+    password,
+    name: label,
+    tenant_id: crypto.randomUUID(),
+  });
   return { email, password, token: tokens.access_token };
 }
 
@@ -59,7 +67,10 @@ export async function measure(title, { paths, method = 'GET', body, token, conne
     url: BASE_URL,
     duration: DURATION,
     connections,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     requests: [{ method, body, setupRequest: (req) => ({ ...req, path: `${MOUNT}${paths[i++ % paths.length]}` }) }],
   });
   const row = {

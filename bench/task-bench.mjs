@@ -33,9 +33,18 @@ if (tree.rolled_up_duration_min !== 500 * 15) throw new Error('seeded tree is no
 const one = await create('bench single');
 
 const rows = [];
-rows.push(await measure('POST /service/tasks (create)', { method: 'POST', paths: ['/service/tasks'], body: JSON.stringify({ title: 'bench create', duration_min: 10 }), token }));
+rows.push(
+  await measure('POST /service/tasks (create)', {
+    method: 'POST',
+    paths: ['/service/tasks'],
+    body: JSON.stringify({ title: 'bench create', duration_min: 10 }),
+    token,
+  }),
+);
 rows.push(await measure('GET /service/tasks/{id}', { paths: [`/service/tasks/${one.id}`], token }));
 rows.push(await measure('GET /service/tasks?limit=100', { paths: ['/service/tasks?limit=100'], token }));
-rows.push(await measure('GET /service/tasks/{id}/tree (500 tasks)', { paths: [`/service/tasks/${rootId}/tree`], token }));
+rows.push(
+  await measure('GET /service/tasks/{id}/tree (500 tasks)', { paths: [`/service/tasks/${rootId}/tree`], token }),
+);
 
 saveResults('task', { rows });

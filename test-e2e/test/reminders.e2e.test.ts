@@ -73,7 +73,7 @@ describe('reminders end to end', () => {
     plan.push(410);
     await scheduleTaskIn(user.token, 2, ['webhook']);
     await receiver.waitFor(3, 30_000);
-    let dlq;
+    let dlq: Awaited<ReturnType<typeof call>> | undefined;
     for (let i = 0; i < 50; i++) {
       dlq = await call(target, 'GET', '/api/v1/service/reminders/dlq', { token: user.token });
       if (dlq.json.items.length > 0) break;

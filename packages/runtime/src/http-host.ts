@@ -66,7 +66,9 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
   const routesByService: Record<string, string[]> = {};
   let mounting: string | undefined;
   app.addHook('onRoute', (route) => {
-    if (mounting) (routesByService[mounting] ??= []).push(route.url);
+    if (!mounting) return;
+    routesByService[mounting] ??= [];
+    routesByService[mounting].push(route.url);
   });
   for (const service of options.services) {
     mounting = service.name;
