@@ -8,7 +8,16 @@
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -85,7 +94,10 @@ function summariseTestReports(since) {
   for (const group of ['packages', 'services', 'test-e2e']) {
     const dirs = group === 'test-e2e' ? [root] : readdirSync(join(root, group)).map((d) => join(root, group, d));
     for (const dir of dirs) {
-      const file = group === 'test-e2e' ? join(root, 'test-e2e', 'test-results', 'vitest.json') : join(dir, 'test-results', 'vitest.json');
+      const file =
+        group === 'test-e2e'
+          ? join(root, 'test-e2e', 'test-results', 'vitest.json')
+          : join(dir, 'test-results', 'vitest.json');
       if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
       const report = JSON.parse(readFileSync(file, 'utf8'));
       totals.passed += report.numPassedTests ?? 0;
@@ -112,7 +124,9 @@ if (command === 'run') {
     { stdio: 'inherit', cwd: root, env },
   );
   const totals = summariseTestReports(started);
-  console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.files} files)`);
+  console.log(
+    `\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.files} files)`,
+  );
   process.exit(result.status === 0 && totals.failed === 0 ? 0 : 1);
 } else if (command === 'bench') {
   turbo(env, ['run', 'build']);
