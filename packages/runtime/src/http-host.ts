@@ -67,8 +67,7 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
   let mounting: string | undefined;
   app.addHook('onRoute', (route) => {
     if (!mounting) return;
-    routesByService[mounting] ??= [];
-    routesByService[mounting].push(route.url);
+    routesByService[mounting] = [...(routesByService[mounting] ?? []), route.url];
   });
   for (const service of options.services) {
     mounting = service.name;
