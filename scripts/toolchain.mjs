@@ -116,7 +116,8 @@ ensureDependencies(env);
 if (command === 'run') {
   turbo(env, ['run', ...rest]);
 } else if (command === 'test') {
-  turbo(env, ['run', 'build']);
+  // Types and lint first: a change that does not type-check or lint fails the test command too.
+  turbo(env, ['run', 'build', 'typecheck', 'lint']);
   const started = Date.now();
   const result = spawnSync(
     join(binDir, 'pnpm'),

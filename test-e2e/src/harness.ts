@@ -42,13 +42,20 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
   };
 }
 
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
 /** fetch against the target, JSON in and out. */
 export async function call(
   target: Target,
   method: string,
   path: string,
   options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-) {
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -20,7 +20,7 @@ function freePort(): Promise<number> {
 }
 
 async function start(port: number, pgPort: number): Promise<ChildProcess> {
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     EMBEDDED_PG_PORT: String(pgPort),
@@ -82,7 +82,7 @@ describe('all-in-one with embedded defaults', () => {
         body: JSON.stringify({ email, password: 'correct horse battery' }),
       });
       expect(login.status).toBe(200);
-      expect((await login.json()).user.email).toBe(email);
+      expect(((await login.json()) as { user: { email: string } }).user.email).toBe(email);
     } finally {
       expect(await stop(second)).toBe(0);
     }

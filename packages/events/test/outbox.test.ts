@@ -114,7 +114,7 @@ describe('outbox relay over JetStream', () => {
       await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(2);
       expect(new Set(handled)).toEqual(new Set([first.id, second.id]));
       const rows = await orm.em.fork().getConnection().execute('select count(*)::int as n from inbox');
-      expect(rows[0].n).toBe(2);
+      expect(rows[0]?.n).toBe(2);
       await sub.stop();
     } finally {
       await transport.deleteStreams();
