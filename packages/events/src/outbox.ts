@@ -1,5 +1,5 @@
 import { defineEntity, type EntityManager, type Orm, p } from '@routinely/db';
-import type { Logger } from 'pino';
+import { type Logger, Pacer, systemClock } from '@routinely/platform';
 import type { EventEnvelope } from './envelope.js';
 import type { EventTransport } from './transport.js';
 
@@ -56,52 +56,33 @@ export interface RelayOptions {
  * Publishes outbox rows in id (time) order. Rows are claimed with FOR UPDATE SKIP LOCKED inside a
  * transaction that marks them published, so replicas never publish the same row concurrently; a crash
  * between publish and commit republishes with the same message id, which JetStream and the consumers'
- * inboxes both absorb.
+ * inboxes both absorb. Passes run on every `kick()` (after a commit) and at least every `pollMs`.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly pacer: Pacer;
 
-  constructor(private readonly options: RelayOptions) {}
+  constructor(private readonly options: RelayOptions) {
+    const batchSize = options.batchSize ?? 200;
+    this.pacer = new Pacer(
+      'outbox-relay',
+      async () => ({ more: (await this.publishBatch()) >= batchSize, nextAt: null }),
+      systemClock,
+      options.pollMs ?? 250,
+      options.logger,
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.pacer.start();
   }
 
   /** Publish now instead of at the next poll (call after a commit that enqueued events). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.pacer.wake();
   }
 
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped || this.running) return;
-    this.running = (async () => {
-      let published = 0;
-      try {
-        published = await this.publishBatch();
-      } catch (error) {
-        this.options.logger.warn({ err: error }, 'outbox relay pass failed');
-      }
-      this.running = undefined;
-      if (this.stopped) return;
-      const full = published >= (this.options.batchSize ?? 200);
-      this.schedule(full || this.again ? 0 : (this.options.pollMs ?? 250));
-      this.again = false;
-    })();
-    await this.running;
+  stop(): Promise<void> {
+    return this.pacer.stop();
   }
 
   /** One pass; returns how many events were published. */
@@ -119,12 +100,6 @@ export class OutboxRelay {
       await trx.raw('update outbox set published_at = now() where id = any(?::uuid[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => {});
   }
 }
 

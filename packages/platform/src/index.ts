@@ -11,5 +11,6 @@ export * from './http/mounts.js';
 export * from './http/openapi.js';
 export * from './http/rate-limit.js';
 export * from './logger.js';
+export * from './pacer.js';
 export * from './route-table.js';
 export * from './service.js';

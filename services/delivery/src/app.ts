@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './domain/contacts.js';
@@ -14,7 +14,7 @@ import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
-import { Pacer } from './workers/pacer.js';
+
 import { ReminderFirer } from './workers/reminder-firer.js';
 import { WakeupListener } from './workers/wakeups.js';
 

@@ -1,13 +1,13 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
-import type { Clock, Logger } from '@routinely/platform';
+import type { Clock, Logger, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
 import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend } from './attempt.js';
-import type { PassResult } from './pacer.js';
+
 import { deliveryRow } from './reminder-firer.js';
 import { SentRecorder } from './sent-recorder.js';
 

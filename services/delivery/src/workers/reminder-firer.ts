@@ -1,10 +1,10 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
-import type { Clock } from '@routinely/platform';
+import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
-import type { PassResult } from './pacer.js';
+
 import { WAKEUP_CHANNEL } from './wakeups.js';
 
 interface DueReminder {

@@ -1,9 +1,9 @@
+import { AppError, createHttpApp, createLogger, IpRateLimiter, mountApi, requirePrincipal } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestTokens } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
-import { AppError, createHttpApp, createLogger, IpRateLimiter, mountApi, requirePrincipal } from '../src/index.js';
+import { TestTokens } from '../src/index.js';
 
 const widgets: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,7 @@
+import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '@routinely/platform';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestRedis, uniqueName } from '../../testkit/src/index.js'; // by path: testkit depends on platform, so platform cannot depend on it
-import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
+import { createTestRedis, uniqueName } from '../src/index.js';
 
 let redis: Redis;
 beforeAll(() => {

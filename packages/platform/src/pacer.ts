@@ -1,4 +1,5 @@
-import type { Clock, Logger } from '@routinely/platform';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
 
 export interface PassResult {
   /** The pass hit its batch limit: run again at once. */
