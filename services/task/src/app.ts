@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
 import { Sql } from './db/sql.js';
 import { DependencyService } from './domain/dependencies.js';
@@ -33,8 +33,15 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const tasks = new TaskService(deps.orm, deps.clock, relay);
   const dependencies = new DependencyService(deps.orm, deps.clock);
   const importer = new Importer(deps.orm, deps.clock, deps.config, relay);
-  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, logger, relay, deps.importWorkerHooks);
-  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, worker);
+  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
+  const importPacer = new Pacer(
+    'import-worker',
+    () => worker.pass(),
+    deps.clock,
+    deps.config.IMPORT_WORKER_POLL_MS,
+    logger,
+  );
+  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importPacer);
 
   return {
     name: 'task',
@@ -52,10 +59,10 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     },
     start: async () => {
       relay.start();
-      worker.start();
+      importPacer.start();
     },
     stop: async () => {
-      await worker.stop();
+      await importPacer.stop();
       await relay.stop();
     },
   };

@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
-import type { Clock, Logger } from '@routinely/platform';
+import type { Clock, PassResult } from '@routinely/platform';
 import type { TaskConfig } from '../../config.js';
 import { Sql } from '../../db/sql.js';
 import { planAgainstStore, writePlan } from './importer.js';
@@ -20,69 +20,28 @@ export interface ImportWorkerHooks {
 }
 
 /**
- * Parses and commits import jobs in the background. A job is claimed with FOR UPDATE SKIP LOCKED and
- * leased until `now + IMPORT_JOB_LEASE_MS`; a worker that dies leaves the lease to expire, and any
- * instance (the restarted one or another replica) claims the job again. Parsing is repeatable and a
+ * Parses and commits import jobs; a Pacer (see app.ts) runs its passes in the background. A job is
+ * claimed with FOR UPDATE SKIP LOCKED and leased until `now + IMPORT_JOB_LEASE_MS`; a worker that dies
+ * leaves the lease to expire, and any instance (the restarted one or another replica) claims it again. Parsing is repeatable and a
  * commit is one transaction that also marks the job committed, so a retry never imports twice.
  */
 export class ImportWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
-
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly config: TaskConfig,
-    private readonly logger: Logger,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
     private readonly hooks: ImportWorkerHooks = {},
   ) {}
 
-  start(): void {
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  wake(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => {});
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped || this.running) return;
-    let worked = false;
-    this.running = (async () => {
-      try {
-        worked = await this.runOnce();
-      } catch (error) {
-        this.logger.warn({ err: error }, 'import worker pass failed');
-      }
-    })();
-    await this.running;
-    this.running = undefined;
-    if (!this.stopped) this.schedule(worked ? 0 : this.config.IMPORT_WORKER_POLL_MS);
-  }
-
-  /** Claims and processes one job; false when there was nothing to do. */
-  async runOnce(): Promise<boolean> {
+  /** One Pacer pass: claims and processes one job, and asks for another pass at once when it found one. */
+  async pass(): Promise<PassResult> {
     const job = await this.claim();
-    if (!job) return false;
+    if (!job) return { more: false, nextAt: null };
     await this.hooks.afterClaim?.(job);
-    if (job.status === 'failed') return true;
     if (job.status === 'parsing') await this.parse(job);
-    else await this.commit(job);
-    return true;
+    else if (job.status === 'committing') await this.commit(job);
+    return { more: true, nextAt: null };
   }
 
   private async claim(): Promise<ClaimedJob | undefined> {
