@@ -66,8 +66,3 @@ export async function schemaDrift(orm: Orm): Promise<string> {
   const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, schema: orm.config.get('schema') });
   return sql.trim();
 }
-
-/** Runs a raw query on the service's connection pool (hot paths measured faster than the ORM). */
-export function sql(orm: Orm) {
-  return orm.em.getConnection();
-}

@@ -45,11 +45,3 @@ export function makeEvent<S extends z.ZodType>(
     data: definition.schema.parse(data),
   };
 }
-
-/** Parses an incoming envelope's data against its definition. */
-export function readEvent<S extends z.ZodType>(
-  definition: EventDefinition<S>,
-  envelope: EventEnvelope,
-): EventEnvelope<z.infer<S>> {
-  return { ...envelope, data: definition.schema.parse(envelope.data) };
-}

@@ -11,10 +11,10 @@ import {
   RetentionPolicy,
 } from 'nats';
 import type { Logger } from 'pino';
-import type { EventEnvelope } from './envelope.js';
+import { type EventEnvelope, envelopeSchema } from './envelope.js';
 import type { EventHandler, EventTransport, Subscription } from './transport.js';
 
-const codec = JSONCodec<EventEnvelope>();
+const codec = JSONCodec<unknown>();
 
 /**
  * NATS JetStream transport. One stream per producing service (`<svc>.>`), publishes carry
@@ -93,7 +93,8 @@ export class JetStreamTransport implements EventTransport {
       for await (const message of messages) {
         let envelope: EventEnvelope;
         try {
-          envelope = codec.decode(message.data);
+          // Anything on our subjects must be an envelope; a malformed one is dropped, not retried forever.
+          envelope = envelopeSchema.parse(codec.decode(message.data));
         } catch (error) {
           this.logger.error({ err: error, subject: message.subject }, 'undecodable event dropped');
           message.term();

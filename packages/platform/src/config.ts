@@ -10,11 +10,6 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessE
   return result.data;
 }
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .optional()
-  .transform((v) => v === 'true' || v === '1');
-
 export const envBool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])
@@ -31,7 +26,7 @@ export const platformConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(1000),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
-  TRUST_PROXY: bool,
+  TRUST_PROXY: envBool(false),
   JWT_ISSUER: z.string().default('routinely'),
   JWT_AUDIENCE: z.string().default('routinely-api'),
   DEFAULT_TENANT_ID: z.string().uuid().default('01900000-0000-7000-8000-000000000001'),

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { type Orm, openOrm } from '@routinely/db';
-
 import { createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
@@ -55,7 +54,7 @@ export async function startHost(options: {
   const orms: Orm[] = [];
   const servers: Server[] = [];
   const started: ServiceInstance[] = [];
-  const clients: { close(): void }[] = [];
+  let gatewayAuth: { close(): void } | undefined;
   const addresses: Record<string, string> = {};
   if (!options.modules.some((m) => m.name === 'auth')) addresses.auth = config.AUTH_GRPC_ADDRESS;
   try {
@@ -69,10 +68,6 @@ export async function startHost(options: {
       const orm = await openOrm(serviceUrl, module.dbConfig);
       orms.push(orm);
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
-      const authClient = addresses.auth
-        ? createRpcClient(auth_v1.AuthServiceService, addresses.auth, internalAuth)
-        : undefined;
-      if (authClient) clients.push(authClient);
       const context: ServiceContext = {
         // Services after auth find it where this host started it.
         env: addresses.auth ? { ...env, AUTH_GRPC_ADDRESS: addresses.auth } : env,
@@ -83,7 +78,6 @@ export async function startHost(options: {
         internalAuth,
         revocations: infra.revocations,
         redis: infra.redis,
-        authClient,
       };
       const service = await module.build(context);
       if (service.addGrpc) {
@@ -94,25 +88,20 @@ export async function startHost(options: {
       }
       started.push(service);
     }
-    const gatewayAuth = createRpcClient(
+    const jwksClient = createRpcClient(
       auth_v1.AuthServiceService,
       addresses.auth ?? '127.0.0.1:1',
       new InternalAuth(secrets.internalAuthSecret, 'gateway'),
     );
-    clients.push(gatewayAuth);
+    gatewayAuth = jwksClient;
     const app = await buildHttpHost({
       config,
       logger,
       clock,
       services: started,
-      fetchJwks: async () => JSON.parse((await gatewayAuth.getJwks({})).jwksJson),
+      fetchJwks: async () => JSON.parse((await jwksClient.getJwks({})).jwksJson),
       revocations: infra.revocations,
       redis: infra.redis,
-      extraReadiness: {
-        database: async () => {
-          await orms[0]?.em.getConnection().execute('select 1');
-        },
-      },
     });
     for (const service of started) await service.start();
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -136,7 +125,7 @@ export async function startHost(options: {
 
   async function shutdown() {
     for (const service of [...started].reverse()) await service.stop().catch((e) => logger.warn({ err: e }, 'stop'));
-    for (const client of clients) client.close();
+    gatewayAuth?.close();
     for (const server of servers) await stopRpcServer(server);
     for (const orm of orms) await orm.close().catch(() => {});
     await infra.stop();

@@ -31,7 +31,6 @@ export interface HttpHostOptions {
   fetchJwks: () => Promise<JSONWebKeySet>;
   revocations: RevocationStore;
   redis?: Redis | undefined;
-  extraReadiness?: Record<string, () => Promise<void>>;
 }
 
 /**
@@ -61,7 +60,7 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
       options.redis,
     ),
   });
-  const readiness: Record<string, () => Promise<void>> = { ...options.extraReadiness };
+  const readiness: Record<string, () => Promise<void>> = {};
   // Which service registered which path: the route-table drift test reads it.
   const routesByService: Record<string, string[]> = {};
   let mounting: string | undefined;

@@ -1,6 +1,6 @@
 import type { Orm, ServiceDbConfig } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
-import type { InternalAuth, RpcClient } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import {
   type Clock,
   type Logger,
@@ -9,7 +9,6 @@ import {
   type ServiceInstance,
   type ServiceName,
 } from '@routinely/platform';
-import type { auth_v1 } from '@routinely/proto';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 
@@ -23,8 +22,6 @@ export interface ServiceContext {
   internalAuth: InternalAuth;
   revocations: RevocationStore;
   redis: Redis | undefined;
-  /** gRPC client of the auth service (absent while building auth itself). */
-  authClient: RpcClient<typeof auth_v1.AuthServiceService> | undefined;
 }
 
 export interface ServiceModule {
@@ -34,16 +31,7 @@ export interface ServiceModule {
 }
 
 /** What a service's `buildService` receives from a host: the shared context with its parsed config. */
-export interface ServiceDeps<C> {
-  config: C;
-  logger: Logger;
-  clock: Clock;
-  orm: Orm;
-  transport: EventTransport;
-  internalAuth: InternalAuth;
-  revocations: RevocationStore;
-  redis: Redis | undefined;
-}
+export type ServiceDeps<C> = Omit<ServiceContext, 'env'> & { config: C };
 
 /** Declares how a host builds a service: its schema, its env schema (parsed once) and its composition root. */
 export function defineServiceModule<S extends z.ZodType>(spec: {
@@ -55,16 +43,6 @@ export function defineServiceModule<S extends z.ZodType>(spec: {
   return {
     name: spec.name,
     dbConfig: spec.dbConfig,
-    build: async (ctx) =>
-      spec.build({
-        config: parseConfig(spec.configSchema, ctx.env),
-        logger: ctx.logger,
-        clock: ctx.clock,
-        orm: ctx.orm,
-        transport: ctx.transport,
-        internalAuth: ctx.internalAuth,
-        revocations: ctx.revocations,
-        redis: ctx.redis,
-      }),
+    build: async ({ env, ...shared }) => spec.build({ ...shared, config: parseConfig(spec.configSchema, env) }),
   };
 }

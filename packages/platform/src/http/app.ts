@@ -37,7 +37,6 @@ export interface HttpAppOptions {
   verifyToken: TokenVerifier;
   rateLimiter?: IpRateLimiter;
   trustProxy?: boolean;
-  bodyLimit?: number;
 }
 
 /** Throws the 401 with the WWW-Authenticate header the contract asks for. */
@@ -95,7 +94,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
-    bodyLimit: options.bodyLimit ?? 1_048_576,
+    bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(zodValidatorCompiler);
