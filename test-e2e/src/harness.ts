@@ -7,12 +7,8 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/**
- * The product under test: E2E_BASE_URL when set (a deployed cluster), else the all-in-one process started in
- * this test process on a fresh database, JetStream namespace and Redis key space.
- */
-export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
-  if (process.env.E2E_BASE_URL) return { baseUrl: process.env.E2E_BASE_URL, close: async () => {} };
+/** The all-in-one started in this test process on a fresh database, JetStream namespace and Redis key space. */
+export async function startLocalAllInOne(env: Record<string, string> = {}) {
   const db = await createTestDatabase();
   const running = await startAllInOne({
     env: {
@@ -34,12 +30,19 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
     logger: quietLogger(),
   });
   return {
-    baseUrl: running.url,
+    running,
     close: async () => {
       await running.close();
       await db.drop();
     },
   };
+}
+
+/** The product under test: E2E_BASE_URL when set (a deployed cluster), else the local all-in-one. */
+export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
+  if (process.env.E2E_BASE_URL) return { baseUrl: process.env.E2E_BASE_URL, close: async () => {} };
+  const local = await startLocalAllInOne(env);
+  return { baseUrl: local.running.url, close: local.close };
 }
 
 export interface CallResult {

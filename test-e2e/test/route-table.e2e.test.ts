@@ -1,24 +1,10 @@
-import { startAllInOne } from '@routinely/all-in-one';
 import { serviceForPath } from '@routinely/platform';
-import { createTestDatabase, quietLogger } from '@routinely/testkit';
 import { describe, expect, it } from 'vitest';
+import { startLocalAllInOne } from '../src/harness.js';
 
 describe('route table', () => {
   it('assigns every path each service registers to that service (Envoy and the all-in-one cannot drift)', async () => {
-    const db = await createTestDatabase();
-    const running = await startAllInOne({
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        NATS_URL: '',
-        REDIS_URL: '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-        INTERNAL_AUTH_SECRET: 'route-table-test-secret-0123456789abcdef',
-      },
-      logger: quietLogger(),
-    });
+    const { running, close } = await startLocalAllInOne();
     try {
       const byService = running.app.routesByService;
       expect(Object.keys(byService).length).toBe(running.services.length);
@@ -27,8 +13,7 @@ describe('route table', () => {
         for (const path of paths) expect(serviceForPath(path), `${service} ${path}`).toBe(service);
       }
     } finally {
-      await running.close();
-      await db.drop();
+      await close();
     }
   });
 });
