@@ -65,8 +65,6 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());
   const ctx: AuthContext = {
     config,
-    clock,
-    keys,
     accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
     sessions: new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay }),
     mfa: new MfaService(orm, box, clock, config, throttle),

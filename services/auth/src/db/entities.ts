@@ -51,7 +51,6 @@ export const Session = defineEntity({
     revokedReason: p.string().length(50).nullable().fieldName('revoked_reason'),
   },
 });
-export type SessionRow = InferEntity<typeof Session>;
 
 /** Refresh tokens, stored as sha256; `usedAt` set on rotation, and a second use revokes the family. */
 export const RefreshToken = defineEntity({

@@ -67,7 +67,7 @@ const COMMON_PASSWORDS = new Set([
   'routinely123',
 ]);
 
-export function isCommonPassword(password: string): boolean {
+function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.toLowerCase());
 }
 
@@ -101,8 +101,7 @@ export class PasswordHasher {
    */
   async verify(stored: string | null | undefined, password: string): Promise<boolean> {
     if (!stored) {
-      this.dummy ??= this.hash('routinely-dummy-password-for-timing');
-      await verify(await this.dummy, password).catch(() => false);
+      await verify(await this.dummyHash(), password).catch(() => false);
       return false;
     }
     return verify(stored, password).catch(() => false);
@@ -110,7 +109,11 @@ export class PasswordHasher {
 
   /** Computes the dummy hash ahead of the first login, so the first unknown-email login is not slower. */
   async warmUp(): Promise<void> {
+    await this.dummyHash();
+  }
+
+  private dummyHash(): Promise<string> {
     this.dummy ??= this.hash('routinely-dummy-password-for-timing');
-    await this.dummy;
+    return this.dummy;
   }
 }

@@ -1,20 +1,16 @@
-import type { Clock } from '@routinely/platform';
 import { SESSION_COOKIE } from '@routinely/platform';
 import type { FastifyReply } from 'fastify';
 import type { AuthConfig } from '../config.js';
 import type { AccountService } from '../domain/accounts.js';
 import type { MfaService } from '../domain/mfa.js';
 import type { SessionService } from '../domain/sessions.js';
-import type { SigningKeyStore } from '../domain/signing-keys.js';
 
 /** What the route plugins need, built once in buildService. */
 export interface AuthContext {
   config: AuthConfig;
-  clock: Clock;
   accounts: AccountService;
   sessions: SessionService;
   mfa: MfaService;
-  keys: SigningKeyStore;
 }
 
 function cookieAttributes(config: AuthConfig): string {

@@ -10,8 +10,8 @@ const isTimeZone = (tz: string) => {
   }
 };
 
-export const timezoneSchema = z.string().max(64).refine(isTimeZone, 'must be an IANA time zone');
-export const localeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 locale tag');
+const timezoneSchema = z.string().max(64).refine(isTimeZone, 'must be an IANA time zone');
+const localeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 locale tag');
 const shortText = (max: number) => z.string().trim().min(1).max(max);
 
 export const userProfileSchema = z.object({
@@ -48,7 +48,7 @@ export const tokenResponseSchema = z.object({
   user: userProfileSchema,
 });
 
-export const mfaRequiredSchema = z.object({
+const mfaRequiredSchema = z.object({
   mfa_required: z.literal(true),
   mfa_token: z.string(),
   mfa_methods: z.array(z.enum(['totp', 'backup_code'])),
