@@ -9,12 +9,12 @@ export interface LoginThrottlePolicy {
   windowSeconds: number;
 }
 
-export interface ThrottleDecision {
-  /** How long to wait before checking the password: grows with failures against the account from anywhere. */
-  delayMs: number;
-}
-
 const MAX_DELAY_MS = 4_000;
+
+/** The wait before checking a password: doubles with each failure against the account past the threshold. */
+const slowdownMs = (over: number) => (over > 0 ? Math.min(MAX_DELAY_MS, 100 * 2 ** Math.min(over - 1, 10)) : 0);
+
+const pairKey = (account: string, ip: string) => `${account}|${ip}`;
 
 /**
  * Failed-login throttle (docs/adr/012). Blocks an (account, IP) pair and a noisy IP; failures against an
@@ -48,11 +48,14 @@ export class LoginThrottle {
     this.account = make('acct', 1_000_000, policy.windowSeconds);
   }
 
-  /** Throws 429 when this IP, or this IP against this account, has failed too often; else says how long to wait. */
-  async check(email: string, ip: string): Promise<ThrottleDecision> {
+  /**
+   * Before a password (or MFA code) check: throws 429 when this IP, or this IP against this account, has failed
+   * too often; else waits as long as the account's failures from every IP ask for.
+   */
+  async gate(email: string, ip: string): Promise<void> {
     const account = email.toLowerCase();
     const [pair, byIp, byAccount] = await Promise.all([
-      this.pair.get(`${account}|${ip}`),
+      this.pair.get(pairKey(account, ip)),
       this.ip.get(ip),
       this.account.get(account),
     ]);
@@ -67,24 +70,17 @@ export class LoginThrottle {
         headers: { 'Retry-After': retryAfter },
       });
     }
-    const over = (byAccount?.consumedPoints ?? 0) - this.policy.slowdownAfterAccountFailures;
-    return { delayMs: over > 0 ? Math.min(MAX_DELAY_MS, 100 * 2 ** Math.min(over - 1, 10)) : 0 };
-  }
-
-  /** check() followed by the wait it asks for. */
-  async gate(email: string, ip: string): Promise<ThrottleDecision> {
-    const decision = await this.check(email, ip);
-    if (decision.delayMs > 0) await this.sleep(decision.delayMs);
-    return decision;
+    const delayMs = slowdownMs((byAccount?.consumedPoints ?? 0) - this.policy.slowdownAfterAccountFailures);
+    if (delayMs > 0) await this.sleep(delayMs);
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
     const account = email.toLowerCase();
-    // A rejection only means the limit is reached; check() reports it on the next attempt.
+    // A rejection only means the limit is reached; gate() reports it on the next attempt.
     const swallow = (p: Promise<unknown>) =>
       p.catch((e: unknown) => (e instanceof Error ? Promise.reject(e) : undefined));
     await Promise.all([
-      swallow(this.pair.consume(`${account}|${ip}`)),
+      swallow(this.pair.consume(pairKey(account, ip))),
       swallow(this.ip.consume(ip)),
       swallow(this.account.consume(account)),
     ]);
@@ -92,6 +88,6 @@ export class LoginThrottle {
 
   /** A correct password from this IP clears that pair's failures (not the IP's or the account's). */
   async recordSuccess(email: string, ip: string): Promise<void> {
-    await this.pair.delete(`${email.toLowerCase()}|${ip}`);
+    await this.pair.delete(pairKey(email.toLowerCase(), ip));
   }
 }
