@@ -91,20 +91,15 @@ function turbo(env, args) {
 /** Adds up the JSON reports vitest wrote in this run (packages and services). */
 function summariseTestReports(since) {
   const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
-  for (const group of ['packages', 'services', 'test-e2e']) {
-    const dirs = group === 'test-e2e' ? [root] : readdirSync(join(root, group)).map((d) => join(root, group, d));
-    for (const dir of dirs) {
-      const file =
-        group === 'test-e2e'
-          ? join(root, 'test-e2e', 'test-results', 'vitest.json')
-          : join(dir, 'test-results', 'vitest.json');
-      if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
-      const report = JSON.parse(readFileSync(file, 'utf8'));
-      totals.passed += report.numPassedTests ?? 0;
-      totals.failed += report.numFailedTests || report.numFailedTestSuites || 0;
-      totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-      totals.files += report.testResults?.length ?? 0;
-    }
+  const groups = ['packages', 'services'].flatMap((g) => readdirSync(join(root, g)).map((d) => join(g, d)));
+  for (const dir of [...groups, 'test-e2e', 'deploy']) {
+    const file = join(root, dir, 'test-results', 'vitest.json');
+    if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += report.numPassedTests ?? 0;
+    totals.failed += report.numFailedTests || report.numFailedTestSuites || 0;
+    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    totals.files += report.testResults?.length ?? 0;
   }
   return totals;
 }
