@@ -9,12 +9,17 @@ type Runner = Pick<Knex, 'raw'>;
  * as `?::uuid[]` and values never need escaping.
  */
 export class Sql {
-  constructor(private readonly runner: Runner) {}
+  private constructor(private readonly runner: Runner) {}
 
-  /** Inside `em.transactional`, so the statements commit together with the outbox rows. */
-  static of(em: EntityManager): Sql {
-    const trx = em.getTransactionContext<Runner>();
-    return new Sql(trx ?? em.getKnex());
+  /**
+   * Runs `work` in one transaction on a fresh EntityManager: its statements and the outbox rows it
+   * enqueues on `em` commit (or roll back) together.
+   */
+  static transaction<T>(orm: Orm, work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
+    return orm.em.fork().transactional((em) => {
+      const trx = em.getTransactionContext<Runner>();
+      return work(new Sql(trx ?? em.getKnex()), em);
+    });
   }
 
   static pool(orm: Orm): Sql {

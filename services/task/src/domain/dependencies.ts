@@ -43,8 +43,7 @@ export class DependencyService {
       throw fieldError(['body', 'depends_on_id'], 'a task cannot depend on itself');
     }
     const now = this.clock.now();
-    return this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    return Sql.transaction(this.orm, async (sql) => {
       // Two racing edges a->b and b->a must not both pass the cycle check.
       await sql.lockOwner(owner.tenantId, owner.userId);
       const found = await findTasks(sql, owner, [input.task_id, input.depends_on_id]);

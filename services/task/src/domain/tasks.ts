@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -68,8 +68,8 @@ export class TaskService {
   ) {}
 
   /** Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. */
-  async write<T>(work: (sql: Sql, em: Parameters<Parameters<Orm['em']['transactional']>[0]>[0]) => Promise<T>) {
-    const result = await this.orm.em.fork().transactional((em) => work(Sql.of(em), em));
+  private async write<T>(work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
+    const result = await Sql.transaction(this.orm, work);
     this.relay.kick();
     return result;
   }

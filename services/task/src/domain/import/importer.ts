@@ -104,8 +104,7 @@ export class Importer {
       );
     }
     const now = this.clock.now();
-    const result = await this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    const result = await Sql.transaction(this.orm, async (sql, em) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };

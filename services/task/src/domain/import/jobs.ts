@@ -65,8 +65,7 @@ export class ImportJobs {
       throw new AppError('payload_too_large', `At most ${this.config.IMPORT_JOB_MAX_ROWS} rows per import job`);
     }
     const now = this.clock.now();
-    const job = await this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    const job = await Sql.transaction(this.orm, async (sql) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       await this.importer.consumeQuota(sql, owner, 'job');
       return sql.first<JobRow>(
@@ -97,8 +96,7 @@ export class ImportJobs {
    */
   async commit(owner: Owner, id: string, autoSchedule: boolean): Promise<JobRow> {
     const now = this.clock.now();
-    const job = await this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    const job = await Sql.transaction(this.orm, async (sql) => {
       const current = await sql.first<JobRow>(
         `select ${JOB_COLUMNS} from import_jobs where id = ? and tenant_id = ? and user_id = ? for update`,
         [id, owner.tenantId, owner.userId],
@@ -125,8 +123,7 @@ export class ImportJobs {
   /** Cancels a job that has not committed; cancelling twice is harmless, a committed job is 409. */
   async cancel(owner: Owner, id: string): Promise<void> {
     const now = this.clock.now();
-    await this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    await Sql.transaction(this.orm, async (sql) => {
       const current = await sql.first<{ status: JobStatus }>(
         'select status from import_jobs where id = ? and tenant_id = ? and user_id = ? for update',
         [id, owner.tenantId, owner.userId],

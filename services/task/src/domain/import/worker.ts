@@ -47,8 +47,7 @@ export class ImportWorker {
   private async claim(): Promise<ClaimedJob | undefined> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.IMPORT_JOB_LEASE_MS);
-    return this.orm.em.getKnex().transaction(async (trx) => {
-      const sql = new Sql(trx);
+    return Sql.transaction(this.orm, async (sql) => {
       const job = await sql.first<ClaimedJob>(
         `select id, tenant_id, user_id, status, attempts from import_jobs
          where status in ('queued', 'parsing', 'committing') and (lease_until is null or lease_until < ?)
@@ -88,8 +87,7 @@ export class ImportWorker {
   private async commit(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const now = this.clock.now();
-    await this.orm.em.fork().transactional(async (em) => {
-      const sql = Sql.of(em);
+    await Sql.transaction(this.orm, async (sql, em) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const current = await sql.first<{ status: JobStatus; rows: unknown[] }>(
         'select status, rows from import_jobs where id = ? for update',
