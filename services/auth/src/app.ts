@@ -67,7 +67,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     config,
     accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
     sessions: new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay }),
-    mfa: new MfaService(orm, box, clock, config, throttle),
+    mfa: new MfaService(orm, box, clock, config, throttle, cache),
   };
 
   const routes: FastifyPluginAsync = async (app) => {

@@ -195,10 +195,6 @@ export class AccountService {
     }
   }
 
-  invalidate(userId: string): void {
-    this.cache.invalidate(userId);
-  }
-
   private async writePassword(user: UserRow, password: string, onlyIfUnset = false): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     const where = onlyIfUnset

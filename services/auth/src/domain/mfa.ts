@@ -7,6 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
 import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { ProfileCache } from './profile.js';
 import { randomToken, type SecretBox, sha256 } from './secret-box.js';
 
 const STEP_SECONDS = 30;
@@ -43,6 +44,8 @@ export class MfaService {
     private readonly clock: Clock,
     private readonly config: AuthConfig,
     private readonly throttle: LoginThrottle,
+    /** The MFA columns are part of the cached profile: every write here drops the user's entry. */
+    private readonly cache: ProfileCache,
   ) {}
 
   async setup(user: UserRow): Promise<MfaSetup> {
@@ -70,6 +73,7 @@ export class MfaService {
         });
       }
     });
+    this.cache.invalidate(user.id);
     const otpauthUrl = authenticator.keyuri(user.email, this.config.MFA_ISSUER, secret);
     return { secret, otpauth_url: otpauthUrl, qr_code_url: await QRCode.toDataURL(otpauthUrl), backup_codes: codes };
   }
@@ -93,6 +97,7 @@ export class MfaService {
       },
     );
     if (updated === 0) throw invalidCode();
+    this.cache.invalidate(user.id);
   }
 
   /** Checks a TOTP or backup code of a user with MFA on, consuming it. */
@@ -135,6 +140,7 @@ export class MfaService {
       );
       await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
     });
+    this.cache.invalidate(user.id);
   }
 
   /** The second step of a login: an opaque token, valid for MFA_TOKEN_TTL_SECONDS and 5 attempts. */

@@ -1,6 +1,7 @@
-import { SESSION_COOKIE } from '@routinely/platform';
-import type { FastifyReply } from 'fastify';
+import { type Principal, requirePrincipal, SESSION_COOKIE } from '@routinely/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../config.js';
+import type { UserRow } from '../db/entities.js';
 import type { AccountService } from '../domain/accounts.js';
 import type { MfaService } from '../domain/mfa.js';
 import type { SessionService } from '../domain/sessions.js';
@@ -11,6 +12,16 @@ export interface AuthContext {
   accounts: AccountService;
   sessions: SessionService;
   mfa: MfaService;
+}
+
+/** The caller and their current row (403 when disabled): where every route on the signed-in account starts. */
+export async function signedIn(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  options?: { cached?: boolean },
+): Promise<{ principal: Principal; user: UserRow }> {
+  const principal = requirePrincipal(request);
+  return { principal, user: await ctx.accounts.current(principal.tenantId, principal.userId, options) };
 }
 
 function cookieAttributes(config: AuthConfig): string {

@@ -1,8 +1,7 @@
-import { requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toProfile } from '../../domain/profile.js';
-import { type AuthContext, LOCAL_ONLY_STATUS } from '../context.js';
+import { type AuthContext, LOCAL_ONLY_STATUS, signedIn } from '../context.js';
 import {
   authStatusSchema,
   authStatusWithUserSchema,
@@ -27,8 +26,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
         schema: { tags, summary: 'The caller: profile plus access-token claims', response: { 200: meResponseSchema } },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId, { cached: true });
+        const { principal, user } = await signedIn(ctx, request, { cached: true });
         const claims = principal.claims as {
           exp: number;
           iat: number;
@@ -62,8 +60,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        const { user } = await signedIn(ctx, request);
         const b = request.body;
         const updated = await ctx.accounts.updateProfile(user, {
           name: b.name,
@@ -119,8 +116,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        const { principal, user } = await signedIn(ctx, request);
         await ctx.accounts.setLocalPassword(user, request.body.new_password, request.body.current_password, request.ip);
         // A changed password ends every other session: whoever knew the old one is signed out.
         const others = await ctx.sessions.liveSessions(user.tenantId, user.id, principal.sessionId);
@@ -140,8 +136,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        const { user } = await signedIn(ctx, request);
         await ctx.accounts.setupPassword(user, request.body.password);
         return { ok: true as const };
       },

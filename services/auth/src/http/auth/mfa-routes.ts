@@ -1,7 +1,7 @@
-import { AppError, fieldError, requirePrincipal } from '@routinely/platform';
+import { AppError, fieldError } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, setSessionCookie } from '../context.js';
+import { type AuthContext, setSessionCookie, signedIn } from '../context.js';
 import { mfaDisableBody, mfaDisabledSchema, mfaSetupSchema, mfaVerifyBody, mfaVerifyResponse } from './schemas.js';
 
 const tags = ['auth', 'mfa'];
@@ -21,11 +21,8 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
-        const setup = await ctx.mfa.setup(user);
-        ctx.accounts.invalidate(user.id);
-        return setup;
+        const { user } = await signedIn(ctx, request);
+        return ctx.mfa.setup(user);
       },
     );
 
@@ -52,7 +49,6 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           throw new AppError('not_authenticated', 'Send mfa_token, or a bearer token to confirm setup');
         const user = await ctx.accounts.current(request.principal.tenantId, request.principal.userId);
         await ctx.mfa.confirm(user, code);
-        ctx.accounts.invalidate(user.id);
         return { mfa_enabled: true as const };
       },
     );
@@ -68,8 +64,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const principal = requirePrincipal(request);
-        const user = await ctx.accounts.current(principal.tenantId, principal.userId);
+        const { user } = await signedIn(ctx, request);
         if (!user.mfaEnabled) throw new AppError('mfa_not_enabled', 'MFA is not enabled');
         const { password, code } = request.body;
         if (user.passwordHash) {
@@ -80,7 +75,6 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           await ctx.mfa.verifyThrottled(user, code, request.ip);
         }
         await ctx.mfa.disable(user);
-        ctx.accounts.invalidate(user.id);
         return { ok: true as const, mfa_enabled: false as const };
       },
     );
