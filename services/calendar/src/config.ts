@@ -1,4 +1,4 @@
-import { parseConfig, platformConfigSchema } from '@routinely/platform';
+import { platformConfigSchema } from '@routinely/platform';
 import { z } from 'zod';
 
 /** The calendar service's environment; every variable has a default so the all-in-one host needs none. */
@@ -11,8 +11,5 @@ export const configSchema = platformConfigSchema.extend({
   CALENDAR_MAX_WINDOW_DAYS: z.coerce.number().int().positive().default(366),
   CALENDAR_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
 });
+/** Parsed by the host (defineServiceModule), which fails start-up naming every bad variable. */
 export type CalendarConfig = z.infer<typeof configSchema>;
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): CalendarConfig {
-  return parseConfig(configSchema, env);
-}
