@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Calendar, CalendarItem, type Visibility } from '../db/entities.js';
 import { type AccessLevel, type Actor, effectiveLevel, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
-import { type CalendarDbRow, calendarRowOf, readVisibleCalendar } from './read-queries.js';
+import { type CalendarDbRow, calendarRowOf, calendarsWithShareOf, readVisibleCalendar } from './read-queries.js';
 import { isValidTimeZone } from './time.js';
 import { type CalendarView, calendarSnapshotOf, calendarView } from './views.js';
 
@@ -50,23 +50,14 @@ export class CalendarService {
 
   /** Owned calendars, plus (include_shared) those shared with the caller and the tenant's public ones. */
   async list(actor: Actor, query: CalendarListQuery): Promise<CalendarPage> {
-    const knex = this.ctx.orm.em.getKnex();
-    const base = knex('calendars as c')
-      .leftJoin('calendar_shares as s', (join) => {
-        join
-          .on('s.calendar_id', '=', 'c.id')
-          .andOn('s.tenant_id', '=', 'c.tenant_id')
-          .andOn('s.user_id', '=', knex.raw('?', [actor.userId]));
-      })
-      .where('c.tenant_id', actor.tenantId)
-      .where((q) => {
-        q.where('c.owner_id', actor.userId);
-        if (query.include_shared) q.orWhereNotNull('s.id').orWhere('c.visibility', 'public');
-      });
+    const base = calendarsWithShareOf(this.ctx.orm, actor).where((q) => {
+      q.where('c.owner_id', actor.userId);
+      if (query.include_shared) q.orWhereNotNull('s.id').orWhere('c.visibility', 'public');
+    });
     if (query.is_active !== null) base.where('c.is_active', query.is_active);
     const counted = (await base.clone().count({ count: '*' })) as { count: string | number }[];
     const total = Number(counted[0]?.count ?? 0);
-    const column = query.sort_by === 'name' ? knex.raw('lower(c.name)') : `c.${query.sort_by}`;
+    const column = query.sort_by === 'name' ? this.ctx.orm.em.getKnex().raw('lower(c.name)') : `c.${query.sort_by}`;
     const rows = (await base
       .clone()
       .select('c.*', 's.permission as share_permission')

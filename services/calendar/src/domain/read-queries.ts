@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
-import { AppError } from '@routinely/platform';
+import { notFound } from '@routinely/platform';
 import type { CalendarRow, ItemStatus, ItemType, ShareLevel } from '../db/entities.js';
-import { type AccessLevel, type Actor, type CalendarAccess, effectiveLevel } from './access.js';
+import { type Actor, type CalendarAccess, effectiveLevel } from './access.js';
 import type { ItemView } from './items.js';
 
 /**
@@ -41,6 +41,22 @@ export function calendarRowOf(r: CalendarDbRow): CalendarRow {
   } as CalendarRow;
 }
 
+/**
+ * The tenant's calendars (`c`), each with the actor's share (`s`, null where there is none): the list and
+ * the single read select `c.*, s.permission as share_permission` from it and hand rows to effectiveLevel.
+ */
+export function calendarsWithShareOf(orm: Orm, actor: Actor) {
+  const knex = orm.em.getKnex();
+  return knex('calendars as c')
+    .leftJoin('calendar_shares as s', (join) => {
+      join
+        .on('s.calendar_id', '=', 'c.id')
+        .andOn('s.tenant_id', '=', 'c.tenant_id')
+        .andOn('s.user_id', '=', knex.raw('?', [actor.userId]));
+    })
+    .where('c.tenant_id', actor.tenantId);
+}
+
 /** The calendar with the caller's share in one round trip; 404 when the caller cannot see it. */
 export async function readVisibleCalendar(
   orm: Orm,
@@ -48,25 +64,18 @@ export async function readVisibleCalendar(
   calendarId: string,
   options: { activeOnly: boolean },
 ): Promise<CalendarAccess> {
-  const knex = orm.em.getKnex();
-  const query = knex('calendars as c')
-    .leftJoin('calendar_shares as s', (join) => {
-      join
-        .on('s.calendar_id', '=', 'c.id')
-        .andOn('s.tenant_id', '=', 'c.tenant_id')
-        .andOn('s.user_id', '=', knex.raw('?', [actor.userId]));
-    })
-    .where({ 'c.id': calendarId, 'c.tenant_id': actor.tenantId })
+  const query = calendarsWithShareOf(orm, actor)
+    .where('c.id', calendarId)
     .select('c.*', 's.permission as share_permission')
     .first();
   if (options.activeOnly) query.where('c.is_active', true);
   const found = (await query) as CalendarDbRow | undefined;
-  const calendar = found ? calendarRowOf(found) : undefined;
-  const level: AccessLevel | null = calendar
-    ? effectiveLevel(calendar, actor.userId, found?.share_permission ?? null)
-    : null;
-  if (!calendar || !level) throw new AppError('not_found', 'Calendar not found');
-  return { calendar, level };
+  if (found) {
+    const calendar = calendarRowOf(found);
+    const level = effectiveLevel(calendar, actor.userId, found.share_permission);
+    if (level) return { calendar, level };
+  }
+  throw notFound('Calendar');
 }
 
 interface ItemDbRow {
