@@ -1,19 +1,11 @@
 import type { EntityManager } from '@routinely/db';
-import { AppError } from '@routinely/platform';
+import { AppError, notFound } from '@routinely/platform';
 import { Calendar, type CalendarRow, CalendarShare, type ShareLevel } from '../db/entities.js';
 
 /** The caller's effective level on a calendar; `owner` is not a share and cannot be granted. */
 export type AccessLevel = 'owner' | ShareLevel;
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3, owner: 4 };
-
-export function rankOf(level: AccessLevel): number {
-  return RANK[level];
-}
-
-export function atLeast(level: AccessLevel, needed: AccessLevel): boolean {
-  return RANK[level] >= RANK[needed];
-}
 
 export interface Actor {
   tenantId: string;
@@ -30,9 +22,7 @@ export function effectiveLevel(
   share: ShareLevel | null | undefined,
 ): AccessLevel | null {
   if (calendar.ownerId === userId) return 'owner';
-  let level: AccessLevel | null = share ?? null;
-  if (calendar.visibility === 'public' && level === null) level = 'view';
-  return level;
+  return share ?? (calendar.visibility === 'public' ? 'view' : null);
 }
 
 export interface CalendarAccess {
@@ -41,21 +31,16 @@ export interface CalendarAccess {
 }
 
 /**
- * Loads a calendar the actor can see, or 404 (another tenant's, someone else's private calendar and a
- * missing id look the same). `activeOnly` also hides soft-deleted calendars, as every write does.
+ * Loads an active calendar the actor can see as a managed entity, for the writes; or 404 (another
+ * tenant's, someone else's private calendar, a soft-deleted one and a missing id look the same).
  */
 export async function loadVisibleCalendar(
   em: EntityManager,
   actor: Actor,
   calendarId: string,
-  options: { activeOnly: boolean } = { activeOnly: true },
 ): Promise<CalendarAccess> {
-  const calendar = await em.findOne(Calendar, {
-    id: calendarId,
-    tenantId: actor.tenantId,
-    ...(options.activeOnly ? { isActive: true } : {}),
-  });
-  if (!calendar) throw new AppError('not_found', 'Calendar not found');
+  const calendar = await em.findOne(Calendar, { id: calendarId, tenantId: actor.tenantId, isActive: true });
+  if (!calendar) throw notFound('Calendar');
   let share: ShareLevel | null = null;
   if (calendar.ownerId !== actor.userId) {
     const row = await em.findOne(CalendarShare, {
@@ -66,13 +51,13 @@ export async function loadVisibleCalendar(
     share = (row?.permission as ShareLevel | undefined) ?? null;
   }
   const level = effectiveLevel(calendar, actor.userId, share);
-  if (!level) throw new AppError('not_found', 'Calendar not found');
+  if (!level) throw notFound('Calendar');
   return { calendar, level };
 }
 
 /** 403 for a caller who can see the calendar but lacks the level an action needs. */
 export function requireLevel(access: CalendarAccess, needed: AccessLevel, action: string): void {
-  if (!atLeast(access.level, needed)) {
+  if (RANK[access.level] < RANK[needed]) {
     const who = needed === 'owner' ? 'the owner' : `${needed} permission or better`;
     throw new AppError('forbidden', `Only ${who} may ${action}`);
   }

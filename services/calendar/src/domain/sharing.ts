@@ -1,9 +1,9 @@
 import type { EntityManager } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
-import { AppError } from '@routinely/platform';
+import { AppError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CalendarShare, type CalendarShareRow, type ShareLevel } from '../db/entities.js';
-import { type Actor, type CalendarAccess, loadVisibleCalendar, rankOf, requireLevel } from './access.js';
+import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
 import type { DirectoryUser } from './user-directory.js';
 import { sharingView } from './views.js';
@@ -16,13 +16,6 @@ export interface ShareCreate {
   permission: ShareLevel;
 }
 
-/** Nobody grants more than they hold (an admin can grant up to admin; the owner anything). */
-function requireGrantable(access: CalendarAccess, permission: ShareLevel): void {
-  if (rankOf(permission) > rankOf(access.level)) {
-    throw new AppError('forbidden', `You cannot grant ${permission}: it is more than you hold`);
-  }
-}
-
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { name?: string; code?: string } | null;
   return e?.name === 'UniqueConstraintViolationException' || e?.code === '23505';
@@ -30,7 +23,8 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Per-user sharing. Only the owner and admins manage shares; the owner is never a share, so nobody but
- * the owner can change what the owner holds.
+ * the owner can change what the owner holds. Requiring admin is also what keeps anyone from granting
+ * more than they hold: no share level is above admin.
  */
 export class SharingService {
   constructor(private readonly ctx: CalendarContext) {}
@@ -39,7 +33,6 @@ export class SharingService {
     // Checked before the lookup so a caller without rights learns nothing about the tenant's users.
     const access = await loadVisibleCalendar(this.ctx.orm.em.fork(), actor, calendarId);
     requireLevel(access, 'admin', 'share this calendar');
-    requireGrantable(access, input.permission);
     const user = await this.findUser(actor, input);
     if (user.id === access.calendar.ownerId) {
       throw new AppError('already_shared', 'The owner already holds every permission on this calendar');
@@ -50,7 +43,6 @@ export class SharingService {
         // Re-read inside the transaction: the caller's rights may have changed during the lookup.
         const current = await loadVisibleCalendar(em, actor, calendarId);
         requireLevel(current, 'admin', 'share this calendar');
-        requireGrantable(current, input.permission);
         const existing = await em.findOne(CalendarShare, { calendarId, tenantId: actor.tenantId, userId: user.id });
         if (existing) throw new AppError('already_shared', 'Calendar already shared with this user');
         const now = this.ctx.clock.now();
@@ -93,10 +85,7 @@ export class SharingService {
   async update(actor: Actor, calendarId: string, sharingId: string, permission: ShareLevel): Promise<SharingView> {
     let changed = false;
     const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const access = await loadVisibleCalendar(em, actor, calendarId);
-      requireLevel(access, 'admin', 'change shares of this calendar');
-      requireGrantable(access, permission);
-      const share = await this.loadShare(em, actor, calendarId, sharingId);
+      const share = await this.loadManagedShare(em, actor, calendarId, sharingId, 'change shares of this calendar');
       const previous = share.permission as ShareLevel;
       if (previous !== permission) {
         changed = true;
@@ -119,9 +108,7 @@ export class SharingService {
 
   async revoke(actor: Actor, calendarId: string, sharingId: string): Promise<void> {
     await this.ctx.orm.em.fork().transactional(async (em) => {
-      const access = await loadVisibleCalendar(em, actor, calendarId);
-      requireLevel(access, 'admin', 'revoke shares of this calendar');
-      const share = await this.loadShare(em, actor, calendarId, sharingId);
+      const share = await this.loadManagedShare(em, actor, calendarId, sharingId, 'revoke shares of this calendar');
       const now = this.ctx.clock.now();
       enqueue(em, makeEvent(calendarEvents.sharingRevoked, { ...actor, at: now }, { sharing: sharingView(share) }));
       em.remove(share);
@@ -134,18 +121,21 @@ export class SharingService {
     const user = input.user_id
       ? await directory.findById(actor.tenantId, input.user_id, actor.userId)
       : await directory.findByEmail(actor.tenantId, (input.email ?? '').trim().toLowerCase(), actor.userId);
-    if (!user?.isActive || user.tenantId !== actor.tenantId) throw new AppError('not_found', 'User not found');
+    if (!user?.isActive || user.tenantId !== actor.tenantId) throw notFound('User');
     return user;
   }
 
-  private async loadShare(
+  /** A share of a calendar the actor administers: the calendar's 404/403 come before the share's 404. */
+  private async loadManagedShare(
     em: EntityManager,
     actor: Actor,
     calendarId: string,
     sharingId: string,
+    action: string,
   ): Promise<CalendarShareRow> {
+    requireLevel(await loadVisibleCalendar(em, actor, calendarId), 'admin', action);
     const share = await em.findOne(CalendarShare, { id: sharingId, calendarId, tenantId: actor.tenantId });
-    if (!share) throw new AppError('not_found', 'Sharing entry not found');
+    if (!share) throw notFound('Sharing entry');
     return share;
   }
 }
