@@ -1,9 +1,9 @@
 import type { EntityManager } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
-import { AppError, fieldError } from '@routinely/platform';
+import { fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CalendarItem, type CalendarItemRow, type ItemStatus, type ItemType } from '../db/entities.js';
-import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
+import { type Actor, type CalendarAccess, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
 import { readItemsOverlapping, readVisibleCalendar } from './read-queries.js';
 import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
@@ -42,22 +42,23 @@ export interface ItemWindow {
 
 /**
  * End after start; an all-day item starts and ends on date boundaries of the calendar's timezone (so a
- * one-day item in Europe/Berlin in winter is 23:00Z..23:00Z). `loc` names the field the caller sent.
+ * one-day item in Europe/Berlin in winter is 23:00Z..23:00Z). `endField` names the field the caller
+ * sent: a patch that moves only start_at past the end is blamed on start_at.
  */
-export function validateItemTimes(
+function validateItemTimes(
   times: { start: Date; end: Date; allDay: boolean },
   timeZone: string,
-  loc: { start: string; end: string },
+  endField: 'start_at' | 'end_at' = 'end_at',
 ): void {
   if (times.end.getTime() <= times.start.getTime()) {
-    throw fieldError(['body', loc.end], 'must be after start_at');
+    throw fieldError(['body', endField], 'must be after start_at');
   }
   if (times.allDay) {
     if (!isStartOfLocalDate(times.start, timeZone)) {
-      throw fieldError(['body', loc.start], `an all-day item must start at midnight in ${timeZone}`);
+      throw fieldError(['body', 'start_at'], `an all-day item must start at midnight in ${timeZone}`);
     }
     if (!isStartOfLocalDate(times.end, timeZone)) {
-      throw fieldError(['body', loc.end], `an all-day item must end at midnight in ${timeZone}`);
+      throw fieldError(['body', endField], `an all-day item must end at midnight in ${timeZone}`);
     }
   }
 }
@@ -105,10 +106,7 @@ export class ItemService {
     const row = await this.ctx.orm.em.fork().transactional(async (em) => {
       const access = await loadVisibleCalendar(em, actor, calendarId);
       requireLevel(access, 'edit', 'add items to this calendar');
-      validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone, {
-        start: 'start_at',
-        end: 'end_at',
-      });
+      validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone);
       const now = this.ctx.clock.now();
       const item = em.create(CalendarItem, {
         id: uuidv7(),
@@ -137,9 +135,13 @@ export class ItemService {
   async update(actor: Actor, calendarId: string, itemId: string, patch: ItemPatch): Promise<ItemView> {
     let changed = false;
     const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const access = await loadVisibleCalendar(em, actor, calendarId);
-      requireLevel(access, 'edit', 'change items of this calendar');
-      const item = await this.loadItem(em, actor, calendarId, itemId);
+      const { access, item } = await this.loadEditableItem(
+        em,
+        actor,
+        calendarId,
+        itemId,
+        'change items of this calendar',
+      );
       const next = {
         type: patch.type ?? item.type,
         title: patch.title ?? item.title,
@@ -152,10 +154,11 @@ export class ItemService {
       };
       const timesTouched = patch.start_at !== undefined || patch.end_at !== undefined || patch.all_day !== undefined;
       if (timesTouched) {
-        validateItemTimes({ start: next.startAt, end: next.endAt, allDay: next.allDay }, access.calendar.timezone, {
-          start: 'start_at',
-          end: patch.end_at !== undefined || patch.start_at === undefined ? 'end_at' : 'start_at',
-        });
+        validateItemTimes(
+          { start: next.startAt, end: next.endAt, allDay: next.allDay },
+          access.calendar.timezone,
+          patch.end_at !== undefined || patch.start_at === undefined ? 'end_at' : 'start_at',
+        );
       }
       changed = (Object.keys(next) as (keyof typeof next)[]).some((k) =>
         next[k] instanceof Date ? next[k].getTime() !== (item[k] as Date).getTime() : next[k] !== item[k],
@@ -175,9 +178,7 @@ export class ItemService {
   async cancel(actor: Actor, calendarId: string, itemId: string): Promise<ItemView> {
     let changed = false;
     const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const access = await loadVisibleCalendar(em, actor, calendarId);
-      requireLevel(access, 'edit', 'cancel items of this calendar');
-      const item = await this.loadItem(em, actor, calendarId, itemId);
+      const { item } = await this.loadEditableItem(em, actor, calendarId, itemId, 'cancel items of this calendar');
       if (item.status !== 'cancelled') {
         changed = true;
         const now = this.ctx.clock.now();
@@ -190,14 +191,18 @@ export class ItemService {
     return itemView(row);
   }
 
-  private async loadItem(
+  /** A live item of a calendar the actor may edit: the calendar's 404/403 come before the item's 404. */
+  private async loadEditableItem(
     em: EntityManager,
     actor: Actor,
     calendarId: string,
     itemId: string,
-  ): Promise<CalendarItemRow> {
+    action: string,
+  ): Promise<{ access: CalendarAccess; item: CalendarItemRow }> {
+    const access = await loadVisibleCalendar(em, actor, calendarId);
+    requireLevel(access, 'edit', action);
     const item = await em.findOne(CalendarItem, { id: itemId, calendarId, tenantId: actor.tenantId, deletedAt: null });
-    if (!item) throw new AppError('not_found', 'Item not found');
-    return item;
+    if (!item) throw notFound('Item');
+    return { access, item };
   }
 }
