@@ -1,5 +1,5 @@
 import type { Orm } from '@routinely/db';
-import { AppError, type Clock, fieldError } from '@routinely/platform';
+import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
   type DependencyRow,
@@ -47,7 +47,7 @@ export class DependencyService {
       // Two racing edges a->b and b->a must not both pass the cycle check.
       await sql.lockOwner(owner.tenantId, owner.userId);
       const found = await findTasks(sql, owner, [input.task_id, input.depends_on_id]);
-      if (found.length !== 2) throw new AppError('not_found', 'Task not found');
+      if (found.length !== 2) throw notFound('Task');
       if (await edgeExists(sql, input.task_id, input.depends_on_id)) {
         throw new AppError('duplicate_dependency', 'This dependency already exists');
       }
@@ -62,13 +62,13 @@ export class DependencyService {
 
   async remove(owner: Owner, id: string): Promise<void> {
     const deleted = await deleteDependency(Sql.pool(this.orm), owner, id);
-    if (!deleted) throw new AppError('not_found', 'Dependency not found');
+    if (!deleted) throw notFound('Dependency');
   }
 
   /** What the task waits for and what waits for it. */
   async forTask(owner: Owner, taskId: string) {
     const sql = Sql.pool(this.orm);
-    if (!(await findTask(sql, owner, taskId))) throw new AppError('not_found', 'Task not found');
+    if (!(await findTask(sql, owner, taskId))) throw notFound('Task');
     const edges = await dependenciesTouching(sql, owner, [taskId]);
     return {
       task_id: taskId,

@@ -1,6 +1,6 @@
 import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
-import { AppError, type Clock } from '@routinely/platform';
+import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { Sql } from '../db/sql.js';
 import {
@@ -56,9 +56,6 @@ const PLAIN_FIELDS = [
   'tags',
 ] as const;
 
-const taskNotFound = () => new AppError('not_found', 'Task not found');
-const parentNotFound = () => new AppError('not_found', 'Parent task not found');
-
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
   constructor(
@@ -85,7 +82,7 @@ export class TaskService {
       if (input.parent_task_id) {
         await sql.lockOwner(owner.tenantId, owner.userId);
         const parent = await findTask(sql, owner, input.parent_task_id);
-        if (!parent) throw parentNotFound();
+        if (!parent) throw notFound('Parent task');
         depth = parent.depth + 1;
         if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
       }
@@ -99,7 +96,7 @@ export class TaskService {
 
   async get(owner: Owner, id: string): Promise<TaskRow> {
     const row = await findTask(this.reader(), owner, id);
-    if (!row) throw taskNotFound();
+    if (!row) throw notFound('Task');
     return row;
   }
 
@@ -111,7 +108,7 @@ export class TaskService {
   async tree(owner: Owner, id: string): Promise<TaskTreeNode> {
     const rows = await subtreeRows(this.reader(), owner, id);
     const tree = buildTree(rows);
-    if (!tree) throw taskNotFound();
+    if (!tree) throw notFound('Task');
     return tree;
   }
 
@@ -123,7 +120,7 @@ export class TaskService {
     const now = this.clock.now();
     return this.write(async (sql, em) => {
       const before = await findTask(sql, owner, id, true);
-      if (!before) throw taskNotFound();
+      if (!before) throw notFound('Task');
       const changes = Object.fromEntries(
         PLAIN_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
       );
@@ -141,7 +138,7 @@ export class TaskService {
     await this.write(async (sql, em) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const rows = await subtreeRows(sql, owner, id);
-      if (rows.length === 0) throw taskNotFound();
+      if (rows.length === 0) throw notFound('Task');
       await deleteTask(sql, owner, id);
       for (const row of rows) emitTaskEvent(em, 'deleted', row, now);
     });
@@ -156,11 +153,11 @@ export class TaskService {
     return this.write(async (sql, em) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const task = await findTask(sql, owner, id);
-      if (!task) throw taskNotFound();
+      if (!task) throw notFound('Task');
       let newDepth = 1;
       if (parentId !== null) {
         const parent = await findTask(sql, owner, parentId);
-        if (!parent) throw parentNotFound();
+        if (!parent) throw notFound('Parent task');
         newDepth = parent.depth + 1;
       }
       const shape = await subtreeShape(sql, owner, id);
@@ -203,7 +200,7 @@ export class TaskService {
       const saved: TaskRow[] = [];
       for (const [index, assignment] of assignments.entries()) {
         const before = rows.get(assignment.taskId);
-        if (!before) throw new AppError('not_found', `Task ${assignment.taskId} not found`);
+        if (!before) throw notFound(`Task ${assignment.taskId}`);
         if (before.status !== 'pending' && before.status !== 'scheduled') {
           throw new AppError('conflict', `Task ${before.id} is ${before.status} and cannot be scheduled`);
         }
@@ -228,12 +225,12 @@ export class TaskService {
     return this.write(async (sql) => {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const task = await findTask(sql, owner, id);
-      if (!task) throw taskNotFound();
+      if (!task) throw notFound('Task');
       const ids = (await siblingIds(sql, owner, task.parent_task_id)).filter((s) => s !== id);
       ids.splice(Math.min(sortOrder, ids.length), 0, id);
       await renumberSiblings(sql, ids, now);
       const saved = await findTask(sql, owner, id);
-      if (!saved) throw taskNotFound();
+      if (!saved) throw notFound('Task');
       return saved;
     });
   }

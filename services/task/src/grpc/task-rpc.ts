@@ -1,5 +1,5 @@
 import { addRpcService, type CallerIdentity, type InternalAuth, type Server } from '@routinely/grpc';
-import { AppError, hasPermission, type Permission } from '@routinely/platform';
+import { AppError, forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import type { DependencyRow } from '../db/dependency-sql.js';
 import { dependenciesTouching } from '../db/dependency-sql.js';
@@ -17,10 +17,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 function ownerOfCaller(caller: CallerIdentity, needed: readonly Permission[]): Owner {
   if (!caller.tenantId || !caller.userId) {
-    throw new AppError('forbidden', 'The call must act for a user (tenant and user in the service token)');
+    throw forbidden('The call must act for a user (tenant and user in the service token)');
   }
-  if (!hasPermission(caller.permissions, needed))
-    throw new AppError('forbidden', `Missing permission ${needed.join(' or ')}`);
+  if (!hasPermission(caller.permissions, needed)) throw forbidden(`Missing permission ${needed.join(' or ')}`);
   return { tenantId: caller.tenantId, userId: caller.userId };
 }
 

@@ -1,5 +1,5 @@
 import type { Orm } from '@routinely/db';
-import { AppError, type Clock } from '@routinely/platform';
+import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';
 import { Sql } from '../../db/sql.js';
@@ -48,8 +48,6 @@ export function toJobRead(job: JobRow) {
   };
 }
 
-const jobNotFound = () => new AppError('not_found', 'Import job not found');
-
 /** Import jobs as the HTTP routes see them; the ImportWorker does the parsing and committing. */
 export class ImportJobs {
   constructor(
@@ -86,7 +84,7 @@ export class ImportJobs {
       `select ${JOB_COLUMNS} from import_jobs where id = ? and tenant_id = ? and user_id = ?`,
       [id, owner.tenantId, owner.userId],
     );
-    if (!job) throw jobNotFound();
+    if (!job) throw notFound('Import job');
     return job;
   }
 
@@ -101,7 +99,7 @@ export class ImportJobs {
         `select ${JOB_COLUMNS} from import_jobs where id = ? and tenant_id = ? and user_id = ? for update`,
         [id, owner.tenantId, owner.userId],
       );
-      if (!current) throw jobNotFound();
+      if (!current) throw notFound('Import job');
       if (current.status === 'committing' || current.status === 'committed') return current;
       if (current.status !== 'parsed') {
         throw new AppError('conflict', `Job is ${current.status}; only a parsed job can be committed`);
@@ -115,7 +113,7 @@ export class ImportJobs {
         [autoSchedule, now, id],
       );
     });
-    if (!job) throw jobNotFound();
+    if (!job) throw notFound('Import job');
     this.worker.wake();
     return job;
   }
@@ -128,7 +126,7 @@ export class ImportJobs {
         'select status from import_jobs where id = ? and tenant_id = ? and user_id = ? for update',
         [id, owner.tenantId, owner.userId],
       );
-      if (!current) throw jobNotFound();
+      if (!current) throw notFound('Import job');
       if (current.status === 'committed') throw new AppError('conflict', 'A committed job cannot be cancelled');
       if (current.status === 'cancelled') return;
       await sql.rows(
