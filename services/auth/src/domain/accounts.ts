@@ -36,6 +36,8 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** One answer for an unknown email and a wrong password: same status, body and (argon2) work. */
 const invalidCredentials = () => new AppError('invalid_credentials', 'Incorrect email or password');
+const emailTaken = () => new AppError('email_taken', 'This email is already registered');
+export const accountDisabled = () => new AppError('account_disabled', 'This account is disabled');
 
 export class AccountService {
   constructor(
@@ -50,7 +52,7 @@ export class AccountService {
   async register(input: RegistrationInput): Promise<UserRow> {
     const email = normaliseEmail(input.email);
     const em = this.orm.em.fork();
-    if (await em.count(User, { email })) throw new AppError('email_taken', 'This email is already registered');
+    if (await em.count(User, { email })) throw emailTaken();
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
@@ -104,7 +106,7 @@ export class AccountService {
       return user;
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
-        throw new AppError('email_taken', 'This email is already registered');
+        throw emailTaken();
       }
       throw error;
     }
@@ -124,7 +126,7 @@ export class AccountService {
     // password would reset the count of wrong codes at every new challenge.
     if (!user.mfaEnabled) await this.throttle.recordSuccess(email, ip);
     // Only after a correct password, so the disabled state leaks to nobody without it.
-    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    if (!user.isActive) throw accountDisabled();
     return user;
   }
 
@@ -136,7 +138,7 @@ export class AccountService {
     }
     const user = await this.orm.em.fork().findOne(User, { id: userId, tenantId });
     if (!user) throw new AppError('invalid_token', 'The account of this token no longer exists');
-    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    if (!user.isActive) throw accountDisabled();
     this.cache.set(user);
     return user;
   }

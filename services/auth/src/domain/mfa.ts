@@ -6,6 +6,7 @@ import QRCode from 'qrcode';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
 import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js';
+import { accountDisabled } from './accounts.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { ProfileCache } from './profile.js';
 import { randomToken, type SecretBox, sha256 } from './secret-box.js';
@@ -23,6 +24,8 @@ export interface MfaSetup {
 }
 
 const invalidCode = () => new AppError('invalid_mfa_code', 'Invalid MFA code');
+const invalidChallenge = () => new AppError('invalid_token', 'Invalid or expired MFA token');
+const alreadyEnabled = () => new AppError('mfa_already_enabled', 'MFA is already enabled');
 
 /** 10 characters from a 31-letter alphabet (~50 bits), shown as xxxxx-xxxxx. */
 function newBackupCode(): string {
@@ -49,7 +52,7 @@ export class MfaService {
   ) {}
 
   async setup(user: UserRow): Promise<MfaSetup> {
-    if (user.mfaEnabled) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+    if (user.mfaEnabled) throw alreadyEnabled();
     const secret = authenticator.generateSecret(20);
     const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
     const now = this.clock.now();
@@ -59,7 +62,7 @@ export class MfaService {
         { id: user.id, tenantId: user.tenantId, mfaEnabled: false },
         { mfaPendingSecret: this.box.encrypt(secret, user.id), updatedAt: now },
       );
-      if (updated === 0) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+      if (updated === 0) throw alreadyEnabled();
       // A new setup replaces codes of an earlier, unconfirmed one.
       await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
       for (const code of codes) {
@@ -80,7 +83,7 @@ export class MfaService {
 
   /** Confirms a setup with a first TOTP code from the pending secret; MFA is on from here. */
   async confirm(user: UserRow, code: string): Promise<void> {
-    if (user.mfaEnabled) throw new AppError('mfa_already_enabled', 'MFA is already enabled');
+    if (user.mfaEnabled) throw alreadyEnabled();
     if (!user.mfaPendingSecret) throw new AppError('mfa_not_enabled', 'Start with POST /auth/mfa/setup');
     const secret = this.box.decrypt(user.mfaPendingSecret, user.id);
     const step = this.matchingStep(secret, code.trim());
@@ -185,7 +188,7 @@ export class MfaService {
       challenge.expiresAt <= now ||
       challenge.attempts >= MAX_CHALLENGE_ATTEMPTS
     ) {
-      throw new AppError('invalid_token', 'Invalid or expired MFA token');
+      throw invalidChallenge();
     }
     // Count the attempt before checking, so parallel guesses cannot exceed the budget.
     const counted = await em.nativeUpdate(
@@ -193,14 +196,14 @@ export class MfaService {
       { id: challenge.id, consumedAt: null, attempts: { $lt: MAX_CHALLENGE_ATTEMPTS } },
       { attempts: challenge.attempts + 1 },
     );
-    if (counted === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    if (counted === 0) throw invalidChallenge();
     const user = await em.findOne(User, { id: challenge.userId, tenantId: challenge.tenantId });
-    if (!user) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    if (!user) throw invalidChallenge();
     await this.verifyThrottled(user, code, ip);
     const consumed = await em.nativeUpdate(MfaChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
-    if (consumed === 0) throw new AppError('invalid_token', 'Invalid or expired MFA token');
+    if (consumed === 0) throw invalidChallenge();
     await this.throttle.recordSuccess(user.email, ip);
-    if (!user.isActive) throw new AppError('account_disabled', 'This account is disabled');
+    if (!user.isActive) throw accountDisabled();
     return user;
   }
 

@@ -6,6 +6,12 @@ import { User } from '../db/entities.js';
 import { normaliseEmail } from '../domain/accounts.js';
 import type { SigningKeyStore } from '../domain/signing-keys.js';
 
+/** The row a lookup key names in the tenant; none for an id that is no UUID (Postgres would reject it). */
+function lookupWhere(key: NonNullable<auth_v1.LookupUserRequest['key']>, tenantId: string) {
+  if (key.$case === 'email') return { email: normaliseEmail(key.value), tenantId };
+  return /^[0-9a-f-]{36}$/i.test(key.value) ? { id: key.value.toLowerCase(), tenantId } : undefined;
+}
+
 /**
  * gRPC for other services: the JWKS (to verify tokens locally) and user lookup for calendar sharing.
  * LookupUser only ever searches the tenant inside the caller's verified internal token.
@@ -20,14 +26,8 @@ export function addAuthRpc(
       if (!caller.tenantId) throw new AppError('validation_failed', 'The call carries no tenant');
       const key = request.key;
       if (!key?.value) throw new AppError('validation_failed', 'Give user_id or email');
-      const em = deps.orm.em.fork();
-      const where =
-        key.$case === 'userId'
-          ? /^[0-9a-f-]{36}$/i.test(key.value)
-            ? { id: key.value.toLowerCase(), tenantId: caller.tenantId }
-            : undefined
-          : { email: normaliseEmail(key.value), tenantId: caller.tenantId };
-      const user = where ? await em.findOne(User, where) : null;
+      const where = lookupWhere(key, caller.tenantId);
+      const user = where ? await deps.orm.em.fork().findOne(User, where) : null;
       if (!user) return { found: false, user: undefined };
       return {
         found: true,
