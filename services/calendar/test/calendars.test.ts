@@ -1,19 +1,12 @@
 import { schemaDrift } from '@routinely/db';
-import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { errorLocs, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h?.close());
-
-async function createCalendar(user: TestUser, body: Record<string, unknown>) {
-  const res = await h.call(user, 'POST', '/calendars', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
 
 describe('calendars', () => {
   it('has migrations matching the entities', async () => {
@@ -88,9 +81,9 @@ describe('calendars', () => {
     for (const [method, url, payload, loc] of cases) {
       const res = await h.call(owner, method as 'GET', url, payload);
       expect(res.statusCode, `${method} ${url}`).toBe(422);
-      expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain(loc);
+      expect(errorLocs(res)).toContain(loc);
     }
-    const cal = await createCalendar(owner, { name: 'A' });
+    const cal = await h.createCalendar(owner, { name: 'A' });
     const patch = await h.call(owner, 'PATCH', `/calendars/${cal.id}`, { owner_id: h.user().userId });
     expect(patch.statusCode).toBe(422);
     const badTz = await h.call(owner, 'PATCH', `/calendars/${cal.id}`, { timezone: 'Nowhere/Land' });
@@ -99,7 +92,7 @@ describe('calendars', () => {
 
   it('paginates with bounds and reports total and pages', async () => {
     const owner = h.user();
-    for (let i = 1; i <= 25; i++) await createCalendar(owner, { name: `Cal ${String(i).padStart(2, '0')}` });
+    for (let i = 1; i <= 25; i++) await h.createCalendar(owner, { name: `Cal ${String(i).padStart(2, '0')}` });
     const first = (await h.call(owner, 'GET', '/calendars')).json();
     expect(first).toMatchObject({ total: 25, page: 1, page_size: 20, pages: 2 });
     expect(first.items).toHaveLength(20);
@@ -127,7 +120,7 @@ describe('calendars', () => {
     const ids: Record<string, string> = {};
     for (const name of names) {
       h.clock.advance(60_000);
-      ids[name] = (await createCalendar(owner, { name })).id;
+      ids[name] = (await h.createCalendar(owner, { name })).id;
     }
     h.clock.advance(60_000);
     await h.call(owner, 'PATCH', `/calendars/${ids.Apple}`, { description: 'touched last' });
@@ -143,13 +136,13 @@ describe('calendars', () => {
   it('lists owned, shared and public calendars; include_shared=false keeps only owned ones', async () => {
     const owner = h.user();
     const friend = h.user(owner.tenantId);
-    const own = await createCalendar(friend, { name: 'Own' });
-    const shared = await createCalendar(owner, { name: 'Shared' });
-    await h.call(owner, 'POST', `/calendars/${shared.id}/share`, { user_id: friend.userId, permission: 'edit' });
-    const pub = await createCalendar(owner, { name: 'Public', visibility: 'public' });
-    await createCalendar(owner, { name: 'Private' });
+    const own = await h.createCalendar(friend, { name: 'Own' });
+    const shared = await h.createCalendar(owner, { name: 'Shared' });
+    await h.share(owner, shared.id, { user_id: friend.userId, permission: 'edit' });
+    const pub = await h.createCalendar(owner, { name: 'Public', visibility: 'public' });
+    await h.createCalendar(owner, { name: 'Private' });
     const outsider = h.user();
-    await createCalendar(outsider, { name: 'Elsewhere', visibility: 'public' });
+    await h.createCalendar(outsider, { name: 'Elsewhere', visibility: 'public' });
     const all = (await h.call(friend, 'GET', '/calendars')).json();
     expect(all.items.map((c: { id: string; permission: string }) => [c.id, c.permission])).toEqual([
       [own.id, 'owner'],
@@ -165,9 +158,9 @@ describe('calendars', () => {
     const owner = h.user();
     const editor = h.user(owner.tenantId);
     const admin = h.user(owner.tenantId);
-    const cal = await createCalendar(owner, { name: 'Team', description: 'd', color: '#000000' });
-    await h.call(owner, 'POST', `/calendars/${cal.id}/share`, { user_id: editor.userId, permission: 'edit' });
-    await h.call(owner, 'POST', `/calendars/${cal.id}/share`, { user_id: admin.userId, permission: 'admin' });
+    const cal = await h.createCalendar(owner, { name: 'Team', description: 'd', color: '#000000' });
+    await h.share(owner, cal.id, { user_id: editor.userId, permission: 'edit' });
+    await h.share(owner, cal.id, { user_id: admin.userId, permission: 'admin' });
     h.clock.advance(1_000);
     const editedAt = h.clock.now().toISOString();
     const res = await h.call(editor, 'PATCH', `/calendars/${cal.id}`, { name: 'Team B', description: null });
@@ -190,9 +183,9 @@ describe('calendars', () => {
   it('soft-deletes a calendar and all its items; it stays listed only under is_active=false', async () => {
     const owner = h.user();
     const viewer = h.user(owner.tenantId);
-    const cal = await createCalendar(owner, { name: 'Doomed' });
-    const keep = await createCalendar(owner, { name: 'Kept' });
-    await h.call(owner, 'POST', `/calendars/${cal.id}/share`, { user_id: viewer.userId, permission: 'view' });
+    const cal = await h.createCalendar(owner, { name: 'Doomed' });
+    const keep = await h.createCalendar(owner, { name: 'Kept' });
+    await h.share(owner, cal.id, { user_id: viewer.userId, permission: 'view' });
     for (const id of [cal.id, keep.id]) {
       for (let i = 0; i < 3; i++) {
         const item = await h.call(owner, 'POST', `/calendars/${id}/items`, {

@@ -34,7 +34,7 @@ describe('calendar events through the outbox', () => {
   it('publishes calendar, item and sharing changes to JetStream in order, with the contract envelope', async () => {
     const owner = h.user();
     const friend = h.user(owner.tenantId);
-    const cal = (await h.call(owner, 'POST', '/calendars', { name: 'Evented' })).json();
+    const cal = await h.createCalendar(owner, { name: 'Evented' });
     await h.call(owner, 'PATCH', `/calendars/${cal.id}`, { name: 'Evented 2' });
     const item = (
       await h.call(owner, 'POST', `/calendars/${cal.id}/items`, {
@@ -45,9 +45,7 @@ describe('calendar events through the outbox', () => {
     ).json();
     await h.call(owner, 'PATCH', `/calendars/${cal.id}/items/${item.id}`, { title: 'Daily standup' });
     await h.call(owner, 'DELETE', `/calendars/${cal.id}/items/${item.id}`);
-    const share = (
-      await h.call(owner, 'POST', `/calendars/${cal.id}/share`, { user_id: friend.userId, permission: 'view' })
-    ).json();
+    const share = (await h.share(owner, cal.id, { user_id: friend.userId, permission: 'view' })).json();
     await h.call(owner, 'PATCH', `/calendars/${cal.id}/sharing/${share.id}`, { permission: 'edit' });
     await h.call(owner, 'DELETE', `/calendars/${cal.id}/sharing/${share.id}`);
     await h.call(owner, 'POST', `/calendars/${cal.id}/items`, {
@@ -92,7 +90,7 @@ describe('calendar events through the outbox', () => {
 
   it('writes no event when a change is refused or changes nothing', async () => {
     const owner = h.user();
-    const cal = (await h.call(owner, 'POST', '/calendars', { name: 'Quiet' })).json();
+    const cal = await h.createCalendar(owner, { name: 'Quiet' });
     const before = await countOutbox();
     await h.call(owner, 'PATCH', `/calendars/${cal.id}`, { name: 'Quiet' });
     await h.call(h.user(owner.tenantId), 'PATCH', `/calendars/${cal.id}`, { name: 'Hijacked' });

@@ -5,6 +5,7 @@ import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { AuthUserDirectory, buildService, configSchema, dbConfig } from '../src/index.js';
 
 export const TEST_INTERNAL_SECRET = 'calendar-test-internal-secret-0123456789abcdef';
@@ -68,7 +69,16 @@ export interface Harness {
     url: string,
     payload?: unknown,
   ): Promise<LightMyRequestResponse>;
+  /** POST /calendars as `user`, expecting 201; answers the created calendar. */
+  createCalendar(user: TestUser, body: Record<string, unknown>): Promise<any>;
+  /** POST /calendars/:id/share as `by`, answering the raw response (many tests expect a refusal). */
+  share(by: TestUser, calendarId: string, body: Record<string, unknown>): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
+}
+
+/** The `loc` of every field error of a 422 problem, dotted (`body.name`). */
+export function errorLocs(res: LightMyRequestResponse): string[] {
+  return res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'));
 }
 
 export async function startHarness(options: { transport?: EventTransport; startService?: boolean } = {}) {
@@ -111,6 +121,14 @@ export async function startHarness(options: { transport?: EventTransport; startS
         headers,
         ...(payload === undefined ? {} : { payload: payload as object }),
       });
+    },
+    async createCalendar(user, body) {
+      const res = await harness.call(user, 'POST', '/calendars', body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json();
+    },
+    share(by, calendarId, body) {
+      return harness.call(by, 'POST', `/calendars/${calendarId}/share`, body);
     },
     async close() {
       await app.close();

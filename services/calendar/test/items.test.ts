@@ -1,6 +1,6 @@
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { errorLocs, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 let owner: TestUser;
@@ -11,8 +11,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function calendar(timezone = 'UTC'): Promise<string> {
-  const res = await h.call(owner, 'POST', '/calendars', { name: 'Items', timezone });
-  return res.json().id;
+  return (await h.createCalendar(owner, { name: 'Items', timezone })).id;
 }
 
 async function addItem(calendarId: string, body: Record<string, unknown>) {
@@ -109,7 +108,7 @@ describe('calendar items', () => {
     ]) {
       const res = await h.call(owner, 'GET', `/calendars/${cal}/items?${query}`);
       expect(res.statusCode, query).toBe(422);
-      expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain(loc);
+      expect(errorLocs(res)).toContain(loc);
     }
   });
 

@@ -217,20 +217,12 @@ afterAll(() => h?.close());
 
 async function makeFixture(visibility: 'private' | 'public'): Promise<Fixture> {
   const owner = users.owner;
-  const cal = await h.call(owner, 'POST', '/calendars', { name: 'Family', visibility });
-  expect(cal.statusCode).toBe(201);
-  const calendarId = cal.json().id;
+  const calendarId = (await h.createCalendar(owner, { name: 'Family', visibility })).id;
   for (const level of ['admin', 'edit', 'view'] as const) {
-    const share = await h.call(owner, 'POST', `/calendars/${calendarId}/share`, {
-      user_id: users[level].userId,
-      permission: level,
-    });
+    const share = await h.share(owner, calendarId, { user_id: users[level].userId, permission: level });
     expect(share.statusCode).toBe(201);
   }
-  const targetShare = await h.call(owner, 'POST', `/calendars/${calendarId}/share`, {
-    user_id: target.userId,
-    permission: 'view',
-  });
+  const targetShare = await h.share(owner, calendarId, { user_id: target.userId, permission: 'view' });
   const item = await h.call(owner, 'POST', `/calendars/${calendarId}/items`, {
     type: 'meeting',
     title: 'Dinner',

@@ -1,6 +1,5 @@
-import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { errorLocs, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,12 +9,8 @@ afterAll(() => h?.close());
 
 async function setup() {
   const owner = h.user();
-  const res = await h.call(owner, 'POST', '/calendars', { name: 'Household' });
-  return { owner, calendarId: res.json().id as string };
-}
-
-async function share(by: TestUser, calendarId: string, body: Record<string, unknown>) {
-  return h.call(by, 'POST', `/calendars/${calendarId}/share`, body);
+  const calendarId: string = (await h.createCalendar(owner, { name: 'Household' })).id;
+  return { owner, calendarId };
 }
 
 describe('calendar sharing', () => {
@@ -23,7 +18,7 @@ describe('calendar sharing', () => {
     const { owner, calendarId } = await setup();
     const byId = h.user(owner.tenantId);
     const byEmail = h.directory.add(h.tokens.user({ tenantId: owner.tenantId, email: 'grandma@family.test' }));
-    const first = await share(owner, calendarId, { user_id: byId.userId, permission: 'edit' });
+    const first = await h.share(owner, calendarId, { user_id: byId.userId, permission: 'edit' });
     expect(first.statusCode).toBe(201);
     expect(first.json()).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -34,7 +29,7 @@ describe('calendar sharing', () => {
       granted_by: owner.userId,
       created_at: h.clock.now().toISOString(),
     });
-    const second = await share(owner, calendarId, { email: 'Grandma@Family.test', permission: 'view' });
+    const second = await h.share(owner, calendarId, { email: 'Grandma@Family.test', permission: 'view' });
     expect(second.statusCode).toBe(201);
     expect(second.json()).toMatchObject({ user_id: byEmail.userId, email: 'grandma@family.test' });
     // The lookup ran scoped to the owner's tenant, carried in the signed service token.
@@ -46,17 +41,17 @@ describe('calendar sharing', () => {
   it('answers 409 on a second share with the same user, however it is addressed', async () => {
     const { owner, calendarId } = await setup();
     const friend = h.user(owner.tenantId);
-    expect((await share(owner, calendarId, { user_id: friend.userId, permission: 'view' })).statusCode).toBe(201);
-    const again = await share(owner, calendarId, { email: friend.email, permission: 'admin' });
+    expect((await h.share(owner, calendarId, { user_id: friend.userId, permission: 'view' })).statusCode).toBe(201);
+    const again = await h.share(owner, calendarId, { email: friend.email, permission: 'admin' });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('already_shared');
-    const self = await share(owner, calendarId, { user_id: owner.userId, permission: 'view' });
+    const self = await h.share(owner, calendarId, { user_id: owner.userId, permission: 'view' });
     expect(self.statusCode).toBe(409);
     // Two grants racing for the same user: the unique index lets exactly one through.
     const rival = h.user(owner.tenantId);
     const raced = await Promise.all([
-      share(owner, calendarId, { user_id: rival.userId, permission: 'view' }),
-      share(owner, calendarId, { email: rival.email, permission: 'edit' }),
+      h.share(owner, calendarId, { user_id: rival.userId, permission: 'view' }),
+      h.share(owner, calendarId, { email: rival.email, permission: 'edit' }),
     ]);
     expect(raced.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     const list = (await h.call(owner, 'GET', `/calendars/${calendarId}/sharing`)).json();
@@ -73,7 +68,7 @@ describe('calendar sharing', () => {
       { user_id: foreigner.userId, permission: 'view' },
       { email: foreigner.email, permission: 'view' },
     ]) {
-      const res = await share(owner, calendarId, body);
+      const res = await h.share(owner, calendarId, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(404);
       expect(res.json().detail).toBe('User not found');
     }
@@ -89,11 +84,11 @@ describe('calendar sharing', () => {
       [{ user_id: 'friend', permission: 'view' }, 'body.user_id'],
       [{ email: 'not-an-email', permission: 'view' }, 'body.email'],
     ] as const) {
-      const res = await share(owner, calendarId, body);
+      const res = await h.share(owner, calendarId, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
-      expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain(loc);
+      expect(errorLocs(res)).toContain(loc);
     }
-    const created = (await share(owner, calendarId, { user_id: friend.userId, permission: 'view' })).json();
+    const created = (await h.share(owner, calendarId, { user_id: friend.userId, permission: 'view' })).json();
     const patch = await h.call(owner, 'PATCH', `/calendars/${calendarId}/sharing/${created.id}`, {
       permission: 'owner',
     });
@@ -106,11 +101,11 @@ describe('calendar sharing', () => {
     const editor = h.user(owner.tenantId);
     const viewer = h.user(owner.tenantId);
     const newcomer = h.user(owner.tenantId);
-    const adminShare = (await share(owner, calendarId, { user_id: admin.userId, permission: 'admin' })).json();
-    const editShare = (await share(owner, calendarId, { user_id: editor.userId, permission: 'edit' })).json();
-    const viewShare = (await share(owner, calendarId, { user_id: viewer.userId, permission: 'view' })).json();
+    const adminShare = (await h.share(owner, calendarId, { user_id: admin.userId, permission: 'admin' })).json();
+    const editShare = (await h.share(owner, calendarId, { user_id: editor.userId, permission: 'edit' })).json();
+    const viewShare = (await h.share(owner, calendarId, { user_id: viewer.userId, permission: 'view' })).json();
     // An editor cannot share at all, not even view, and cannot raise their own level.
-    expect((await share(editor, calendarId, { user_id: newcomer.userId, permission: 'view' })).statusCode).toBe(403);
+    expect((await h.share(editor, calendarId, { user_id: newcomer.userId, permission: 'view' })).statusCode).toBe(403);
     const selfPromote = await h.call(editor, 'PATCH', `/calendars/${calendarId}/sharing/${editShare.id}`, {
       permission: 'admin',
     });
@@ -120,7 +115,7 @@ describe('calendar sharing', () => {
     });
     expect(viewerPromote.statusCode).toBe(403);
     // An admin may grant up to admin and manage other shares...
-    const granted = await share(admin, calendarId, { user_id: newcomer.userId, permission: 'admin' });
+    const granted = await h.share(admin, calendarId, { user_id: newcomer.userId, permission: 'admin' });
     expect(granted.statusCode).toBe(201);
     expect(granted.json().granted_by).toBe(admin.userId);
     const demote = await h.call(admin, 'PATCH', `/calendars/${calendarId}/sharing/${editShare.id}`, {
@@ -128,7 +123,7 @@ describe('calendar sharing', () => {
     });
     expect(demote.json().permission).toBe('view');
     // ...but the owner holds no share an admin could reach, and cannot be re-shared.
-    const owned = await share(admin, calendarId, { user_id: owner.userId, permission: 'view' });
+    const owned = await h.share(admin, calendarId, { user_id: owner.userId, permission: 'view' });
     expect(owned.statusCode).toBe(409);
     const sharing = (await h.call(admin, 'GET', `/calendars/${calendarId}/sharing`)).json();
     expect(sharing.map((s: { user_id: string }) => s.user_id)).not.toContain(owner.userId);
@@ -136,15 +131,15 @@ describe('calendar sharing', () => {
     // Revoking an admin's share takes their rights away at once.
     expect((await h.call(owner, 'DELETE', `/calendars/${calendarId}/sharing/${adminShare.id}`)).statusCode).toBe(204);
     expect((await h.call(admin, 'GET', `/calendars/${calendarId}`)).statusCode).toBe(404);
-    expect((await share(admin, calendarId, { user_id: viewer.userId, permission: 'view' })).statusCode).toBe(404);
+    expect((await h.share(admin, calendarId, { user_id: viewer.userId, permission: 'view' })).statusCode).toBe(404);
   });
 
   it('shows every share to the owner and admins and only their own entry to others', async () => {
     const { owner, calendarId } = await setup();
     const admin = h.user(owner.tenantId);
     const editor = h.user(owner.tenantId);
-    await share(owner, calendarId, { user_id: admin.userId, permission: 'admin' });
-    await share(owner, calendarId, { user_id: editor.userId, permission: 'edit' });
+    await h.share(owner, calendarId, { user_id: admin.userId, permission: 'admin' });
+    await h.share(owner, calendarId, { user_id: editor.userId, permission: 'edit' });
     const forOwner = (await h.call(owner, 'GET', `/calendars/${calendarId}/sharing`)).json();
     const forAdmin = (await h.call(admin, 'GET', `/calendars/${calendarId}/sharing`)).json();
     const forEditor = (await h.call(editor, 'GET', `/calendars/${calendarId}/sharing`)).json();
@@ -155,9 +150,9 @@ describe('calendar sharing', () => {
 
   it('404s for a sharing id of another calendar and after revocation', async () => {
     const { owner, calendarId } = await setup();
-    const other = (await h.call(owner, 'POST', '/calendars', { name: 'Other' })).json().id;
+    const other = (await h.createCalendar(owner, { name: 'Other' })).id;
     const friend = h.user(owner.tenantId);
-    const s = (await share(owner, other, { user_id: friend.userId, permission: 'view' })).json();
+    const s = (await h.share(owner, other, { user_id: friend.userId, permission: 'view' })).json();
     expect(
       (await h.call(owner, 'PATCH', `/calendars/${calendarId}/sharing/${s.id}`, { permission: 'edit' })).statusCode,
     ).toBe(404);

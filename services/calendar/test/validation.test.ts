@@ -2,7 +2,7 @@ import { InternalAuth } from '@routinely/grpc';
 import { AppError } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthUserDirectory } from '../src/index.js';
-import { type Harness, startHarness, TEST_INTERNAL_SECRET } from './harness.js';
+import { errorLocs, type Harness, startHarness, TEST_INTERNAL_SECRET } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(() => h?.close());
 describe('validation on every route', () => {
   it('answers 422 naming the path parameter that is not a uuid', async () => {
     const owner = h.user();
-    const cal = (await h.call(owner, 'POST', '/calendars', { name: 'V' })).json().id;
+    const cal = (await h.createCalendar(owner, { name: 'V' })).id;
     const id = crypto.randomUUID();
     const cases: ['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown, string][] = [
       ['GET', '/calendars/x', undefined, 'params.calendar_id'],
@@ -37,13 +37,13 @@ describe('validation on every route', () => {
       const res = await h.call(owner, method, url, payload);
       expect(res.statusCode, `${method} ${url}`).toBe(422);
       expect(res.json()).toMatchObject({ code: 'validation_failed', status: 422 });
-      expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain(loc);
+      expect(errorLocs(res)).toContain(loc);
     }
   });
 
   it('answers 422 for bodies that are malformed JSON or miss required fields', async () => {
     const owner = h.user();
-    const cal = (await h.call(owner, 'POST', '/calendars', { name: 'V' })).json().id;
+    const cal = (await h.createCalendar(owner, { name: 'V' })).id;
     const malformed = await h.app.inject({
       method: 'POST',
       url: '/api/v1/calendars',
@@ -52,10 +52,7 @@ describe('validation on every route', () => {
     });
     expect(malformed.statusCode).toBe(422);
     const noTimes = await h.call(owner, 'POST', `/calendars/${cal}/items`, { title: 'x' });
-    expect(noTimes.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toEqual([
-      'body.start_at',
-      'body.end_at',
-    ]);
+    expect(errorLocs(noTimes)).toEqual(['body.start_at', 'body.end_at']);
     const noLevel = await h.call(owner, 'PATCH', `/calendars/${cal}/sharing/${crypto.randomUUID()}`, {});
     expect(noLevel.statusCode).toBe(422);
   });
