@@ -2,7 +2,7 @@ import type { EntityManager } from '@routinely/db';
 import { type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type Channel, DeadLetter, Delivery, type DeliveryRow, type DeliveryStatus } from '../db/entities.js';
-import { WAKEUP_CHANNEL } from '../workers/wakeups.js';
+import { notifyWakeup } from '../workers/wakeups.js';
 import type { Owner } from './endpoints.js';
 
 export interface Page {
@@ -37,12 +37,6 @@ export async function findDelivery(em: EntityManager, owner: Owner, id: string):
   return row;
 }
 
-async function wakeWorkers(em: EntityManager) {
-  await em
-    .getConnection()
-    .execute(`select pg_notify('${WAKEUP_CHANNEL}', 'deliveries')`, [], 'all', em.getTransactionContext());
-}
-
 /**
  * State table: pending, attempts = 0, next_attempt_at = now, same delivery id. A dead delivery leaves the
  * dead-letter queue. The retry cycle starts over with the endpoint's current secret (ADR 040).
@@ -63,7 +57,7 @@ export async function redeliver(em: EntityManager, owner: Owner, id: string, clo
     });
     await tx.nativeDelete(DeadLetter, { deliveryId: row.id, tenantId: owner.tenantId, userId: owner.userId });
     await tx.flush();
-    await wakeWorkers(tx);
+    await notifyWakeup(tx, 'deliveries');
     return row;
   });
 }
@@ -111,7 +105,7 @@ export async function requeue(em: EntityManager, owner: Owner, dlqId: string, cl
     });
     tx.remove(letter);
     await tx.flush();
-    await wakeWorkers(tx);
+    await notifyWakeup(tx, 'deliveries');
     return fresh;
   });
 }

@@ -4,13 +4,14 @@ import type { Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { Reminder } from '../db/entities.js';
-import { WAKEUP_CHANNEL } from '../workers/wakeups.js';
+import { notifyWakeup } from '../workers/wakeups.js';
+import type { Owner } from './endpoints.js';
 
 const taskEventData = z.object({ task: taskSnapshot });
 const ACTIVE = new Set(['pending', 'scheduled']);
 
 /** When the task's reminder should fire, or null when it should have none. */
-export function reminderTimeFor(task: TaskSnapshot, deleted: boolean): Date | null {
+function reminderTimeFor(task: TaskSnapshot, deleted: boolean): Date | null {
   if (deleted || !ACTIVE.has(task.status) || !task.chosen_slot_start) return null;
   if (task.reminder_channels.length === 0) return null;
   return new Date(new Date(task.chosen_slot_start).getTime() - task.reminder_offset_min * 60_000);
@@ -71,9 +72,7 @@ export async function applyTaskEvent(em: EntityManager, envelope: EventEnvelope,
   }
   await em.flush();
   // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
-  await em
-    .getConnection()
-    .execute(`select pg_notify('${WAKEUP_CHANNEL}', 'reminders')`, [], 'all', em.getTransactionContext());
+  await notifyWakeup(em, 'reminders');
   return true;
 }
 
@@ -87,7 +86,7 @@ export interface UpcomingReminder {
 
 export async function upcomingReminders(
   em: EntityManager,
-  owner: { tenantId: string; userId: string },
+  owner: Owner,
   days: number,
   limit: number,
   clock: Clock,

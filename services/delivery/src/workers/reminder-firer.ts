@@ -4,7 +4,6 @@ import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
-
 import { WAKEUP_CHANNEL } from './wakeups.js';
 
 interface DueReminder {
@@ -25,7 +24,7 @@ interface EnabledEndpoint {
 }
 
 /** The task fields the reminder.fired envelope carries (spec: "Envelope of reminder.fired"). */
-export function envelopeTask(task: Record<string, unknown>) {
+function envelopeTask(task: Record<string, unknown>) {
   return {
     id: task.id,
     title: task.title,
@@ -39,7 +38,7 @@ export function envelopeTask(task: Record<string, unknown>) {
 }
 
 /** Builds the stored body of a reminder.fired delivery (everything but `attempt`, added per try). */
-export function reminderFiredPayload(
+function reminderFiredPayload(
   deliveryId: string,
   reminder: Pick<DueReminder, 'tenant_id' | 'user_id' | 'task' | 'reminder_set_at'>,
   firedAt: Date,
@@ -133,7 +132,7 @@ export class ReminderFirer {
         now,
         rows.map((r) => r.id),
       ]);
-      if (deliveries.length > 0) await trx.raw(`select pg_notify('${WAKEUP_CHANNEL}', 'deliveries')`);
+      if (deliveries.length > 0) await trx.raw('select pg_notify(?, ?)', [WAKEUP_CHANNEL, 'deliveries']);
       return rows.length;
     });
     if (fired > 0) this.onFired();
