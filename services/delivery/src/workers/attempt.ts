@@ -27,10 +27,25 @@ export interface EndpointForSend {
   fallback_to_email: boolean;
 }
 
+export type FailedAttempt = {
+  ok: false;
+  retryable: boolean;
+  statusCode: number | null;
+  error: string;
+  secretSealed: string | null;
+};
+
 /** What one try produced; `retryable: false` failures go straight to the dead-letter queue. */
-export type AttemptResult =
-  | { ok: true; statusCode: number | null; secretSealed: string | null }
-  | { ok: false; retryable: boolean; statusCode: number | null; error: string; secretSealed: string | null };
+export type AttemptResult = { ok: true; statusCode: number | null; secretSealed: string | null } | FailedAttempt;
+
+/** A try that failed before anything was signed, so there is no secret to keep for the retries. */
+export const unsent = (error: string, retryable = false, statusCode: number | null = null): FailedAttempt => ({
+  ok: false,
+  retryable,
+  statusCode,
+  error,
+  secretSealed: null,
+});
 
 export interface AttemptContext {
   sender: WebhookSender;
@@ -48,34 +63,18 @@ export async function attemptDelivery(delivery: ClaimedDelivery, ctx: AttemptCon
   if (delivery.channel === 'inapp') return { ok: true, statusCode: null, secretSealed: null };
   if (delivery.channel === 'email') {
     const to = ctx.emails.get(`${delivery.tenant_id}/${delivery.user_id}`);
-    if (!to)
-      return {
-        ok: false,
-        retryable: false,
-        statusCode: null,
-        error: 'no email address known for the user',
-        secretSealed: null,
-      };
+    if (!to) return unsent('no email address known for the user');
     try {
       await ctx.mailer.send(reminderMail(to, body));
       return { ok: true, statusCode: null, secretSealed: null };
     } catch (error) {
-      const permanent = error instanceof MailRejectedError && error.permanent;
-      const code = error instanceof MailRejectedError ? error.responseCode : null;
-      return {
-        ok: false,
-        retryable: !permanent,
-        statusCode: code,
-        error: `email: ${(error as Error).message}`,
-        secretSealed: null,
-      };
+      const rejected = error instanceof MailRejectedError ? error : null;
+      return unsent(`email: ${(error as Error).message}`, !rejected?.permanent, rejected?.responseCode ?? null);
     }
   }
   const endpoint = delivery.endpoint_id ? ctx.endpoints.get(delivery.endpoint_id) : undefined;
-  if (!endpoint)
-    return { ok: false, retryable: false, statusCode: null, error: 'endpoint deleted', secretSealed: null };
-  if (!endpoint.enabled)
-    return { ok: false, retryable: false, statusCode: null, error: 'endpoint disabled', secretSealed: null };
+  if (!endpoint) return unsent('endpoint deleted');
+  if (!endpoint.enabled) return unsent('endpoint disabled');
   // A delivery keeps the secret its first signed try used, so a rotation does not break its retries.
   const secretSealed = delivery.secret_sealed ?? endpoint.secret_sealed;
   const result = await ctx.sender.send(

@@ -2,12 +2,18 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { nextRetryDelayMs } from '../domain/retry-policy.js';
+import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
-import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend } from './attempt.js';
-
+import {
+  type AttemptResult,
+  attemptDelivery,
+  type ClaimedDelivery,
+  type EndpointForSend,
+  type FailedAttempt,
+  unsent,
+} from './attempt.js';
 import { deliveryRow } from './reminder-firer.js';
 import { SentRecorder } from './sent-recorder.js';
 
@@ -47,21 +53,14 @@ export class DeliveryWorker {
     const signal = this.abort.signal;
     const queue = [...claimed];
     const run = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const delivery = next;
+      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
         let result: AttemptResult;
         try {
           const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
           result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
         } catch (error) {
           if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
-          result = {
-            ok: false,
-            retryable: true,
-            statusCode: null,
-            error: (error as Error).message,
-            secretSealed: null,
-          };
+          result = unsent((error as Error).message, true);
         }
         if (signal.aborted) return;
         await this.record(delivery, result, endpoints).catch((error) =>
@@ -119,13 +118,13 @@ export class DeliveryWorker {
     const tries = delivery.attempts + 1;
     const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
     const status = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
-    if (status === 'sent' && delivery.channel === 'webhook') {
+    if (result.ok && delivery.channel === 'webhook') {
       return this.sent.record({
         id: delivery.id,
         leaseToken: delivery.lease_token,
         statusCode: result.statusCode,
         at: now,
-        secretSealed: result.ok ? result.secretSealed : null,
+        secretSealed: result.secretSealed,
       });
     }
     await this.o.orm.em.getKnex().transaction(async (trx) => {
@@ -149,22 +148,18 @@ export class DeliveryWorker {
       );
       if (rows.length === 0) return; // lease lost to another worker: its outcome wins
       if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
-      if (!delivery.endpoint_id) {
-        if (status === 'dead') await this.deadLetter(trx, delivery, result, tries, now);
-        return;
-      }
-      if (status === 'dead') {
-        await this.deadLetter(trx, delivery, result, tries, now);
-        await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
-          delivery.endpoint_id,
-        ]);
-        if (endpoints.get(delivery.endpoint_id)?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
-      }
+      if (status !== 'dead' || result.ok) return; // (a dead try is never ok; the test narrows the type)
+      await this.deadLetter(trx, delivery, result, tries, now);
+      if (!delivery.endpoint_id) return;
+      await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
+        delivery.endpoint_id,
+      ]);
+      if (endpoints.get(delivery.endpoint_id)?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
     });
   }
 
-  private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: AttemptResult, tries: number, now: Date) {
-    const reason = result.ok ? 'unknown' : result.retryable ? `retries exhausted: ${result.error}` : result.error;
+  private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: FailedAttempt, tries: number, now: Date) {
+    const reason = result.retryable ? `retries exhausted: ${result.error}` : result.error;
     await trx('dead_letters').insert({
       id: uuidv7(),
       tenant_id: d.tenant_id,
@@ -187,10 +182,9 @@ export class DeliveryWorker {
       [d.reminder_id],
     );
     if (rows.length > 0) return; // the owner already gets (or got) this reminder by email
-    const base = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, channel: 'email' as const };
-    await trx('deliveries').insert(
-      deliveryRow({ ...base, endpointId: null }, (id) => ({ ...d.payload, delivery_id: id }), 4, now),
-    );
+    const email = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, endpointId: null };
+    const payloadOf = (id: string) => ({ ...d.payload, delivery_id: id });
+    await trx('deliveries').insert(deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
   }
 
   private async writeNotification(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
