@@ -14,7 +14,6 @@ import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
-
 import { ReminderFirer } from './workers/reminder-firer.js';
 import { WakeupListener } from './workers/wakeups.js';
 

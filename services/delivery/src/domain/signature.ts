@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Max age (either direction) a receiver accepts for `t`, per the spec's fixed replay window. */
-export const REPLAY_WINDOW_SECONDS = 300;
+const REPLAY_WINDOW_SECONDS = 300;
 
 /** hex(HMAC-SHA256(key = secret's UTF-8 bytes, message = `${t}.${body}`)). */
-export function signatureDigest(secret: string, timestamp: number, body: string | Buffer): string {
+function signatureDigest(secret: string, timestamp: number, body: string | Buffer): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
 }
 
@@ -13,7 +13,7 @@ export function signatureHeader(secret: string, timestamp: number, body: string 
   return `t=${timestamp},v1=${signatureDigest(secret, timestamp, body)}`;
 }
 
-export function parseSignatureHeader(header: string): { t: number; v1: string[] } | null {
+function parseSignatureHeader(header: string): { t: number; v1: string[] } | null {
   let t: number | undefined;
   const v1: string[] = [];
   for (const part of header.split(',')) {

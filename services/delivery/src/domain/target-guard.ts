@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 
 export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;
 
-export const systemResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+const systemResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 export class BlockedTargetError extends Error {
   override readonly name = 'BlockedTargetError';
@@ -84,7 +84,7 @@ export function checkUrlShape(raw: string, policy: TargetPolicy): URL {
 }
 
 /** Resolves a name and refuses it when any of its addresses is not public. */
-export async function resolvePublic(hostname: string, policy: TargetPolicy): Promise<LookupAddress[]> {
+async function resolvePublic(hostname: string, policy: TargetPolicy): Promise<LookupAddress[]> {
   if (ipaddr.isValid(hostname)) {
     return [{ address: hostname, family: ipaddr.parse(hostname).kind() === 'ipv6' ? 6 : 4 }];
   }

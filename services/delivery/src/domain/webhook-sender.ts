@@ -4,7 +4,7 @@ import { classifyStatus, type Outcome } from './retry-policy.js';
 import { signatureHeader } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
 
-export const USER_AGENT = 'Routinely/1.0';
+const USER_AGENT = 'Routinely/1.0';
 const PREVIEW_BYTES = 512;
 
 export interface WebhookMessage {

@@ -32,7 +32,7 @@ export class SentRecorder {
     });
   }
 
-  async flush(): Promise<void> {
+  private async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const items = this.pending.splice(0);

@@ -4,7 +4,7 @@ import { iso, pageQuery } from '../context.js';
 
 export const upcomingQuery = z.object({
   days: z.coerce.number().int().min(1).max(90).default(7),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: pageQuery.shape.limit,
 });
 
 export const upcomingItem = z.object({
