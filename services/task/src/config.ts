@@ -1,4 +1,4 @@
-import { parseConfig, platformConfigSchema } from '@routinely/platform';
+import { platformConfigSchema } from '@routinely/platform';
 import { z } from 'zod';
 
 /** The task service's environment; every variable has a default so the all-in-one host needs none. */
@@ -15,7 +15,3 @@ export const configSchema = platformConfigSchema.extend({
   IMPORT_JOB_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
 });
 export type TaskConfig = z.infer<typeof configSchema>;
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): TaskConfig {
-  return parseConfig(configSchema, env);
-}

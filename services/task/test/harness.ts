@@ -14,8 +14,6 @@ export interface Harness {
   tokens: TestTokens;
   app: FastifyInstance;
   service: ServiceInstance;
-  deps: TaskServiceDeps;
-  url: string;
   /** Another instance of the service on the same database (a restart, or a second replica). */
   spawn(overrides?: Partial<TaskServiceDeps>): ServiceInstance;
   close(): Promise<void>;
@@ -50,8 +48,6 @@ export async function startHarness(
     tokens,
     app,
     service,
-    deps,
-    url: db.url,
     spawn: (overrides = {}) => {
       const instance = buildService({ ...deps, ...overrides });
       spawned.push(instance);

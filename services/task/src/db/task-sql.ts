@@ -16,7 +16,7 @@ const DATE_FIELDS = [
 ] as const;
 
 /** The ORM's pg pool returns timestamptz as text (it parses dates itself); rows here carry Dates. */
-export function parseTaskRow(raw: TaskRow): TaskRow {
+function parseTaskRow(raw: TaskRow): TaskRow {
   const row = { ...raw };
   for (const field of DATE_FIELDS) {
     const value = raw[field] as Date | string | null;

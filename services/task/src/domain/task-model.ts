@@ -14,32 +14,6 @@ export interface Owner {
   userId: string;
 }
 
-/** A tasks row as SQL returns it. */
-export interface TaskRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  parent_task_id: string | null;
-  depth: number;
-  sort_order: number;
-  title: string;
-  description: string | null;
-  raw_input: string | null;
-  status: TaskStatus;
-  priority: number;
-  duration_min: number;
-  deadline_at: Date | null;
-  earliest_start_at: Date | null;
-  reminder_channels: ReminderChannel[];
-  reminder_offset_min: number;
-  tags: string[];
-  chosen_slot_start: Date | null;
-  chosen_slot_end: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** The fields a new task is created from, defaults applied. */
 export interface NewTask {
   title: string;
@@ -53,6 +27,21 @@ export interface NewTask {
   reminder_offset_min: number;
   tags: string[];
   parent_task_id: string | null;
+}
+
+/** A tasks row as SQL returns it: the creation fields plus what the store decides and tracks. */
+export interface TaskRow extends NewTask {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  depth: number;
+  sort_order: number;
+  status: TaskStatus;
+  chosen_slot_start: Date | null;
+  chosen_slot_end: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const TASK_DEFAULTS = {

@@ -57,9 +57,9 @@ const jobParams = z.object({ job_id: z.uuid() });
 /** Rows and options from a JSON body or a CSV text body (options then come from the query string). */
 function readImport(body: z.output<typeof importBody>, query: z.output<typeof importQuery>) {
   if (typeof body === 'string') {
-    return { rows: rowsFromCsv(body), commit: query.commit ?? true, autoSchedule: query.auto_schedule ?? false };
+    return { rows: rowsFromCsv(body), commit: query.commit ?? true };
   }
-  return { rows: body.rows, commit: body.commit, autoSchedule: body.auto_schedule };
+  return { rows: body.rows, commit: body.commit };
 }
 
 export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPluginAsync {
