@@ -1,14 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toNewTask } from '../../domain/task-input.js';
+import { taskCreateSchema, toNewTask } from '../../domain/task-input.js';
 import { toTaskRead } from '../../domain/task-model.js';
 import type { TaskPatch, TaskService } from '../../domain/tasks.js';
 import { ownerOf } from '../owner.js';
 import {
   moveBody,
   reorderBody,
-  taskCreateBody,
   taskIdParams,
   taskListQuery,
   taskPatchBody,
@@ -28,7 +27,7 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks',
       {
         config: { permission: 'SERVICE_TASK_CREATE' },
-        schema: { tags, summary: 'Create a task', body: taskCreateBody, response: { 201: taskRead } },
+        schema: { tags, summary: 'Create a task', body: taskCreateSchema, response: { 201: taskRead } },
       },
       async (request, reply) => {
         const row = await tasks.create(ownerOf(request), toNewTask(request.body));
@@ -104,8 +103,6 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
           chosen_slot_start: date(chosen_slot_start),
           chosen_slot_end: date(chosen_slot_end),
         };
-        if (patch.reminder_channels) patch.reminder_channels = [...new Set(patch.reminder_channels)];
-        if (patch.tags) patch.tags = [...new Set(patch.tags)];
         return toTaskRead(await tasks.update(ownerOf(request), request.params.task_id, patch));
       },
     );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskCreateFields } from '../../domain/task-input.js';
+import { taskFieldRules as rules, unique } from '../../domain/task-input.js';
 import { REMINDER_CHANNELS, TASK_STATUSES } from '../../domain/task-model.js';
 
 const datetimeIn = z.iso.datetime({ offset: true });
@@ -39,19 +39,17 @@ export const taskTreeNode = taskRead.extend({
   },
 });
 
-export const taskCreateBody = z.object(taskCreateFields);
-
 export const taskPatchBody = z.object({
-  title: taskCreateFields.title.optional(),
-  description: z.string().max(10_000).nullable().optional(),
-  raw_input: z.string().max(10_000).nullable().optional(),
-  priority: z.number().int().min(1).max(5).optional(),
-  duration_min: z.number().int().min(0).max(1440).optional(),
-  deadline_at: datetimeIn.nullable().optional(),
-  earliest_start_at: datetimeIn.nullable().optional(),
-  reminder_channels: z.array(z.enum(REMINDER_CHANNELS)).max(3).optional(),
-  reminder_offset_min: z.number().int().min(0).max(10_080).optional(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  title: rules.title.optional(),
+  description: rules.description.optional(),
+  raw_input: rules.raw_input.optional(),
+  priority: rules.priority.optional(),
+  duration_min: rules.duration_min.optional(),
+  deadline_at: rules.deadline_at.optional(),
+  earliest_start_at: rules.earliest_start_at.optional(),
+  reminder_channels: rules.reminder_channels.transform(unique).optional(),
+  reminder_offset_min: rules.reminder_offset_min.optional(),
+  tags: rules.tags.transform(unique).optional(),
   status: z.enum(TASK_STATUSES).optional(),
   chosen_slot_start: datetimeIn.nullable().optional().describe('manual scheduling; with chosen_slot_end'),
   chosen_slot_end: datetimeIn.nullable().optional().describe('after chosen_slot_start; null clears the slot'),
