@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { CalendarShare, type CalendarShareRow, type ShareLevel } from '../db/entities.js';
 import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
+import { readVisibleCalendar } from './read-queries.js';
 import type { DirectoryUser } from './user-directory.js';
 import { sharingView } from './views.js';
 
@@ -71,14 +72,16 @@ export class SharingService {
 
   /** The owner and admins see every share; anyone else who can see the calendar sees only their own. */
   async list(actor: Actor, calendarId: string): Promise<SharingView[]> {
-    const em = this.ctx.orm.em.fork();
-    const access = await loadVisibleCalendar(em, actor, calendarId);
+    // A read: the one-query visibility check of the other reads, no managed calendar entity needed.
+    const access = await readVisibleCalendar(this.ctx.orm, actor, calendarId, { activeOnly: true });
     const seesAll = access.level === 'owner' || access.level === 'admin';
-    const rows = await em.find(
-      CalendarShare,
-      { calendarId, tenantId: actor.tenantId, ...(seesAll ? {} : { userId: actor.userId }) },
-      { orderBy: { createdAt: 'asc', id: 'asc' } },
-    );
+    const rows = await this.ctx.orm.em
+      .fork()
+      .find(
+        CalendarShare,
+        { calendarId, tenantId: actor.tenantId, ...(seesAll ? {} : { userId: actor.userId }) },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
     return rows.map(sharingView);
   }
 
