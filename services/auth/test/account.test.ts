@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, bearer, register, STRONG_PASSWORD, startAuth } from './harness.js';
+import {
+  type AuthHarness,
+  bearer,
+  disableAccount,
+  makeSsoOnly,
+  postLogin,
+  register,
+  STRONG_PASSWORD,
+  startAuth,
+} from './harness.js';
 
 let h: AuthHarness;
 beforeAll(async () => {
@@ -79,7 +88,7 @@ describe('GET/PATCH /auth/me', () => {
 
   it('a token whose account was disabled gets 403 account_disabled', async () => {
     const { access, userId } = await register(h.app);
-    await h.orm.em.getConnection().execute('update users set is_active = false where id = ?', [userId]);
+    await disableAccount(h.orm, userId);
     const patch = await h.app.inject({
       method: 'PATCH',
       url: '/api/v1/auth/me',
@@ -108,50 +117,25 @@ describe('GET /auth/status and /auth/health', () => {
 
 describe('local passwords', () => {
   const loginStatus = async (email: string, password: string) =>
-    (
-      await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { email, password },
-        remoteAddress: '10.50.0.1',
-      })
-    ).statusCode;
+    (await postLogin(h.app, { email, password }, '10.50.0.1')).statusCode;
+
+  /** POST to a password route as the holder of `access`. */
+  const postAs = (access: string, url: string, payload: object) =>
+    h.app.inject({ method: 'POST', url: `/api/v1/auth/${url}`, headers: bearer(access), payload });
 
   it('set-local-password needs the right current password and ends the other sessions', async () => {
     const { access, email } = await register(h.app);
-    const otherSession = (
-      await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: STRONG_PASSWORD } })
-    ).json();
-    const url = '/api/v1/auth/set-local-password';
-    const missing = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { new_password: 'a brand new secret' },
-    });
+    const otherSession = (await postLogin(h.app, { email, password: STRONG_PASSWORD })).json();
+    const change = (payload: object) => postAs(access, 'set-local-password', payload);
+    const missing = await change({ new_password: 'a brand new secret' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0].loc).toEqual(['body', 'current_password']);
-    const wrong = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { new_password: 'a brand new secret', current_password: 'not it at all' },
-    });
+    const wrong = await change({ new_password: 'a brand new secret', current_password: 'not it at all' });
     expect(wrong.statusCode).toBe(401);
-    const weak = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { new_password: 'password', current_password: STRONG_PASSWORD },
-    });
+    const weak = await change({ new_password: 'password', current_password: STRONG_PASSWORD });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors[0].loc).toEqual(['body', 'new_password']);
-    const ok = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { new_password: 'a brand new secret', current_password: STRONG_PASSWORD },
-    });
+    const ok = await change({ new_password: 'a brand new secret', current_password: STRONG_PASSWORD });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ ok: true });
     expect(await loginStatus(email, STRONG_PASSWORD)).toBe(401);
@@ -164,28 +148,16 @@ describe('local passwords', () => {
 
   it('local/setup-password sets a first password only (409 when one exists)', async () => {
     const { access, email, userId } = await register(h.app);
-    const url = '/api/v1/auth/local/setup-password';
-    const exists = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { password: 'another good secret' },
-    });
+    const setup = (password: string) => postAs(access, 'local/setup-password', { password });
+    const exists = await setup('another good secret');
     expect(exists.statusCode).toBe(409);
     expect(exists.json().code).toBe('password_already_set');
     // An SSO-style account: no local password.
-    await h.orm.em
-      .getConnection()
-      .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
+    await makeSsoOnly(h.orm, userId);
     expect(await loginStatus(email, STRONG_PASSWORD)).toBe(401);
-    const weak = await h.app.inject({ method: 'POST', url, headers: bearer(access), payload: { password: 'abc' } });
+    const weak = await setup('abc');
     expect(weak.statusCode).toBe(422);
-    const ok = await h.app.inject({
-      method: 'POST',
-      url,
-      headers: bearer(access),
-      payload: { password: 'another good secret' },
-    });
+    const ok = await setup('another good secret');
     expect(ok.statusCode).toBe(200);
     expect(await loginStatus(email, 'another good secret')).toBe(200);
   });

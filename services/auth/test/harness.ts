@@ -14,7 +14,6 @@ import {
 } from '@routinely/platform';
 import { createTestDatabase, createTestRedis, quietLogger, uniqueName } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Redis } from 'ioredis';
 import { type AuthConfig, type AuthServiceInstance, buildService, configSchema, dbConfig } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
@@ -26,8 +25,6 @@ export interface AuthHarness {
   clock: ManualClock;
   config: AuthConfig;
   revocations: RevocationStore;
-  internalAuth: InternalAuth;
-  redis: Redis | undefined;
   sleeps: number[];
   /** A second, freshly built service on the same database (a restart), sharing nothing in memory. */
   restart(
@@ -103,8 +100,6 @@ export async function startAuth(
     clock,
     config,
     revocations,
-    internalAuth,
-    redis,
     sleeps,
     async restart(store) {
       const again = await boot(store ?? newStore());
@@ -144,3 +139,19 @@ export async function register(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** POST /auth/login with a JSON body, from `ip` (the throttle counts per address) or inject's default. */
+export function postLogin(app: FastifyInstance, body: Record<string, unknown>, ip?: string) {
+  return app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: body, ...(ip ? { remoteAddress: ip } : {}) });
+}
+
+/** Account states the API cannot produce yet, set in the database: a disabled account, an SSO-only one. */
+export async function disableAccount(orm: Orm, userId: string): Promise<void> {
+  await orm.em.getConnection().execute('update users set is_active = false where id = ?', [userId]);
+}
+
+export async function makeSsoOnly(orm: Orm, userId: string): Promise<void> {
+  await orm.em
+    .getConnection()
+    .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
+}

@@ -1,6 +1,6 @@
 import { authenticator } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, bearer, register, STRONG_PASSWORD, startAuth } from './harness.js';
+import { type AuthHarness, bearer, makeSsoOnly, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
 
 let h: AuthHarness;
 beforeAll(async () => {
@@ -168,9 +168,7 @@ describe('DELETE /auth/mfa', () => {
 
   it('takes a code from an account without a local password', async () => {
     const user = await userWithMfa();
-    await h.orm.em
-      .getConnection()
-      .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [user.userId]);
+    await makeSsoOnly(h.orm, user.userId);
     expect((await disable(user.access, { code: '000000' })).statusCode).toBe(401);
     const ok = await disable(user.access, { code: totp(user.secret) });
     expect(ok.statusCode).toBe(200);
@@ -182,14 +180,7 @@ describe('MFA code guessing', () => {
     const user = await userWithMfa();
     const ip = '10.77.0.1';
     const challenge = async () =>
-      (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/auth/login',
-          payload: { email: user.email, password: STRONG_PASSWORD },
-          remoteAddress: ip,
-        })
-      ).json().mfa_token as string;
+      (await postLogin(h.app, { email: user.email, password: STRONG_PASSWORD }, ip)).json().mfa_token as string;
     const guess = async (token: string) =>
       h.app.inject({
         method: 'POST',
@@ -202,12 +193,7 @@ describe('MFA code guessing', () => {
     for (let i = 0; i < 2; i++) expect((await guess(token)).statusCode).toBe(401);
     // Five wrong codes: the pair is blocked for codes on a live challenge and for new logins alike.
     expect((await guess(token)).statusCode).toBe(429);
-    const login = await h.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { email: user.email, password: STRONG_PASSWORD },
-      remoteAddress: ip,
-    });
+    const login = await postLogin(h.app, { email: user.email, password: STRONG_PASSWORD }, ip);
     expect(login.statusCode).toBe(429);
   });
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, bearer, register, STRONG_PASSWORD, startAuth, uniqueEmail } from './harness.js';
+import {
+  type AuthHarness,
+  bearer,
+  disableAccount,
+  postLogin,
+  register,
+  STRONG_PASSWORD,
+  startAuth,
+  uniqueEmail,
+} from './harness.js';
 
 let h: AuthHarness;
 beforeAll(async () => {
@@ -10,9 +19,7 @@ afterAll(() => h?.close());
 const TENANT_A = '01900000-0000-7000-8000-00000000000a';
 const TENANT_B = '01900000-0000-7000-8000-00000000000b';
 
-function login(body: Record<string, unknown>, ip = '10.0.0.1') {
-  return h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: body, remoteAddress: ip });
-}
+const login = (body: Record<string, unknown>, ip = '10.0.0.1') => postLogin(h.app, body, ip);
 
 describe('POST /auth/register', () => {
   it('creates the tenant admin first and plain users after, with the contract token response', async () => {
@@ -124,7 +131,7 @@ describe('POST /auth/login', () => {
 
   it('gives 403 account_disabled for a disabled account, only with the right password', async () => {
     const { email, userId } = await register(h.app);
-    await h.orm.em.getConnection().execute('update users set is_active = false where id = ?', [userId]);
+    await disableAccount(h.orm, userId);
     expect((await login({ email, password: 'wrong password!' }, '10.0.2.1')).statusCode).toBe(401);
     const res = await login({ email, password: STRONG_PASSWORD }, '10.0.2.1');
     expect(res.statusCode).toBe(403);

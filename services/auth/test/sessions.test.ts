@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, bearer, register, STRONG_PASSWORD, startAuth } from './harness.js';
+import { type AuthHarness, bearer, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
 
 /** The route table of the service, for the "401 without a token" sweep. */
 const PROTECTED = [
@@ -23,14 +23,18 @@ function sessionSuite(label: string, redis: boolean) {
     const me = (token: string) => h.app.inject({ url: '/api/v1/auth/me', headers: bearer(token) });
     const refresh = (token: string) =>
       h.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: token } });
-    const login = async (email: string) => {
-      const res = await h.app.inject({
+    const logout = (token: string, payload?: object) =>
+      h.app.inject({
         method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { email, password: STRONG_PASSWORD },
+        url: '/api/v1/auth/logout',
+        headers: bearer(token),
+        ...(payload ? { payload } : {}),
       });
-      return res.json() as { access_token: string; refresh_token: string };
-    };
+    const login = async (email: string) =>
+      (await postLogin(h.app, { email, password: STRONG_PASSWORD })).json() as {
+        access_token: string;
+        refresh_token: string;
+      };
 
     it('rotates refresh tokens; reusing a rotated one is 401 and revokes the whole family', async () => {
       const { refresh: first } = await register(h.app);
@@ -65,7 +69,7 @@ function sessionSuite(label: string, redis: boolean) {
     it('logout makes the same access token fail at once and clears the cookie', async () => {
       const { access, refresh: refreshToken } = await register(h.app);
       expect((await me(access)).statusCode).toBe(200);
-      const out = await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(access) });
+      const out = await logout(access);
       expect(out.statusCode).toBe(200);
       expect(out.json()).toEqual({ ok: true });
       expect(String(out.headers['set-cookie'])).toMatch(/routinely_session=;.*Max-Age=0/);
@@ -80,12 +84,7 @@ function sessionSuite(label: string, redis: boolean) {
       const s2 = await login(email);
       const s3 = await login(email);
       const bystander = await register(h.app);
-      const out = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/logout',
-        headers: bearer(s2.access_token),
-        payload: { logout_all: true },
-      });
+      const out = await logout(s2.access_token, { logout_all: true });
       expect(out.statusCode).toBe(200);
       for (const token of [a1, s2.access_token, s3.access_token]) expect((await me(token)).statusCode).toBe(401);
       expect((await refresh(s3.refresh_token)).statusCode).toBe(401);
@@ -96,37 +95,22 @@ function sessionSuite(label: string, redis: boolean) {
       const { email, access } = await register(h.app);
       const other = await login(email);
       const stranger = await register(h.app);
-      const foreign = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/logout',
-        headers: bearer(access),
-        payload: { refresh_token: stranger.refresh },
-      });
+      const foreign = await logout(access, { refresh_token: stranger.refresh });
       expect(foreign.statusCode).toBe(404);
       expect((await me(access)).statusCode).toBe(200);
       expect((await refresh(stranger.refresh)).statusCode).toBe(200);
 
-      const invalid = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/logout',
-        headers: bearer(access),
-        payload: { logout_all: 'yes' },
-      });
+      const invalid = await logout(access, { logout_all: 'yes' });
       expect(invalid.statusCode).toBe(422);
 
-      const out = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/logout',
-        headers: bearer(access),
-        payload: { refresh_token: other.refresh_token },
-      });
+      const out = await logout(access, { refresh_token: other.refresh_token });
       expect(out.statusCode).toBe(200);
       expect((await me(other.access_token)).statusCode).toBe(401);
     });
 
     it('remembers recent logouts across a restart (store rebuilt from the database)', async () => {
       const { access } = await register(h.app);
-      await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(access) });
+      await logout(access);
       const restarted = await h.restart();
       const res = await restarted.app.inject({ url: '/api/v1/auth/me', headers: bearer(access) });
       expect(res.statusCode).toBe(401);

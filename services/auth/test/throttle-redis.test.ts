@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, register, STRONG_PASSWORD, startAuth } from './harness.js';
+import { type AuthHarness, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
 
 let h: AuthHarness;
 let second: Awaited<ReturnType<AuthHarness['restart']>>;
@@ -18,8 +18,7 @@ describe('login throttle shared through Redis', () => {
   it('counts failures across replicas per (account, IP) and leaves other IPs alone', async () => {
     const { email } = await register(h.app);
     const ip = randomIp();
-    const attempt = (app: typeof h.app, password: string, from: string) =>
-      app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, remoteAddress: from });
+    const attempt = (app: typeof h.app, password: string, from: string) => postLogin(app, { email, password }, from);
     expect((await attempt(h.app, 'wrong one 111', ip)).statusCode).toBe(401);
     expect((await attempt(second.app, 'wrong one 222', ip)).statusCode).toBe(401);
     expect((await attempt(h.app, 'wrong one 333', ip)).statusCode).toBe(401);
@@ -32,21 +31,11 @@ describe('login throttle shared through Redis', () => {
   it('blocks an IP that fails against many accounts', async () => {
     const ip = randomIp();
     for (let i = 0; i < 6; i++) {
-      const res = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { email: `spray${i}.${ip}@example.test`, password: 'Spring2026!' },
-        remoteAddress: ip,
-      });
+      const res = await postLogin(h.app, { email: `spray${i}.${ip}@example.test`, password: 'Spring2026!' }, ip);
       expect(res.statusCode).toBe(401);
     }
     const { email } = await register(h.app);
-    const res = await second.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { email, password: STRONG_PASSWORD },
-      remoteAddress: ip,
-    });
+    const res = await postLogin(second.app, { email, password: STRONG_PASSWORD }, ip);
     expect(res.statusCode).toBe(429);
   });
 });
