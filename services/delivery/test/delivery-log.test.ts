@@ -1,7 +1,7 @@
 import { ManualClock } from '@routinely/platform';
-import { type TestUser, WebhookReceiver } from '@routinely/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, publishTask, sqlRows, startHarness, taskFor } from './helpers.js';
+import type { TestUser, WebhookReceiver } from '@routinely/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -9,12 +9,9 @@ let receiver: WebhookReceiver;
 let secrets: string[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  receiver = await WebhookReceiver.start({ secrets: () => secrets, now: () => clock.now().getTime() });
-});
-afterAll(async () => {
-  await receiver?.close();
-  await h?.close();
+  const started = await startWithReceiver({ clock }, () => secrets);
+  ({ h, receiver } = started);
+  return started.close;
 });
 
 /** Fires one reminder with webhook + inapp channels for `user`; the webhook answers `status`. */
@@ -22,17 +19,14 @@ async function fire(user: TestUser, status: number) {
   const endpoint = await createEndpoint(h, user, { url: receiver.url });
   secrets = [endpoint.secret];
   receiver.setResponder(() => ({ status }));
-  const slot = new Date(clock.now().getTime() + 60_000).toISOString();
-  const task = taskFor(user, {
-    chosen_slot_start: slot,
+  const [task] = await scheduleDue(h, clock, user, {
+    slotInMin: 1,
     reminder_channels: ['webhook', 'inapp'],
     reminder_offset_min: 0,
   });
-  await publishTask(h.transport, 'scheduled', task, clock.now());
-  clock.advance(60_000);
   await h.service.workers.fireDueReminders();
   await h.service.workers.runDueDeliveries();
-  const [reminder] = await sqlRows<{ id: string }>(h.orm, 'select id from reminders where task_id = ?', [task.id]);
+  const [reminder] = await sqlRows<{ id: string }>(h.orm, 'select id from reminders where task_id = ?', [task!.id]);
   return { endpoint, reminderId: reminder!.id };
 }
 

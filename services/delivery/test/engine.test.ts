@@ -1,8 +1,8 @@
 import { ManualClock } from '@routinely/platform';
-import { type ReceivedWebhook, type TestUser, WebhookReceiver } from '@routinely/testkit';
+import type { ReceivedWebhook, TestUser, WebhookReceiver } from '@routinely/testkit';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, publishTask, sqlRows, startHarness, taskFor } from './helpers.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './helpers.js';
 
 const stripe = new Stripe('sk_test_not_used');
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
@@ -11,12 +11,9 @@ let receiver: WebhookReceiver;
 let secrets: string[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  receiver = await WebhookReceiver.start({ secrets: () => secrets, now: () => clock.now().getTime() });
-});
-afterAll(async () => {
-  await receiver?.close();
-  await h?.close();
+  const started = await startWithReceiver({ clock }, () => secrets);
+  ({ h, receiver } = started);
+  return started.close;
 });
 beforeEach(() => receiver.setResponder(() => ({ status: 200 })));
 
@@ -32,19 +29,12 @@ interface DeliveryDb {
 
 /** A user with one endpoint whose reminder has just fired: returns its webhook delivery id. */
 async function firedWebhook(user: TestUser, endpointId: string): Promise<string> {
-  const slot = new Date(clock.now().getTime() + 20 * 60_000);
-  const task = taskFor(user, {
-    chosen_slot_start: slot.toISOString(),
-    chosen_slot_end: new Date(slot.getTime() + 1_800_000).toISOString(),
-    reminder_channels: ['webhook'],
-  });
-  await publishTask(h.transport, 'scheduled', task, clock.now());
-  clock.advance(10 * 60_000);
+  const [task] = await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
   expect(await h.service.workers.fireDueReminders()).toBe(1);
   const rows = await sqlRows<{ id: string }>(
     h.orm,
     `select id from deliveries where endpoint_id = ? and payload->'task'->>'id' = ?`,
-    [endpointId, task.id],
+    [endpointId, task!.id],
   );
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
@@ -161,18 +151,7 @@ describe('classification table against a real loopback receiver', () => {
     const closed = await createEndpoint(h, user, { url: 'http://127.0.0.1:9/refused' });
     secrets = [slow.secret];
     receiver.setResponder(() => ({ status: 200, delayMs: 3_000 }));
-    const slot = new Date(clock.now().getTime() + 20 * 60_000);
-    await publishTask(
-      h.transport,
-      'scheduled',
-      taskFor(user, {
-        chosen_slot_start: slot.toISOString(),
-        chosen_slot_end: slot.toISOString(),
-        reminder_channels: ['webhook'],
-      }),
-      clock.now(),
-    );
-    clock.advance(10 * 60_000);
+    await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
     await h.service.workers.fireDueReminders();
     await h.service.workers.runDueDeliveries();
     const rows = await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where endpoint_id in (?, ?)', [
@@ -292,16 +271,7 @@ describe('workers that scale and survive', () => {
     const user = h.tokens.user();
     const endpoint = await createEndpoint(h, user, { url: receiver.url });
     secrets = [endpoint.secret];
-    const slot = new Date(clock.now().getTime() + 20 * 60_000);
-    for (let i = 0; i < 40; i++) {
-      const task = taskFor(user, {
-        chosen_slot_start: slot.toISOString(),
-        chosen_slot_end: slot.toISOString(),
-        reminder_channels: ['webhook'],
-      });
-      await publishTask(h.transport, 'scheduled', task, clock.now());
-    }
-    clock.advance(10 * 60_000);
+    await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] }, 40);
     const other = await startHarness({ clock, db: h.db, env: { DELIVERY_BATCH_SIZE: '7' } });
     try {
       const fired = await Promise.all([

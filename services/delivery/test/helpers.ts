@@ -1,7 +1,14 @@
 import { type Orm, openOrm } from '@routinely/db';
 import { type EventTransport, InProcessTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
-import { type Clock, parseConfig } from '@routinely/platform';
-import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
+import { type Clock, type ManualClock, parseConfig } from '@routinely/platform';
+import {
+  buildTestHttpApp,
+  createTestDatabase,
+  quietLogger,
+  TestTokens,
+  type TestUser,
+  WebhookReceiver,
+} from '@routinely/testkit';
 import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { buildService, type DeliveryDeps, type DeliveryService } from '../src/app.js';
@@ -18,15 +25,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export type HarnessOptions = {
+  clock: Clock;
+  env?: Record<string, string>;
+  transport?: EventTransport;
+  db?: Harness['db'];
+} & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>;
+
 /** The delivery service on a fresh database, behind the platform HTTP app, with its consumers subscribed. */
-export async function startHarness(
-  options: {
-    clock: Clock;
-    env?: Record<string, string>;
-    transport?: EventTransport;
-    db?: Harness['db'];
-  } & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>,
-): Promise<Harness> {
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
   const orm = await openOrm(db.url, dbConfig);
   const config = parseConfig(configSchema, {
@@ -87,6 +94,20 @@ export function taskFor(user: TestUser, overrides: Partial<TaskSnapshot> = {}): 
   };
 }
 
+/**
+ * The harness plus a loopback receiver on the same clock (so signature timestamps are judged by test time),
+ * accepting whatever `secrets()` returns at each request. `close` ends both.
+ */
+export async function startWithReceiver(options: HarnessOptions, secrets: () => readonly string[]) {
+  const h = await startHarness(options);
+  const receiver = await WebhookReceiver.start({ secrets, now: () => options.clock.now().getTime() });
+  const close = async () => {
+    await receiver.close();
+    await h.close();
+  };
+  return { h, receiver, close };
+}
+
 type TaskEventName = keyof typeof taskEvents;
 
 /** Publishes a task event the way the task service's relay would (InProcess: handled before it resolves). */
@@ -94,6 +115,33 @@ export async function publishTask(transport: EventTransport, name: TaskEventName
   const event = makeEvent(taskEvents[name], { tenantId: task.tenant_id, userId: task.user_id, at }, { task });
   await transport.publish(event);
   return event;
+}
+
+/**
+ * Publishes `count` scheduled tasks whose slot starts `slotInMin` minutes from now (30 minutes long), then
+ * moves the clock to their remind_at (slot minus reminder_offset_min), so the next firing pass fires them.
+ */
+export async function scheduleDue(
+  h: Harness,
+  clock: ManualClock,
+  user: TestUser,
+  overrides: Partial<TaskSnapshot> & { slotInMin: number },
+  count = 1,
+): Promise<TaskSnapshot[]> {
+  const { slotInMin, ...fields } = overrides;
+  const start = clock.now().getTime() + slotInMin * 60_000;
+  const tasks: TaskSnapshot[] = [];
+  for (let i = 0; i < count; i++) {
+    const task = taskFor(user, {
+      chosen_slot_start: new Date(start).toISOString(),
+      chosen_slot_end: new Date(start + 30 * 60_000).toISOString(),
+      ...fields,
+    });
+    await publishTask(h.transport, 'scheduled', task, clock.now());
+    tasks.push(task);
+  }
+  clock.advance((slotInMin - (tasks[0]?.reminder_offset_min ?? 0)) * 60_000);
+  return tasks;
 }
 
 export async function createEndpoint(h: Harness, user: TestUser, body: Record<string, unknown>) {

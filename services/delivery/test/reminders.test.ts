@@ -1,7 +1,16 @@
 import { ManualClock } from '@routinely/platform';
-import { SmtpCapture, WebhookReceiver } from '@routinely/testkit';
+import { SmtpCapture, type WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, publishTask, sqlRows, startHarness, taskFor } from './helpers.js';
+import {
+  createEndpoint,
+  type Harness,
+  publishTask,
+  scheduleDue,
+  sqlRows,
+  startHarness,
+  startWithReceiver,
+  taskFor,
+} from './helpers.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -11,8 +20,8 @@ let secrets: string[] = [];
 
 beforeAll(async () => {
   smtp = await SmtpCapture.start();
-  h = await startHarness({ clock, env: { SMTP_URL: smtp.url } });
-  receiver = await WebhookReceiver.start({ secrets: () => secrets, now: () => clock.now().getTime() });
+  const started = await startWithReceiver({ clock, env: { SMTP_URL: smtp.url } }, () => secrets);
+  ({ h, receiver } = started);
 });
 afterAll(async () => {
   await receiver?.close();
@@ -187,14 +196,12 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     try {
       const user = local.tokens.user({ email: 'local@example.test' });
       await local.app.inject({ url: '/api/v1/service/notifications', headers: await local.tokens.auth(user) }); // learns the address
-      const task = taskFor(user, {
+      await scheduleDue(local, clock, user, {
+        slotInMin: 5,
         title: 'Local mail',
-        chosen_slot_start: inMinutes(5),
         reminder_channels: ['email'],
         reminder_offset_min: 0,
       });
-      await publishTask(local.transport, 'scheduled', task, clock.now());
-      clock.advance(5 * 60_000);
       await local.service.workers.fireDueReminders();
       await local.service.workers.runDueDeliveries();
       const rows = await sqlRows<{ to_address: string; subject: string }>(
@@ -212,14 +219,12 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     const endpoint = await createEndpoint(h, user, { url: receiver.url, fallback_to_email: true });
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 410 }));
-    const task = taskFor(user, {
+    await scheduleDue(h, clock, user, {
+      slotInMin: 5,
       title: 'Fallback',
-      chosen_slot_start: inMinutes(5),
       reminder_channels: ['webhook'],
       reminder_offset_min: 0,
     });
-    await publishTask(h.transport, 'scheduled', task, clock.now());
-    clock.advance(5 * 60_000);
     await h.service.workers.fireDueReminders();
     const mails = smtp.messages.length;
     await h.service.workers.runDueDeliveries();
@@ -234,15 +239,7 @@ describe('notifications', () => {
   it('pages the bell feed, filters unread_only, marks read, and hides other users rows', async () => {
     const user = h.tokens.user();
     const auth = await h.tokens.auth(user);
-    for (let i = 0; i < 3; i++) {
-      await publishTask(
-        h.transport,
-        'scheduled',
-        taskFor(user, { title: `n${i}`, chosen_slot_start: inMinutes(1), reminder_offset_min: 0 }),
-        clock.now(),
-      );
-    }
-    clock.advance(60_000);
+    await scheduleDue(h, clock, user, { slotInMin: 1, reminder_offset_min: 0 }, 3);
     await h.service.workers.fireDueReminders();
     await h.service.workers.runDueDeliveries();
     const page = (await h.app.inject({ url: '/api/v1/service/notifications?limit=2', headers: auth })).json();

@@ -1,8 +1,8 @@
 import { ManualClock } from '@routinely/platform';
-import { WebhookReceiver } from '@routinely/testkit';
+import type { WebhookReceiver } from '@routinely/testkit';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, sqlRows, startHarness } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEndpoint, type Harness, sqlRows, startHarness, startWithReceiver } from './helpers.js';
 
 const stripe = new Stripe('sk_test_not_used');
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
@@ -11,12 +11,9 @@ let receiver: WebhookReceiver;
 let secrets: string[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  receiver = await WebhookReceiver.start({ secrets: () => secrets, now: () => clock.now().getTime() });
-});
-afterAll(async () => {
-  await receiver?.close();
-  await h?.close();
+  const started = await startWithReceiver({ clock }, () => secrets);
+  ({ h, receiver } = started);
+  return started.close;
 });
 
 const ENDPOINT_ROUTES = [
