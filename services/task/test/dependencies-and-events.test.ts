@@ -1,7 +1,7 @@
 import { type EventEnvelope, JetStreamTransport, type TaskSnapshot } from '@routinely/events';
 import { quietLogger, requireEnv, type TestUser, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, startHarness } from './harness.js';
+import { call, createTask, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 let transport: JetStreamTransport;
@@ -17,7 +17,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const create = async (title: string) => (await call(h, user, 'POST', '/service/tasks', { title })).json();
+const create = (title: string) => createTask(h, user, { title });
 const link = (taskId: string, dependsOnId: string, extra: Record<string, unknown> = {}) =>
   call(h, user, 'POST', '/service/tasks/dependencies', { task_id: taskId, depends_on_id: dependsOnId, ...extra });
 

@@ -2,7 +2,7 @@ import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, 
 import { task_v1 } from '@routinely/proto';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, INTERNAL_SECRET, outboxEvents, startHarness } from './harness.js';
+import { call, createTask, type Harness, INTERNAL_SECRET, outboxEvents, startHarness } from './harness.js';
 
 let h: Harness;
 let server: Server;
@@ -26,9 +26,7 @@ afterAll(async () => {
 
 const actorOf = (u: TestUser) => ({ tenantId: u.tenantId, userId: u.userId, permissions: u.permissions });
 
-async function create(title: string, who = user) {
-  return (await call(h, who, 'POST', '/service/tasks', { title })).json();
-}
+const create = (title: string, who = user) => createTask(h, who, { title });
 
 describe('task.v1.TaskService over loopback gRPC', () => {
   it("GetTasks returns the caller's tasks with dependencies and names the ids it could not see", async () => {

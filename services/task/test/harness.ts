@@ -4,6 +4,7 @@ import { InternalAuth } from '@routinely/grpc';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { buildService, configSchema, dbConfig, type TaskServiceDeps } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
@@ -80,6 +81,22 @@ export async function call(
     headers: { ...auth, ...headers },
     ...(payload === undefined ? {} : typeof payload === 'string' ? { payload } : { payload: payload as object }),
   });
+}
+
+/** Creates a task as `who` through the API (asserting 201) and returns its JSON. */
+export async function createTask(h: Harness, who: TestUser, body: Record<string, unknown>) {
+  const res = await call(h, who, 'POST', '/service/tasks', body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** A chain of `n` tasks, each the child of the previous; returns them root first. */
+export async function createChain(h: Harness, who: TestUser, n: number) {
+  const out: Awaited<ReturnType<typeof createTask>>[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(await createTask(h, who, { title: `level ${i + 1}`, parent_task_id: out.at(-1)?.id ?? null }));
+  }
+  return out;
 }
 
 /** Outbox events (type and task id) in the order they were written. */

@@ -1,7 +1,7 @@
 import { PERMISSIONS, type Permission } from '@routinely/platform';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, startHarness } from './harness.js';
+import { call, createTask, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 let owner: TestUser;
@@ -11,8 +11,8 @@ let ids = { task: '{task_id}', other: '{task_id}', dep: '{dep_id}', job: '{job_i
 beforeAll(async () => {
   h = await startHarness();
   owner = h.tokens.user();
-  const task = (await call(h, owner, 'POST', '/service/tasks', { title: 'owned' })).json();
-  const other = (await call(h, owner, 'POST', '/service/tasks', { title: 'other' })).json();
+  const task = await createTask(h, owner, { title: 'owned' });
+  const other = await createTask(h, owner, { title: 'other' });
   const dep = (
     await call(h, owner, 'POST', '/service/tasks/dependencies', { task_id: task.id, depends_on_id: other.id })
   ).json();

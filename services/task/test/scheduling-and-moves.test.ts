@@ -1,6 +1,6 @@
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, outboxEvents, startHarness } from './harness.js';
+import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
 
 let h: Harness;
 
@@ -9,20 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-async function create(who: TestUser, title: string, parent: string | null = null) {
-  const res = await call(h, who, 'POST', '/service/tasks', { title, parent_task_id: parent });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
-
-async function chain(who: TestUser, n: number, parent: string | null = null) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const task = await create(who, `c${i}`, out.at(-1)?.id ?? parent);
-    out.push(task);
-  }
-  return out;
-}
+const create = (who: TestUser, title: string, parent: string | null = null) =>
+  createTask(h, who, { title, parent_task_id: parent });
+const chain = (who: TestUser, n: number) => createChain(h, who, n);
 
 const eventsOf = async (taskId: string) =>
   (await outboxEvents(h)).filter((e) => e.taskId === taskId).map((e) => e.type.replace('task.task.', ''));

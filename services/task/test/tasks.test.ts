@@ -1,6 +1,6 @@
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, outboxEvents, startHarness } from './harness.js';
+import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
 
 let h: Harness;
 let user: TestUser;
@@ -11,23 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-async function create(body: Record<string, unknown>, who: TestUser = user) {
-  const res = await call(h, who, 'POST', '/service/tasks', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
-
-/** A chain of `n` tasks, each the child of the previous; returns them root first. */
-async function chain(n: number, who: TestUser = user) {
-  const out = [];
-  let parent: string | null = null;
-  for (let i = 0; i < n; i++) {
-    const task = await create({ title: `level ${i + 1}`, parent_task_id: parent }, who);
-    out.push(task);
-    parent = task.id;
-  }
-  return out;
-}
+const create = (body: Record<string, unknown>, who: TestUser = user) => createTask(h, who, body);
+const chain = (n: number, who: TestUser = user) => createChain(h, who, n);
 
 describe('create, get, list', () => {
   it('creates with the contract defaults on both mounts and reads it back', async () => {
