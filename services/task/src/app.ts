@@ -3,7 +3,6 @@ import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
-import { Sql } from './db/sql.js';
 import { DependencyService } from './domain/dependencies.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
@@ -51,7 +50,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks));
     },
-    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, { tasks, sql: Sql.pool(deps.orm) }),
+    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks),
     readiness: {
       database: async () => {
         await deps.orm.em.getKnex().raw('select 1');

@@ -2,6 +2,7 @@ import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import { Sql } from '../db/sql.js';
 import {
   deleteTask,
@@ -110,6 +111,18 @@ export class TaskService {
     const tree = buildTree(rows);
     if (!tree) throw notFound('Task');
     return tree;
+  }
+
+  /** The owner's tasks among `ids` with every dependency edge touching them (the scheduler's read). */
+  async withDependencies(owner: Owner, ids: readonly string[]): Promise<{ rows: TaskRow[]; edges: DependencyRow[] }> {
+    const sql = this.reader();
+    const rows = await findTasks(sql, owner, ids);
+    const edges = await dependenciesTouching(
+      sql,
+      owner,
+      rows.map((row) => row.id),
+    );
+    return { rows, edges };
   }
 
   ownerTree(owner: Owner): Promise<TaskRow[]> {

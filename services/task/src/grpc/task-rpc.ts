@@ -2,9 +2,6 @@ import { addRpcService, type CallerIdentity, type InternalAuth, type Server } fr
 import { AppError, forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import type { DependencyRow } from '../db/dependency-sql.js';
-import { dependenciesTouching } from '../db/dependency-sql.js';
-import type { Sql } from '../db/sql.js';
-import { findTasks } from '../db/task-sql.js';
 import type { Owner, TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
@@ -69,14 +66,13 @@ function checkIds(ids: readonly string[]): void {
   if (bad !== undefined) throw new AppError('validation_failed', `Not a task id: ${bad}`);
 }
 
-export function addTaskRpc(server: Server, auth: InternalAuth, deps: { tasks: TaskService; sql: Sql }): void {
+export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskService): void {
   addRpcService(server, task_v1.TaskServiceService, auth, {
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
       checkIds(request.taskIds);
-      const rows = await findTasks(deps.sql, owner, request.taskIds);
+      const { rows, edges } = await tasks.withDependencies(owner, request.taskIds);
       const found = new Set(rows.map((r) => r.id));
-      const edges = await dependenciesTouching(deps.sql, owner, [...found]);
       return {
         tasks: rows.map(toProtoTask),
         dependencies: edges.map(toProtoDependency),
@@ -91,7 +87,7 @@ export function addTaskRpc(server: Server, auth: InternalAuth, deps: { tasks: Ta
         start: parseInstant(a.chosenSlotStart, `assignments[${i}].chosen_slot_start`),
         end: parseInstant(a.chosenSlotEnd, `assignments[${i}].chosen_slot_end`),
       }));
-      const rows = await deps.tasks.applySlots(owner, assignments);
+      const rows = await tasks.applySlots(owner, assignments);
       return { tasks: rows.map(toProtoTask) };
     },
   });
