@@ -86,7 +86,11 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       if (!p?.email) return;
       const key = `${p.tenantId}/${p.userId}/${p.email}`;
       if (knownContacts.has(key)) return;
-      await rememberContact(orm.em.fork(), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now());
+      await rememberContact(orm.em.fork(), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now(), {
+        ifMissing: true,
+      });
+      // Only saves a write per request; forgetting is harmless, so the set is simply bounded.
+      if (knownContacts.size >= 10_000) knownContacts.clear();
       knownContacts.add(key);
     });
     await app.register(webhookRoutes(ctx));
