@@ -40,21 +40,22 @@ function run(cmd, args, options = {}) {
 }
 
 function ensureToolchain() {
-  const hostMajor = Number(process.versions.node.split('.')[0]);
-  const wanted = `${NODE_VERSION}+${PNPM_VERSION}+${hostMajor >= 24 ? 'host' : 'pinned'}`;
+  // Running under the pinned Node itself (it is first on PATH in child processes) counts as pinned, not host:
+  // otherwise the toolchain would delete the binary it runs on.
+  const useHost = Number(process.versions.node.split('.')[0]) >= 24 && !process.execPath.startsWith(toolDir);
+  const wanted = `${NODE_VERSION}+${PNPM_VERSION}+${useHost ? 'host' : 'pinned'}`;
   const stamp = join(toolDir, 'stamp');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
-    log(`installing pnpm ${PNPM_VERSION}${hostMajor >= 24 ? '' : ` and Node ${NODE_VERSION}`} into .toolchain/`);
+    log(`installing pnpm ${PNPM_VERSION}${useHost ? '' : ` and Node ${NODE_VERSION}`} into .toolchain/`);
     rmSync(toolDir, { recursive: true, force: true });
     mkdirSync(binDir, { recursive: true });
     writeFileSync(join(toolDir, 'package.json'), '{"private":true}\n');
     const pkgs = [`pnpm@${PNPM_VERSION}`];
-    if (hostMajor < 24) pkgs.push(`node-${process.platform}-${process.arch}@${NODE_VERSION}`);
+    if (!useHost) pkgs.push(`node-${process.platform}-${process.arch}@${NODE_VERSION}`);
     run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', '--prefix', toolDir, ...pkgs]);
-    const nodeBin =
-      hostMajor >= 24
-        ? process.execPath
-        : join(toolDir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+    const nodeBin = useHost
+      ? process.execPath
+      : join(toolDir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
     symlinkSync(nodeBin, join(binDir, 'node'));
     writeFileSync(
       join(binDir, 'pnpm'),
