@@ -20,7 +20,9 @@ export async function startLocalAllInOne(env: Record<string, string> = {}) {
       PORT: '0',
       HOST: '127.0.0.1',
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      INTERNAL_AUTH_SECRET: randomBytes(32).toString('base64url'),
+      // One secret for every test instance: it also derives the per-service database role passwords,
+      // which are cluster-wide, so instances running side by side must agree on it.
+      INTERNAL_AUTH_SECRET: 'e2e-internal-auth-secret-0123456789abcdef',
       RATE_LIMIT_PER_MINUTE: '100000',
       RATE_LIMIT_PER_HOUR: '1000000',
       RATE_LIMIT_BURST: '10000',

@@ -25,19 +25,7 @@ export async function serviceDatabaseUrl(
       logger.warn({ schema }, 'database user cannot create roles; the service uses the configured user');
       return adminUrl;
     }
-    const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
-    const quotedPassword = client.escapeLiteral(password);
-    await client.query(
-      exists.rowCount
-        ? `alter role "${role}" with login password ${quotedPassword}`
-        : `create role "${role}" with login password ${quotedPassword}`,
-    );
-    await client.query(`create schema if not exists "${schema}" authorization "${role}"`);
-    await client.query(`alter schema "${schema}" owner to "${role}"`);
-    await client.query(`grant all on all tables in schema "${schema}" to "${role}"`);
-    await client.query(`grant all on all sequences in schema "${schema}" to "${role}"`);
-    const { rows: db } = await client.query<{ name: string }>('select current_database() as name');
-    await client.query(`grant connect on database "${db[0]!.name}" to "${role}"`);
+    await withRetryOnRace(() => provisionRole(client, role, password, schema));
   } finally {
     await client.end();
   }
@@ -45,4 +33,38 @@ export async function serviceDatabaseUrl(
   url.username = role;
   url.password = password;
   return url.toString();
+}
+
+/**
+ * Roles are cluster-wide and catalog DDL is not serialised by PostgreSQL: hosts starting together (replicas,
+ * parallel tests, even on different databases) can collide with "tuple concurrently updated" or a duplicate
+ * role. Advisory locks are per database, so the idempotent provisioning is simply tried again.
+ */
+async function withRetryOnRace(work: () => Promise<void>): Promise<void> {
+  const RACES = new Set(['XX000', '23505', '42710', '40001']);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 8 || !code || !RACES.has(code)) throw error;
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 50));
+    }
+  }
+}
+
+async function provisionRole(client: pg.Client, role: string, password: string, schema: string): Promise<void> {
+  const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+  const quotedPassword = client.escapeLiteral(password);
+  await client.query(
+    exists.rowCount
+      ? `alter role "${role}" with login password ${quotedPassword}`
+      : `create role "${role}" with login password ${quotedPassword}`,
+  );
+  await client.query(`create schema if not exists "${schema}" authorization "${role}"`);
+  await client.query(`alter schema "${schema}" owner to "${role}"`);
+  await client.query(`grant all on all tables in schema "${schema}" to "${role}"`);
+  await client.query(`grant all on all sequences in schema "${schema}" to "${role}"`);
+  const { rows: db } = await client.query<{ name: string }>('select current_database() as name');
+  await client.query(`grant connect on database "${db[0]!.name}" to "${role}"`);
 }

@@ -33,4 +33,17 @@ describe('one database role per service', () => {
     // Idempotent on the next start.
     expect(await serviceDatabaseUrl(db.url, 'alpha', secret, quietLogger())).toBe(alpha);
   });
+
+  it('lets hosts provision the same role at the same time (roles are cluster-wide)', async () => {
+    const secret = 'role-test-secret-long-enough-0123456789';
+    const others = await Promise.all([1, 2, 3].map(() => createTestDatabase()));
+    try {
+      const urls = await Promise.all(
+        [db, ...others].flatMap((d) => [0, 1].map(() => serviceDatabaseUrl(d.url, 'gamma', secret, quietLogger()))),
+      );
+      expect(new Set(urls.map((u) => new URL(u).username))).toEqual(new Set(['routinely_gamma']));
+    } finally {
+      await Promise.all(others.map((d) => d.drop()));
+    }
+  });
 });
