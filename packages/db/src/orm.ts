@@ -66,3 +66,8 @@ export async function schemaDrift(orm: Orm): Promise<string> {
   const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, schema: orm.config.get('schema') });
   return sql.trim();
 }
+
+/** Readiness check every service runs against its own pool. */
+export async function databaseReady(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}

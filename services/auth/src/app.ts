@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import type { Clock, Logger, RevocationStore, ServiceInstance } from '@routinely/platform';
@@ -82,9 +82,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     rootRoutes: jwksRoutes(keys),
     addGrpc: (server) => addAuthRpc(server as Server, { orm, keys, internalAuth: deps.internalAuth }),
     readiness: {
-      database: async () => {
-        await orm.em.getConnection().execute('select 1');
-      },
+      database: () => databaseReady(orm),
       signing_keys: async () => {
         await keys.load();
       },

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
 import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
@@ -55,9 +55,7 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
     name: 'calendar',
     routes,
     readiness: {
-      database: async () => {
-        await deps.orm.em.getConnection().execute('select 1');
-      },
+      database: () => databaseReady(deps.orm),
     },
     async start() {
       relay.start();

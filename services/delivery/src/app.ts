@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { databaseReady, type Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
@@ -102,9 +102,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     name: 'delivery',
     routes,
     readiness: {
-      database: async () => {
-        await orm.em.getConnection().execute('select 1');
-      },
+      database: () => databaseReady(orm),
     },
     workers: {
       fireDueReminders: () => firer.fireDue(),

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
@@ -52,9 +52,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     },
     addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks),
     readiness: {
-      database: async () => {
-        await deps.orm.em.getKnex().raw('select 1');
-      },
+      database: () => databaseReady(deps.orm),
     },
     start: async () => {
       relay.start();

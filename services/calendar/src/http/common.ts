@@ -1,13 +1,5 @@
 import { z } from 'zod';
 
-/** Query booleans arrive as text; z.coerce.boolean would read "false" as true. */
-export function queryBool(fallback: boolean) {
-  return z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((v) => v === 'true' || v === '1');
-}
-
 /** A repeatable query parameter (`?t=a&t=b`), also accepting a comma-separated value. */
 export function queryList<T extends z.ZodType>(item: T) {
   return z.preprocess(

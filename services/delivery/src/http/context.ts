@@ -1,7 +1,6 @@
 import type { EntityManager, Orm } from '@routinely/db';
 import { type Clock, requirePrincipal } from '@routinely/platform';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Owner } from '../domain/endpoints.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import type { TargetPolicy } from '../domain/target-guard.js';
@@ -25,17 +24,3 @@ export function ownerOf(request: FastifyRequest): Owner {
 }
 
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
-
-/** Paged lists (contract): limit default 50, max 500. */
-export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
-
-export const queryBool = z
-  .enum(['true', 'false', '1', '0'])
-  .optional()
-  .transform((v) => v === 'true' || v === '1');

@@ -1,6 +1,7 @@
+import { queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import { VISIBILITIES } from '../../db/entities.js';
-import { isoDateTimeOut, queryBool } from '../common.js';
+import { isoDateTimeOut } from '../common.js';
 
 export const calendarSchema = z.object({
   id: z.uuid(),

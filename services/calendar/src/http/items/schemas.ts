@@ -1,6 +1,7 @@
+import { queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import { ITEM_STATUSES, ITEM_TYPES } from '../../db/entities.js';
-import { isoDateTimeOut, queryBool, queryList } from '../common.js';
+import { isoDateTimeOut, queryList } from '../common.js';
 
 export const itemSchema = z.object({
   id: z.uuid(),

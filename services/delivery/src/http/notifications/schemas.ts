@@ -1,8 +1,9 @@
+import { pageOf, pageQuery, queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import type { NotificationRow } from '../../db/entities.js';
-import { iso, pageOf, pageQuery, queryBool } from '../context.js';
+import { iso } from '../context.js';
 
-export const notificationQuery = pageQuery.extend({ unread_only: queryBool });
+export const notificationQuery = pageQuery.extend({ unread_only: queryBool(false) });
 export const notificationParams = z.object({ notif_id: z.uuid() });
 
 export const notificationRead = z.object({

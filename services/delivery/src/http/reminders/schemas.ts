@@ -1,6 +1,7 @@
+import { pageQuery } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
-import { iso, pageQuery } from '../context.js';
+import { iso } from '../context.js';
 
 export const upcomingQuery = z.object({
   days: z.coerce.number().int().min(1).max(90).default(7),
