@@ -16,10 +16,31 @@ export const envBool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+/**
+ * Development-only key (32 zero bytes) so the all-in-one starts with nothing set; `refuseDevKeyInProduction`
+ * makes a production deployment that forgets ENCRYPTION_KEY fail at start instead of sealing under a public key.
+ */
+export const DEV_ENCRYPTION_KEY = Buffer.alloc(32).toString('base64');
+
+/** `ENCRYPTION_KEY`: base64 of exactly 32 bytes (AES-256-GCM, see SecretBox). */
+export const encryptionKeySchema = z
+  .string()
+  .default(DEV_ENCRYPTION_KEY)
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of exactly 32 bytes');
+
+/** A cross-field rule for `.superRefine`: the development key is refused when NODE_ENV=production. */
+export function refuseDevKeyInProduction(config: { NODE_ENV: string; ENCRYPTION_KEY: string }, ctx: z.RefinementCtx) {
+  if (config.NODE_ENV === 'production' && config.ENCRYPTION_KEY === DEV_ENCRYPTION_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'must be set in production' });
+  }
+}
+
+export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
 /** Settings every service shares: logging, rate limits, token lifetimes, internal auth, infrastructure URLs. */
 export const platformConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: logLevelSchema,
   DATABASE_URL: z.string().url().optional(),
   NATS_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),

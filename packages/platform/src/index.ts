@@ -14,4 +14,5 @@ export * from './http/rate-limit.js';
 export * from './logger.js';
 export * from './pacer.js';
 export * from './route-table.js';
+export * from './secret-box.js';
 export * from './service.js';

@@ -1,17 +1,16 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import type { Clock, Logger, RevocationStore, ServiceInstance } from '@routinely/platform';
+import { type Clock, type Logger, type RevocationStore, SecretBox, type ServiceInstance } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { JSONWebKeySet } from 'jose';
-import { type AuthConfig, DEV_ENCRYPTION_KEY } from './config.js';
+import type { AuthConfig } from './config.js';
 import { AccountService } from './domain/accounts.js';
 import { LoginThrottle } from './domain/login-throttle.js';
 import { MfaService } from './domain/mfa.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { ProfileCache } from './domain/profile.js';
-import { SecretBox } from './domain/secret-box.js';
 import { SessionService } from './domain/sessions.js';
 import { SigningKeyStore } from './domain/signing-keys.js';
 import { addAuthRpc } from './grpc/auth-rpc.js';
@@ -44,9 +43,6 @@ export interface AuthServiceInstance extends ServiceInstance {
 /** Composition root of the auth service. Opens nothing by itself; `start` loads keys and begins the relay. */
 export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   const { config, clock, orm } = deps;
-  if (config.NODE_ENV === 'production' && config.ENCRYPTION_KEY === DEV_ENCRYPTION_KEY) {
-    throw new Error('ENCRYPTION_KEY must be set in production');
-  }
   const logger = deps.logger.child({ svc: 'auth' });
   const box = new SecretBox(config.ENCRYPTION_KEY);
   const relay = new OutboxRelay({ orm, transport: deps.transport, logger });

@@ -1,11 +1,11 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
+import { resealUnboundSecrets } from './db/reseal-secrets.js';
 import { rememberContact } from './domain/contacts.js';
-import { SecretBox } from './domain/secret-box.js';
 import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
 import { WebhookSender } from './domain/webhook-sender.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
@@ -110,6 +110,8 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       deliveries,
     },
     async start() {
+      const resealed = await resealUnboundSecrets(orm, box);
+      if (resealed > 0) logger.info({ resealed }, 'webhook secrets re-sealed with their endpoint bound');
       subscriptions = await subscribeConsumers({
         orm,
         transport: deps.transport,

@@ -1,7 +1,7 @@
 import { WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../src/domain/secret-box.js';
 import type { TargetPolicy } from '../src/domain/target-guard.js';
+import { newWebhookSecret } from '../src/domain/webhook-secret.js';
 import { WebhookSender } from '../src/domain/webhook-sender.js';
 
 // Only the loopback receiver is "public" here; every other private address must be refused before any

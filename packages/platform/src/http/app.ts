@@ -45,6 +45,18 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** Whose rows a call touches: permission codes open routes but never widen this scope (contract, area A). */
+export interface Owner {
+  tenantId: string;
+  userId: string;
+}
+
+/** The caller as owner: every read and write of the caller's own data is scoped by this. */
+export function ownerOf(request: FastifyRequest): Owner {
+  const principal = requirePrincipal(request);
+  return { tenantId: principal.tenantId, userId: principal.userId };
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Orm } from '@routinely/db';
-import { AppError, type Clock } from '@routinely/platform';
+import { AppError, type Clock, randomToken, type SecretBox, sha256 } from '@routinely/platform';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import { v7 as uuidv7 } from 'uuid';
@@ -9,7 +9,6 @@ import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js'
 import { accountDisabled } from './accounts.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { ProfileCache } from './profile.js';
-import { randomToken, type SecretBox, sha256 } from './secret-box.js';
 
 const STEP_SECONDS = 30;
 const BACKUP_CODE_COUNT = 10;
@@ -60,7 +59,7 @@ export class MfaService {
       const updated = await em.nativeUpdate(
         User,
         { id: user.id, tenantId: user.tenantId, mfaEnabled: false },
-        { mfaPendingSecret: this.box.encrypt(secret, user.id), updatedAt: now },
+        { mfaPendingSecret: this.box.seal(secret, user.id), updatedAt: now },
       );
       if (updated === 0) throw alreadyEnabled();
       // A new setup replaces codes of an earlier, unconfirmed one.
@@ -85,7 +84,7 @@ export class MfaService {
   async confirm(user: UserRow, code: string): Promise<void> {
     if (user.mfaEnabled) throw alreadyEnabled();
     if (!user.mfaPendingSecret) throw new AppError('mfa_not_enabled', 'Start with POST /auth/mfa/setup');
-    const secret = this.box.decrypt(user.mfaPendingSecret, user.id);
+    const secret = this.box.open(user.mfaPendingSecret, user.id);
     const step = this.matchingStep(secret, code.trim());
     if (step === null) throw invalidCode();
     const updated = await this.orm.em.fork().nativeUpdate(
@@ -108,7 +107,7 @@ export class MfaService {
     if (!user.mfaEnabled || !user.mfaSecret) throw invalidCode();
     const trimmed = code.trim();
     if (/^\d{6}$/.test(trimmed)) {
-      const step = this.matchingStep(this.box.decrypt(user.mfaSecret, user.id), trimmed);
+      const step = this.matchingStep(this.box.open(user.mfaSecret, user.id), trimmed);
       if (step === null) throw invalidCode();
       // Atomic: of two requests with the same code, one moves the step forward and the other finds it used.
       const accepted = await this.orm.em

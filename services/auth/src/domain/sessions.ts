@@ -1,11 +1,17 @@
 import type { EntityManager, Orm } from '@routinely/db';
 import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
-import { AppError, type Clock, permissionsForRoles, type RevocationStore } from '@routinely/platform';
+import {
+  AppError,
+  type Clock,
+  permissionsForRoles,
+  type RevocationStore,
+  randomToken,
+  sha256,
+} from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
 import { RefreshToken, Session, User, type UserRow } from '../db/entities.js';
 import { toProfile, type UserProfile } from './profile.js';
-import { randomToken, sha256 } from './secret-box.js';
 import type { SigningKeyStore } from './signing-keys.js';
 
 export interface TokenResponse {

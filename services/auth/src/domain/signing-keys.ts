@@ -1,10 +1,9 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Orm } from '@routinely/db';
-import type { Clock } from '@routinely/platform';
+import type { Clock, SecretBox } from '@routinely/platform';
 import { exportJWK, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import { SigningKey } from '../db/entities.js';
-import type { SecretBox } from './secret-box.js';
 
 interface ActiveKey {
   kid: string;
@@ -64,7 +63,7 @@ export class SigningKeyStore {
       tx.create(SigningKey, {
         kid,
         publicJwk: jwk as Record<string, unknown>,
-        privateKey: this.box.encrypt(pem, kid),
+        privateKey: this.box.seal(pem, kid),
         createdAt: this.clock.now(),
         retiredAt: null,
       });
@@ -72,7 +71,7 @@ export class SigningKeyStore {
     const rows = await em.find(SigningKey, { retiredAt: null }, { orderBy: { createdAt: 'desc' } });
     const newest = rows[0];
     if (!newest) throw new Error('no signing key');
-    const privateKey = createPrivateKey(this.box.decrypt(newest.privateKey, newest.kid));
+    const privateKey = createPrivateKey(this.box.open(newest.privateKey, newest.kid));
     // Fail early if the stored public half does not belong to the private key (a corrupted row).
     const derived = await exportJWK(createPublicKey(privateKey));
     if (derived.x !== newest.publicJwk.x) throw new Error(`signing key ${newest.kid} is inconsistent`);

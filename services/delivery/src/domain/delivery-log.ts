@@ -1,9 +1,9 @@
 import type { EntityManager } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type Channel, DeadLetter, Delivery, type DeliveryRow, type DeliveryStatus } from '../db/entities.js';
 import { notifyWakeup } from '../workers/wakeups.js';
-import type { Owner } from './endpoints.js';
 
 export interface Page {
   limit: number;

@@ -1,16 +1,12 @@
 import type { EntityManager } from '@routinely/db';
-import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
+import type { Owner } from '@routinely/platform';
+import { AppError, type Clock, fieldError, notFound, type SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
-import { newWebhookSecret, type SecretBox, secretPreview } from './secret-box.js';
 import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
+import { newWebhookSecret, secretPreview } from './webhook-secret.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
-
-export interface Owner {
-  tenantId: string;
-  userId: string;
-}
 
 export interface EndpointInput {
   name: string;
@@ -46,8 +42,9 @@ export async function createEndpoint(em: EntityManager, owner: Owner, input: End
   await checkUrl(input.url, s.policy);
   const secret = newWebhookSecret();
   const now = s.clock.now();
+  const id = uuidv7();
   const row = em.create(WebhookEndpoint, {
-    id: uuidv7(),
+    id,
     tenantId: owner.tenantId,
     userId: owner.userId,
     name: input.name,
@@ -56,7 +53,7 @@ export async function createEndpoint(em: EntityManager, owner: Owner, input: End
     enabled: input.enabled ?? true,
     maxAttempts: input.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
     fallbackToEmail: input.fallback_to_email ?? false,
-    secretSealed: s.box.seal(secret),
+    secretSealed: s.box.seal(secret, id),
     secretPreview: secretPreview(secret),
     consecutiveFailures: 0,
     createdAt: now,
@@ -92,7 +89,7 @@ export async function updateEndpoint(
 export async function rotateSecret(em: EntityManager, owner: Owner, id: string, s: EndpointServices) {
   const row = await findEndpoint(em, owner, id);
   const secret = newWebhookSecret();
-  row.secretSealed = s.box.seal(secret);
+  row.secretSealed = s.box.seal(secret, row.id);
   row.secretPreview = secretPreview(secret);
   row.consecutiveFailures = 0;
   row.updatedAt = s.clock.now();
@@ -132,7 +129,7 @@ export async function testEndpoint(
   try {
     result = await s.sender.send({
       url: row.url,
-      secret: s.box.open(row.secretSealed),
+      secret: s.box.open(row.secretSealed, row.id),
       event: 'webhook.test',
       deliveryId,
       endpointId: row.id,

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import { Notification, type NotificationRow } from '../db/entities.js';
 import type { Page } from './delivery-log.js';
-import type { Owner } from './endpoints.js';
 
 export async function listNotifications(em: EntityManager, owner: Owner, unreadOnly: boolean, page: Page) {
   const mine = { tenantId: owner.tenantId, userId: owner.userId };

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@routinely/db';
 import { type EventEnvelope, type TaskSnapshot, taskSnapshot } from '@routinely/events';
-import type { Clock } from '@routinely/platform';
+import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { Reminder } from '../db/entities.js';
 import { notifyWakeup } from '../workers/wakeups.js';
-import type { Owner } from './endpoints.js';
 
 const taskEventData = z.object({ task: taskSnapshot });
 const ACTIVE = new Set(['pending', 'scheduled']);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { newWebhookSecret } from './secret-box.js';
 import { signatureHeader, verifySignature } from './signature.js';
+import { newWebhookSecret } from './webhook-secret.js';
 
 const stripe = new Stripe('sk_test_not_used');
 

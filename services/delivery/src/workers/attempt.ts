@@ -1,5 +1,5 @@
+import type { SecretBox } from '@routinely/platform';
 import type { Channel } from '../db/entities.js';
-import type { SecretBox } from '../domain/secret-box.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import { type Mailer, MailRejectedError } from '../email/mailer.js';
 
@@ -75,12 +75,13 @@ export async function attemptDelivery(delivery: ClaimedDelivery, ctx: AttemptCon
   const endpoint = delivery.endpoint_id ? ctx.endpoints.get(delivery.endpoint_id) : undefined;
   if (!endpoint) return unsent('endpoint deleted');
   if (!endpoint.enabled) return unsent('endpoint disabled');
-  // A delivery keeps the secret its first signed try used, so a rotation does not break its retries.
+  // A delivery keeps the secret its first signed try used, so a rotation does not break its retries. The copy
+  // stays sealed to the endpoint's id, which the delivery row names too.
   const secretSealed = delivery.secret_sealed ?? endpoint.secret_sealed;
   const result = await ctx.sender.send(
     {
       url: endpoint.url,
-      secret: ctx.box.open(secretSealed),
+      secret: ctx.box.open(secretSealed, endpoint.id),
       event: delivery.event,
       deliveryId: delivery.id,
       endpointId: endpoint.id,

@@ -1,9 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
-import type { Clock, Logger, PassResult } from '@routinely/platform';
+import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
-import type { SecretBox } from '../domain/secret-box.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
 import {

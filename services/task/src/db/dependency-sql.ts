@@ -1,4 +1,5 @@
-import type { DepType, Owner } from '../domain/task-model.js';
+import type { Owner } from '@routinely/platform';
+import type { DepType } from '../domain/task-model.js';
 import type { Sql } from './sql.js';
 
 export interface DependencyRow {

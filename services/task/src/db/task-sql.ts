@@ -1,4 +1,5 @@
-import type { NewTask, Owner, TaskRow, TaskStatus } from '../domain/task-model.js';
+import type { Owner } from '@routinely/platform';
+import type { NewTask, TaskRow, TaskStatus } from '../domain/task-model.js';
 import type { Sql } from './sql.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,

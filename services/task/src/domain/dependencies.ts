@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../db/dependency-sql.js';
 import { Sql } from '../db/sql.js';
 import { findTask, findTasks } from '../db/task-sql.js';
-import type { DepType, Owner } from './task-model.js';
+import type { DepType } from './task-model.js';
 
 export interface DependencyInput {
   task_id: string;

@@ -8,12 +8,6 @@ export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
 export const DEP_TYPES = ['finish_to_start', 'start_to_start', 'finish_to_finish', 'start_to_finish'] as const;
 export type DepType = (typeof DEP_TYPES)[number];
 
-/** Whose data a call touches: always the caller's own (tenant and user). */
-export interface Owner {
-  tenantId: string;
-  userId: string;
-}
-
 /** The fields a new task is created from, defaults applied. */
 export interface NewTask {
   title: string;

@@ -1,5 +1,6 @@
 import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
+import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
@@ -22,7 +23,7 @@ import {
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
-import { MAX_DEPTH, type NewTask, type Owner, type TaskRow } from './task-model.js';
+import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 import { buildTree, type TaskTreeNode } from './tree.js';
 
 export interface TaskPatch extends StatusAndSlotPatch {

@@ -1,8 +1,9 @@
 import { addRpcService, type CallerIdentity, type InternalAuth, type Server } from '@routinely/grpc';
+import type { Owner } from '@routinely/platform';
 import { AppError, forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import type { DependencyRow } from '../db/dependency-sql.js';
-import type { Owner, TaskRow } from '../domain/task-model.js';
+import type { TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
 const MAX_IDS = 1000;

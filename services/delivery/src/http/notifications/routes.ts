@@ -1,7 +1,8 @@
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listNotifications, markRead } from '../../domain/notifications.js';
-import { em, ownerOf, type RouteContext } from '../context.js';
+import { em, type RouteContext } from '../context.js';
 import {
   notificationPage,
   notificationParams,

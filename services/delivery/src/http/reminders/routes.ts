@@ -1,10 +1,10 @@
-import { pageOf, pageQuery } from '@routinely/platform';
+import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findDelivery, listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
 import { upcomingReminders } from '../../domain/reminders.js';
-import { em, ownerOf, type RouteContext } from '../context.js';
+import { em, type RouteContext } from '../context.js';
 import {
   deadLetterRead,
   deliveryDetail,

@@ -1,4 +1,5 @@
 import type { Permission } from '@routinely/platform';
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import {
   testEndpoint,
   updateEndpoint,
 } from '../../domain/endpoints.js';
-import { em, ownerOf, type RouteContext } from '../context.js';
+import { em, type RouteContext } from '../context.js';
 import {
   endpointCreateBody,
   endpointParams,

@@ -1,5 +1,6 @@
 import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
+import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';
@@ -7,7 +8,6 @@ import { insertDependencies } from '../../db/dependency-sql.js';
 import { Sql } from '../../db/sql.js';
 import { findTasks, insertTasks } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
-import type { Owner } from '../task-model.js';
 import { type ImportPlan, planImport } from './plan.js';
 
 export const SYNC_IMPORT_MAX_ROWS = 100;

@@ -1,9 +1,9 @@
 import type { Orm } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';
 import { Sql } from '../../db/sql.js';
-import type { Owner } from '../task-model.js';
 import type { Importer } from './importer.js';
 import type { RowError } from './plan.js';
 

@@ -1,9 +1,9 @@
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type DependencyService, toDependencyRead } from '../../domain/dependencies.js';
 import { DEP_TYPES } from '../../domain/task-model.js';
-import { ownerOf } from '../owner.js';
 import { taskIdParams } from '../tasks/schemas.js';
 
 const tags = ['dependencies'];

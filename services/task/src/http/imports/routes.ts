@@ -1,10 +1,10 @@
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rowsFromCsv } from '../../domain/import/csv.js';
 import type { Importer } from '../../domain/import/importer.js';
 import { type ImportJobs, JOB_STATUSES, toJobRead } from '../../domain/import/jobs.js';
-import { ownerOf } from '../owner.js';
 
 const tags = ['bulk-import'];
 const permission = 'SERVICE_TASK_BULK_IMPORT' as const;

@@ -1,9 +1,9 @@
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toTaskRead } from '../../domain/task-model.js';
 import type { TaskService } from '../../domain/tasks.js';
-import { ownerOf } from '../owner.js';
 import { moveBody, taskIdParams, taskRead } from '../tasks/schemas.js';
 
 const tags = ['routine-tasks'];

@@ -1,10 +1,10 @@
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { taskCreateSchema, toNewTask } from '../../domain/task-input.js';
 import { toTaskRead } from '../../domain/task-model.js';
 import type { TaskPatch, TaskService } from '../../domain/tasks.js';
-import { ownerOf } from '../owner.js';
 import {
   moveBody,
   reorderBody,
