@@ -9,6 +9,7 @@ export * from './http/app.js';
 export * from './http/health.js';
 export * from './http/mounts.js';
 export * from './http/openapi.js';
+export * from './http/problem-responses.js';
 export * from './http/query.js';
 export * from './http/rate-limit.js';
 export * from './logger.js';

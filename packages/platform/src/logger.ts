@@ -1,10 +1,20 @@
 import { type Logger, pino } from 'pino';
+import { z } from 'zod';
+import { logLevelSchema, parseConfig } from './config.js';
 
 export type { Logger };
 
+/**
+ * LOG_LEVEL, checked before any logger exists: pino's own error for an unknown level names neither the
+ * variable nor the allowed values. Throws the same "Invalid configuration" error as every other variable.
+ */
+export function logLevelFrom(env: NodeJS.ProcessEnv): string {
+  return parseConfig(z.object({ LOG_LEVEL: logLevelSchema }), env).LOG_LEVEL;
+}
+
 export function createLogger(options: { level?: string; name?: string } = {}): Logger {
   return pino({
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    level: options.level ?? logLevelFrom(process.env),
     base: options.name ? { svc: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
     // Credentials never reach the logs, whichever way a request carried them.

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '@routinely/platform';
+import { createLogger, type Logger, logLevelFrom } from '@routinely/platform';
 import { type RunningHost, startHost } from './host.js';
 import type { ServiceModule } from './service-module.js';
 
@@ -7,7 +7,13 @@ import type { ServiceModule } from './service-module.js';
  * then workers, gRPC, databases, embedded PostgreSQL) and exit.
  */
 export async function runUntilSignal(name: string, modules: readonly ServiceModule[], logger?: Logger): Promise<void> {
-  const log = logger ?? createLogger({ name });
+  let log: Logger;
+  try {
+    log = logger ?? createLogger({ name, level: logLevelFrom(process.env) });
+  } catch (error) {
+    process.stderr.write(`${name}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   let running: RunningHost;
   try {
     running = await startHost({ modules, env: process.env, logger: log });

@@ -19,12 +19,21 @@ const widgets: FastifyPluginAsync = async (app) => {
     async (request, reply) =>
       reply.status(201).send({ title: request.body.title, owner: requirePrincipal(request).userId }),
   );
+  r.get(
+    '/service/widgets/:widget_id',
+    { schema: { params: z.object({ widget_id: z.uuid() }), response: { 200: z.object({ id: z.string() }) } } },
+    async (request) => ({ id: request.params.widget_id }),
+  );
   r.get('/service/widgets/boom', { config: { auth: 'none' } }, async () => {
     throw new Error('secret internals');
   });
-  r.get('/service/widgets/missing', { config: { auth: 'none' } }, async () => {
-    throw new AppError('not_found', 'Widget not found');
-  });
+  r.get(
+    '/service/widgets/missing',
+    { config: { auth: 'none' }, schema: { response: { 200: z.object({}) } } },
+    async () => {
+      throw new AppError('not_found', 'Widget not found');
+    },
+  );
 };
 
 let app: FastifyInstance;
@@ -116,6 +125,26 @@ describe('platform HTTP app', () => {
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/v1/'))).toBe(false);
     expect(doc.paths['/api/v1/service/widgets'].post.security).toBeDefined();
     expect((await app.inject({ url: '/api/v1/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('documents the problem answers of every route from its auth, permission, path and input', async () => {
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
+    const create = doc.paths['/api/v1/service/widgets'].post.responses;
+    expect(Object.keys(create).sort()).toEqual(['201', '401', '403', '422', '429']);
+    for (const code of ['401', '403', '422', '429']) {
+      expect(Object.keys(create[code].content)).toEqual(['application/problem+json']);
+      expect(create[code].content['application/problem+json'].schema.required).toEqual(
+        expect.arrayContaining(['type', 'title', 'status', 'detail', 'code', 'request_id']),
+      );
+    }
+    expect(Object.keys(create['429'].headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    );
+    const read = doc.paths['/api/v1/service/widgets/{widget_id}'].get.responses;
+    expect(Object.keys(read).sort()).toEqual(['200', '401', '404', '422', '429']);
+    const publicRoute = doc.paths['/api/v1/service/widgets/missing'].get;
+    expect(publicRoute.security).toBeUndefined();
+    expect(Object.keys(publicRoute.responses).sort()).toEqual(['200', '429']);
   });
 });
 

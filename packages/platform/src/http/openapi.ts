@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { withProblemResponses } from './problem-responses.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/api/v1/docs';
@@ -44,13 +45,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         return { schema: { hide: true }, url };
       }
       const out = jsonSchemaTransform(input);
-      const auth = route?.config?.auth ?? 'required';
-      if (auth !== 'none' && out.schema && !('hide' in out.schema && out.schema.hide)) {
-        (out.schema as Record<string, unknown>).security = [
-          { OAuth2PasswordBearer: [] },
-          { HTTPBearer: [] },
-          { SessionCookie: [] },
-        ];
+      const config = route?.config ?? {};
+      const auth = config.auth ?? 'required';
+      const schema = out.schema as Record<string, unknown> | undefined;
+      if (schema && !schema.hide) {
+        if (auth !== 'none') {
+          schema.security = [{ OAuth2PasswordBearer: [] }, { HTTPBearer: [] }, { SessionCookie: [] }];
+        }
+        schema.response = withProblemResponses(schema.response as Record<string, unknown> | undefined, {
+          auth,
+          hasPermission: config.permission !== undefined,
+          rateLimited: config.rateLimit !== false,
+          url,
+          hasInput: ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
+        });
       }
       return out;
     },

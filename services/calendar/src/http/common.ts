@@ -15,20 +15,6 @@ export function queryList<T extends z.ZodType>(item: T) {
   );
 }
 
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string(),
-    request_id: z.string(),
-    errors: z
-      .array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))
-      .optional(),
-  })
-  .describe('RFC 9457 problem');
-
 export const calendarIdParams = z.object({ calendar_id: z.uuid() });
 
 export const isoDateTimeOut = z.string().describe('ISO-8601 UTC datetime with Z');

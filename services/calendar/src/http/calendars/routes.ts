@@ -1,9 +1,9 @@
-import { requirePrincipal } from '@routinely/platform';
+import { problemSchema, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CalendarService } from '../../domain/calendars.js';
-import { calendarIdParams, problemSchema } from '../common.js';
+import { calendarIdParams } from '../common.js';
 import {
   calendarCreateBody,
   calendarListQuery,
@@ -12,7 +12,8 @@ import {
   calendarSchema,
 } from './schemas.js';
 
-const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+/** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
+const errors = { 403: problemSchema };
 
 /** /calendars and /calendars/:calendar_id. Any user of the tenant; calendar-level rules live in the domain. */
 export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
@@ -27,7 +28,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
           tags,
           summary: 'List calendars the caller owns or can see',
           querystring: calendarListQuery,
-          response: { 200: calendarPageSchema, 401: problemSchema, 422: problemSchema },
+          response: { 200: calendarPageSchema },
         },
       },
       async (request) => calendars.list(requirePrincipal(request), request.query),
@@ -40,7 +41,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
           tags,
           summary: 'Create a calendar owned by the caller',
           body: calendarCreateBody,
-          response: { 201: calendarSchema, 401: problemSchema, 422: problemSchema },
+          response: { 201: calendarSchema },
         },
       },
       async (request, reply) => reply.status(201).send(await calendars.create(requirePrincipal(request), request.body)),

@@ -1,11 +1,12 @@
-import { requirePrincipal } from '@routinely/platform';
+import { problemSchema, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ItemService } from '../../domain/items.js';
-import { calendarIdParams, problemSchema } from '../common.js';
+import { calendarIdParams } from '../common.js';
 import { itemCreateBody, itemParams, itemPatchBody, itemSchema, itemWindowQuery, itemWindowSchema } from './schemas.js';
 
-const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+/** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
+const errors = { 403: problemSchema };
 
 /** /calendars/:calendar_id/items: the window query (view) and item changes (edit or better). */
 export function itemRoutes(items: ItemService): FastifyPluginAsync {

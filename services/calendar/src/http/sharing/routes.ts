@@ -1,12 +1,13 @@
-import { requirePrincipal } from '@routinely/platform';
+import { problemSchema, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SharingService } from '../../domain/sharing.js';
-import { calendarIdParams, problemSchema } from '../common.js';
+import { calendarIdParams } from '../common.js';
 import { shareCreateBody, sharePatchBody, sharingParams, sharingSchema } from './schemas.js';
 
-const errors = { 401: problemSchema, 403: problemSchema, 404: problemSchema, 422: problemSchema };
+/** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
+const errors = { 403: problemSchema };
 
 /** /calendars/:calendar_id/share and /sharing: managed by the owner and admins. */
 export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
