@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const pkg = new URL('..', import.meta.url).pathname;
+const protoDir = join(pkg, '../../proto');
+/** Refreshed on purpose only (`pnpm --filter @routinely/proto run baseline`) when a breaking change is agreed. */
+const baseline = join(pkg, 'baseline/proto-image.binpb');
+const buf = (args: string[], stdio: 'pipe' | 'inherit' = 'inherit') =>
+  execFileSync(join(pkg, 'node_modules/.bin/buf'), args, { stdio });
 
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -31,6 +36,31 @@ describe('generated protobuf code', () => {
         cwd: scratch,
       });
       expect(files(join(scratch, 'src/gen'))).toEqual(files(join(pkg, 'src/gen')));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('has no breaking change against the committed baseline image (FILE rules)', () => {
+    expect(() => buf(['breaking', protoDir, '--against', baseline])).not.toThrow();
+  });
+
+  it('fails buf breaking when a field is removed, so the gate above can fail', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'proto-breaking-'));
+    try {
+      cpSync(protoDir, scratch, { recursive: true });
+      const file = join(scratch, 'task/v1/task.proto');
+      const source = readFileSync(file, 'utf8');
+      const edited = source.replace(/^\s*string title = \d+;\n/m, '');
+      expect(edited).not.toBe(source);
+      writeFileSync(file, edited);
+      let report = '';
+      try {
+        buf(['breaking', scratch, '--against', baseline], 'pipe');
+      } catch (error) {
+        report = String((error as { stdout?: Buffer }).stdout);
+      }
+      expect(report).toMatch(/Previously present field "5" with name "title"/);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
