@@ -1,2 +1,3 @@
 export * from './identity.js';
 export * from './rpc.js';
+export * from './validate.js';

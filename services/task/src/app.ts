@@ -6,13 +6,13 @@ import type { TaskConfig } from './config.js';
 import { DependencyService } from './domain/dependencies.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
-import { ImportWorker, type ImportWorkerHooks } from './domain/import/worker.js';
 import { TaskService } from './domain/tasks.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
 import { taskRoutes } from './http/tasks/routes.js';
+import { ImportWorker, type ImportWorkerHooks } from './workers/import-worker.js';
 
 export interface TaskServiceDeps {
   config: TaskConfig;

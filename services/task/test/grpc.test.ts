@@ -93,6 +93,20 @@ describe('task.v1.TaskService over loopback gRPC', () => {
         { actor: actorOf(user) },
       ),
     ).rejects.toMatchObject({ code: 'validation_failed' });
+    // Requests are validated by zod schemas; the status details name the field.
+    await expect(client.getTasks({ taskIds: [a.id, 'not-a-uuid'] }, { actor: actorOf(user) })).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/^taskIds\.1: /),
+    });
+    await expect(
+      client.applySlots(
+        { assignments: [{ taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00', chosenSlotEnd: '' }] },
+        { actor: actorOf(user) },
+      ),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/assignments\.0\.chosenSlotStart/),
+    });
     expect((await call(h, user, 'GET', `/service/tasks/${a.id}`)).json().status).toBe('pending');
   });
 

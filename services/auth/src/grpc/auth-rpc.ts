@@ -1,16 +1,17 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, type Server } from '@routinely/grpc';
+import { addRpcService, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
 import { AppError } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
-import { User } from '../db/entities.js';
-import { normaliseEmail } from '../domain/accounts.js';
+import { z } from 'zod';
 import type { SigningKeyStore } from '../domain/signing-keys.js';
+import { findTenantUser } from '../domain/user-lookup.js';
 
-/** The row a lookup key names in the tenant; none for an id that is no UUID (Postgres would reject it). */
-function lookupWhere(key: NonNullable<auth_v1.LookupUserRequest['key']>, tenantId: string) {
-  if (key.$case === 'email') return { email: normaliseEmail(key.value), tenantId };
-  return /^[0-9a-f-]{36}$/i.test(key.value) ? { id: key.value.toLowerCase(), tenantId } : undefined;
-}
+const lookupUserRequest = z.object({
+  key: z.discriminatedUnion('$case', [
+    z.object({ $case: z.literal('userId'), value: z.string().min(1) }),
+    z.object({ $case: z.literal('email'), value: z.string().min(1) }),
+  ]),
+});
 
 /**
  * gRPC for other services: the JWKS (to verify tokens locally) and user lookup for calendar sharing.
@@ -24,10 +25,11 @@ export function addAuthRpc(
     getJwks: async () => ({ jwksJson: JSON.stringify(await deps.keys.jwks()) }),
     lookupUser: async (request, caller) => {
       if (!caller.tenantId) throw new AppError('validation_failed', 'The call carries no tenant');
-      const key = request.key;
-      if (!key?.value) throw new AppError('validation_failed', 'Give user_id or email');
-      const where = lookupWhere(key, caller.tenantId);
-      const user = where ? await deps.orm.em.fork().findOne(User, where) : null;
+      const { key } = parseRequest(lookupUserRequest, request);
+      const user = await findTenantUser(deps.orm.em.fork(), caller.tenantId, {
+        by: key.$case === 'email' ? 'email' : 'id',
+        value: key.value,
+      });
       if (!user) return { found: false, user: undefined };
       return {
         found: true,

@@ -32,6 +32,10 @@ async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
   }
 }
 
+export function listEndpoints(em: EntityManager, owner: Owner): Promise<WebhookEndpointRow[]> {
+  return em.find(WebhookEndpoint, owner, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
 export async function findEndpoint(em: EntityManager, owner: Owner, id: string): Promise<WebhookEndpointRow> {
   const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
   if (!row) throw notFound('Webhook endpoint');

@@ -1,13 +1,13 @@
-import { addRpcService, type CallerIdentity, type InternalAuth, type Server } from '@routinely/grpc';
+import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
 import type { Owner } from '@routinely/platform';
 import { AppError, forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
+import { z } from 'zod';
 import type { DependencyRow } from '../db/dependency-sql.js';
 import type { TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
 const MAX_IDS = 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The acting user comes only from the verified service token; a call without one, or whose user lacks
@@ -52,43 +52,39 @@ const toProtoDependency = (row: DependencyRow): task_v1.Dependency => ({
   lagMin: row.lag_min,
 });
 
-function parseInstant(value: string, field: string): Date | null {
-  if (value === '') return null;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime()) || !/(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-    throw new AppError('validation_failed', `${field} must be an ISO-8601 datetime with an offset`);
-  }
-  return date;
-}
+/** An instant in a proto string field: '' means none; otherwise ISO-8601 with an offset (never local time). */
+const protoInstant = z
+  .union([z.literal(''), z.iso.datetime({ offset: true })])
+  .transform((value) => (value === '' ? null : new Date(value)));
 
-function checkIds(ids: readonly string[]): void {
-  if (ids.length > MAX_IDS) throw new AppError('validation_failed', `At most ${MAX_IDS} tasks per call`);
-  const bad = ids.find((id) => !UUID.test(id));
-  if (bad !== undefined) throw new AppError('validation_failed', `Not a task id: ${bad}`);
-}
+const getTasksRequest = z.object({ taskIds: z.array(z.uuid()).max(MAX_IDS) });
+
+const applySlotsRequest = z.object({
+  assignments: z
+    .array(z.object({ taskId: z.uuid(), chosenSlotStart: protoInstant, chosenSlotEnd: protoInstant }))
+    .max(MAX_IDS),
+});
 
 export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskService): void {
   addRpcService(server, task_v1.TaskServiceService, auth, {
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
-      checkIds(request.taskIds);
-      const { rows, edges } = await tasks.withDependencies(owner, request.taskIds);
+      const { taskIds } = parseRequest(getTasksRequest, request);
+      const { rows, edges } = await tasks.withDependencies(owner, taskIds);
       const found = new Set(rows.map((r) => r.id));
       return {
         tasks: rows.map(toProtoTask),
         dependencies: edges.map(toProtoDependency),
-        missingIds: request.taskIds.filter((id) => !found.has(id)),
+        missingIds: taskIds.filter((id) => !found.has(id)),
       };
     },
     applySlots: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_UPDATE', 'SERVICE_SCHEDULE_RUN']);
-      checkIds(request.assignments.map((a) => a.taskId));
-      const assignments = request.assignments.map((a, i) => ({
-        taskId: a.taskId,
-        start: parseInstant(a.chosenSlotStart, `assignments[${i}].chosen_slot_start`),
-        end: parseInstant(a.chosenSlotEnd, `assignments[${i}].chosen_slot_end`),
-      }));
-      const rows = await tasks.applySlots(owner, assignments);
+      const { assignments } = parseRequest(applySlotsRequest, request);
+      const rows = await tasks.applySlots(
+        owner,
+        assignments.map((a) => ({ taskId: a.taskId, start: a.chosenSlotStart, end: a.chosenSlotEnd })),
+      );
       return { tasks: rows.map(toProtoTask) };
     },
   });

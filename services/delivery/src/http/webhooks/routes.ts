@@ -3,11 +3,11 @@ import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { WebhookEndpoint } from '../../db/entities.js';
 import {
   createEndpoint,
   deleteEndpoint,
   findEndpoint,
+  listEndpoints,
   rotateSecret,
   testEndpoint,
   updateEndpoint,
@@ -34,11 +34,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
     r.get(
       '/service/webhooks',
       { config: { permission: READ }, schema: { tags, response: { 200: z.array(endpointRead) } } },
-      async (request) => {
-        const owner = ownerOf(request);
-        const rows = await em(ctx).find(WebhookEndpoint, owner, { orderBy: { createdAt: 'asc', id: 'asc' } });
-        return rows.map(toEndpoint);
-      },
+      async (request) => (await listEndpoints(em(ctx), ownerOf(request))).map(toEndpoint),
     );
 
     r.post(

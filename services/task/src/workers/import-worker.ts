@@ -1,10 +1,10 @@
 import type { Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, PassResult } from '@routinely/platform';
-import type { TaskConfig } from '../../config.js';
-import { Sql } from '../../db/sql.js';
-import { planAgainstStore, writePlan } from './importer.js';
-import type { JobStatus } from './jobs.js';
+import type { TaskConfig } from '../config.js';
+import { Sql } from '../db/sql.js';
+import { planAgainstStore, writePlan } from '../domain/import/importer.js';
+import type { JobStatus } from '../domain/import/jobs.js';
 
 export interface ClaimedJob {
   id: string;
