@@ -2,10 +2,10 @@ import type { EntityManager } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { readItemsOverlapping, readVisibleCalendar } from '../db/calendar-sql.js';
 import { CalendarItem, type CalendarItemRow, type ItemStatus, type ItemType } from '../db/entities.js';
 import { type Actor, type CalendarAccess, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
-import { readItemsOverlapping, readVisibleCalendar } from './read-queries.js';
 import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
 import { itemView } from './views.js';
 

@@ -2,10 +2,10 @@ import type { EntityManager } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { AppError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { readVisibleCalendar } from '../db/calendar-sql.js';
 import { CalendarShare, type CalendarShareRow, type ShareLevel } from '../db/entities.js';
 import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
-import { readVisibleCalendar } from './read-queries.js';
 import type { DirectoryUser } from './user-directory.js';
 import { sharingView } from './views.js';
 

@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
 import { authEvents, consumeEvents, type EventTransport, type Subscription } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
-import { rememberContact } from '../domain/contacts.js';
+import { rememberContact } from '../db/contacts-sql.js';
 import { applyTaskEvent } from '../domain/reminders.js';
 
 /**

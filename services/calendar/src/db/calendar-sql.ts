@@ -1,8 +1,8 @@
 import type { Orm } from '@routinely/db';
 import { notFound } from '@routinely/platform';
-import type { CalendarRow, ItemStatus, ItemType, ShareLevel } from '../db/entities.js';
-import { type Actor, type CalendarAccess, effectiveLevel } from './access.js';
-import type { ItemView } from './items.js';
+import { type Actor, type CalendarAccess, effectiveLevel } from '../domain/access.js';
+import type { ItemView } from '../domain/items.js';
+import type { CalendarRow, ItemStatus, ItemType, ShareLevel } from './entities.js';
 
 /**
  * Hot read paths in SQL through the ORM's knex, measured faster than hydrating entities (bench/calendar-bench.mjs):
