@@ -8,6 +8,9 @@ export type Orm = MikroORM<PostgreSqlDriver>;
 export interface ServiceDbConfig {
   /** The PostgreSQL schema this service owns. */
   schema: string;
+  // MikroORM's own option type is EntitySchema<any, never>: defineEntity's inferred entities are invariant in
+  // their type parameter, so nothing narrower than `any` accepts every service's entities.
+  // biome-ignore lint/suspicious/noExplicitAny: mirrors MikroORM's `entities` option type (see above)
   entities: EntitySchema<AnyEntity, never>[] | EntitySchema<any, any>[];
   migrations: MigrationObject[];
 }

@@ -65,6 +65,6 @@ async function provisionRole(client: pg.Client, role: string, password: string, 
   await client.query(`alter schema "${schema}" owner to "${role}"`);
   await client.query(`grant all on all tables in schema "${schema}" to "${role}"`);
   await client.query(`grant all on all sequences in schema "${schema}" to "${role}"`);
-  const { rows: db } = await client.query<{ name: string }>('select current_database() as name');
-  await client.query(`grant connect on database "${db[0]!.name}" to "${role}"`);
+  const { rows } = await client.query<{ name: string }>('select current_database() as name');
+  await client.query(`grant connect on database "${String(rows[0]?.name)}" to "${role}"`);
 }

@@ -43,7 +43,7 @@ export class SmtpCapture {
           const split = raw.indexOf('\r\n\r\n');
           const head = split >= 0 ? raw.slice(0, split) : raw;
           const subject = /^Subject: (.*(?:\r\n[ \t].*)*)$/im.exec(head)?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? '';
-          capture!.messages.push({
+          capture?.messages.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             subject,

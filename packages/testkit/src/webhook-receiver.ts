@@ -60,12 +60,15 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void receiver!.handle(req.url ?? '/', req.headers, Buffer.concat(chunks)).then(async (reply) => {
-          if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-          if (res.destroyed) return;
-          res.writeHead(reply.status, reply.headers ?? { 'content-type': 'text/plain' });
-          res.end(reply.body ?? '');
-        });
+        // `receiver` is assigned before listen() resolves, so no request arrives without it.
+        void (receiver as WebhookReceiver)
+          .handle(req.url ?? '/', req.headers, Buffer.concat(chunks))
+          .then(async (reply) => {
+            if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+            if (res.destroyed) return;
+            res.writeHead(reply.status, reply.headers ?? { 'content-type': 'text/plain' });
+            res.end(reply.body ?? '');
+          });
       });
     });
     server.keepAliveTimeout = 1_000;

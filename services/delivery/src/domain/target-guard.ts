@@ -119,7 +119,8 @@ export function checkedLookup(policy: TargetPolicy) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
     resolvePublic(hostname, policy).then(
       (addresses) => {
-        const first = addresses[0]!;
+        // resolvePublic never answers an empty list: it throws BlockedTargetError instead.
+        const [first = { address: '', family: 0 }] = addresses;
         if (options.all) callback(null, addresses);
         else callback(null, first.address, first.family);
       },

@@ -16,10 +16,10 @@ export function buildTree(rows: readonly TaskRow[]): TaskTreeNode | undefined {
     else if (row.parent_task_id) byId.get(row.parent_task_id)?.children.push(node);
   }
   // Deepest first, so every child's roll-up is final before its parent adds it.
-  for (let i = rows.length - 1; i > 0; i--) {
-    const row = rows[i]!;
+  for (const row of rows.slice(1).reverse()) {
     const parent = row.parent_task_id ? byId.get(row.parent_task_id) : undefined;
-    if (parent) parent.rolled_up_duration_min += byId.get(row.id)!.rolled_up_duration_min;
+    const node = byId.get(row.id);
+    if (parent && node) parent.rolled_up_duration_min += node.rolled_up_duration_min;
   }
   return root;
 }

@@ -28,6 +28,6 @@ export function toNotification(row: NotificationRow): z.infer<typeof notificatio
     data: row.data,
     read: row.readAt != null,
     read_at: iso(row.readAt),
-    created_at: iso(row.createdAt)!,
+    created_at: row.createdAt.toISOString(),
   };
 }

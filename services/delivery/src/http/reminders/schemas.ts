@@ -72,7 +72,7 @@ export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {
     last_error: row.lastError ?? null,
     last_attempt_at: iso(row.lastAttemptAt),
     delivered_at: iso(row.deliveredAt),
-    created_at: iso(row.createdAt)!,
+    created_at: row.createdAt.toISOString(),
   };
 }
 
@@ -86,6 +86,6 @@ export function toDeadLetter(row: DeadLetterRow): z.infer<typeof deadLetterRead>
     reason: row.reason,
     last_status_code: row.lastStatusCode ?? null,
     attempts: row.attempts,
-    created_at: iso(row.createdAt)!,
+    created_at: row.createdAt.toISOString(),
   };
 }

@@ -60,7 +60,7 @@ export function toEndpoint(row: WebhookEndpointRow): z.infer<typeof endpointRead
     fallback_to_email: row.fallbackToEmail,
     secret_preview: row.secretPreview,
     consecutive_failures: row.consecutiveFailures,
-    created_at: iso(row.createdAt)!,
-    updated_at: iso(row.updatedAt)!,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -9,7 +9,7 @@ export function parseCsv(text: string): string[][] {
   let i = 0;
   const input = text.replace(/^\uFEFF/, '');
   while (i < input.length) {
-    const ch = input[i]!;
+    const ch = input.charAt(i);
     if (quoted) {
       if (ch === '"' && input[i + 1] === '"') {
         field += '"';

@@ -60,7 +60,8 @@ export function planImport(input: readonly unknown[], ctx: PlanContext): ImportP
   const byRef = new Map<string, number>();
   rows.forEach((row, i) => {
     if (!row?.ref) return;
-    if (byRef.has(row.ref)) fail(i, ['ref'], `duplicate ref (first used in row ${byRef.get(row.ref)! + 1})`);
+    const first = byRef.get(row.ref);
+    if (first !== undefined) fail(i, ['ref'], `duplicate ref (first used in row ${first + 1})`);
     else byRef.set(row.ref, i);
   });
 
@@ -87,8 +88,8 @@ export function planImport(input: readonly unknown[], ctx: PlanContext): ImportP
     const row = rows[i];
     if (!row) return 1;
     let d: number | 'cycle' = 1;
-    if (row.parent_ref !== undefined && byRef.has(row.parent_ref)) {
-      const parent = byRef.get(row.parent_ref)!;
+    const parent = row.parent_ref !== undefined ? byRef.get(row.parent_ref) : undefined;
+    if (parent !== undefined) {
       if (path.has(parent)) d = 'cycle';
       else {
         const parentDepth = depthOf(parent, new Set([...path, i]));
@@ -132,26 +133,29 @@ export function planImport(input: readonly unknown[], ctx: PlanContext): ImportP
   };
   if (errors.length > 0) return plan;
 
-  const ids = rows.map(() => uuidv7());
+  // Every row is valid here: each has a parsed body, its refs resolve and its depth is a number.
+  const planned = rows.flatMap((row, i) => (row ? [{ row, i, id: uuidv7(), depth: depth.get(i) as number }] : []));
+  const idOfRow = new Map(planned.map((p) => [p.i, p.id]));
+  const idByRef = new Map([...byRef].map(([ref, i]) => [ref, idOfRow.get(i)]));
   const position = new Map<string, number>();
-  const order = rows.map((_, i) => i).sort((a, b) => (depth.get(a) as number) - (depth.get(b) as number));
-  for (const i of order) {
-    const row = rows[i]!;
-    const parentId = row.parent_ref !== undefined ? ids[byRef.get(row.parent_ref)!]! : row.parent_task_id;
+  for (const { row, id, depth: level } of planned.sort((a, b) => a.depth - b.depth)) {
+    const parentId = row.parent_ref !== undefined ? (idByRef.get(row.parent_ref) ?? null) : row.parent_task_id;
     const key = parentId ?? 'root';
     const base = position.get(key) ?? (row.parent_ref !== undefined ? 0 : ctx.nextSortOrder(parentId));
     position.set(key, base + 1);
     plan.tasks.push({
       ...toNewTask({ ...row, parent_task_id: parentId }),
-      id: ids[i]!,
-      depth: depth.get(i) as number,
+      id,
+      depth: level,
       sort_order: base,
     });
     for (const ref of row.depends_on_refs) {
+      const dependsOnId = idByRef.get(ref);
+      if (dependsOnId === undefined) continue;
       plan.dependencies.push({
         id: uuidv7(),
-        task_id: ids[i]!,
-        depends_on_id: ids[byRef.get(ref)!]!,
+        task_id: id,
+        depends_on_id: dependsOnId,
         dep_type: 'finish_to_start',
         lag_min: 0,
       });
