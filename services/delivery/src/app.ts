@@ -113,6 +113,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       subscriptions = await subscribeConsumers({
         orm,
         transport: deps.transport,
+        logger,
         clock,
         onReminderChanged: () => reminderPacer.wake(),
       });

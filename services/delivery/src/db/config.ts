@@ -2,9 +2,13 @@ import type { ServiceDbConfig } from '@routinely/db';
 import { eventEntities } from '@routinely/events';
 import { deliveryEntities } from './entities.js';
 import { Migration20261121090412 } from './migrations/Migration20261121090412.js';
+import { Migration20261123144442 } from './migrations/Migration20261123144442.js';
 
 export const dbConfig: ServiceDbConfig = {
   schema: 'delivery',
   entities: [...deliveryEntities, ...eventEntities],
-  migrations: [{ name: 'Migration20261121090412', class: Migration20261121090412 }],
+  migrations: [
+    { name: 'Migration20261121090412', class: Migration20261121090412 },
+    { name: 'Migration20261123144442', class: Migration20261123144442 },
+  ],
 };
