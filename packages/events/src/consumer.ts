@@ -90,8 +90,14 @@ export async function deliverToConsumer(consumer: ConsumerDefinition, deps: Cons
   if (parsed.kind === 'ignored') return;
   if (parsed.kind === 'poison') return deadLetter(deps, consumer, delivery, parsed.eventId, parsed.error);
   if (delivery.attempt > consumer.policy.maxDeliver) {
-    // Only reached when earlier deliveries timed out (the consumer died or hung) rather than failed.
-    return deadLetter(deps, consumer, delivery, parsed.event.id, 'delivery attempts exhausted without an ack');
+    // JetStream's one extra delivery: earlier ones timed out (a crash, a hang) or even their dead letter failed.
+    return deadLetter(
+      deps,
+      consumer,
+      delivery,
+      parsed.event.id,
+      `no delivery acknowledged within ${consumer.policy.maxDeliver} attempts`,
+    );
   }
   try {
     await handleOnce(deps.orm, consumer, parsed.event);
