@@ -33,13 +33,14 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
   consumer: ConsumerDefinition<D>,
   options: { ids?: string[] } = {},
 ): Promise<ReplayResult> {
+  const result: ReplayResult = { replayed: [], failed: [] };
+  if (options.ids?.length === 0) return result;
   const connection = orm.em.getConnection();
   const letters = await connection.execute<DeadLetterRow[]>(
     `select * from event_dead_letter where consumer = ? ${options.ids ? 'and id = any(array[?]::uuid[])' : ''}
      order by created_at, id`,
     options.ids ? [consumer.durable, options.ids] : [consumer.durable],
   );
-  const result: ReplayResult = { replayed: [], failed: [] };
   for (const letter of letters) {
     const parsed = parseDelivery(consumer as ConsumerDefinition, letter.payload);
     try {

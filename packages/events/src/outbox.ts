@@ -72,7 +72,8 @@ export class OutboxRelay {
     } catch (error) {
       // Not a crash: let the next pass retry the rest at once, in order, instead of after the lease.
       const rest = events.filter((e) => !held.includes(e.id)).map((e) => e.id);
-      await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [rest]);
+      if (rest.length > 0)
+        await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [rest]);
       throw error;
     } finally {
       if (held.length > 0) await this.retireWhenHandled(held);

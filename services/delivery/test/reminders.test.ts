@@ -1,9 +1,12 @@
+import { makeEvent, replayDeadLetters, taskEvents } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { SmtpCapture, type WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryConsumers } from '../src/events/consumers.js';
 import {
   createEndpoint,
   type Harness,
+  publishHandled,
   publishTask,
   scheduleDue,
   sqlRows,
@@ -289,5 +292,40 @@ describe('notifications', () => {
       (await h.app.inject({ method: 'PATCH', url: '/api/v1/service/notifications/nope/read', headers: auth }))
         .statusCode,
     ).toBe(422);
+  });
+});
+
+describe('task events the reminder consumer cannot take', () => {
+  it('dead-letters a task event whose data fails the catalog schema, keeps consuming, and replays it once fixed', async () => {
+    const user = h.tokens.user();
+    const task = taskFor(user, { chosen_slot_start: inMinutes(60), chosen_slot_end: inMinutes(90) });
+    const event = makeEvent(
+      taskEvents.taskScheduled,
+      { tenantId: user.tenantId, userId: user.userId, at: clock.now() },
+      { task },
+    );
+    await publishHandled(h.transport, { ...event, data: { task: { ...task, status: 'someday' } } });
+    const letters = await sqlRows<{ id: string; subject: string; error: string }>(
+      h.orm,
+      "select id, subject, error from event_dead_letter where consumer = 'delivery.reminders' and event_id = ?",
+      [event.id],
+    );
+    expect(letters).toEqual([
+      { id: expect.any(String), subject: 'task.task.scheduled', error: expect.stringContaining('status') },
+    ]);
+    expect(await reminderOf(task.id)).toBeUndefined();
+    // The next event of the same consumer still flows.
+    const next = taskFor(user, { chosen_slot_start: inMinutes(60), chosen_slot_end: inMinutes(90) });
+    await publishTask(h.transport, 'taskScheduled', next, clock.now());
+    expect((await reminderOf(next.id))?.status).toBe('scheduled');
+    // An operator repairs the stored payload; replay runs the consumer through its inbox and removes the letter.
+    await sqlRows(h.orm, 'update event_dead_letter set payload = ?::jsonb where id = ?', [
+      JSON.stringify(event),
+      letters[0]?.id,
+    ]);
+    const consumers = deliveryConsumers({ clock, onReminderChanged: () => {} });
+    expect(await replayDeadLetters(h.orm, consumers.reminders)).toEqual({ replayed: [letters[0]?.id], failed: [] });
+    expect((await reminderOf(task.id))?.status).toBe('scheduled');
+    expect(await sqlRows(h.orm, "select * from event_dead_letter where consumer = 'delivery.reminders'")).toEqual([]);
   });
 });
