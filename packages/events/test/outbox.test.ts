@@ -82,6 +82,15 @@ describe('outbox relay over JetStream', () => {
       expect(new Set(handled)).toEqual(new Set([first.id, second.id]));
       expect(await count(orm, "inbox where consumer = 'test-consumer'")).toBe(2);
       await sub.stop();
+      // A redeployed consumer with a new policy updates the durable consumer it finds.
+      const policy = { ackWaitMs: 7_000, maxDeliver: 6, backoffMs: [1_000, 9_000] };
+      const restarted = await startConsumer({ ...consumer, policy }, { orm, transport, logger });
+      expect(await transport.consumerConfig('task.task.created', 'test-consumer')).toMatchObject({
+        ack_wait: nanos(7_000),
+        max_deliver: 7,
+        backoff: [nanos(7_000), nanos(9_000)],
+      });
+      await restarted.stop();
     } finally {
       await transport.deleteStreams();
       await transport.close();
