@@ -20,19 +20,23 @@ export interface EventEnvelope<T = unknown> {
   data: T;
 }
 
-export interface EventDefinition<S extends z.ZodType> {
-  type: string;
+export interface EventDefinition<S extends z.ZodType = z.ZodType, T extends string = string> {
+  type: T;
   schema: S;
 }
 
+/** The envelope of a catalog event with its data as the catalog's schema parses it. */
+export type EventOf<D> =
+  D extends EventDefinition<infer S, infer T> ? Omit<EventEnvelope<z.output<S>>, 'type'> & { type: T } : never;
+
 /** Declares an event type of a service's catalog, with the zod schema its data must satisfy. */
-export function defineEvent<S extends z.ZodType>(type: string, schema: S): EventDefinition<S> {
+export function defineEvent<const T extends string, S extends z.ZodType>(type: T, schema: S): EventDefinition<S, T> {
   return { type, schema };
 }
 
 /** Builds a validated envelope; invalid data is a programming error and throws. */
 export function makeEvent<S extends z.ZodType>(
-  definition: EventDefinition<S>,
+  definition: EventDefinition<S, string>,
   meta: { tenantId: string; userId: string | null; at: Date },
   data: z.input<S>,
 ): EventEnvelope<z.infer<S>> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from './envelope.js';
 import { InProcessTransport } from './in-process.js';
+import type { DeliveryPolicy } from './transport.js';
 
 const event = (type: string, id = crypto.randomUUID()): EventEnvelope => ({
   id,
@@ -10,36 +11,80 @@ const event = (type: string, id = crypto.randomUUID()): EventEnvelope => ({
   occurred_at: new Date().toISOString(),
   data: {},
 });
+const policy: DeliveryPolicy = { ackWaitMs: 1_000, maxDeliver: 3, backoffMs: [1, 1] };
+const idOf = (payload: unknown) => (payload as EventEnvelope).id;
 
 describe('in-process transport', () => {
-  it('resolves publish only after every matching consumer handled the event, once per message id', async () => {
-    const transport = new InProcessTransport({ retryDelayMs: 1 });
+  it('queues on publish and runs consumers later, in publish order, once per message id', async () => {
+    const transport = new InProcessTransport();
     const a: string[] = [];
     const b: string[] = [];
-    await transport.subscribe('a', 'task.>', async (e) => void a.push(e.id));
-    await transport.subscribe('b', 'task.task.created', async (e) => void b.push(e.id));
-    const created = event('task.task.created');
-    await transport.publish(created);
-    await transport.publish(created);
-    await transport.publish(event('task.task.deleted'));
-    await transport.publish(event('auth.user.registered'));
+    await transport.subscribe(
+      { durable: 'a', subjects: ['task.>'], policy },
+      async (d) => void a.push(idOf(d.payload)),
+    );
+    await transport.subscribe({ durable: 'b', subjects: ['task.task.created'], policy }, async (d) => {
+      b.push(idOf(d.payload));
+    });
+    const events = [event('task.task.created'), event('task.task.deleted'), event('auth.user.registered')];
+    for (const e of events) await transport.publish(e);
+    await transport.publish(events[0] as EventEnvelope);
+    // Nothing ran inside publish.
+    expect(a).toEqual([]);
+    for (const e of events) await transport.whenHandled(e.id);
+    expect(a).toEqual([events[0]?.id, events[1]?.id]);
+    expect(b).toEqual([events[0]?.id]);
+    await transport.publish(events[0] as EventEnvelope);
+    await transport.whenHandled(events[0]?.id as string);
     expect(a).toHaveLength(2);
-    expect(b).toEqual([created.id]);
   });
 
-  it('retries a failing consumer and rejects when it keeps failing, so the outbox row stays unpublished', async () => {
-    const transport = new InProcessTransport({ retries: 2, retryDelayMs: 1 });
-    let calls = 0;
-    await transport.subscribe('flaky', 'task.>', async () => {
-      calls++;
-      if (calls < 3) throw new Error('transient');
+  it('retries a failing consumer with its attempt number and settles once it succeeds', async () => {
+    const transport = new InProcessTransport();
+    const attempts: number[] = [];
+    await transport.subscribe({ durable: 'flaky', subjects: ['task.>'], policy }, async (d) => {
+      attempts.push(d.attempt);
+      if (d.attempt < 3) throw new Error('transient');
     });
-    await transport.publish(event('task.task.created'));
-    expect(calls).toBe(3);
-    await transport.subscribe('broken', 'auth.>', async () => {
-      throw new Error('down');
+    const e = event('task.task.created');
+    await transport.publish(e);
+    await transport.whenHandled(e.id);
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('gives up after maxDeliver attempts, so the relay keeps the outbox row, and goes on with the next event', async () => {
+    const transport = new InProcessTransport();
+    const handled: string[] = [];
+    const broken = event('auth.user.registered');
+    await transport.subscribe({ durable: 'picky', subjects: ['auth.>'], policy }, async (d) => {
+      if (idOf(d.payload) === broken.id) throw new Error('down');
+      handled.push(idOf(d.payload));
     });
-    const failing = event('auth.user.registered');
-    await expect(transport.publish(failing)).rejects.toThrow(/not handled/);
+    const next = event('auth.user.updated');
+    await transport.publish(broken);
+    await transport.publish(next);
+    await expect(transport.whenHandled(broken.id)).rejects.toThrow(/not handled by every consumer/);
+    await transport.whenHandled(next.id);
+    expect(handled).toEqual([next.id]);
+  });
+
+  it('gives up what is still queued when a consumer stops', async () => {
+    const transport = new InProcessTransport();
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const sub = await transport.subscribe({ durable: 'slow', subjects: ['task.>'], policy }, () => gate);
+    const first = event('task.task.created');
+    const second = event('task.task.updated');
+    await transport.publish(first);
+    await transport.publish(second);
+    const [firstHandled, secondHandled] = [transport.whenHandled(first.id), transport.whenHandled(second.id)];
+    await new Promise((r) => setImmediate(r));
+    const stopped = sub.stop();
+    release();
+    await stopped;
+    await firstHandled;
+    await expect(secondHandled).rejects.toThrow(/not handled/);
   });
 });

@@ -11,15 +11,41 @@ import {
   RetentionPolicy,
 } from 'nats';
 import type { Logger } from 'pino';
-import { type EventEnvelope, envelopeSchema } from './envelope.js';
-import type { EventHandler, EventTransport, Subscription } from './transport.js';
+import type { EventEnvelope } from './envelope.js';
+import {
+  backoffAfter,
+  type DeliveryHandler,
+  type EventTransport,
+  type Subscription,
+  subjectMatches,
+  type TransportConsumer,
+} from './transport.js';
 
 const codec = JSONCodec<unknown>();
+
+/** The message as JSON, or its raw text when it is not JSON (the consumer layer dead-letters that). */
+function decode(data: Uint8Array): unknown {
+  try {
+    return codec.decode(data);
+  } catch {
+    return new TextDecoder().decode(data);
+  }
+}
+
+/** One subject, or the narrowest `>` wildcard covering several (`auth.user.registered|updated` -> `auth.user.>`). */
+export function commonFilter(subjects: readonly string[]): string {
+  const [first, ...rest] = subjects.map((s) => s.split('.'));
+  if (!first) throw new Error('a consumer needs at least one subject');
+  if (rest.length === 0) return first.join('.');
+  let common = 0;
+  while (common < first.length - 1 && first[common] !== '>' && rest.every((r) => r[common] === first[common])) common++;
+  return [...first.slice(0, common), '>'].join('.');
+}
 
 /**
  * NATS JetStream transport. One stream per producing service (`<svc>.>`), publishes carry
  * `Nats-Msg-Id` = event id so a relay that publishes twice after a crash stores the event once.
- * Consumers are durable pull consumers with explicit ack; a failed handler naks with a delay.
+ * Consumers are durable pull consumers with explicit ack and the consumer's delivery policy.
  * `prefix` namespaces subjects and streams (tests share one server).
  */
 export class JetStreamTransport implements EventTransport {
@@ -72,56 +98,90 @@ export class JetStreamTransport implements EventTransport {
     await this.js.publish(this.subject(envelope.type), codec.encode(envelope), { msgID: envelope.id });
   }
 
-  async subscribe(durable: string, subject: string, handler: EventHandler): Promise<Subscription> {
-    const stream = await this.ensureStream(subject);
-    const durableName = durable.replace(/[^A-Za-z0-9_-]/g, '_');
-    try {
-      await this.jsm.consumers.info(stream, durableName);
-    } catch {
+  /**
+   * One durable pull consumer per stream the subjects live in (NATS 2.9 filters on one subject, so several
+   * subjects of a stream share their narrowest common wildcard and the others are acked unseen). Messages are
+   * handled one at a time; a failed handler naks with the policy's backoff. The server's `max_deliver` is one
+   * above the policy's so that a delivery that timed out on the last attempt still reaches the consumer layer,
+   * which then dead-letters it instead of the server dropping it silently.
+   */
+  async subscribe(spec: TransportConsumer, handler: DeliveryHandler): Promise<Subscription> {
+    const byStream = new Map<string, string[]>();
+    for (const subject of spec.subjects) {
+      const stream = await this.ensureStream(subject);
+      byStream.set(stream, [...(byStream.get(stream) ?? []), subject]);
+    }
+    const loops: { messages: ConsumerMessages; loop: Promise<void> }[] = [];
+    for (const [stream, subjects] of byStream) loops.push(await this.consumeStream(stream, subjects, spec, handler));
+    return {
+      stop: async () => {
+        for (const { messages } of loops) messages.stop();
+        for (const { loop } of loops) await loop.catch(() => {});
+      },
+    };
+  }
+
+  private async consumeStream(stream: string, subjects: string[], spec: TransportConsumer, handler: DeliveryHandler) {
+    const durableName = spec.durable.replace(/[^A-Za-z0-9_-]/g, '_');
+    const { policy } = spec;
+    const timing = {
+      ack_wait: nanos(policy.ackWaitMs),
+      max_deliver: policy.maxDeliver + 1,
+      // The server replaces ack_wait by backoff[n] for delivery n, so none may be shorter than ack_wait.
+      ...(policy.backoffMs.length > 0
+        ? { backoff: policy.backoffMs.map((ms) => nanos(Math.max(ms, policy.ackWaitMs))) }
+        : {}),
+    };
+    const exists = await this.jsm.consumers.info(stream, durableName).then(
+      () => true,
+      () => false,
+    );
+    if (exists) {
+      await this.jsm.consumers.update(stream, durableName, timing).catch((error: unknown) => {
+        this.logger.warn({ err: error, durable: spec.durable }, 'consumer delivery policy not updated');
+      });
+    } else {
       await this.jsm.consumers.add(stream, {
         durable_name: durableName,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        filter_subject: this.subject(subject),
-        ack_wait: nanos(30_000),
-        max_deliver: -1,
+        filter_subject: this.subject(commonFilter(subjects)),
+        ...timing,
       });
     }
     const consumer = await this.js.consumers.get(stream, durableName);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
+    const unprefix = (subject: string) => (this.prefix ? subject.slice(this.prefix.length + 1) : subject);
     const loop = (async () => {
       for await (const message of messages) {
-        let envelope: EventEnvelope;
-        try {
-          // Anything on our subjects must be an envelope; a malformed one is dropped, not retried forever.
-          envelope = envelopeSchema.parse(codec.decode(message.data));
-        } catch (error) {
-          this.logger.error({ err: error, subject: message.subject }, 'undecodable event dropped');
-          message.term();
+        const subject = unprefix(message.subject);
+        if (!subjects.some((s) => subjectMatches(s, subject))) {
+          message.ack();
           continue;
         }
+        const attempt = message.info.redeliveryCount;
         try {
-          await handler(envelope);
+          await handler({ subject, attempt, payload: decode(message.data) });
           message.ack();
         } catch (error) {
-          const delay = Math.min(60_000, 500 * 2 ** Math.min(message.info.redeliveryCount, 7));
-          this.logger.warn({ err: error, event: envelope.id, type: envelope.type, durable }, 'event handler failed');
-          message.nak(delay);
+          this.logger.warn({ err: error, subject, durable: spec.durable, attempt }, 'event handler failed');
+          message.nak(backoffAfter(policy, attempt));
         }
       }
     })();
-    return {
-      stop: async () => {
-        messages.stop();
-        await loop.catch(() => {});
-      },
-    };
+    return { messages, loop };
   }
 
   /** Number of messages stored in the stream that holds `type` (used by tests and health). */
   async storedCount(type: string): Promise<number> {
     const info = await this.jsm.streams.info(await this.ensureStream(type));
     return info.state.messages;
+  }
+
+  /** The server-side configuration of a durable consumer on the stream that holds `type` (tests, health). */
+  async consumerConfig(type: string, durable: string) {
+    const info = await this.jsm.consumers.info(await this.ensureStream(type), durable.replace(/[^A-Za-z0-9_-]/g, '_'));
+    return info.config;
   }
 
   async deleteStreams(): Promise<void> {

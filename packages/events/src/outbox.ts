@@ -1,46 +1,9 @@
-import { defineEntity, type EntityManager, type Orm, p } from '@routinely/db';
+import type { Orm } from '@routinely/db';
 import { type Logger, Pacer, systemClock } from '@routinely/platform';
 import type { EventEnvelope } from './envelope.js';
 import type { EventTransport } from './transport.js';
 
-/** Events waiting to be published, written in the same transaction as the change they describe. */
-export const OutboxMessage = defineEntity({
-  name: 'OutboxMessage',
-  tableName: 'outbox',
-  properties: {
-    id: p.uuid().primary(),
-    subject: p.string().length(200),
-    payload: p.json<EventEnvelope>(),
-    createdAt: p.datetime().fieldName('created_at'),
-    publishedAt: p.datetime().nullable().fieldName('published_at').index('outbox_published_at_idx'),
-  },
-});
-
-/** Ids of events a consumer has already handled, written in the consumer's own transaction. */
-export const InboxMessage = defineEntity({
-  name: 'InboxMessage',
-  tableName: 'inbox',
-  properties: {
-    consumer: p.string().length(100).primary(),
-    eventId: p.uuid().primary().fieldName('event_id'),
-    processedAt: p.datetime().fieldName('processed_at'),
-  },
-});
-
-export const eventEntities = [OutboxMessage, InboxMessage];
-
-/** Adds events to the outbox inside the caller's unit of work; they commit (or not) with it. */
-export function enqueue(em: EntityManager, ...events: EventEnvelope[]): void {
-  for (const event of events) {
-    em.create(OutboxMessage, {
-      id: event.id,
-      subject: event.type,
-      payload: event,
-      createdAt: new Date(event.occurred_at),
-      publishedAt: null,
-    });
-  }
-}
+export { EventDeadLetter, enqueue, eventEntities, InboxMessage, OutboxMessage } from './entities.js';
 
 export interface RelayOptions {
   orm: Orm;
@@ -48,18 +11,26 @@ export interface RelayOptions {
   logger: Logger;
   pollMs?: number;
   batchSize?: number;
+  /** How long a claimed row belongs to this relay before another may publish it again (default 60 s). */
+  leaseMs?: number;
   /** Test hook: runs after rows are claimed and before they are published. */
   beforePublish?: (events: EventEnvelope[]) => Promise<void>;
 }
 
 /**
- * Publishes outbox rows in id (time) order. Rows are claimed with FOR UPDATE SKIP LOCKED inside a
- * transaction that marks them published, so replicas never publish the same row concurrently; a crash
- * between publish and commit republishes with the same message id, which JetStream and the consumers'
- * inboxes both absorb. Passes run on every `kick()` (after a commit) and at least every `pollMs`.
+ * Publishes outbox rows in id (time) order. A pass claims rows in one short statement (a lease in
+ * `claimed_until`, FOR UPDATE SKIP LOCKED so replicas never claim the same row), hands them to the transport
+ * outside any transaction and retires them (`published_at`) once the transport confirms: at once for
+ * JetStream (stored), in process once every consumer acked or dead-lettered the event (`whenHandled`), which
+ * never holds up the next pass. A relay that dies leaves its rows claimed until the lease expires, then
+ * another pass publishes them again with the same message id, which JetStream and the consumers' inboxes
+ * both absorb. Passes run on every `kick()` (after a commit) and at least every `pollMs`.
  */
 export class OutboxRelay {
   private readonly pacer: Pacer;
+  private readonly awaiting = new Set<Promise<void>>();
+  private readonly handled: string[] = [];
+  private marking: Promise<void> | undefined;
 
   constructor(private readonly options: RelayOptions) {
     const batchSize = options.batchSize ?? 200;
@@ -81,53 +52,91 @@ export class OutboxRelay {
     this.pacer.wake();
   }
 
-  stop(): Promise<void> {
-    return this.pacer.stop();
+  /** Stops polling; rows still awaiting their consumers stay claimed and are published again after the lease. */
+  async stop(): Promise<void> {
+    await this.pacer.stop();
+    await this.marking;
   }
 
-  /** One pass; returns how many events were published. */
+  /** One pass; returns how many events were handed to the transport. */
   async publishBatch(): Promise<number> {
-    const knex = this.options.orm.em.getKnex();
-    return knex.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: { id: string; payload: EventEnvelope }[] }>(
-        'select id, payload from outbox where published_at is null order by id limit ? for update skip locked',
-        [this.options.batchSize ?? 200],
-      );
-      if (rows.length === 0) return 0;
-      const events = rows.map((r) => r.payload);
+    const events = await this.claim();
+    if (events.length === 0) return 0;
+    const held: string[] = [];
+    try {
       await this.options.beforePublish?.(events);
-      for (const event of events) await this.options.transport.publish(event);
-      await trx.raw('update outbox set published_at = now() where id = any(?::uuid[])', [rows.map((r) => r.id)]);
-      return rows.length;
-    });
+      for (const event of events) {
+        await this.options.transport.publish(event);
+        held.push(event.id);
+      }
+    } catch (error) {
+      // Not a crash: let the next pass retry the rest at once, in order, instead of after the lease.
+      const rest = events.filter((e) => !held.includes(e.id)).map((e) => e.id);
+      if (rest.length > 0)
+        await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [rest]);
+      throw error;
+    } finally {
+      if (held.length > 0) await this.retireWhenHandled(held);
+    }
+    return events.length;
   }
-}
 
-export type EventConsumerHandler = (em: EntityManager, envelope: EventEnvelope) => Promise<void>;
+  /** Resolves once every event handed over so far is handled and its row retired (or given up). For tests. */
+  async settled(): Promise<void> {
+    while (this.awaiting.size > 0) await Promise.all(this.awaiting);
+    await this.marking;
+  }
 
-/**
- * Subscribes a durable consumer whose handler runs in a transaction together with the inbox insert:
- * a redelivered event finds its id in the inbox and is skipped, so handling is exactly-once in effect.
- */
-export async function consumeEvents(options: {
-  orm: Orm;
-  transport: EventTransport;
-  durable: string;
-  subject: string;
-  handle: EventConsumerHandler;
-}) {
-  return options.transport.subscribe(options.durable, options.subject, async (envelope) => {
-    await options.orm.em.fork().transactional(async (em) => {
-      const inserted = await em
-        .getConnection()
-        .execute<{ event_id: string }[]>(
-          'insert into inbox (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing returning event_id',
-          [options.durable, envelope.id],
-          'all',
-          em.getTransactionContext(),
+  private async claim(): Promise<EventEnvelope[]> {
+    const rows = await this.sql<{ id: string; payload: EventEnvelope }>(
+      `update outbox set claimed_until = now() + ? * interval '1 millisecond'
+       where id in (select id from outbox where published_at is null and (claimed_until is null or claimed_until < now())
+                    order by id limit ? for update skip locked)
+       returning id, payload`,
+      [this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200],
+    );
+    return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => r.payload);
+  }
+
+  private async retireWhenHandled(ids: string[]): Promise<void> {
+    const { transport, logger } = this.options;
+    const whenHandled = transport.whenHandled?.bind(transport);
+    if (!whenHandled) return this.retire(ids);
+    for (const id of ids) {
+      const waiting: Promise<void> = whenHandled(id).then(
+        () => {
+          this.handled.push(id);
+          this.markSoon();
+        },
+        (error: unknown) =>
+          logger.warn({ err: error, event: id }, 'event not handled; published again after the lease'),
+      );
+      this.awaiting.add(waiting);
+      void waiting.finally(() => this.awaiting.delete(waiting));
+    }
+  }
+
+  /** Batches the retiring of handled rows: one update at a time, covering everything handled meanwhile. */
+  private markSoon(): void {
+    if (this.marking) return;
+    this.marking = (async () => {
+      while (this.handled.length > 0) {
+        const ids = this.handled.splice(0);
+        await this.retire(ids).catch((error: unknown) =>
+          this.options.logger.warn({ err: error, events: ids.length }, 'outbox rows not retired; published again'),
         );
-      if (inserted.length === 0) return;
-      await options.handle(em, envelope);
-    });
-  });
+      }
+      this.marking = undefined;
+    })();
+  }
+
+  private async retire(ids: string[]): Promise<void> {
+    await this.sql('update outbox set published_at = now(), claimed_until = null where id = any(array[?]::uuid[])', [
+      ids,
+    ]);
+  }
+
+  private sql<T>(query: string, params: unknown[]): Promise<T[]> {
+    return this.options.orm.em.getConnection().execute<T[]>(query, params, 'all');
+  }
 }

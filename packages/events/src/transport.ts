@@ -1,6 +1,36 @@
 import type { EventEnvelope } from './envelope.js';
 
-export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
+/**
+ * How a consumer's messages are (re)delivered. `backoffMs[i]` is the wait before attempt i + 2 after a
+ * failed attempt (the last entry repeats); the handler runs at most `maxDeliver` times, then the message is
+ * dead-lettered. `ackWaitMs` is how long a delivery may stay unacknowledged before the transport assumes the
+ * consumer died and delivers it again.
+ */
+export interface DeliveryPolicy {
+  ackWaitMs: number;
+  maxDeliver: number;
+  backoffMs: readonly number[];
+}
+
+/** What a transport needs to know of a consumer. `subjects` may end in a `>` wildcard. */
+export interface TransportConsumer {
+  durable: string;
+  subjects: readonly string[];
+  policy: DeliveryPolicy;
+}
+
+/**
+ * One delivery of a message. `attempt` counts deliveries from 1; `payload` is the decoded message (the
+ * envelope, if the producer behaved), or its raw text when it was not JSON.
+ */
+export interface Delivery {
+  subject: string;
+  attempt: number;
+  payload: unknown;
+}
+
+/** Resolving acknowledges the message; throwing makes the transport deliver it again after the backoff. */
+export type DeliveryHandler = (delivery: Delivery) => Promise<void>;
 
 export interface Subscription {
   stop(): Promise<void>;
@@ -11,11 +41,26 @@ export interface Subscription {
  * delivery with duplicate suppression by message id; consumers stay idempotent through their inbox.
  */
 export interface EventTransport {
-  /** Resolves once the transport has accepted (JetStream: stored) the event. */
+  /**
+   * Takes the event, in call order. Resolves once the transport holds it: JetStream when the stream stored
+   * it, in process when it is queued for every matching consumer (consumers never run inside this call).
+   */
   publish(envelope: EventEnvelope): Promise<void>;
-  /** A durable consumer: `durable` names it, `subject` may end in a `>` wildcard. */
-  subscribe(durable: string, subject: string, handler: EventHandler): Promise<Subscription>;
+  /**
+   * Only for transports that keep nothing across a crash (in process): resolves once every consumer that
+   * was subscribed when `eventId` was published acked or dead-lettered it, rejects when one gave up. The
+   * relay retires the outbox row only then. Resolves at once for an id it does not know (already settled).
+   */
+  whenHandled?(eventId: string): Promise<void>;
+  subscribe(consumer: TransportConsumer, handler: DeliveryHandler): Promise<Subscription>;
   close(): Promise<void>;
+}
+
+/** The wait before the attempt after `attempt` failed. */
+export function backoffAfter(policy: DeliveryPolicy, attempt: number): number {
+  const { backoffMs } = policy;
+  if (backoffMs.length === 0) return 0;
+  return backoffMs[Math.min(attempt, backoffMs.length) - 1] ?? 0;
 }
 
 export function subjectMatches(pattern: string, subject: string): boolean {

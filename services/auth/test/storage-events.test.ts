@@ -56,8 +56,13 @@ describe('storage', () => {
 describe('events through the outbox to JetStream', () => {
   it('publishes auth.user.registered, auth.user.updated and auth.session.revoked', async () => {
     const seen: EventEnvelope[] = [];
-    const sub = await transport.subscribe(uniqueName('auth_test'), 'auth.>', async (event) => {
-      seen.push(event);
+    const follower = {
+      durable: uniqueName('auth_test'),
+      subjects: ['auth.>'],
+      policy: { ackWaitMs: 30_000, maxDeliver: 3, backoffMs: [100] },
+    };
+    const sub = await transport.subscribe(follower, async ({ payload }) => {
+      seen.push(payload as EventEnvelope);
     });
     try {
       const { access, userId } = await register(h.app, { name: 'Evt' });

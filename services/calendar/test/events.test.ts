@@ -10,8 +10,13 @@ const received: EventEnvelope[] = [];
 beforeAll(async () => {
   transport = await JetStreamTransport.connect(requireEnv('NATS_URL'), quietLogger(), uniqueName('calendar'));
   h = await startHarness({ transport, startService: true });
-  await transport.subscribe('calendar-test-follower', 'calendar.>', async (envelope) => {
-    received.push(envelope);
+  const follower = {
+    durable: 'calendar-test-follower',
+    subjects: ['calendar.>'],
+    policy: { ackWaitMs: 30_000, maxDeliver: 3, backoffMs: [100] },
+  };
+  await transport.subscribe(follower, async ({ payload }) => {
+    received.push(payload as EventEnvelope);
   });
 });
 afterAll(async () => {

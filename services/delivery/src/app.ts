@@ -115,6 +115,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       subscriptions = await subscribeConsumers({
         orm,
         transport: deps.transport,
+        logger,
         clock,
         onReminderChanged: () => reminderPacer.wake(),
       });

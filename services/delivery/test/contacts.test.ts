@@ -1,7 +1,7 @@
 import { authEvents, makeEvent } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, sqlRows, startHarness } from './helpers.js';
+import { type Harness, publishHandled, sqlRows, startHarness } from './helpers.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -23,7 +23,8 @@ describe('where reminder emails go', () => {
 
   it('never lets an older token overwrite the address an auth event reported', async () => {
     const user = h.tokens.user({ email: 'old@example.test' });
-    await h.transport.publish(
+    await publishHandled(
+      h.transport,
       makeEvent(
         authEvents.userUpdated,
         { tenantId: user.tenantId, userId: user.userId, at: clock.now() },

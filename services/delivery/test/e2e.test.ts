@@ -47,7 +47,7 @@ async function scheduleTask(user: TestUser, title: string, inMs: number) {
   await h.orm.em.fork().transactional(async (em) => {
     enqueue(
       em,
-      makeEvent(taskEvents.scheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }),
+      makeEvent(taskEvents.taskScheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }),
     );
   });
   relay.kick();

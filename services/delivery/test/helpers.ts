@@ -1,5 +1,12 @@
 import { type Orm, openOrm } from '@routinely/db';
-import { type EventTransport, InProcessTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
+import {
+  type EventEnvelope,
+  type EventTransport,
+  InProcessTransport,
+  makeEvent,
+  type TaskSnapshot,
+  taskEvents,
+} from '@routinely/events';
 import { type Clock, type ManualClock, parseConfig } from '@routinely/platform';
 import {
   buildTestHttpApp,
@@ -110,11 +117,16 @@ export async function startWithReceiver(options: HarnessOptions, secrets: () => 
 
 type TaskEventName = keyof typeof taskEvents;
 
-/** Publishes a task event the way the task service's relay would (InProcess: handled before it resolves). */
+/** Publishes an event the way a relay would and, in process, waits until every consumer handled it. */
+export async function publishHandled(transport: EventTransport, event: EventEnvelope): Promise<EventEnvelope> {
+  await transport.publish(event);
+  await transport.whenHandled?.(event.id);
+  return event;
+}
+
 export async function publishTask(transport: EventTransport, name: TaskEventName, task: TaskSnapshot, at: Date) {
   const event = makeEvent(taskEvents[name], { tenantId: task.tenant_id, userId: task.user_id, at }, { task });
-  await transport.publish(event);
-  return event;
+  return publishHandled(transport, event);
 }
 
 /**
@@ -137,7 +149,7 @@ export async function scheduleDue(
       chosen_slot_end: new Date(start + 30 * 60_000).toISOString(),
       ...fields,
     });
-    await publishTask(h.transport, 'scheduled', task, clock.now());
+    await publishTask(h.transport, 'taskScheduled', task, clock.now());
     tasks.push(task);
   }
   clock.advance((slotInMin - (tasks[0]?.reminder_offset_min ?? 0)) * 60_000);

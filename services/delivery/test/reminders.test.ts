@@ -1,9 +1,12 @@
+import { makeEvent, replayDeadLetters, taskEvents } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { SmtpCapture, type WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryConsumers } from '../src/events/consumers.js';
 import {
   createEndpoint,
   type Harness,
+  publishHandled,
   publishTask,
   scheduleDue,
   sqlRows,
@@ -42,39 +45,39 @@ const reminderOf = async (taskId: string) =>
 describe('reminders built from task events', () => {
   it('creates at slot - offset, moves with the slot, cancels when done, skipped, unscheduled or deleted', async () => {
     const user = h.tokens.user();
-    for (const ending of ['completed', 'skipped', 'unscheduled', 'deleted'] as const) {
+    for (const ending of ['taskCompleted', 'taskSkipped', 'taskUnscheduled', 'taskDeleted'] as const) {
       const task = taskFor(user, {
         chosen_slot_start: inMinutes(60),
         chosen_slot_end: inMinutes(90),
         reminder_offset_min: 15,
       });
-      await publishTask(h.transport, 'scheduled', task, clock.now());
+      await publishTask(h.transport, 'taskScheduled', task, clock.now());
       expect(new Date((await reminderOf(task.id))!.remind_at).toISOString()).toBe(inMinutes(45));
       const moved = {
         ...task,
         chosen_slot_start: inMinutes(120),
         updated_at: new Date(Date.parse(task.updated_at) + 1000).toISOString(),
       };
-      await publishTask(h.transport, 'updated', moved, clock.now());
+      await publishTask(h.transport, 'taskUpdated', moved, clock.now());
       expect(new Date((await reminderOf(task.id))!.remind_at).toISOString()).toBe(inMinutes(105));
       const status =
-        ending === 'completed'
+        ending === 'taskCompleted'
           ? 'done'
-          : ending === 'skipped'
+          : ending === 'taskSkipped'
             ? 'skipped'
-            : ending === 'unscheduled'
+            : ending === 'taskUnscheduled'
               ? 'pending'
               : 'scheduled';
       const ended = {
         ...moved,
         status,
-        chosen_slot_start: ending === 'unscheduled' ? null : moved.chosen_slot_start,
+        chosen_slot_start: ending === 'taskUnscheduled' ? null : moved.chosen_slot_start,
         updated_at: new Date(Date.parse(moved.updated_at) + 1000).toISOString(),
       } as typeof task;
       await publishTask(h.transport, ending, ended, clock.now());
       expect((await reminderOf(task.id))!.status, ending).toBe('cancelled');
       // A late, older event cannot bring it back.
-      await publishTask(h.transport, 'scheduled', task, clock.now());
+      await publishTask(h.transport, 'taskScheduled', task, clock.now());
       expect((await reminderOf(task.id))!.status).toBe('cancelled');
     }
   });
@@ -83,7 +86,7 @@ describe('reminders built from task events', () => {
     const user = h.tokens.user();
     const auth = await h.tokens.auth(user);
     const none = taskFor(user, { chosen_slot_start: inMinutes(60), reminder_channels: [] });
-    await publishTask(h.transport, 'scheduled', none, clock.now());
+    await publishTask(h.transport, 'taskScheduled', none, clock.now());
     expect(await reminderOf(none.id)).toBeUndefined();
     const soon = taskFor(user, {
       title: 'soon',
@@ -91,7 +94,7 @@ describe('reminders built from task events', () => {
       reminder_channels: ['email', 'inapp'],
     });
     const later = taskFor(user, { title: 'later', chosen_slot_start: inMinutes(60 * 24 * 10) });
-    for (const t of [later, soon]) await publishTask(h.transport, 'scheduled', t, clock.now());
+    for (const t of [later, soon]) await publishTask(h.transport, 'taskScheduled', t, clock.now());
     const week = await h.app.inject({ url: '/api/v1/service/reminders/upcoming', headers: auth });
     expect(week.statusCode).toBe(200);
     expect(week.json()).toEqual([
@@ -140,7 +143,7 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
       reminder_channels: ['email', 'inapp', 'webhook'],
       reminder_offset_min: 10,
     });
-    await publishTask(h.transport, 'scheduled', task, clock.now());
+    await publishTask(h.transport, 'taskScheduled', task, clock.now());
     clock.advance(20 * 60_000 - 1);
     expect(await h.service.workers.fireDueReminders()).toBe(0);
     clock.advance(1);
@@ -289,5 +292,40 @@ describe('notifications', () => {
       (await h.app.inject({ method: 'PATCH', url: '/api/v1/service/notifications/nope/read', headers: auth }))
         .statusCode,
     ).toBe(422);
+  });
+});
+
+describe('task events the reminder consumer cannot take', () => {
+  it('dead-letters a task event whose data fails the catalog schema, keeps consuming, and replays it once fixed', async () => {
+    const user = h.tokens.user();
+    const task = taskFor(user, { chosen_slot_start: inMinutes(60), chosen_slot_end: inMinutes(90) });
+    const event = makeEvent(
+      taskEvents.taskScheduled,
+      { tenantId: user.tenantId, userId: user.userId, at: clock.now() },
+      { task },
+    );
+    await publishHandled(h.transport, { ...event, data: { task: { ...task, status: 'someday' } } });
+    const letters = await sqlRows<{ id: string; subject: string; error: string }>(
+      h.orm,
+      "select id, subject, error from event_dead_letter where consumer = 'delivery.reminders' and event_id = ?",
+      [event.id],
+    );
+    expect(letters).toEqual([
+      { id: expect.any(String), subject: 'task.task.scheduled', error: expect.stringContaining('status') },
+    ]);
+    expect(await reminderOf(task.id)).toBeUndefined();
+    // The next event of the same consumer still flows.
+    const next = taskFor(user, { chosen_slot_start: inMinutes(60), chosen_slot_end: inMinutes(90) });
+    await publishTask(h.transport, 'taskScheduled', next, clock.now());
+    expect((await reminderOf(next.id))?.status).toBe('scheduled');
+    // An operator repairs the stored payload; replay runs the consumer through its inbox and removes the letter.
+    await sqlRows(h.orm, 'update event_dead_letter set payload = ?::jsonb where id = ?', [
+      JSON.stringify(event),
+      letters[0]?.id,
+    ]);
+    const consumers = deliveryConsumers({ clock, onReminderChanged: () => {} });
+    expect(await replayDeadLetters(h.orm, consumers.reminders)).toEqual({ replayed: [letters[0]?.id], failed: [] });
+    expect((await reminderOf(task.id))?.status).toBe('scheduled');
+    expect(await sqlRows(h.orm, "select * from event_dead_letter where consumer = 'delivery.reminders'")).toEqual([]);
   });
 });

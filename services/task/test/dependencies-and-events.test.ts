@@ -62,8 +62,13 @@ describe('dependencies', () => {
 describe('events over JetStream', () => {
   it('publishes created, scheduled and deleted with the task snapshot a reminder needs', async () => {
     const seen: EventEnvelope<{ task: TaskSnapshot }>[] = [];
-    const sub = await transport.subscribe(uniqueName('reader'), 'task.task.>', async (envelope) => {
-      seen.push(envelope as EventEnvelope<{ task: TaskSnapshot }>);
+    const reader = {
+      durable: uniqueName('reader'),
+      subjects: ['task.task.>'],
+      policy: { ackWaitMs: 30_000, maxDeliver: 3, backoffMs: [100] },
+    };
+    const sub = await transport.subscribe(reader, async ({ payload }) => {
+      seen.push(payload as EventEnvelope<{ task: TaskSnapshot }>);
     });
     try {
       const task = (

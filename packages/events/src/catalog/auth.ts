@@ -16,7 +16,7 @@ const userData = z.object({
 export const authEvents = {
   userRegistered: defineEvent('auth.user.registered', userData),
   userUpdated: defineEvent('auth.user.updated', userData),
-  sessionsRevoked: defineEvent(
+  sessionRevoked: defineEvent(
     'auth.session.revoked',
     z.object({ user_id: z.string().uuid(), session_ids: z.array(z.string()), reason: z.string() }),
   ),

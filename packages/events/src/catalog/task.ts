@@ -26,11 +26,11 @@ const taskData = z.object({ task: taskSnapshot });
 
 /** Events of the task service (subjects task.task.<verb>). Each carries the task as it is after the change. */
 export const taskEvents = {
-  created: defineEvent('task.task.created', taskData),
-  updated: defineEvent('task.task.updated', taskData),
-  scheduled: defineEvent('task.task.scheduled', taskData),
-  unscheduled: defineEvent('task.task.unscheduled', taskData),
-  completed: defineEvent('task.task.completed', taskData),
-  skipped: defineEvent('task.task.skipped', taskData),
-  deleted: defineEvent('task.task.deleted', taskData),
+  taskCreated: defineEvent('task.task.created', taskData),
+  taskUpdated: defineEvent('task.task.updated', taskData),
+  taskScheduled: defineEvent('task.task.scheduled', taskData),
+  taskUnscheduled: defineEvent('task.task.unscheduled', taskData),
+  taskCompleted: defineEvent('task.task.completed', taskData),
+  taskSkipped: defineEvent('task.task.skipped', taskData),
+  taskDeleted: defineEvent('task.task.deleted', taskData),
 };

@@ -125,7 +125,7 @@ export class SessionService {
       enqueue(
         em,
         makeEvent(
-          authEvents.sessionsRevoked,
+          authEvents.sessionRevoked,
           { tenantId, userId, at: now },
           { user_id: userId, session_ids: sessionIds, reason },
         ),

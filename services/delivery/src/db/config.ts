@@ -2,6 +2,7 @@ import type { ServiceDbConfig } from '@routinely/db';
 import { eventEntities } from '@routinely/events';
 import { deliveryEntities } from './entities.js';
 import { Migration20261121090412 } from './migrations/Migration20261121090412.js';
+import { Migration20261123144442 } from './migrations/Migration20261123144442.js';
 import { Migration20261123150000 } from './migrations/Migration20261123150000.js';
 
 export const dbConfig: ServiceDbConfig = {
@@ -9,6 +10,7 @@ export const dbConfig: ServiceDbConfig = {
   entities: [...deliveryEntities, ...eventEntities],
   migrations: [
     { name: 'Migration20261121090412', class: Migration20261121090412 },
+    { name: 'Migration20261123144442', class: Migration20261123144442 },
     { name: 'Migration20261123150000', class: Migration20261123150000 },
   ],
 };

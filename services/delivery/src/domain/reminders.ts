@@ -1,12 +1,10 @@
 import type { EntityManager } from '@routinely/db';
-import { type EventEnvelope, type TaskSnapshot, taskSnapshot } from '@routinely/events';
+import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { z } from 'zod';
 import { Reminder } from '../db/entities.js';
 import { notifyWakeup } from '../workers/wakeups.js';
 
-const taskEventData = z.object({ task: taskSnapshot });
 const ACTIVE = new Set(['pending', 'scheduled']);
 
 /** When the task's reminder should fire, or null when it should have none. */
@@ -22,13 +20,15 @@ function reminderTimeFor(task: TaskSnapshot, deleted: boolean): Date | null {
  * version are ignored, so out-of-order delivery cannot resurrect a cancelled reminder. Returns true when
  * a reminder became due-able (the firer should re-arm).
  */
-export async function applyTaskEvent(em: EntityManager, envelope: EventEnvelope, clock: Clock): Promise<boolean> {
-  const { task } = taskEventData.parse(envelope.data);
+export type TaskEvent = EventOf<(typeof taskEvents)[keyof typeof taskEvents]>;
+
+export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock): Promise<boolean> {
+  const { task } = event.data;
   const now = clock.now();
   const version = new Date(task.updated_at);
   const existing = await em.findOne(Reminder, { taskId: task.id, tenantId: task.tenant_id });
   if (existing && existing.taskUpdatedAt > version) return false;
-  let remindAt = reminderTimeFor(task, envelope.type === 'task.task.deleted');
+  let remindAt = reminderTimeFor(task, event.type === 'task.task.deleted');
   // A slot that has already begun gets no reminder; one whose offset already passed fires at once.
   if (remindAt && task.chosen_slot_start && new Date(task.chosen_slot_start) <= now) remindAt = null;
   if (!remindAt) {

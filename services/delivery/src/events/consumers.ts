@@ -1,40 +1,54 @@
 import type { Orm } from '@routinely/db';
-import { authEvents, consumeEvents, type EventTransport, type Subscription } from '@routinely/events';
-import type { Clock } from '@routinely/platform';
+import {
+  authEvents,
+  defineConsumer,
+  type EventTransport,
+  type Subscription,
+  startConsumer,
+  taskEvents,
+} from '@routinely/events';
+import type { Clock, Logger } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
 import { applyTaskEvent } from '../domain/reminders.js';
 
+/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
+const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
+
 /**
- * The delivery service's subscriptions: task events maintain reminders; auth user events keep the email
- * address reminders are mailed to.
+ * The delivery service's consumers: task events maintain reminders; auth user events keep the email address
+ * reminders are mailed to. Both only write rows; sending is the workers' job.
  */
+export function deliveryConsumers(options: { clock: Clock; onReminderChanged: () => void }) {
+  const { clock } = options;
+  return {
+    reminders: defineConsumer({
+      durable: 'delivery.reminders',
+      events: taskEvents,
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        // NOTIFY (sent on commit) is the cross-process wake-up; this timer covers a listener that is down.
+        if (await applyTaskEvent(em, event, clock)) setTimeout(options.onReminderChanged, 25);
+      },
+    }),
+    contacts: defineConsumer({
+      durable: 'delivery.contacts',
+      events: [authEvents.userRegistered, authEvents.userUpdated],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        const { user } = event.data;
+        await rememberContact(em, { tenantId: user.tenant_id, userId: user.id, email: user.email }, clock.now());
+      },
+    }),
+  };
+}
+
 export async function subscribeConsumers(options: {
   orm: Orm;
   transport: EventTransport;
+  logger: Logger;
   clock: Clock;
   onReminderChanged: () => void;
 }): Promise<Subscription[]> {
-  const { orm, transport, clock } = options;
-  const reminders = await consumeEvents({
-    orm,
-    transport,
-    durable: 'delivery.reminders',
-    subject: 'task.task.>',
-    handle: async (em, envelope) => {
-      // NOTIFY (sent on commit) is the cross-process wake-up; this timer covers a listener that is down.
-      if (await applyTaskEvent(em, envelope, clock)) setTimeout(options.onReminderChanged, 25);
-    },
-  });
-  const contacts = await consumeEvents({
-    orm,
-    transport,
-    durable: 'delivery.contacts',
-    subject: 'auth.user.>',
-    handle: async (em, envelope) => {
-      if (envelope.type !== authEvents.userRegistered.type && envelope.type !== authEvents.userUpdated.type) return;
-      const { user } = authEvents.userRegistered.schema.parse(envelope.data);
-      await rememberContact(em, { tenantId: user.tenant_id, userId: user.id, email: user.email }, clock.now());
-    },
-  });
-  return [reminders, contacts];
+  const consumers = deliveryConsumers(options);
+  return Promise.all([startConsumer(consumers.reminders, options), startConsumer(consumers.contacts, options)]);
 }

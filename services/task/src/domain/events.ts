@@ -14,13 +14,13 @@ export function emitTaskEvent(em: EntityManager, kind: TaskEventKind, row: TaskR
 
 /**
  * Which one event describes a change from `before` to `after`: completion and skipping first, then a
- * new or moved slot (scheduled), a removed slot (unscheduled), else a plain update. Every event carries
+ * new or moved slot (taskScheduled), a removed slot (taskUnscheduled), else a plain update. Every event carries
  * the whole task after the change, so one is enough for any consumer.
  */
 export function eventForChange(before: TaskRow, after: TaskRow): TaskEventKind {
   if (after.status !== before.status) {
-    if (after.status === 'done') return 'completed';
-    if (after.status === 'skipped') return 'skipped';
+    if (after.status === 'done') return 'taskCompleted';
+    if (after.status === 'skipped') return 'taskSkipped';
   }
   const hadSlot = before.chosen_slot_start !== null;
   const hasSlot = after.chosen_slot_start !== null;
@@ -29,8 +29,8 @@ export function eventForChange(before: TaskRow, after: TaskRow): TaskEventKind {
     (!hadSlot ||
       before.chosen_slot_start?.getTime() !== after.chosen_slot_start?.getTime() ||
       before.chosen_slot_end?.getTime() !== after.chosen_slot_end?.getTime());
-  if (after.status === 'scheduled' && (slotMoved || before.status !== 'scheduled')) return 'scheduled';
-  if (hadSlot && !hasSlot) return 'unscheduled';
-  if (before.status === 'scheduled' && after.status === 'pending') return 'unscheduled';
-  return 'updated';
+  if (after.status === 'scheduled' && (slotMoved || before.status !== 'scheduled')) return 'taskScheduled';
+  if (hadSlot && !hasSlot) return 'taskUnscheduled';
+  if (before.status === 'scheduled' && after.status === 'pending') return 'taskUnscheduled';
+  return 'taskUpdated';
 }

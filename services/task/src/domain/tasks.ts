@@ -91,7 +91,7 @@ export class TaskService {
       const sortOrder = await nextSortOrder(sql, owner, input.parent_task_id);
       const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: sortOrder }], now);
       if (!row) throw new Error('insert returned no row');
-      emitTaskEvent(em, 'created', row, now);
+      emitTaskEvent(em, 'taskCreated', row, now);
       return row;
     });
   }
@@ -154,7 +154,7 @@ export class TaskService {
       const rows = await subtreeRows(sql, owner, id);
       if (rows.length === 0) throw notFound('Task');
       await deleteTask(sql, owner, id);
-      for (const row of rows) emitTaskEvent(em, 'deleted', row, now);
+      for (const row of rows) emitTaskEvent(em, 'taskDeleted', row, now);
     });
   }
 
@@ -196,7 +196,7 @@ export class TaskService {
         sort_order: sortOrder,
         updated_at: now,
       });
-      emitTaskEvent(em, 'updated', saved, now);
+      emitTaskEvent(em, 'taskUpdated', saved, now);
       return saved;
     });
   }

@@ -48,7 +48,7 @@ export async function planAgainstStore(sql: Sql, owner: Owner, rows: readonly un
 export async function writePlan(sql: Sql, em: EntityManager, owner: Owner, plan: ImportPlan, now: Date) {
   const rows = await insertTasks(sql, owner, plan.tasks, now);
   await insertDependencies(sql, owner, plan.dependencies, now);
-  for (const row of rows) emitTaskEvent(em, 'created', row, now);
+  for (const row of rows) emitTaskEvent(em, 'taskCreated', row, now);
   return plan.tasks.map((t) => t.id);
 }
 

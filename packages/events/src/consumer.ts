@@ -1,0 +1,169 @@
+import type { EntityManager, Orm } from '@routinely/db';
+import type { Logger } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
+import { eventMetrics } from './metrics.js';
+import type { Delivery, DeliveryPolicy, EventTransport, Subscription } from './transport.js';
+
+export type AnyEventDefinition = EventDefinition<z.ZodType, string>;
+
+/** A consumer: the events it takes, how they are redelivered, and the handler that writes its rows. */
+export interface ConsumerDefinition<D extends AnyEventDefinition = AnyEventDefinition> {
+  /** `<svc>.<purpose>`: the durable consumer name and the inbox / dead-letter key. */
+  durable: string;
+  events: readonly D[];
+  policy: DeliveryPolicy;
+  /** Runs in the consumer's transaction with the inbox insert; writes rows only (slow I/O belongs to workers). */
+  handle(em: EntityManager, event: EventOf<D>): Promise<void>;
+}
+
+/**
+ * Declares a consumer. `events` lists catalog entries or takes a whole catalog (`events: taskEvents`); the
+ * handler receives the envelope with `data` parsed by the event's catalog schema, typed as a union
+ * discriminated on `type`.
+ */
+export function defineConsumer<const D extends AnyEventDefinition>(definition: {
+  durable: string;
+  events: readonly D[] | Readonly<Record<string, D>>;
+  policy: DeliveryPolicy;
+  handle(em: EntityManager, event: EventOf<D>): Promise<void>;
+}): ConsumerDefinition<D> {
+  const events: readonly D[] = Array.isArray(definition.events)
+    ? (definition.events as readonly D[])
+    : Object.values(definition.events as Readonly<Record<string, D>>);
+  const { policy } = definition;
+  if (events.length === 0) throw new Error(`consumer ${definition.durable} takes no events`);
+  if (!Number.isInteger(policy.maxDeliver) || policy.maxDeliver < 1) {
+    throw new Error(`consumer ${definition.durable}: maxDeliver must be a positive integer`);
+  }
+  if (policy.backoffMs.length >= policy.maxDeliver && policy.backoffMs.length > 0) {
+    throw new Error(`consumer ${definition.durable}: backoffMs needs fewer entries than maxDeliver`);
+  }
+  if (policy.ackWaitMs <= 0 || policy.backoffMs.some((ms) => ms < 0)) {
+    throw new Error(`consumer ${definition.durable}: ackWaitMs must be positive and backoffMs non-negative`);
+  }
+  return { durable: definition.durable, events, policy, handle: definition.handle };
+}
+
+export interface ConsumerDeps {
+  orm: Orm;
+  transport: EventTransport;
+  logger: Logger;
+}
+
+/** Subscribes the consumer; every delivery goes through `deliverToConsumer`. */
+export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps): Promise<Subscription> {
+  return deps.transport.subscribe(
+    { durable: consumer.durable, subjects: consumer.events.map((e) => e.type), policy: consumer.policy },
+    (delivery) => deliverToConsumer(consumer, deps, delivery),
+  );
+}
+
+export type ParsedDelivery =
+  | { kind: 'event'; event: EventOf<AnyEventDefinition> }
+  | { kind: 'ignored' }
+  | { kind: 'poison'; eventId: string | null; error: string };
+
+/** The message as the consumer's typed event; not an envelope, or data its catalog rejects, is poison. */
+export function parseDelivery(consumer: ConsumerDefinition, payload: unknown): ParsedDelivery {
+  const envelope = envelopeSchema.safeParse(payload);
+  if (!envelope.success)
+    return { kind: 'poison', eventId: null, error: `not an event envelope: ${envelope.error.message}` };
+  const definition = consumer.events.find((e) => e.type === envelope.data.type);
+  if (!definition) return { kind: 'ignored' };
+  const data = definition.schema.safeParse(envelope.data.data);
+  if (!data.success) {
+    return { kind: 'poison', eventId: envelope.data.id, error: `data fails ${definition.type}: ${data.error.message}` };
+  }
+  return { kind: 'event', event: { ...envelope.data, data: data.data } as EventOf<AnyEventDefinition> };
+}
+
+/**
+ * Handles one delivery: the one place a consumer's handler is invoked from a transport (tracing wraps this).
+ * Poison is dead-lettered at once; a failing handler throws so the transport redelivers, until the last
+ * attempt, whose failure is dead-lettered and acked.
+ */
+export async function deliverToConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps, delivery: Delivery) {
+  if (delivery.attempt > 1) eventMetrics.redeliveries.inc({ consumer: consumer.durable });
+  const parsed = parseDelivery(consumer, delivery.payload);
+  if (parsed.kind === 'ignored') return;
+  if (parsed.kind === 'poison') return deadLetter(deps, consumer, delivery, parsed.eventId, parsed.error);
+  if (delivery.attempt > consumer.policy.maxDeliver) {
+    // JetStream's one extra delivery: earlier ones timed out (a crash, a hang) or even their dead letter failed.
+    return deadLetter(
+      deps,
+      consumer,
+      delivery,
+      parsed.event.id,
+      `no delivery acknowledged within ${consumer.policy.maxDeliver} attempts`,
+    );
+  }
+  try {
+    await handleOnce(deps.orm, consumer, parsed.event);
+  } catch (error) {
+    if (delivery.attempt < consumer.policy.maxDeliver) throw error;
+    await deadLetter(deps, consumer, delivery, parsed.event.id, errorMessage(error));
+  }
+}
+
+/**
+ * Runs the handler in a transaction together with the inbox insert: a redelivered event finds its id in the
+ * inbox and is skipped, so handling is exactly-once in effect. `alsoInTransaction` runs in the same
+ * transaction when the handler ran or the event was already handled (replay deletes its dead letter there).
+ */
+export async function handleOnce(
+  orm: Orm,
+  consumer: ConsumerDefinition,
+  event: EventOf<AnyEventDefinition>,
+  alsoInTransaction?: (em: EntityManager) => Promise<void>,
+): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    const inserted = await em
+      .getConnection()
+      .execute<{ event_id: string }[]>(
+        'insert into inbox (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing returning event_id',
+        [consumer.durable, event.id],
+        'all',
+        em.getTransactionContext(),
+      );
+    if (inserted.length > 0) await consumer.handle(em, event as never);
+    await alsoInTransaction?.(em);
+  });
+}
+
+/** Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it. */
+async function deadLetter(
+  deps: ConsumerDeps,
+  consumer: ConsumerDefinition,
+  delivery: Delivery,
+  eventId: string | null,
+  error: string,
+): Promise<void> {
+  await deps.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
+       values (?, ?, ?, ?, ?::jsonb, ?, ?, now()) on conflict do nothing`,
+      [
+        uuidv7(),
+        consumer.durable,
+        eventId,
+        delivery.subject,
+        JSON.stringify(delivery.payload ?? null),
+        error,
+        delivery.attempt,
+      ],
+      'run',
+    );
+  deps.logger.error(
+    { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error },
+    'event dead-lettered',
+  );
+  eventMetrics.deadLetters.inc({ consumer: consumer.durable });
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,179 @@
+import type { Orm } from '@routinely/db';
+import { register } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authEvents,
+  defineConsumer,
+  type EventOf,
+  InProcessTransport,
+  makeEvent,
+  replayDeadLetters,
+  startConsumer,
+  taskEvents,
+} from '../src/index.js';
+import { capturingLogger, count, openEventsDatabase, taskCreated, taskSnapshot } from './support.js';
+
+let orm: Orm;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ orm, close } = await openEventsDatabase());
+});
+afterAll(() => close?.());
+
+const policy = { ackWaitMs: 1_000, maxDeliver: 3, backoffMs: [5, 10] };
+
+async function counterValue(name: string, consumer: string): Promise<number> {
+  const metric = register.getSingleMetric(name);
+  const values = (await metric?.get())?.values ?? [];
+  return values.find((v) => v.labels.consumer === consumer)?.value ?? 0;
+}
+
+describe('typed consumers', () => {
+  it('hands the handler catalog-parsed data, discriminated on type, and handles each event once', async () => {
+    const transport = new InProcessTransport();
+    const seen: string[] = [];
+    const consumer = defineConsumer({
+      durable: 'evt.typed',
+      events: [taskEvents.taskCreated, authEvents.sessionRevoked],
+      policy,
+      handle: async (_em, event) => {
+        // Compiles only because `data` is typed by the catalog per `type`.
+        if (event.type === 'task.task.created') seen.push(`task:${event.data.task.title}`);
+        else seen.push(`revoked:${event.data.session_ids.length}`);
+      },
+    });
+    const sub = await startConsumer(consumer, { orm, transport, logger: capturingLogger().logger });
+    const created = taskCreated({ title: 'typed' });
+    const revoked = makeEvent(
+      authEvents.sessionRevoked,
+      { tenantId: 't1', userId: 'u1', at: new Date() },
+      { user_id: crypto.randomUUID(), session_ids: ['a', 'b'], reason: 'logout' },
+    );
+    const ignored = makeEvent(
+      taskEvents.taskDeleted,
+      { tenantId: 't1', userId: 'u1', at: new Date() },
+      { task: taskSnapshot() },
+    );
+    for (const e of [created, revoked, ignored]) await transport.publish(e);
+    for (const e of [created, revoked, ignored]) await transport.whenHandled(e.id);
+    // A second process (fresh transport, same inbox) gets the same event again: the inbox absorbs it.
+    const again = new InProcessTransport();
+    const sub2 = await startConsumer(consumer, { orm, transport: again, logger: capturingLogger().logger });
+    await again.publish(created);
+    await again.whenHandled(created.id);
+    expect(seen).toEqual(['task:typed', 'revoked:2']);
+    expect(await count(orm, "inbox where consumer = 'evt.typed'")).toBe(2);
+    await sub.stop();
+    await sub2.stop();
+  });
+
+  it('takes a whole catalog', () => {
+    const consumer = defineConsumer({ durable: 'evt.all', events: taskEvents, policy, handle: async () => {} });
+    expect(consumer.events.map((e) => e.type)).toHaveLength(7);
+    type Handled = EventOf<(typeof consumer.events)[number]>['type'];
+    const deleted: Handled = 'task.task.deleted';
+    expect(consumer.events.map((e) => e.type)).toContain(deleted);
+  });
+
+  it('rejects a policy JetStream could not take', () => {
+    const bad = { ackWaitMs: 1_000, maxDeliver: 2, backoffMs: [1, 2] };
+    expect(() =>
+      defineConsumer({ durable: 'evt.bad', events: taskEvents, policy: bad, handle: async () => {} }),
+    ).toThrow(/fewer entries than maxDeliver/);
+  });
+});
+
+describe('dead letters', () => {
+  it('stores a message after maxDeliver failed attempts, logs and counts it, and acks it so the next one flows', async () => {
+    const transport = new InProcessTransport();
+    const { logger, lines } = capturingLogger();
+    const poison = taskCreated({ title: 'poison' });
+    const fine = taskCreated({ title: 'fine' });
+    let failing = true;
+    const handled: string[] = [];
+    const consumer = defineConsumer({
+      durable: 'evt.dlq',
+      events: [taskEvents.taskCreated],
+      policy,
+      handle: async (em, event) => {
+        await em.getConnection().execute('select 1', [], 'all', em.getTransactionContext());
+        if (failing && event.id === poison.id) throw new Error('reminder table locked');
+        handled.push(event.data.task.title);
+      },
+    });
+    const deadBefore = await counterValue('routinely_event_dead_letters_total', 'evt.dlq');
+    const redeliveredBefore = await counterValue('routinely_event_redeliveries_total', 'evt.dlq');
+    const sub = await startConsumer(consumer, { orm, transport, logger });
+    await transport.publish(poison);
+    await transport.publish(fine);
+    await transport.whenHandled(poison.id);
+    await transport.whenHandled(fine.id);
+    expect(handled).toEqual(['fine']);
+    const letters = await orm.em
+      .fork()
+      .getConnection()
+      .execute("select * from event_dead_letter where consumer = 'evt.dlq'");
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({
+      event_id: poison.id,
+      subject: 'task.task.created',
+      error: 'reminder table locked',
+      attempts: 3,
+      payload: { id: poison.id, data: { task: { title: 'poison' } } },
+    });
+    expect(await count(orm, 'inbox where event_id = ?', [poison.id])).toBe(0);
+    expect(await counterValue('routinely_event_dead_letters_total', 'evt.dlq')).toBe(deadBefore + 1);
+    expect(await counterValue('routinely_event_redeliveries_total', 'evt.dlq')).toBe(redeliveredBefore + 2);
+    const logged = lines().filter((l) => l.msg === 'event dead-lettered');
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 50,
+        event: poison.id,
+        type: 'task.task.created',
+        consumer: 'evt.dlq',
+        error: 'reminder table locked',
+      }),
+    ]);
+    expect(JSON.stringify(logged)).not.toContain('poison');
+
+    // Replay: the cause is fixed; the handler runs once through the inbox and the letter is deleted.
+    failing = false;
+    const result = await replayDeadLetters(orm, consumer);
+    expect(result).toEqual({ replayed: [letters[0]?.id], failed: [] });
+    expect(handled).toEqual(['fine', 'poison']);
+    expect(await count(orm, "event_dead_letter where consumer = 'evt.dlq'")).toBe(0);
+    expect(await count(orm, 'inbox where event_id = ?', [poison.id])).toBe(1);
+    await sub.stop();
+  });
+
+  it('dead-letters data that fails the catalog schema at once, and replay keeps a letter that still fails', async () => {
+    const transport = new InProcessTransport();
+    const handled: string[] = [];
+    const consumer = defineConsumer({
+      durable: 'evt.schema',
+      events: [taskEvents.taskCreated],
+      policy,
+      handle: async (_em, event) => void handled.push(event.id),
+    });
+    const sub = await startConsumer(consumer, { orm, transport, logger: capturingLogger().logger });
+    const good = taskCreated();
+    const bad = { ...taskCreated(), data: { task: { id: 'not-a-uuid' } } };
+    await transport.publish(bad);
+    await transport.publish(good);
+    await transport.whenHandled(bad.id);
+    await transport.whenHandled(good.id);
+    expect(handled).toEqual([good.id]);
+    const [letter] = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string; attempts: number; error: string }[]>(
+        "select id, attempts, error from event_dead_letter where consumer = 'evt.schema'",
+      );
+    expect(letter).toMatchObject({ attempts: 1, error: expect.stringContaining('data fails task.task.created') });
+    const replay = await replayDeadLetters(orm, consumer, { ids: [letter?.id as string] });
+    expect(replay.replayed).toEqual([]);
+    expect(replay.failed).toEqual([{ id: letter?.id, error: expect.stringContaining('data fails') }]);
+    expect(await count(orm, "event_dead_letter where consumer = 'evt.schema' and attempts = 2")).toBe(1);
+    await sub.stop();
+  });
+});

@@ -1,0 +1,67 @@
+import { type Orm, openOrm } from '@routinely/db';
+import { createTestDatabase } from '@routinely/testkit';
+import { type Logger, pino } from 'pino';
+import { type EventEnvelope, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
+import { eventsTestMigrations } from './fixtures/migration.js';
+
+/** A fresh database with the events tables in schema `evt`. */
+export async function openEventsDatabase(): Promise<{ orm: Orm; close: () => Promise<void> }> {
+  const db = await createTestDatabase();
+  const orm = await openOrm(db.url, {
+    schema: 'evt',
+    entities: (await import('../src/index.js')).eventEntities,
+    migrations: eventsTestMigrations,
+  });
+  return {
+    orm,
+    close: async () => {
+      await orm.close();
+      await db.drop();
+    },
+  };
+}
+
+export function taskSnapshot(overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {
+  return {
+    id: crypto.randomUUID(),
+    tenant_id: 't1',
+    user_id: 'u1',
+    parent_task_id: null,
+    title: 'x',
+    description: null,
+    status: 'pending',
+    priority: 3,
+    duration_min: 30,
+    tags: [],
+    deadline_at: null,
+    chosen_slot_start: null,
+    chosen_slot_end: null,
+    reminder_channels: ['inapp'],
+    reminder_offset_min: 10,
+    updated_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+export function taskCreated(overrides: Partial<TaskSnapshot> = {}): EventEnvelope<{ task: TaskSnapshot }> {
+  return makeEvent(
+    taskEvents.taskCreated,
+    { tenantId: 't1', userId: 'u1', at: new Date() },
+    { task: taskSnapshot(overrides) },
+  );
+}
+
+/** A logger whose JSON lines the test can read. */
+export function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const raw: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void raw.push(line) });
+  return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+export async function count(orm: Orm, sql: string, params: unknown[] = []): Promise<number> {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: number }[]>(`select count(*)::int as n from ${sql}`, params);
+  return rows[0]?.n ?? 0;
+}
