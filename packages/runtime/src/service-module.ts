@@ -33,12 +33,12 @@ export interface ServiceContext {
  * How a host builds one service. `X` is what the service's composition root accepts beyond the context
  * (test doubles such as a user directory or worker hooks), which only test harnesses pass.
  */
-export interface ServiceModule<X extends object = object> {
+export interface ServiceModule<X extends object = object, S extends ServiceInstance = ServiceInstance> {
   name: ServiceName;
   dbConfig: ServiceDbConfig;
   /** Services this one calls over gRPC: started earlier in the same process, or configured. */
   dependsOn: readonly ServiceName[];
-  build(context: ServiceContext, extra?: Partial<X>): Promise<ServiceInstance>;
+  build(context: ServiceContext, extra?: Partial<X>): Promise<S>;
   /** The in-process stand-ins a host without infrastructure uses (test harnesses). */
   local: { transport(): EventTransport; internalAuth(secret: string): InternalAuth };
 }
@@ -47,22 +47,22 @@ export interface ServiceModule<X extends object = object> {
 export type ServiceDeps<C> = Omit<ServiceContext, 'env'> & { config: C };
 
 /** Declares how a host builds a service: its schema, its env schema (parsed once) and its composition root. */
-export function defineServiceModule<S extends z.ZodType, D extends object>(
+export function defineServiceModule<C extends z.ZodType, D extends object, S extends ServiceInstance>(
   spec: {
     name: ServiceName;
     dbConfig: ServiceDbConfig;
-    configSchema: S;
+    configSchema: C;
     dependsOn?: readonly ServiceName[];
-    build: (deps: D) => ServiceInstance | Promise<ServiceInstance>;
+    build: (deps: D) => S | Promise<S>;
     // The composition root may ask only for what a host provides (anything else must be optional).
-  } & (ServiceDeps<z.infer<S>> extends D ? unknown : { build: never }),
-): ServiceModule<D> {
+  } & (ServiceDeps<z.infer<C>> extends D ? unknown : { build: never }),
+): ServiceModule<D, S> {
   return {
     name: spec.name,
     dbConfig: spec.dbConfig,
     dependsOn: spec.dependsOn ?? [],
     build: async ({ env, ...shared }, extra) =>
-      spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<S>> &
+      spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<C>> &
         Partial<D> as D),
     local: {
       transport: () => new InProcessTransport(),
