@@ -70,6 +70,15 @@ export interface HarnessInstance<S extends ServiceInstance> {
   close(): Promise<void>;
 }
 
+/** `app.inject` as `user` (no token when null), the path written after /api/v1. */
+export type CallAs = (
+  user: TestUser | null,
+  method: InjectOptions['method'],
+  path: string,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) => Promise<LightMyRequestResponse>;
+
 export interface ServiceHarness<C extends HarnessContext, X extends object, S extends ServiceInstance, K>
   extends HarnessInstance<S> {
   db: TestDatabase;
@@ -78,14 +87,7 @@ export interface ServiceHarness<C extends HarnessContext, X extends object, S ex
   tokens: TestTokens;
   transport: C['transport'];
   internalAuth: C['internalAuth'];
-  /** `app.inject` as `user` (no token when null), the path written after /api/v1. */
-  call(
-    user: TestUser | null,
-    method: InjectOptions['method'],
-    path: string,
-    payload?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<LightMyRequestResponse>;
+  call: CallAs;
   /** Another instance on the same database and transport (a restart or a second replica), closed with the harness. */
   spawn(options?: {
     deps?: Partial<X>;
