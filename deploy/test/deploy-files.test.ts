@@ -1,5 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { ROUTE_TABLE, renderEnvoyConfig, SERVICE_NAMES, serviceForPath } from '@routinely/platform';
+import {
+  defaultGrpcAddress,
+  grpcAddressVariable,
+  ROUTE_TABLE,
+  renderEnvoyConfig,
+  SERVICE_NAMES,
+  serviceForPath,
+} from '@routinely/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -67,6 +74,18 @@ describe('Helm chart', () => {
     expect(values.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
     for (const key of ['INTERNAL_AUTH_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'])
       expect(values.env[key]).toBeUndefined();
+  });
+
+  it('sets every service gRPC address (the platform convention and defaults) on every Deployment', () => {
+    const values = parse(read('helm/routinely/values.yaml'));
+    const expected = Object.fromEntries(SERVICE_NAMES.map((s) => [grpcAddressVariable(s), defaultGrpcAddress(s)]));
+    expect(values.grpcAddresses).toEqual(expected);
+    for (const address of Object.values(expected)) expect(address.endsWith(`:${values.ports.grpc}`)).toBe(true);
+    const template = read('helm/routinely/templates/services.yaml');
+    // Inside the per-service range, so every Deployment gets all six.
+    const deployment = template.slice(template.indexOf('kind: Deployment'), template.indexOf('kind: Service\n'));
+    expect(deployment).toContain('{{- range $key, $value := $.Values.grpcAddresses }}');
+    expect(deployment).toContain('- { name: {{ $key }}, value: {{ $value | quote }} }');
   });
 
   it('templates have balanced actions and blocks, and render to YAML once actions are filled', () => {

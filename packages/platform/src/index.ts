@@ -5,6 +5,7 @@ export * from './clock.js';
 export * from './config.js';
 export * from './envoy.js';
 export * from './errors.js';
+export * from './grpc-addresses.js';
 export * from './http/app.js';
 export * from './http/health.js';
 export * from './http/mounts.js';

@@ -5,8 +5,6 @@ export const hostConfigSchema = platformConfigSchema.extend({
   /** gRPC listener: 0 = a free loopback port (all-in-one); set in distributed mode. */
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   GRPC_HOST: z.string().default('127.0.0.1'),
-  /** Where the auth service's gRPC answers, when auth is not in this process. */
-  AUTH_GRPC_ADDRESS: z.string().default('routinely-auth:50051'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./.data'),

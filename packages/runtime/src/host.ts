@@ -10,6 +10,7 @@ import { startInfrastructure } from './infrastructure.js';
 import { loadSecrets } from './secrets.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
 import { serviceDatabaseUrl } from './service-roles.js';
+import { checkStartOrder, GrpcAddressBook } from './wiring.js';
 
 export interface RunningHost {
   app: FastifyInstance;
@@ -31,6 +32,9 @@ export async function startHost(options: {
   clock?: Clock;
 }): Promise<RunningHost> {
   const config = parseConfig(hostConfigSchema, options.env);
+  // Wiring mistakes fail before any infrastructure starts.
+  checkStartOrder(options.modules);
+  const addresses = new GrpcAddressBook(options.env);
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   const dataDir = resolve(config.DATA_DIR);
@@ -55,8 +59,6 @@ export async function startHost(options: {
   const servers: Server[] = [];
   const started: ServiceInstance[] = [];
   let gatewayAuth: { close(): void } | undefined;
-  const addresses: Record<string, string> = {};
-  if (!options.modules.some((m) => m.name === 'auth')) addresses.auth = config.AUTH_GRPC_ADDRESS;
   try {
     for (const module of options.modules) {
       const serviceUrl = await serviceDatabaseUrl(
@@ -69,8 +71,7 @@ export async function startHost(options: {
       orms.push(orm);
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
       const context: ServiceContext = {
-        // Services after auth find it where this host started it.
-        env: addresses.auth ? { ...env, AUTH_GRPC_ADDRESS: addresses.auth } : env,
+        env,
         logger: logger.child({ svc: module.name }),
         clock,
         orm,
@@ -78,19 +79,20 @@ export async function startHost(options: {
         internalAuth,
         revocations: infra.revocations,
         redis: infra.redis,
+        grpcAddress: addresses.resolverFor(module),
       };
       const service = await module.build(context);
       if (service.addGrpc) {
         const server = new Server();
         service.addGrpc(server);
-        addresses[module.name] = await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT);
+        addresses.record(module.name, await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT));
         servers.push(server);
       }
       started.push(service);
     }
     const jwksClient = createRpcClient(
       auth_v1.AuthServiceService,
-      addresses.auth ?? '127.0.0.1:1',
+      addresses.address('auth'),
       new InternalAuth(secrets.internalAuthSecret, 'gateway'),
     );
     gatewayAuth = jwksClient;

@@ -6,3 +6,4 @@ export * from './main-loop.js';
 export * from './secrets.js';
 export * from './service-module.js';
 export * from './service-roles.js';
+export * from './wiring.js';

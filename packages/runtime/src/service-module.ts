@@ -1,6 +1,6 @@
 import type { Orm, ServiceDbConfig } from '@routinely/db';
-import type { EventTransport } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
+import { type EventTransport, InProcessTransport } from '@routinely/events';
+import { InternalAuth } from '@routinely/grpc';
 import {
   type Clock,
   type Logger,
@@ -22,27 +22,51 @@ export interface ServiceContext {
   internalAuth: InternalAuth;
   revocations: RevocationStore;
   redis: Redis | undefined;
+  /**
+   * Where a service this one declared in `dependsOn` answers gRPC: where this host started it, else
+   * `<SVC>_GRPC_ADDRESS`, else `routinely-<svc>:50051`.
+   */
+  grpcAddress(service: ServiceName): string;
 }
 
-export interface ServiceModule {
+/**
+ * How a host builds one service. `X` is what the service's composition root accepts beyond the context
+ * (test doubles such as a user directory or worker hooks), which only test harnesses pass.
+ */
+export interface ServiceModule<X extends object = object, S extends ServiceInstance = ServiceInstance> {
   name: ServiceName;
   dbConfig: ServiceDbConfig;
-  build(context: ServiceContext): Promise<ServiceInstance>;
+  /** Services this one calls over gRPC: started earlier in the same process, or configured. */
+  dependsOn: readonly ServiceName[];
+  build(context: ServiceContext, extra?: Partial<X>): Promise<S>;
+  /** The in-process stand-ins a host without infrastructure uses (test harnesses). */
+  local: { transport(): EventTransport; internalAuth(secret: string): InternalAuth };
 }
 
 /** What a service's `buildService` receives from a host: the shared context with its parsed config. */
 export type ServiceDeps<C> = Omit<ServiceContext, 'env'> & { config: C };
 
 /** Declares how a host builds a service: its schema, its env schema (parsed once) and its composition root. */
-export function defineServiceModule<S extends z.ZodType>(spec: {
-  name: ServiceName;
-  dbConfig: ServiceDbConfig;
-  configSchema: S;
-  build: (deps: ServiceDeps<z.infer<S>>) => ServiceInstance | Promise<ServiceInstance>;
-}): ServiceModule {
+export function defineServiceModule<C extends z.ZodType, D extends object, S extends ServiceInstance>(
+  spec: {
+    name: ServiceName;
+    dbConfig: ServiceDbConfig;
+    configSchema: C;
+    dependsOn?: readonly ServiceName[];
+    build: (deps: D) => S | Promise<S>;
+    // The composition root may ask only for what a host provides (anything else must be optional).
+  } & (ServiceDeps<z.infer<C>> extends D ? unknown : { build: never }),
+): ServiceModule<D, S> {
   return {
     name: spec.name,
     dbConfig: spec.dbConfig,
-    build: async ({ env, ...shared }) => spec.build({ ...shared, config: parseConfig(spec.configSchema, env) }),
+    dependsOn: spec.dependsOn ?? [],
+    build: async ({ env, ...shared }, extra) =>
+      spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<C>> &
+        Partial<D> as D),
+    local: {
+      transport: () => new InProcessTransport(),
+      internalAuth: (secret) => new InternalAuth(secret, spec.name),
+    },
   };
 }

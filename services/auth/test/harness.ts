@@ -1,26 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { type Orm, openOrm } from '@routinely/db';
-import { type EventTransport, InProcessTransport } from '@routinely/events';
-import { InternalAuth } from '@routinely/grpc';
+import type { Orm } from '@routinely/db';
+import type { EventTransport } from '@routinely/events';
 import {
-  createHttpApp,
   createTokenVerifier,
   JwksCache,
   ManualClock,
   MemoryRevocationStore,
-  mountApi,
   RedisRevocationStore,
   type RevocationStore,
 } from '@routinely/platform';
-import { createTestDatabase, createTestRedis, quietLogger, uniqueName } from '@routinely/testkit';
+import { createTestRedis, type RegisteredRoute, startServiceHarness, uniqueName } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { type AuthConfig, type AuthServiceInstance, buildService, configSchema, dbConfig } from '../src/index.js';
+import { type AuthConfig, type AuthServiceInstance, authModule, configSchema } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
 
 export interface AuthHarness {
   app: FastifyInstance;
   service: AuthServiceInstance;
+  routes: RegisteredRoute[];
   orm: Orm;
   clock: ManualClock;
   config: AuthConfig;
@@ -34,85 +32,59 @@ export interface AuthHarness {
 }
 
 /**
- * The auth service on a fresh database, behind the platform HTTP app whose verifier checks tokens against
- * the service's own JWKS and the same revocation store: the chain every other service runs.
+ * The auth service from its module (the shared harness), behind the platform HTTP app whose verifier checks
+ * tokens against the service's own JWKS and the same revocation store: the chain every other service runs.
  */
 export async function startAuth(
   options: { redis?: boolean; env?: Record<string, string>; transport?: EventTransport } = {},
 ): Promise<AuthHarness> {
-  const db = await createTestDatabase();
-  const orm = await openOrm(db.url, dbConfig);
+  const env = { ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...options.env };
+  const config = configSchema.parse(env);
   const clock = new ManualClock(new Date());
-  const config = configSchema.parse({ ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...options.env });
   const redis = options.redis ? createTestRedis() : undefined;
   const newStore = (): RevocationStore =>
     redis
       ? new RedisRevocationStore(redis, `${uniqueName('revoked')}:`)
       : new MemoryRevocationStore(() => clock.now().getTime());
   const revocations = newStore();
-  const internalAuth = new InternalAuth(INTERNAL_SECRET, 'auth');
-  const transport = options.transport ?? new InProcessTransport();
   const sleeps: number[] = [];
-  const logger = quietLogger();
-
-  async function boot(store: RevocationStore) {
-    const service = buildService({
-      config,
-      logger,
-      clock,
-      orm,
-      transport,
-      internalAuth,
-      revocations: store,
-      redis,
+  const shared = await startServiceHarness(authModule, {
+    env,
+    clock,
+    internalSecret: INTERNAL_SECRET,
+    revocations,
+    ...(redis ? { redis } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
+    deps: {
       sleep: async (ms) => {
         sleeps.push(ms);
       },
-    });
-    await service.start();
-    const jwks = new JwksCache(() => service.jwks());
-    const verifyToken = createTokenVerifier({
-      getKey: jwks.getKey,
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-      revocations: store,
-      clock,
-    });
-    const app = await createHttpApp({ logger, verifyToken });
-    await mountApi(app, service.routes, {});
-    if (service.rootRoutes) await app.register(service.rootRoutes);
-    await app.ready();
-    return {
-      app,
-      service,
-      close: async () => {
-        await app.close();
-        await service.stop();
-      },
-    };
-  }
-
-  const main = await boot(revocations);
-  const extra: (() => Promise<void>)[] = [];
+    },
+    verifier: (service, store) =>
+      createTokenVerifier({
+        getKey: new JwksCache(() => service.jwks()).getKey,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        revocations: store,
+        clock,
+      }),
+  }).catch((error) => {
+    redis?.disconnect();
+    throw error;
+  });
   return {
-    ...main,
-    orm,
+    app: shared.app,
+    service: shared.service,
+    routes: shared.routes,
+    orm: shared.orm,
     clock,
     config,
     revocations,
     sleeps,
-    async restart(store) {
-      const again = await boot(store ?? newStore());
-      extra.push(again.close);
-      return again;
-    },
+    restart: (store) => shared.spawn({ revocations: store ?? newStore(), start: true }),
     async close() {
-      for (const close of extra) await close();
-      await main.close();
-      if (!options.transport) await transport.close();
-      await orm.close();
+      await shared.close();
       redis?.disconnect();
-      await db.drop();
     },
   };
 }

@@ -1,7 +1,7 @@
-import { schemaDrift } from '@routinely/db';
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, schemaDriftOnFreshDatabase, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbConfig } from '../src/index.js';
 import { type AuthHarness, bearer, register, startAuth } from './harness.js';
 
 let h: AuthHarness;
@@ -28,7 +28,7 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promi
 
 describe('storage', () => {
   it('migrations match the entities', async () => {
-    expect(await schemaDrift(h.orm)).toBe('');
+    expect(await schemaDriftOnFreshDatabase(dbConfig)).toBe('');
   });
 
   it('hashes passwords with argon2id (>= 19 MiB, >= 2 passes) and keeps the signing key sealed', async () => {

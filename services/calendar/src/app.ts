@@ -1,7 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import type { Clock, Logger, ServiceInstance, ServiceName } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { CalendarConfig } from './config.js';
 import { CalendarService } from './domain/calendars.js';
@@ -23,7 +23,9 @@ export interface CalendarServiceDeps {
   transport: EventTransport;
   /** Signs calls to the auth service (user lookups for sharing). */
   internalAuth: InternalAuth;
-  /** Who the users of a tenant are; defaults to the auth service over gRPC at AUTH_GRPC_ADDRESS. */
+  /** Where the host found the auth service (the module declares `dependsOn: ['auth']`). */
+  grpcAddress(service: ServiceName): string;
+  /** Who the users of a tenant are; defaults to the auth service's LookupUser over gRPC. */
   userDirectory?: UserDirectory;
 }
 
@@ -33,7 +35,7 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
   const ownsDirectory = !deps.userDirectory;
   const userDirectory =
     deps.userDirectory ??
-    new AuthUserDirectory(deps.config.AUTH_GRPC_ADDRESS, deps.internalAuth, deps.config.CALENDAR_LOOKUP_DEADLINE_MS);
+    new AuthUserDirectory(deps.grpcAddress('auth'), deps.internalAuth, deps.config.CALENDAR_LOOKUP_DEADLINE_MS);
   const relay = new OutboxRelay({
     orm: deps.orm,
     transport: deps.transport,

@@ -3,8 +3,6 @@ import { z } from 'zod';
 
 /** The calendar service's environment; every variable has a default so the all-in-one host needs none. */
 export const configSchema = platformConfigSchema.extend({
-  /** Where the auth service's gRPC server listens (user lookups for sharing). */
-  AUTH_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
   /** Deadline of one user lookup over gRPC. */
   CALENDAR_LOOKUP_DEADLINE_MS: z.coerce.number().int().positive().default(3_000),
   /** Widest item window one query may ask for, in days (bounds the work of one request). */

@@ -1,5 +1,6 @@
-import { schemaDrift } from '@routinely/db';
+import { schemaDriftOnFreshDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbConfig } from '../src/index.js';
 import { errorLocs, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -10,7 +11,7 @@ afterAll(() => h?.close());
 
 describe('calendars', () => {
   it('has migrations matching the entities', async () => {
-    expect(await schemaDrift(h.orm)).toBe('');
+    expect(await schemaDriftOnFreshDatabase(dbConfig)).toBe('');
   });
 
   it('documents every route on the canonical mount only, and reports ready', async () => {

@@ -1,12 +1,12 @@
-import { type Orm, openOrm } from '@routinely/db';
-import { type EventTransport, InProcessTransport } from '@routinely/events';
+import type { Orm } from '@routinely/db';
+import type { EventTransport } from '@routinely/events';
 import { addRpcService, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
-import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
+import { type RegisteredRoute, startServiceHarness, type TestTokens, type TestUser } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { AuthUserDirectory, buildService, configSchema, dbConfig } from '../src/index.js';
+import { calendarModule } from '../src/index.js';
 
 export const TEST_INTERNAL_SECRET = 'calendar-test-internal-secret-0123456789abcdef';
 
@@ -61,6 +61,7 @@ export interface Harness {
   clock: ManualClock;
   directory: TestAuthDirectory;
   service: ServiceInstance;
+  routes: RegisteredRoute[];
   /** A user of `tenantId` (a fresh tenant when omitted) known to the directory. */
   user(tenantId?: string): TestUser;
   call(
@@ -81,26 +82,23 @@ export function errorLocs(res: LightMyRequestResponse): string[] {
   return res.json().errors.map((e: { loc: string[] }) => e.loc.join('.'));
 }
 
+/**
+ * The calendar service from its module (the shared harness), finding "auth" at a loopback directory that
+ * speaks the real AuthService protocol: the service dials it through `grpcAddress('auth')` as in production.
+ */
 export async function startHarness(options: { transport?: EventTransport; startService?: boolean } = {}) {
-  const db = await createTestDatabase();
-  const orm = await openOrm(db.url, dbConfig);
-  const clock = new ManualClock('2026-11-21T08:00:00.000Z');
-  const tokens = await TestTokens.create(clock);
   const directory = await TestAuthDirectory.start();
-  const internalAuth = new InternalAuth(TEST_INTERNAL_SECRET, 'calendar');
-  const userDirectory = new AuthUserDirectory(directory.address, internalAuth);
-  const transport = options.transport ?? new InProcessTransport();
-  const service = buildService({
-    config: configSchema.parse({}),
-    logger: quietLogger(),
-    clock,
-    orm,
-    transport,
-    internalAuth,
-    userDirectory,
+  const shared = await startServiceHarness(calendarModule, {
+    clock: new ManualClock('2026-11-21T08:00:00.000Z'),
+    internalSecret: TEST_INTERNAL_SECRET,
+    grpcAddresses: { auth: directory.address },
+    start: options.startService ?? false,
+    ...(options.transport ? { transport: options.transport } : {}),
+  }).catch(async (error) => {
+    await directory.stop();
+    throw error;
   });
-  if (options.startService) await service.start();
-  const app = await buildTestHttpApp(service, tokens);
+  const { app, orm, tokens, clock, service, routes } = shared;
   const harness: Harness = {
     app,
     orm,
@@ -108,6 +106,7 @@ export async function startHarness(options: { transport?: EventTransport; startS
     clock,
     directory,
     service,
+    routes,
     user(tenantId) {
       return directory.add(tokens.user(tenantId ? { tenantId } : {}));
     },
@@ -131,13 +130,8 @@ export async function startHarness(options: { transport?: EventTransport; startS
       return harness.call(by, 'POST', `/calendars/${calendarId}/share`, body);
     },
     async close() {
-      await app.close();
-      await service.stop();
-      userDirectory.close();
+      await shared.close();
       await directory.stop();
-      if (!options.transport) await transport.close();
-      await orm.close();
-      await db.drop();
     },
   };
   return harness;

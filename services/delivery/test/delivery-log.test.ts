@@ -150,7 +150,8 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     expect(after).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
-  it('guards every route: 401, 403, 404 for other tenants and users, 422 for bad ids', async () => {
+  // 401, 403 and 422 on every route, and 404 for another tenant: route-guards.test.ts.
+  it('hides deliveries and dead letters from other users of the tenant and from other tenants', async () => {
     const owner = h.tokens.user();
     await fire(owner, 410);
     const auth = await h.tokens.auth(owner);
@@ -159,37 +160,17 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     ).json().items;
     const [letter] = (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().items;
     const routes = [
-      ['GET', '/service/reminders/upcoming', 'SERVICE_TASK_READ'],
-      ['GET', '/service/reminders/deliveries', 'SERVICE_TASK_READ'],
-      ['GET', `/service/reminders/deliveries/${delivery.id}`, 'SERVICE_TASK_READ'],
-      ['POST', `/service/reminders/deliveries/${delivery.id}/redeliver`, 'SERVICE_REMINDER_MANAGE'],
-      ['GET', '/service/reminders/dlq', 'SERVICE_TASK_READ'],
-      ['POST', `/service/reminders/dlq/${letter.id}/requeue`, 'SERVICE_REMINDER_MANAGE'],
+      ['GET', `/service/reminders/deliveries/${delivery.id}`],
+      ['POST', `/service/reminders/deliveries/${delivery.id}/redeliver`],
+      ['POST', `/service/reminders/dlq/${letter.id}/requeue`],
     ] as const;
-    const wrongPerm = (p: string) => (p === 'SERVICE_TASK_READ' ? 'SERVICE_REMINDER_MANAGE' : 'SERVICE_TASK_READ');
-    for (const [method, url, permission] of routes) {
-      expect((await h.app.inject({ method, url: `/api/v1${url}` })).statusCode, url).toBe(401);
-      const denied = h.tokens.user({ tenantId: owner.tenantId, permissions: [wrongPerm(permission)] });
-      expect(
-        (await h.app.inject({ method, url: `/api/v1${url}`, headers: await h.tokens.auth(denied) })).statusCode,
-        url,
-      ).toBe(403);
-    }
     for (const intruder of [h.tokens.user({ tenantId: owner.tenantId }), h.tokens.user()]) {
       const headers = await h.tokens.auth(intruder);
-      for (const [method, url] of routes.filter(([, u]) => u.includes(delivery.id) || u.includes(letter.id))) {
+      for (const [method, url] of routes) {
         expect((await h.app.inject({ method, url: `/api/v1${url}`, headers })).statusCode, url).toBe(404);
       }
       expect((await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers })).json().total).toBe(0);
       expect((await h.app.inject({ url: '/api/v1/service/reminders/deliveries', headers })).json().total).toBe(0);
-    }
-    for (const url of [
-      '/service/reminders/deliveries/nope',
-      '/service/reminders/deliveries/nope/redeliver',
-      '/service/reminders/dlq/nope/requeue',
-    ]) {
-      const method = url.endsWith('nope') ? 'GET' : 'POST';
-      expect((await h.app.inject({ method, url: `/api/v1${url}`, headers: auth })).statusCode, url).toBe(422);
     }
     const [stillDead] = await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [
       delivery.id,

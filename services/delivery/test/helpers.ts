@@ -1,34 +1,30 @@
-import { type Orm, openOrm } from '@routinely/db';
+import type { Orm } from '@routinely/db';
+import { type EventEnvelope, type EventTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
+import type { Clock, ManualClock } from '@routinely/platform';
 import {
-  type EventEnvelope,
-  type EventTransport,
-  InProcessTransport,
-  makeEvent,
-  type TaskSnapshot,
-  taskEvents,
-} from '@routinely/events';
-import { type Clock, type ManualClock, parseConfig } from '@routinely/platform';
-import {
-  buildTestHttpApp,
-  createTestDatabase,
-  quietLogger,
-  TestTokens,
+  type CallAs,
+  type RegisteredRoute,
+  startServiceHarness,
+  type TestDatabase,
+  type TestTokens,
   type TestUser,
   WebhookReceiver,
 } from '@routinely/testkit';
 import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import { buildService, type DeliveryDeps, type DeliveryService } from '../src/app.js';
-import { configSchema } from '../src/config.js';
-import { dbConfig } from '../src/db/config.js';
+import type { DeliveryDeps, DeliveryService } from '../src/app.js';
+import { deliveryModule } from '../src/module.js';
 
 export interface Harness {
-  db: Awaited<ReturnType<typeof createTestDatabase>>;
+  db: TestDatabase;
   orm: Orm;
   service: DeliveryService;
   app: FastifyInstance;
+  routes: RegisteredRoute[];
   tokens: TestTokens;
   transport: EventTransport;
+  /** `app.inject` as `user` (no token when null), the path written after /api/v1. */
+  call: CallAs;
   close(): Promise<void>;
 }
 
@@ -39,44 +35,21 @@ export type HarnessOptions = {
   db?: Harness['db'];
 } & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>;
 
-/** The delivery service on a fresh database, behind the platform HTTP app, with its consumers subscribed. */
+/** The delivery service from its module (the shared harness), with its consumers subscribed. */
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-  const db = options.db ?? (await createTestDatabase());
-  const orm = await openOrm(db.url, dbConfig);
-  const config = parseConfig(configSchema, {
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    DELIVERY_WORKERS_ENABLED: 'false',
-    WEBHOOK_TIMEOUT_MS: '2000',
-    ...options.env,
-  });
-  const transport = options.transport ?? new InProcessTransport();
-  const service = buildService({
-    config,
-    logger: quietLogger(),
-    clock: options.clock,
-    orm,
-    transport,
-    ...(options.mailer ? { mailer: options.mailer } : {}),
-    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
-    ...(options.allowCidrs ? { allowCidrs: options.allowCidrs } : {}),
-  });
-  await service.start();
-  const tokens = await TestTokens.create(options.clock);
-  const app = await buildTestHttpApp(service, tokens);
-  return {
-    db,
-    orm,
-    service,
-    app,
-    tokens,
-    transport,
-    async close() {
-      await app.close();
-      await service.stop();
-      await orm.close();
-      if (!options.db) await db.drop();
+  const { clock, env, transport, db, ...deps } = options;
+  return startServiceHarness(deliveryModule, {
+    clock,
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      DELIVERY_WORKERS_ENABLED: 'false',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      ...env,
     },
-  };
+    deps,
+    ...(transport ? { transport } : {}),
+    ...(db ? { db } : {}),
+  });
 }
 
 export function taskFor(user: TestUser, overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {

@@ -1,68 +1,31 @@
-import { type Orm, openOrm } from '@routinely/db';
-import { type EventTransport, InProcessTransport } from '@routinely/events';
-import { InternalAuth } from '@routinely/grpc';
-import { ManualClock, type ServiceInstance } from '@routinely/platform';
-import { buildTestHttpApp, createTestDatabase, quietLogger, TestTokens, type TestUser } from '@routinely/testkit';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { EventTransport } from '@routinely/events';
+import type { ManualClock, ServiceInstance } from '@routinely/platform';
+import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { buildService, configSchema, dbConfig, type TaskServiceDeps } from '../src/index.js';
+import { type TaskServiceDeps, taskModule } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
-export interface Harness {
-  orm: Orm;
-  clock: ManualClock;
-  tokens: TestTokens;
-  app: FastifyInstance;
-  service: ServiceInstance;
-  /** Another instance of the service on the same database (a restart, or a second replica). */
-  spawn(overrides?: Partial<TaskServiceDeps>): ServiceInstance;
-  close(): Promise<void>;
+type Shared = ServiceHarness<Parameters<typeof taskModule.build>[0], TaskServiceDeps, ServiceInstance, ManualClock>;
+
+export interface Harness extends Omit<Shared, 'spawn'> {
+  /** Another instance of the service on the same database (a restart, or a second replica), not started. */
+  spawn(overrides?: Partial<TaskServiceDeps>): Promise<ServiceInstance>;
 }
 
-/** The task service on a fresh database, behind the platform HTTP app, with a clock the test moves. */
+/** The task service from its module on a fresh database (the shared harness), with a clock the test moves. */
 export async function startHarness(
   env: Record<string, string> = {},
   options: { transport?: EventTransport; extra?: Partial<TaskServiceDeps> } = {},
 ): Promise<Harness> {
-  const db = await createTestDatabase();
-  const orm = await openOrm(db.url, dbConfig);
-  const clock = new ManualClock();
-  const tokens = await TestTokens.create(clock);
-  const transport = options.transport ?? new InProcessTransport();
-  const deps: TaskServiceDeps = {
-    config: configSchema.parse({ IMPORT_WORKER_POLL_MS: '20', ...env }),
-    logger: quietLogger(),
-    clock,
-    orm,
-    transport,
-    internalAuth: new InternalAuth(INTERNAL_SECRET, 'task'),
-    ...options.extra,
-  };
-  const service = buildService(deps);
-  await service.start();
-  const app = await buildTestHttpApp(service, tokens);
-  const spawned: ServiceInstance[] = [];
-  return {
-    orm,
-    clock,
-    tokens,
-    app,
-    service,
-    spawn: (overrides = {}) => {
-      const instance = buildService({ ...deps, ...overrides });
-      spawned.push(instance);
-      return instance;
-    },
-    close: async () => {
-      await app.close();
-      await service.stop();
-      for (const instance of spawned) await instance.stop();
-      await transport.close();
-      await orm.close();
-      await db.drop();
-    },
-  };
+  const shared = await startServiceHarness(taskModule, {
+    env: { IMPORT_WORKER_POLL_MS: '20', ...env },
+    internalSecret: INTERNAL_SECRET,
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.extra ? { deps: options.extra } : {}),
+  });
+  return { ...shared, spawn: async (overrides = {}) => (await shared.spawn({ deps: overrides })).service };
 }
 
 /** `app.inject` as a user (or without a token when `user` is null), under /api/v1. */
@@ -74,13 +37,7 @@ export async function call(
   payload?: unknown,
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  const auth = user ? await h.tokens.auth(user) : {};
-  return h.app.inject({
-    method,
-    url: `/api/v1${path}`,
-    headers: { ...auth, ...headers },
-    ...(payload === undefined ? {} : typeof payload === 'string' ? { payload } : { payload: payload as object }),
-  });
+  return h.call(user, method, path, payload, headers);
 }
 
 /** Creates a task as `who` through the API (asserting 201) and returns its JSON. */

@@ -188,7 +188,7 @@ describe('import worker restart', () => {
       while (!crashed.includes(jobId)) await new Promise((res) => setTimeout(res, 10));
       await r.service.stop();
       // Before the lease runs out nobody may take the job; after it, the new instance does.
-      const successor = r.spawn({ importWorkerHooks: {} });
+      const successor = await r.spawn({ importWorkerHooks: {} });
       await successor.start();
       expect((await call(r, who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json().status).toBe('parsing');
       r.clock.advance(31_000);

@@ -1,0 +1,193 @@
+import { PERMISSIONS, type Permission } from '@routinely/platform';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from './http.js';
+import type { TestTokens, TestUser } from './tokens.js';
+
+type Ids = Record<string, string>;
+type Method = NonNullable<InjectOptions['method']>;
+
+/** How one route is exercised by the guard checks. Keys of a table are `METHOD /path/:param` after the mount. */
+export interface RouteGuardCase<U> {
+  /** Public or token-optional routes say so with the reason; the route's own config must agree. */
+  auth?: { mode: 'none' | 'optional'; reason: string };
+  /** The permission the route requires (the route's config must agree): 403 for a token lacking it. */
+  permission?: Permission | readonly Permission[];
+  /** Creates what the route addresses as `owner` (tenant A); answers every path parameter (and body ids). */
+  fixture?: (owner: U) => Promise<Ids>;
+  /** A body the route accepts, given the fixture's ids. */
+  body?: (ids: Ids) => unknown;
+  /** A query string (without `?`) the route needs. */
+  query?: (ids: Ids) => string;
+  /** Besides path parameters, the body names tenant A's resource, so tenant B gets 404 too. */
+  bodyAddressesResource?: true;
+  /** A request the route's schema rejects with 422 (overrides on the valid one); required when it validates input. */
+  invalid?: { params?: Ids; body?: unknown; query?: string };
+  /** Headers every request of this case sends (content type of a CSV route). */
+  headers?: Record<string, string>;
+}
+
+export type RouteGuardTable<U> = Record<string, RouteGuardCase<U>>;
+
+/** What the checks drive: the routes the service registered, a way to call them and three kinds of user. */
+export interface GuardTarget<U> {
+  routes: RegisteredRoute[];
+  call(
+    user: U | null,
+    method: Method,
+    path: string,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  /** A user of a fresh tenant (tenant A) allowed everything a user role may do. */
+  owner(): Promise<U>;
+  /** A user of another tenant with every permission short of super-admin. */
+  stranger(): Promise<U>;
+  /** A user of the owner's tenant holding every user permission except `missing`. */
+  lacking(missing: readonly Permission[], like: U): Promise<U>;
+}
+
+/** A guard target for services verifying test tokens; `register` adds each user where the service looks users up. */
+export function tokenGuardTarget(
+  h: { routes: RegisteredRoute[]; tokens: TestTokens; call: GuardTarget<TestUser>['call'] },
+  register: (user: TestUser) => TestUser = (user) => user,
+): GuardTarget<TestUser> {
+  const elevated: Permission[] = ['SERVICE_ADMIN', 'SERVICE_SUPER_ADMIN'];
+  return {
+    routes: h.routes,
+    call: (user, method, path, payload, headers) => h.call(user, method, path, payload, headers),
+    owner: async () => register(h.tokens.user()),
+    stranger: async () =>
+      register(
+        h.tokens.user({ roles: ['admin'], permissions: PERMISSIONS.filter((p) => p !== 'SERVICE_SUPER_ADMIN') }),
+      ),
+    lacking: async (missing, like) =>
+      register(
+        h.tokens.user({
+          tenantId: like.tenantId,
+          permissions: PERMISSIONS.filter((p) => !missing.includes(p) && !elevated.includes(p)),
+        }),
+      ),
+  };
+}
+
+const routeKey = (route: RegisteredRoute) => `${route.method} ${route.path}`;
+
+function fill(path: string, ids: Ids): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const id = ids[name];
+    if (id === undefined) throw new Error(`the fixture of ${path} answers no ${name}`);
+    return encodeURIComponent(id);
+  });
+}
+
+/**
+ * What is wrong between the routes a service registered and its guard table: a route without an entry, an
+ * entry without a route, or an entry disagreeing with the route's auth mode, permission or validation.
+ */
+export function routeGuardGaps<U>(routes: readonly RegisteredRoute[], table: RouteGuardTable<U>): string[] {
+  const gaps: string[] = [];
+  const registered = new Map(routes.map((r) => [routeKey(r), r]));
+  for (const key of registered.keys()) if (!(key in table)) gaps.push(`${key}: missing from the guard table`);
+  for (const [key, entry] of Object.entries(table)) {
+    const route = registered.get(key);
+    if (!route) {
+      gaps.push(`${key}: no such route`);
+      continue;
+    }
+    const mode = entry.auth?.mode ?? 'required';
+    if (mode !== route.auth) gaps.push(`${key}: the table says auth ${mode}, the route ${route.auth}`);
+    const permissions = [entry.permission ?? []].flat();
+    if (permissions.join() !== route.permissions.join()) {
+      gaps.push(`${key}: the table says permission [${permissions}], the route [${route.permissions}]`);
+    }
+    const validates = Object.values(route.validates).some(Boolean);
+    if (validates && !entry.invalid) gaps.push(`${key}: validates input, so the table needs an invalid request`);
+    if (!validates && entry.invalid) gaps.push(`${key}: validates nothing, so no invalid request applies`);
+    if (route.path.includes(':') && !entry.fixture) gaps.push(`${key}: needs a fixture creating its path ids`);
+  }
+  return gaps;
+}
+
+/**
+ * The platform guards, checked for every route a service registers: each route must have an entry in the
+ * table (a new route without one fails), and each entry gets 401 without a token, 403 without its
+ * permission, 404 for tenant A's resource asked by tenant B, and 422 for an invalid request.
+ */
+export function runRouteGuards<U>(name: string, target: () => GuardTarget<U>, table: RouteGuardTable<U>): void {
+  describe(`${name} route guards`, () => {
+    let owner: U;
+    const fixtures = new Map<string, Promise<Ids>>();
+    beforeAll(async () => {
+      owner = await target().owner();
+    });
+    const idsFor = (key: string, entry: RouteGuardCase<U>) => {
+      if (!fixtures.has(key)) fixtures.set(key, entry.fixture ? entry.fixture(owner) : Promise.resolve({}));
+      return fixtures.get(key) as Promise<Ids>;
+    };
+    const request = async (key: string, entry: RouteGuardCase<U>, user: U | null, ids?: Ids) => {
+      const [method, path] = key.split(' ') as [Method, string];
+      const values = ids ?? (await idsFor(key, entry));
+      const query = entry.query?.(values);
+      return target().call(
+        user,
+        method,
+        `${fill(path, values)}${query ? `?${query}` : ''}`,
+        entry.body?.(values),
+        entry.headers,
+      );
+    };
+
+    it('has an entry for every registered route, agreeing with its auth, permission and validation', () => {
+      expect(target().routes.length).toBeGreaterThan(0);
+      expect(routeGuardGaps(target().routes, table)).toEqual([]);
+    });
+
+    for (const [key, entry] of Object.entries(table)) {
+      const mode = entry.auth?.mode ?? 'required';
+      if (mode === 'required') {
+        it(`${key}: 401 without a token`, async () => {
+          const res = await request(key, entry, null);
+          expect(res.statusCode, res.body).toBe(401);
+          expect(res.headers['www-authenticate']).toBe('Bearer');
+          expect(res.json().code).toBe('not_authenticated');
+        });
+      }
+      const permissions = [entry.permission ?? []].flat();
+      if (permissions.length > 0) {
+        it(`${key}: 403 with a token lacking ${permissions.join(' or ')}`, async () => {
+          const lacking = await target().lacking(permissions, owner);
+          const res = await request(key, entry, lacking);
+          expect(res.statusCode, res.body).toBe(403);
+          expect(res.json().code).toBe('forbidden');
+        });
+      }
+      if (key.includes(':') || entry.bodyAddressesResource) {
+        it(`${key}: 404 for another tenant's resource`, async () => {
+          const stranger = await target().stranger();
+          const res = await request(key, entry, stranger);
+          expect(res.statusCode, res.body).toBe(404);
+          expect(res.json().code).toBe('not_found');
+        });
+      }
+      const invalid = entry.invalid;
+      if (invalid) {
+        it(`${key}: 422 for an invalid request`, async () => {
+          const ids = { ...(await idsFor(key, entry)), ...invalid.params };
+          const [method, path] = key.split(' ') as [Method, string];
+          const query = invalid.query ?? entry.query?.(ids);
+          const body = 'body' in invalid ? invalid.body : entry.body?.(ids);
+          const res = await target().call(
+            owner,
+            method,
+            `${fill(path, ids)}${query ? `?${query}` : ''}`,
+            body,
+            entry.headers,
+          );
+          expect(res.statusCode, res.body).toBe(422);
+          expect(res.json()).toMatchObject({ code: 'validation_failed', errors: expect.any(Array) });
+        });
+      }
+    }
+  });
+}
