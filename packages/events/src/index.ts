@@ -5,4 +5,5 @@ export * from './envelope.js';
 export * from './in-process.js';
 export * from './jetstream.js';
 export * from './outbox.js';
+export * from './outbox-backlog.js';
 export * from './transport.js';

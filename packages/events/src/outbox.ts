@@ -1,5 +1,5 @@
 import { defineEntity, type EntityManager, type Orm, p } from '@routinely/db';
-import { type Logger, Pacer, systemClock } from '@routinely/platform';
+import { type Logger, Pacer, runInEventSpan, systemClock } from '@routinely/platform';
 import type { EventEnvelope } from './envelope.js';
 import type { EventTransport } from './transport.js';
 
@@ -117,6 +117,10 @@ export async function consumeEvents(options: {
   handle: EventConsumerHandler;
 }) {
   return options.transport.subscribe(options.durable, options.subject, async (envelope) => {
+    // The handler's work joins the trace of the change that published the event.
+    await runInEventSpan(envelope, () => handleOnce(envelope), options.durable);
+  });
+  async function handleOnce(envelope: EventEnvelope) {
     await options.orm.em.fork().transactional(async (em) => {
       const inserted = await em
         .getConnection()
@@ -129,5 +133,5 @@ export async function consumeEvents(options: {
       if (inserted.length === 0) return;
       await options.handle(em, envelope);
     });
-  });
+  }
 }
