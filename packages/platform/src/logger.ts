@@ -1,9 +1,10 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
-  return pino({
+/** `destination` defaults to stdout; tests pass one to read the lines back. */
+export function createLogger(options: { level?: string; name?: string; destination?: DestinationStream } = {}): Logger {
+  const settings = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     base: options.name ? { svc: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -21,5 +22,6 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

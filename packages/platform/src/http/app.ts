@@ -1,6 +1,12 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import type { ZodType } from 'zod';
@@ -98,7 +104,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request instead, written with route, user and tenant (observability.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
