@@ -1,6 +1,6 @@
 import { type Orm, openOrm } from '@routinely/db';
 import { type EventTransport, InProcessTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
-import { type Clock, type ManualClock, parseConfig } from '@routinely/platform';
+import { type Clock, type Logger, type ManualClock, parseConfig } from '@routinely/platform';
 import {
   buildTestHttpApp,
   createTestDatabase,
@@ -30,6 +30,7 @@ export type HarnessOptions = {
   env?: Record<string, string>;
   transport?: EventTransport;
   db?: Harness['db'];
+  logger?: Logger;
 } & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>;
 
 /** The delivery service on a fresh database, behind the platform HTTP app, with its consumers subscribed. */
@@ -45,7 +46,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const transport = options.transport ?? new InProcessTransport();
   const service = buildService({
     config,
-    logger: quietLogger(),
+    logger: options.logger ?? quietLogger(),
     clock: options.clock,
     orm,
     transport,
