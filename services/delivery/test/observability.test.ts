@@ -16,7 +16,7 @@ beforeAll(async () => {
   return started.close;
 });
 
-async function valueOf(name: string, labels: Record<string, string> = {}, suffix = ''): Promise<number> {
+async function sampleValue(name: string, labels: Record<string, string> = {}, suffix = ''): Promise<number> {
   const metric = metricsRegistry.getSingleMetric(name);
   const values = (await metric?.get())?.values ?? [];
   const match = values.find(
@@ -33,16 +33,19 @@ describe('delivery observability', () => {
     const endpoint = await createEndpoint(h, user, { url: `${receiver.url}?token=query-secret`, max_attempts: 1 });
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 503 }));
-    const retriesBefore = await valueOf('routinely_delivery_attempts_total', { channel: 'webhook', result: 'retry' });
-    const deadBefore = await valueOf('routinely_delivery_attempts_total', { channel: 'webhook', result: 'dead' });
-    const lagCountBefore = await valueOf('routinely_reminder_fire_lag_seconds', {}, '_count');
-    const lagSumBefore = await valueOf('routinely_reminder_fire_lag_seconds', {}, '_sum');
+    const retriesBefore = await sampleValue('routinely_delivery_attempts_total', {
+      channel: 'webhook',
+      result: 'retry',
+    });
+    const deadBefore = await sampleValue('routinely_delivery_attempts_total', { channel: 'webhook', result: 'dead' });
+    const lagCountBefore = await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_count');
+    const lagSumBefore = await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_sum');
 
     await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
     clock.advance(90_000); // the firing pass runs a minute and a half late
     expect(await h.service.workers.fireDueReminders()).toBe(1);
-    expect(await valueOf('routinely_reminder_fire_lag_seconds', {}, '_count')).toBe(lagCountBefore + 1);
-    expect(await valueOf('routinely_reminder_fire_lag_seconds', {}, '_sum')).toBe(lagSumBefore + 90);
+    expect(await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_count')).toBe(lagCountBefore + 1);
+    expect(await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_sum')).toBe(lagSumBefore + 90);
 
     expect(await h.service.workers.runDueDeliveries()).toBe(1);
     const [row] = await sqlRows<{ id: string; next_attempt_at: Date }>(
@@ -53,10 +56,10 @@ describe('delivery observability', () => {
     clock.advance(new Date(row!.next_attempt_at).getTime() - clock.now().getTime());
     expect(await h.service.workers.runDueDeliveries()).toBe(1);
 
-    expect(await valueOf('routinely_delivery_attempts_total', { channel: 'webhook', result: 'retry' })).toBe(
+    expect(await sampleValue('routinely_delivery_attempts_total', { channel: 'webhook', result: 'retry' })).toBe(
       retriesBefore + 1,
     );
-    expect(await valueOf('routinely_delivery_attempts_total', { channel: 'webhook', result: 'dead' })).toBe(
+    expect(await sampleValue('routinely_delivery_attempts_total', { channel: 'webhook', result: 'dead' })).toBe(
       deadBefore + 1,
     );
     const expected = {
