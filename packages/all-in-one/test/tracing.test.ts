@@ -126,8 +126,9 @@ describe('one trace across HTTP, gRPC and events', () => {
     }
   });
 
-  it('a request without a traceparent starts its own trace', async () => {
+  it('a request without a traceparent starts its own trace; probes are not traced', async () => {
     exporter.reset();
+    expect((await call(target.running.url, 'GET', '/readyz')).status).toBe(200);
     expect((await call(target.running.url, 'GET', '/api/v1/openapi.json')).status).toBe(200);
     const span = await waitFor(
       () => exporter.getFinishedSpans().find((s) => s.name === 'GET /api/v1/openapi.json'),
@@ -135,5 +136,6 @@ describe('one trace across HTTP, gRPC and events', () => {
     );
     expect(span.parentSpanContext).toBeUndefined();
     expect(traceOf(span)).toMatch(/^[0-9a-f]{32}$/);
+    expect(exporter.getFinishedSpans().filter((s) => s.name.includes('/readyz'))).toEqual([]);
   });
 });

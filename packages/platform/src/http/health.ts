@@ -11,7 +11,7 @@ export function registerHealth(
   checks: Record<string, ReadinessCheck>,
   options: { draining?: () => boolean } = {},
 ): void {
-  const config = { auth: 'none', rateLimit: false } as const;
+  const config = { auth: 'none', rateLimit: false, trace: false } as const;
   // Probes hit every few seconds: their request lines stay below info.
   const route = { config, schema: { hide: true }, logLevel: 'warn' } as const;
   app.get('/livez', route, async () => ({ status: 'ok' }));

@@ -11,7 +11,7 @@ export function registerMetricsRoute(app: FastifyInstance): void {
   collectProcessMetrics();
   app.get(
     METRICS_PATH,
-    { config: { auth: 'none', rateLimit: false }, schema: { hide: true }, logLevel: 'warn' },
+    { config: { auth: 'none', rateLimit: false, trace: false }, schema: { hide: true }, logLevel: 'warn' },
     async (_request, reply) => {
       const { contentType, body } = await renderMetrics();
       return reply.type(contentType).send(body);

@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { counterMetric, histogramMetric, LATENCY_BUCKETS } from '../metrics.js';
 import { contextFromCarrier, tracer } from '../tracing.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: no span for this route (probes and scrapes, which would only add noise to the traces). */
+    trace?: false;
+  }
+}
+
 const httpRequests = counterMetric('routinely_http_requests_total', 'HTTP requests answered, by route template', [
   'method',
   'route',
@@ -36,6 +43,7 @@ const traces = new WeakMap<FastifyRequest, RequestTrace>();
  */
 export function registerRequestObservability(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.trace === false) return done();
     const route = request.routeOptions.url ?? UNMATCHED;
     const parent = contextFromCarrier(request.headers);
     const span = tracer.startSpan(
