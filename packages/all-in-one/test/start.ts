@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@routinely/platform';
-import { createTestDatabase, quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { createTestDatabase, quietLogger, testHostEnv, uniqueName } from '@routinely/testkit';
 import { startAllInOne } from '../src/index.js';
 
 /** The all-in-one on a fresh database against the real servers, with its namespace and database URL. */
@@ -8,22 +8,7 @@ export async function startTestAllInOne(options: { env?: Record<string, string>;
   const db = await createTestDatabase();
   const namespace = uniqueName('obs');
   const running = await startAllInOne({
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      NATS_URL: requireEnv('NATS_URL'),
-      REDIS_URL: requireEnv('REDIS_URL'),
-      INFRA_NAMESPACE: namespace,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // Shared with the end-to-end tests: it derives the cluster-wide passwords of the service roles.
-      INTERNAL_AUTH_SECRET: 'e2e-internal-auth-secret-0123456789abcdef',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      RATE_LIMIT_PER_HOUR: '1000000',
-      RATE_LIMIT_BURST: '10000',
-      ...options.env,
-    },
+    env: { ...process.env, ...testHostEnv(db.url, namespace), ...options.env },
     logger: options.logger ?? quietLogger(),
   });
   return {
