@@ -18,10 +18,12 @@ beforeAll(async () => {
 
 async function sampleValue(name: string, labels: Record<string, string> = {}, suffix = ''): Promise<number> {
   const metric = metricsRegistry.getSingleMetric(name);
-  const values = (await metric?.get())?.values ?? [];
+  // Histograms list their _bucket, _count and _sum samples under `metricName`.
+  const values: { value: number; labels: Record<string, unknown>; metricName?: string }[] =
+    (await metric?.get())?.values ?? [];
   const match = values.find(
     (v) =>
-      String(v.metricName ?? name) === `${name}${suffix}` &&
+      (v.metricName ?? name) === `${name}${suffix}` &&
       Object.entries(labels).every(([k, value]) => v.labels[k] === value),
   );
   return match?.value ?? 0;
