@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { startAllInOne } from '@routinely/all-in-one';
-import { createTestDatabase, quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { createTestDatabase, quietLogger, testHostEnv, uniqueName } from '@routinely/testkit';
 
 export interface Target {
   baseUrl: string;
@@ -13,19 +12,7 @@ export async function startLocalAllInOne(env: Record<string, string> = {}) {
   const running = await startAllInOne({
     env: {
       ...process.env,
-      DATABASE_URL: db.url,
-      NATS_URL: requireEnv('NATS_URL'),
-      REDIS_URL: requireEnv('REDIS_URL'),
-      INFRA_NAMESPACE: uniqueName('e2e'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // One secret for every test instance: it also derives the per-service database role passwords,
-      // which are cluster-wide, so instances running side by side must agree on it.
-      INTERNAL_AUTH_SECRET: 'e2e-internal-auth-secret-0123456789abcdef',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      RATE_LIMIT_PER_HOUR: '1000000',
-      RATE_LIMIT_BURST: '10000',
+      ...testHostEnv(db.url, uniqueName('e2e')),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },

@@ -4,6 +4,12 @@ import { SERVICE_MODULES } from './modules.js';
 
 export { SERVICE_MODULES };
 
+/**
+ * The all-in-one runs behind no load balancer: nothing to drain on shutdown unless asked
+ * (SHUTDOWN_DRAIN_MS), so Ctrl-C stops it at once.
+ */
+export const ALL_IN_ONE_ENV_DEFAULTS = { SHUTDOWN_DRAIN_MS: '0' };
+
 /** Every service in one process behind one listener (`npm start`, and the end-to-end tests). */
 export function startAllInOne(options: {
   env: NodeJS.ProcessEnv;
@@ -12,7 +18,7 @@ export function startAllInOne(options: {
 }): Promise<RunningHost> {
   return startHost({
     modules: SERVICE_MODULES,
-    env: options.env,
+    env: { ...ALL_IN_ONE_ENV_DEFAULTS, ...options.env },
     logger: options.logger ?? createLogger({ name: 'all-in-one' }),
     ...(options.clock ? { clock: options.clock } : {}),
   });

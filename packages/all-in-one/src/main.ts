@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: every service in one process behind one listener.
 import { runUntilSignal } from '@routinely/runtime';
-import { SERVICE_MODULES } from './modules.js';
+import { ALL_IN_ONE_ENV_DEFAULTS, SERVICE_MODULES } from './index.js';
 
-await runUntilSignal('all-in-one', SERVICE_MODULES);
+await runUntilSignal('all-in-one', SERVICE_MODULES, { envDefaults: ALL_IN_ONE_ENV_DEFAULTS });

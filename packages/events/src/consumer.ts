@@ -1,5 +1,5 @@
 import type { EntityManager, Orm } from '@routinely/db';
-import type { Logger } from '@routinely/platform';
+import { type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
@@ -99,8 +99,10 @@ export async function deliverToConsumer(consumer: ConsumerDefinition, deps: Cons
       `no delivery acknowledged within ${consumer.policy.maxDeliver} attempts`,
     );
   }
+  const { event } = parsed;
   try {
-    await handleOnce(deps.orm, consumer, parsed.event);
+    // The consumer's span continues the producer's trace (the envelope carries its traceparent).
+    await runInEventSpan(event, () => handleOnce(deps.orm, consumer, event), consumer.durable);
   } catch (error) {
     if (delivery.attempt < consumer.policy.maxDeliver) throw error;
     await deadLetter(deps, consumer, delivery, parsed.event.id, errorMessage(error));

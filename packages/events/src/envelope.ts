@@ -1,3 +1,4 @@
+import { currentTraceparent } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 
@@ -9,6 +10,8 @@ export const envelopeSchema = z.object({
   user_id: z.string().nullable(),
   occurred_at: z.string(),
   data: z.unknown(),
+  /** W3C trace context of the change that produced the event, so its consumers continue that trace. */
+  traceparent: z.string().optional(),
 });
 
 export interface EventEnvelope<T = unknown> {
@@ -18,6 +21,7 @@ export interface EventEnvelope<T = unknown> {
   user_id: string | null;
   occurred_at: string;
   data: T;
+  traceparent?: string;
 }
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType, T extends string = string> {
@@ -34,12 +38,13 @@ export function defineEvent<const T extends string, S extends z.ZodType>(type: T
   return { type, schema };
 }
 
-/** Builds a validated envelope; invalid data is a programming error and throws. */
+/** Builds a validated envelope (with the active trace, if any); invalid data is a programming error and throws. */
 export function makeEvent<S extends z.ZodType>(
   definition: EventDefinition<S, string>,
   meta: { tenantId: string; userId: string | null; at: Date },
   data: z.input<S>,
 ): EventEnvelope<z.infer<S>> {
+  const traceparent = currentTraceparent();
   return {
     id: uuidv7(),
     type: definition.type,
@@ -47,5 +52,6 @@ export function makeEvent<S extends z.ZodType>(
     user_id: meta.userId,
     occurred_at: meta.at.toISOString(),
     data: definition.schema.parse(data),
+    ...(traceparent ? { traceparent } : {}),
   };
 }

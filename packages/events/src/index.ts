@@ -8,4 +8,5 @@ export * from './in-process.js';
 export * from './jetstream.js';
 export * from './metrics.js';
 export * from './outbox.js';
+export * from './outbox-backlog.js';
 export * from './transport.js';

@@ -3,6 +3,7 @@ import {
   type ConsumerMessages,
   connect,
   DeliverPolicy,
+  headers,
   type JetStreamClient,
   type JetStreamManager,
   JSONCodec,
@@ -95,7 +96,13 @@ export class JetStreamTransport implements EventTransport {
 
   async publish(envelope: EventEnvelope): Promise<void> {
     await this.ensureStream(envelope.type);
-    await this.js.publish(this.subject(envelope.type), codec.encode(envelope), { msgID: envelope.id });
+    // The trace also rides in the headers, where tools that read NATS traffic look for it.
+    const traceHeaders = envelope.traceparent ? headers() : undefined;
+    if (traceHeaders && envelope.traceparent) traceHeaders.set('traceparent', envelope.traceparent);
+    await this.js.publish(this.subject(envelope.type), codec.encode(envelope), {
+      msgID: envelope.id,
+      ...(traceHeaders ? { headers: traceHeaders } : {}),
+    });
   }
 
   /**

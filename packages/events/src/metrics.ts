@@ -1,17 +1,19 @@
-import { Counter, register } from 'prom-client';
+import { counterMetric } from '@routinely/platform';
+import type { Counter } from 'prom-client';
 
-/** Get-or-create on the default registry, so a second import or a second service never throws. */
-function counter(name: string, help: string): Counter<'consumer'> {
-  const existing = register.getSingleMetric(name);
-  if (existing) return existing as Counter<'consumer'>;
-  return new Counter({ name, help, labelNames: ['consumer'] });
-}
-
-export const eventMetrics = {
+export const eventMetrics: { readonly deadLetters: Counter<'consumer'>; readonly redeliveries: Counter<'consumer'> } = {
   get deadLetters() {
-    return counter('routinely_event_dead_letters_total', 'Events a consumer gave up on and stored as dead letters.');
+    return counterMetric(
+      'routinely_event_dead_letters_total',
+      'Events a consumer gave up on and stored as dead letters.',
+      ['consumer'],
+    );
   },
   get redeliveries() {
-    return counter('routinely_event_redeliveries_total', 'Deliveries of an event a consumer had already been given.');
+    return counterMetric(
+      'routinely_event_redeliveries_total',
+      'Deliveries of an event a consumer had already been given.',
+      ['consumer'],
+    );
   },
 };

@@ -13,6 +13,7 @@ import {
 } from '@grpc/grpc-js';
 import { AppError, ERROR_TABLE, type ErrorCode } from '@routinely/platform';
 import type { CallerIdentity, InternalAuth } from './identity.js';
+import { withClientSpan, withServerSpan } from './tracing.js';
 
 type AnyMethod = {
   path: string;
@@ -63,18 +64,23 @@ export function createRpcClient<D extends Record<string, AnyMethod>>(
     ) => void
   > & { close(): void };
   const client: Record<string, unknown> = { close: () => raw.close() };
-  for (const name of Object.keys(definition)) {
+  for (const [name, method] of Object.entries(definition)) {
     client[name] = async (request: unknown, call: CallOptions = {}) => {
       const metadata = new Metadata();
       metadata.set('authorization', `Bearer ${await auth.sign(call.actor)}`);
       const deadline = Date.now() + (call.deadlineMs ?? options.defaultDeadlineMs ?? 5_000);
-      return new Promise((resolve, reject) => {
-        raw[name]?.call(raw, request, metadata, { deadline }, (error, response) => {
-          if (!error) return resolve(response);
-          const code = CODE_BY_STATUS[error.code] ?? 'service_unavailable';
-          reject(new AppError(code, error.details || error.message, { cause: error }));
-        });
-      });
+      return withClientSpan(
+        method.path,
+        metadata,
+        () =>
+          new Promise((resolve, reject) => {
+            raw[name]?.call(raw, request, metadata, { deadline }, (error, response) => {
+              if (!error) return resolve(response);
+              const code = CODE_BY_STATUS[error.code] ?? 'service_unavailable';
+              reject(new AppError(code, error.details || error.message, { cause: error }));
+            });
+          }),
+      );
     };
   }
   return client as RpcClient<D>;
@@ -96,24 +102,24 @@ export function addRpcService<D extends Record<string, AnyMethod>>(
     string,
     (r: unknown, c: CallerIdentity) => Promise<unknown>,
   ][]) {
+    const path = definition[name]?.path ?? name;
     const unary: handleUnaryCall<unknown, unknown> = (call, callback) => {
       const header = String(call.metadata.get('authorization')[0] ?? '');
-      auth
-        .verify(header.replace(/^Bearer /, ''))
-        .then(
+      withServerSpan(path, call.metadata, () =>
+        auth.verify(header.replace(/^Bearer /, '')).then(
           (caller) => handler(call.request, caller),
           () => {
             throw new AppError('not_authenticated', 'Missing or invalid service credentials');
           },
-        )
-        .then(
-          (response) => callback(null, response),
-          (error: unknown) => {
-            const code = error instanceof AppError ? ERROR_TABLE[error.code].grpc : status.INTERNAL;
-            const details = error instanceof AppError ? error.message : 'internal error';
-            callback({ code, details });
-          },
-        );
+        ),
+      ).then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          const code = error instanceof AppError ? ERROR_TABLE[error.code].grpc : status.INTERNAL;
+          const details = error instanceof AppError ? error.message : 'internal error';
+          callback({ code, details });
+        },
+      );
     };
     impl[name] = unary;
   }

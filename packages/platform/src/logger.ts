@@ -1,4 +1,4 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { z } from 'zod';
 import { logLevelSchema, parseConfig } from './config.js';
 
@@ -12,8 +12,9 @@ export function logLevelFrom(env: NodeJS.ProcessEnv): string {
   return parseConfig(z.object({ LOG_LEVEL: logLevelSchema }), env).LOG_LEVEL;
 }
 
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
-  return pino({
+/** `destination` defaults to stdout; tests pass one to read the lines back. */
+export function createLogger(options: { level?: string; name?: string; destination?: DestinationStream } = {}): Logger {
+  const settings = {
     level: options.level ?? logLevelFrom(process.env),
     base: options.name ? { svc: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -31,5 +32,6 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

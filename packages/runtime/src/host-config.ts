@@ -1,4 +1,4 @@
-import { platformConfigSchema } from '@routinely/platform';
+import { envBool, platformConfigSchema } from '@routinely/platform';
 import { z } from 'zod';
 
 export const hostConfigSchema = platformConfigSchema.extend({
@@ -11,5 +11,12 @@ export const hostConfigSchema = platformConfigSchema.extend({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Namespaces JetStream subjects and Redis keys when several instances share servers (tests). */
   INFRA_NAMESPACE: z.string().default(''),
+  /**
+   * On SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes:
+   * long enough for the load balancer to take the pod out (the all-in-one defaults to 0).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+  /** Serve Prometheus metrics at /metrics on the listener. */
+  METRICS_ENABLED: envBool(true),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;

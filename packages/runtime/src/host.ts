@@ -8,6 +8,7 @@ import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
 import { loadSecrets } from './secrets.js';
+import { observeServiceDatabase } from './service-metrics.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
 import { serviceDatabaseUrl } from './service-roles.js';
 import { checkStartOrder, GrpcAddressBook } from './wiring.js';
@@ -59,6 +60,8 @@ export async function startHost(options: {
   const servers: Server[] = [];
   const started: ServiceInstance[] = [];
   let gatewayAuth: { close(): void } | undefined;
+  const unobserve: (() => void)[] = [];
+  let draining = false;
   try {
     for (const module of options.modules) {
       const serviceUrl = await serviceDatabaseUrl(
@@ -69,6 +72,7 @@ export async function startHost(options: {
       );
       const orm = await openOrm(serviceUrl, module.dbConfig);
       orms.push(orm);
+      unobserve.push(observeServiceDatabase(module.name, orm, clock));
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
       const context: ServiceContext = {
         env,
@@ -104,6 +108,8 @@ export async function startHost(options: {
       fetchJwks: async () => JSON.parse((await jwksClient.getJwks({})).jwksJson),
       revocations: infra.revocations,
       redis: infra.redis,
+      draining: () => draining,
+      metrics: config.METRICS_ENABLED,
     });
     for (const service of started) await service.start();
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -116,6 +122,12 @@ export async function startHost(options: {
       url,
       services: started,
       close: async () => {
+        // Readiness fails first so the load balancer stops routing here while requests in flight finish.
+        draining = true;
+        if (config.SHUTDOWN_DRAIN_MS > 0) {
+          logger.info({ drainMs: config.SHUTDOWN_DRAIN_MS }, 'draining: /readyz answers 503');
+          await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
+        }
         await app.close();
         await shutdown();
       },
@@ -126,6 +138,7 @@ export async function startHost(options: {
   }
 
   async function shutdown() {
+    for (const remove of unobserve) remove();
     for (const service of [...started].reverse()) await service.stop().catch((e) => logger.warn({ err: e }, 'stop'));
     gatewayAuth?.close();
     for (const server of servers) await stopRpcServer(server);

@@ -9,6 +9,7 @@ import {
   type PlatformConfig,
   type RevocationStore,
   registerHealth,
+  registerMetricsRoute,
   type ServiceInstance,
 } from '@routinely/platform';
 import type { FastifyInstance } from 'fastify';
@@ -31,6 +32,10 @@ export interface HttpHostOptions {
   fetchJwks: () => Promise<JSONWebKeySet>;
   revocations: RevocationStore;
   redis?: Redis | undefined;
+  /** True once the host is shutting down: /readyz answers 503 from then on. */
+  draining?: () => boolean;
+  /** Serve /metrics (default true). */
+  metrics?: boolean;
 }
 
 /**
@@ -75,7 +80,8 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
     mounting = undefined;
     for (const [name, check] of Object.entries(service.readiness)) readiness[`${service.name}.${name}`] = check;
   }
-  registerHealth(app, readiness);
+  registerHealth(app, readiness, options.draining ? { draining: options.draining } : {});
+  if (options.metrics !== false) registerMetricsRoute(app);
   app.decorate('routesByService', routesByService);
   return app;
 }

@@ -4,6 +4,8 @@ export * from './http-host.js';
 export * from './infrastructure.js';
 export * from './main-loop.js';
 export * from './secrets.js';
+export * from './service-metrics.js';
 export * from './service-module.js';
 export * from './service-roles.js';
+export * from './tracing.js';
 export * from './wiring.js';

@@ -1,24 +1,40 @@
 import { createLogger, type Logger, logLevelFrom } from '@routinely/platform';
 import { type RunningHost, startHost } from './host.js';
 import type { ServiceModule } from './service-module.js';
+import { startTracing, type Tracing } from './tracing.js';
+
+export interface MainOptions {
+  logger?: Logger;
+  /** Environment defaults of this entry point, under the process environment (the all-in-one's drain of 0). */
+  envDefaults?: Record<string, string>;
+}
 
 /**
- * The body of every entry point: start the host, then on SIGINT/SIGTERM close it gracefully (listener first,
- * then workers, gRPC, databases, embedded PostgreSQL) and exit.
+ * The body of every entry point: start tracing (when configured) and the host, then on SIGINT/SIGTERM close
+ * it gracefully (readiness drained, listener, then workers, gRPC, databases, embedded PostgreSQL) and exit.
  */
-export async function runUntilSignal(name: string, modules: readonly ServiceModule[], logger?: Logger): Promise<void> {
+export async function runUntilSignal(
+  name: string,
+  modules: readonly ServiceModule[],
+  options: MainOptions = {},
+): Promise<void> {
+  const env = { ...options.envDefaults, ...process.env };
   let log: Logger;
   try {
-    log = logger ?? createLogger({ name, level: logLevelFrom(process.env) });
+    log = options.logger ?? createLogger({ name, level: logLevelFrom(env) });
   } catch (error) {
     process.stderr.write(`${name}: ${(error as Error).message}\n`);
     process.exit(1);
   }
   let running: RunningHost;
+  let tracing: Tracing | undefined;
   try {
-    running = await startHost({ modules, env: process.env, logger: log });
+    tracing = await startTracing({ env, serviceName: modules.length === 1 ? `routinely-${name}` : 'routinely' });
+    if (tracing) log.info('tracing exports spans over OTLP');
+    running = await startHost({ modules, env, logger: log });
   } catch (error) {
     log.fatal({ err: error }, 'failed to start');
+    await tracing?.shutdown().catch(() => {});
     process.exit(1);
   }
   let stopping = false;
@@ -26,9 +42,11 @@ export async function runUntilSignal(name: string, modules: readonly ServiceModu
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
+    const drainMs = Number(env.SHUTDOWN_DRAIN_MS ?? 5_000) || 0;
+    const force = setTimeout(() => process.exit(1), drainMs + 20_000);
     force.unref();
     await running.close();
+    await tracing?.shutdown().catch((error) => log.warn({ err: error }, 'trace export failed at shutdown'));
     log.info('stopped');
     process.exit(0);
   };

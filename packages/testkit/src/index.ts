@@ -1,3 +1,4 @@
+export * from './host-env.js';
 export * from './http.js';
 export * from './infra.js';
 export * from './route-guards.js';

@@ -56,6 +56,8 @@ export interface ServiceHarnessOptions<C extends HarnessContext, X extends objec
   redis?: Redis;
   /** Revocation store of the service and its HTTP verifier; the test tokens' store when omitted. */
   revocations?: RevocationStore;
+  /** The service's logger; a silent one when omitted (tests that read log lines pass their own). */
+  logger?: HarnessContext['logger'];
   /** Run `service.start()` (relay, consumers, workers); default true. */
   start?: boolean;
   /** The HTTP app's token verifier; the test tokens' verifier when omitted (auth verifies its own keys). */
@@ -125,7 +127,7 @@ export async function startServiceHarness<
     const transport = options.transport ?? module.local.transport();
     if (!options.transport) closes.unshift(() => transport.close());
     const internalAuth = module.local.internalAuth(options.internalSecret ?? TEST_INTERNAL_SECRET);
-    const logger = quietLogger();
+    const logger = options.logger ?? quietLogger();
     const grpcAddress = (service: ServiceName) => {
       const address = options.grpcAddresses?.[service];
       if (!address) throw new Error(`The ${module.name} harness has no gRPC address for ${service} (grpcAddresses)`);

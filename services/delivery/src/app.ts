@@ -14,6 +14,7 @@ import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
+import { observeDeadLetterQueue } from './workers/observability.js';
 import { ReminderFirer } from './workers/reminder-firer.js';
 import { WakeupListener } from './workers/wakeups.js';
 
@@ -76,6 +77,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     logger,
   );
   let subscriptions: Subscription[] = [];
+  let unobserveQueue: (() => void) | undefined;
   const ctx = { orm, clock, box, policy, sender };
   const knownContacts = new Set<string>();
 
@@ -112,6 +114,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     async start() {
       const resealed = await resealUnboundSecrets(orm, box);
       if (resealed > 0) logger.info({ resealed }, 'webhook secrets re-sealed with their endpoint bound');
+      unobserveQueue = observeDeadLetterQueue(orm);
       subscriptions = await subscribeConsumers({
         orm,
         transport: deps.transport,
@@ -125,6 +128,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       deliveryPacer.start();
     },
     async stop() {
+      unobserveQueue?.();
       for (const s of subscriptions) await s.stop();
       subscriptions = [];
       await listener.stop();

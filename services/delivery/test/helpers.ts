@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { type EventEnvelope, type EventTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
-import type { Clock, ManualClock } from '@routinely/platform';
+import type { Clock, Logger, ManualClock } from '@routinely/platform';
 import {
   type CallAs,
   type RegisteredRoute,
@@ -33,11 +33,12 @@ export type HarnessOptions = {
   env?: Record<string, string>;
   transport?: EventTransport;
   db?: Harness['db'];
+  logger?: Logger;
 } & Partial<Pick<DeliveryDeps, 'mailer' | 'resolveHost' | 'allowCidrs'>>;
 
 /** The delivery service from its module (the shared harness), with its consumers subscribed. */
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-  const { clock, env, transport, db, ...deps } = options;
+  const { clock, env, transport, db, logger, ...deps } = options;
   return startServiceHarness(deliveryModule, {
     clock,
     env: {
@@ -49,6 +50,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     deps,
     ...(transport ? { transport } : {}),
     ...(db ? { db } : {}),
+    ...(logger ? { logger } : {}),
   });
 }
 

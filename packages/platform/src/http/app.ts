@@ -1,6 +1,12 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import type { ZodType } from 'zod';
@@ -8,6 +14,7 @@ import { hasPermission, type Permission } from '../auth/permissions.js';
 import type { Principal, TokenVerifier } from '../auth/tokens.js';
 import { AppError, type FieldError, problemOf } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { registerRequestObservability } from './observability.js';
 import { registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 
@@ -108,7 +115,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
+    // One line per request instead, written with route, user and tenant (observability.ts).
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('principal', null);

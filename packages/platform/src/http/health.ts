@@ -2,11 +2,21 @@ import type { FastifyInstance } from 'fastify';
 
 export type ReadinessCheck = () => Promise<void>;
 
-/** Liveness (/livez: the process answers) and readiness (/readyz: every dependency answers). */
-export function registerHealth(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
-  const config = { auth: 'none', rateLimit: false } as const;
-  app.get('/livez', { config, schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config, schema: { hide: true } }, async (_request, reply) => {
+/**
+ * Liveness (/livez: the process answers) and readiness (/readyz: every dependency answers). While the host
+ * drains before shutdown, /readyz answers 503 so the load balancer stops sending new requests.
+ */
+export function registerHealth(
+  app: FastifyInstance,
+  checks: Record<string, ReadinessCheck>,
+  options: { draining?: () => boolean } = {},
+): void {
+  const config = { auth: 'none', rateLimit: false, trace: false } as const;
+  // Probes hit every few seconds: their request lines stay below info.
+  const route = { config, schema: { hide: true }, logLevel: 'warn' } as const;
+  app.get('/livez', route, async () => ({ status: 'ok' }));
+  app.get('/readyz', route, async (_request, reply) => {
+    if (options.draining?.()) return reply.status(503).send({ status: 'draining', checks: {} });
     const results: Record<string, string> = {};
     let ok = true;
     await Promise.all(

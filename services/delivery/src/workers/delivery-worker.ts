@@ -13,8 +13,11 @@ import {
   type FailedAttempt,
   unsent,
 } from './attempt.js';
+import { countAttempt, failureClass } from './observability.js';
 import { deliveryRow } from './reminder-firer.js';
 import { SentRecorder } from './sent-recorder.js';
+
+type DeliveryStatus = 'sent' | 'failed' | 'dead';
 
 export interface DeliveryWorkerOptions {
   orm: Orm;
@@ -116,8 +119,9 @@ export class DeliveryWorker {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
     const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
-    const status = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
+    const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
     if (result.ok && delivery.channel === 'webhook') {
+      countAttempt(delivery.channel, 'sent');
       return this.sent.record({
         id: delivery.id,
         leaseToken: delivery.lease_token,
@@ -126,7 +130,7 @@ export class DeliveryWorker {
         secretSealed: result.secretSealed,
       });
     }
-    await this.o.orm.em.getKnex().transaction(async (trx) => {
+    const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { id: string }[] }>(
         `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
            lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
@@ -145,16 +149,40 @@ export class DeliveryWorker {
           delivery.lease_token,
         ],
       );
-      if (rows.length === 0) return; // lease lost to another worker: its outcome wins
+      if (rows.length === 0) return false; // lease lost to another worker: its outcome wins
       if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
-      if (status !== 'dead' || result.ok) return; // (a dead try is never ok; the test narrows the type)
+      if (status !== 'dead' || result.ok) return true; // (a dead try is never ok; the test narrows the type)
       await this.deadLetter(trx, delivery, result, tries, now);
-      if (!delivery.endpoint_id) return;
+      if (!delivery.endpoint_id) return true;
       await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
         delivery.endpoint_id,
       ]);
       if (endpoints.get(delivery.endpoint_id)?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
+      return true;
     });
+    if (recorded) this.observe(delivery, result, status, tries, delay);
+  }
+
+  /** One metric sample per recorded try; one log line per failure and per dead letter (no URL, no secret). */
+  private observe(
+    d: ClaimedDelivery,
+    result: AttemptResult,
+    status: DeliveryStatus,
+    tries: number,
+    delay: number | null,
+  ) {
+    countAttempt(d.channel, status === 'sent' ? 'sent' : status === 'dead' ? 'dead' : 'retry');
+    if (result.ok) return;
+    const fields = {
+      delivery_id: d.id,
+      endpoint_id: d.endpoint_id,
+      channel: d.channel,
+      attempt: tries,
+      status_code: result.statusCode,
+      error_class: failureClass(result.error),
+    };
+    if (status === 'dead') this.o.logger.error(fields, 'delivery dead-lettered');
+    else this.o.logger.warn({ ...fields, retry_in_ms: delay }, 'delivery attempt failed');
   }
 
   private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: FailedAttempt, tries: number, now: Date) {

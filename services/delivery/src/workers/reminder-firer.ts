@@ -4,6 +4,7 @@ import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
+import { observeFireLag } from './observability.js';
 import { WAKEUP_CHANNEL } from './wakeups.js';
 
 interface DueReminder {
@@ -108,7 +109,7 @@ export class ReminderFirer {
          where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
         [now, this.batchSize],
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return [];
       const endpoints = await this.enabledEndpoints(trx, rows);
       const deliveries = [];
       for (const reminder of rows) {
@@ -133,10 +134,11 @@ export class ReminderFirer {
         rows.map((r) => r.id),
       ]);
       if (deliveries.length > 0) await trx.raw('select pg_notify(?, ?)', [WAKEUP_CHANNEL, 'deliveries']);
-      return rows.length;
+      return rows;
     });
-    if (fired > 0) this.onFired();
-    return fired;
+    for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
+    if (fired.length > 0) this.onFired();
+    return fired.length;
   }
 
   private async enabledEndpoints(trx: Knex.Transaction, reminders: DueReminder[]) {

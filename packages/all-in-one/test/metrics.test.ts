@@ -1,0 +1,121 @@
+import { createLogger } from '@routinely/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, register, startTestAllInOne } from './start.js';
+
+let target: Awaited<ReturnType<typeof startTestAllInOne>>;
+let baseUrl: string;
+const logLines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  // The host's real logger, writing into memory, so the request lines can be read back.
+  const logger = createLogger({
+    level: 'info',
+    destination: { write: (line: string) => void logLines.push(JSON.parse(line)) },
+  });
+  target = await startTestAllInOne({ logger });
+  baseUrl = target.running.url;
+});
+afterAll(() => target?.close());
+
+async function scrape() {
+  const response = await fetch(`${baseUrl}/metrics`);
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** The value of one sample: `name{labels} value`, labels given in the order prom-client writes them. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics on the all-in-one', () => {
+  it('counts real requests by route template, method and status, with latency histograms', async () => {
+    const owner = await register(baseUrl);
+    const registered = 'routinely_http_requests_total{method="POST",route="/api/v1/auth/register",status="201"}';
+    const before = sample((await scrape()).text, registered);
+    expect(before).toBeGreaterThanOrEqual(1);
+
+    await register(baseUrl);
+    const created = await call(baseUrl, 'POST', '/api/v1/calendars', {
+      token: owner.token,
+      body: { name: 'Work', timezone: 'Europe/Berlin' },
+    });
+    expect(created.status).toBe(201);
+    const missing = await call(baseUrl, 'GET', `/v1/calendars/${crypto.randomUUID()}`, { token: owner.token });
+    expect(missing.status).toBe(404);
+    expect((await call(baseUrl, 'GET', '/api/v1/no-such-route')).status).toBe(404);
+
+    const { status, headers, text } = await scrape();
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toContain('text/plain');
+    expect(sample(text, registered)).toBe((before ?? 0) + 1);
+    expect(
+      sample(text, 'routinely_http_requests_total{method="POST",route="/api/v1/calendars",status="201"}'),
+    ).toBeGreaterThanOrEqual(1);
+    // The template, not the id, and the /v1 alias as its own route.
+    expect(
+      sample(text, 'routinely_http_requests_total{method="GET",route="/v1/calendars/:calendar_id",status="404"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'routinely_http_requests_total{method="GET",route="unmatched",status="404"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('no-such-route');
+    expect(
+      sample(
+        text,
+        'routinely_http_request_duration_seconds_count{method="POST",route="/api/v1/calendars",status="201"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(
+      /routinely_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/calendars",status="201"\}/,
+    );
+  });
+
+  it('reports outbox lag and pool usage per service, the delivery DLQ size and process metrics', async () => {
+    const { text } = await scrape();
+    for (const service of ['auth', 'calendar', 'task', 'delivery']) {
+      expect(sample(text, `routinely_outbox_lag_seconds{service="${service}"}`)).toBeGreaterThanOrEqual(0);
+      expect(sample(text, `routinely_outbox_pending_events{service="${service}"}`)).toBeGreaterThanOrEqual(0);
+      expect(sample(text, `routinely_db_pool_connections{service="${service}",state="used"}`)).toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(sample(text, `routinely_db_pool_connections{service="${service}",state="free"}`)).toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(sample(text, `routinely_db_pool_pending_acquires{service="${service}"}`)).toBe(0);
+    }
+    expect(sample(text, 'routinely_delivery_dead_letters')).toBe(0);
+    expect(text).toContain('# TYPE routinely_delivery_attempts_total counter');
+    expect(text).toContain('# TYPE routinely_reminder_fire_lag_seconds histogram');
+    expect(sample(text, 'routinely_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('routinely_nodejs_eventloop_lag_seconds');
+  });
+
+  it('is outside the API: not rate limited, not documented, no token needed', async () => {
+    const { headers } = await scrape();
+    expect(headers.get('ratelimit-limit')).toBeNull();
+    const openapi = await call(baseUrl, 'GET', '/api/v1/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(Object.keys(openapi.json.paths as object)).not.toContain('/metrics');
+    expect((await call(baseUrl, 'GET', '/api/v1/metrics')).status).toBe(404);
+  });
+
+  it('writes one request line with route, user and tenant, and never the token', async () => {
+    const user = await register(baseUrl);
+    logLines.length = 0;
+    expect((await call(baseUrl, 'GET', '/api/v1/calendars', { token: user.token })).status).toBe(200);
+    await scrape();
+    const requests = logLines.filter((l) => l.msg === 'request completed');
+    expect(requests).toHaveLength(1); // the scrape's own line stays below info
+    expect(requests[0]).toMatchObject({
+      level: 30,
+      method: 'GET',
+      route: '/api/v1/calendars',
+      status: 200,
+      user_id: user.id,
+      tenant_id: user.tenantId,
+    });
+    expect(typeof requests[0]?.duration_ms).toBe('number');
+    expect(JSON.stringify(logLines)).not.toContain(user.token);
+  });
+});

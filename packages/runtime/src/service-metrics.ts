@@ -1,0 +1,62 @@
+import type { Orm } from '@routinely/db';
+import { type OutboxBacklog, outboxBacklog } from '@routinely/events';
+import { type Clock, observeAtScrape } from '@routinely/platform';
+
+const OUTBOX_LAG = {
+  name: 'routinely_outbox_lag_seconds',
+  help: 'Age of the oldest outbox event not yet published, per service (0 when drained)',
+  labelNames: ['service'],
+} as const;
+const OUTBOX_PENDING = {
+  name: 'routinely_outbox_pending_events',
+  help: 'Outbox events not yet published, per service',
+  labelNames: ['service'],
+} as const;
+const POOL_CONNECTIONS = {
+  name: 'routinely_db_pool_connections',
+  help: "Connections of a service's database pool, by state (used, free)",
+  labelNames: ['service', 'state'],
+} as const;
+const POOL_PENDING = {
+  name: 'routinely_db_pool_pending_acquires',
+  help: "Queries waiting for a connection of a service's database pool",
+  labelNames: ['service'],
+} as const;
+
+/** The part of knex's (tarn) pool the metrics read. */
+interface PoolState {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+function poolOf(orm: Orm): PoolState | undefined {
+  const client = orm.em.getKnex().client as { pool?: PoolState };
+  return client.pool;
+}
+
+/**
+ * Scrape-time gauges of one hosted service's database: its outbox backlog and its connection pool.
+ * Returns the function that removes them when the service stops.
+ */
+export function observeServiceDatabase(service: string, orm: Orm, clock: Clock): () => void {
+  // Both outbox gauges are collected together in one scrape: they share the query in flight.
+  let inflight: Promise<OutboxBacklog> | undefined;
+  const readBacklog = () => {
+    inflight ??= outboxBacklog(orm, clock.now()).finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  };
+  const labels = { service };
+  const removers = [
+    observeAtScrape(OUTBOX_LAG, labels, async () => (await readBacklog()).oldestAgeSeconds),
+    observeAtScrape(OUTBOX_PENDING, labels, async () => (await readBacklog()).pending),
+    observeAtScrape(POOL_CONNECTIONS, { service, state: 'used' }, () => poolOf(orm)?.numUsed()),
+    observeAtScrape(POOL_CONNECTIONS, { service, state: 'free' }, () => poolOf(orm)?.numFree()),
+    observeAtScrape(POOL_PENDING, labels, () => poolOf(orm)?.numPendingAcquires()),
+  ];
+  return () => {
+    for (const remove of removers) remove();
+  };
+}
