@@ -180,6 +180,9 @@ export class FakeIdp {
         backchannelLogout: { enabled: true },
         rpInitiatedLogout: {
           enabled: true,
+          postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
+            ctx.body = '<!doctype html><html><body><h1>Signed out</h1></body></html>';
+          },
           logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {
             ctx.body = `<!doctype html><html><body><h1>Sign out?</h1>${form}<button form="op.logoutForm" name="logout" value="yes">Sign out</button></body></html>`;
           },

@@ -54,8 +54,16 @@ describe('SSO routes in the OpenAPI document and on /v1', () => {
       expect(status.json()).toMatchObject({ sso_configured: true, sso_session: false });
       const back = await s.h.app.inject({ method: 'POST', url: `${mount}/auth/sso/back-channel-logout`, payload: {} });
       expect(back.statusCode).toBe(400);
-      const roles = await s.h.app.inject({ url: `${mount}/auth/available-roles` });
-      expect(roles.statusCode).toBe(401);
+      for (const [method, path] of [
+        ['GET', '/auth/available-roles'],
+        ['POST', '/auth/select-role'],
+        ['POST', '/auth/verify-email'],
+        ['POST', '/auth/resend-verification'],
+      ] as const) {
+        const res = await s.h.app.inject({ method, url: `${mount}${path}`, payload: {} });
+        expect(res.statusCode, `${method} ${mount}${path}`).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+      }
     }
   });
 });

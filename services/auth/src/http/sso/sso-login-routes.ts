@@ -147,7 +147,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
         const status = ctx.sso.status();
         const caller = await optionalCaller(ctx, request);
         const session = caller ? await ctx.ssoSessions.ofSession(caller.sessionId) : undefined;
-        const expiresAt = session ? await ctx.sessions.expiryOf(caller?.sessionId ?? '') : undefined;
+        const expiresAt = caller && session ? await ctx.sessions.expiryOf(caller.sessionId) : undefined;
         return {
           sso_session: session !== undefined && expiresAt !== undefined,
           sso_configured: status.sso_configured,
