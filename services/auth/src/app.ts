@@ -122,6 +122,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
       const restored = await ctx.sessions.restoreRevocations();
       if (restored > 0) logger.info({ restored }, 'restored recent session revocations');
       await hasher.warmUp();
+      ctx.sso.warmUp();
       relay.start();
     },
     async stop() {

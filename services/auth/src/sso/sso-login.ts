@@ -54,6 +54,20 @@ export class SsoLogin {
     };
   }
 
+  /**
+   * Reads the provider's discovery document in the background at start, so the first login does not pay
+   * for it and an unreachable provider shows in the log (and the breaker) at once. Never blocks start-up:
+   * password login does not depend on the provider.
+   */
+  warmUp(): void {
+    this.parts.rp?.config().catch((error: unknown) => {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'identity provider discovery failed',
+      );
+    });
+  }
+
   /** The relying party, or 503 sso_unavailable when SSO is not configured. */
   configured(): RelyingParty {
     if (!this.parts.rp) throw ssoUnavailable('Single sign-on is not configured on this deployment');
