@@ -40,7 +40,8 @@ export const configSchema = platformConfigSchema.extend({
 
   // Single sign-on (OpenID Connect). Without SSO_ISSUER_URL, SSO is "not configured" (docs/adr/014).
   /** The provider's issuer; discovery reads `{issuer}/.well-known/openid-configuration`. */
-  SSO_ISSUER_URL: optionalEnv(httpUrl),
+  // Kept exactly as given: it must equal the provider's `iss` (some providers end theirs with a slash).
+  SSO_ISSUER_URL: optionalEnv(z.url({ protocol: /^https?$/ })),
   SSO_CLIENT_ID: z.string().min(1).default('routinely'),
   /** Confidential client secret; without one the client is public (PKCE only) and the admin API is off. */
   SSO_CLIENT_SECRET: optionalEnv(z.string().min(1)),

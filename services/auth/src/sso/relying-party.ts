@@ -201,7 +201,7 @@ export class RelyingParty {
 
   /** Keycloak's "forgot password" page; other providers reach recovery from their login page. */
   recoveryUrl(): URL {
-    const url = new URL(`${this.options.issuer}/login-actions/reset-credentials`);
+    const url = new URL(`${this.options.issuer.replace(/\/+$/, '')}/login-actions/reset-credentials`);
     url.searchParams.set('client_id', this.options.clientId);
     return url;
   }
