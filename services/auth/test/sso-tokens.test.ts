@@ -1,5 +1,6 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { disableAccount } from './harness.js';
 import { CLIENT_ID, me, newAccount, providerTokens, type SsoHarness, startSso } from './sso-harness.js';
 
 describe('single sign-on: provider tokens presented by clients', () => {
@@ -121,5 +122,32 @@ describe('single sign-on: provider tokens presented by clients', () => {
     const res = await callback(token);
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('invalid_sso_token');
+  });
+
+  it('creates a new SSO user in the X-Tenant-ID tenant (its first user is the admin); a disabled account is 403', async () => {
+    const account = newAccount(s.idp);
+    const token = await s.idp.sign(idClaims(account.sub, account.email));
+    const badTenant = await s.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sso/callback',
+      headers: { 'x-tenant-id': 'not-a-uuid' },
+      payload: { token },
+    });
+    expect(badTenant.statusCode).toBe(422);
+    expect(badTenant.json().errors[0].loc).toEqual(['header', 'x-tenant-id']);
+    const tenant = crypto.randomUUID();
+    const res = await s.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sso/callback',
+      headers: { 'x-tenant-id': tenant },
+      payload: { token },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ tenant_id: tenant, roles: ['admin'] });
+
+    await disableAccount(s.h.orm, res.json().user.id);
+    const disabled = await callback(token);
+    expect(disabled.statusCode).toBe(403);
+    expect(disabled.json().code).toBe('account_disabled');
   });
 });
