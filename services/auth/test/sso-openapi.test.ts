@@ -38,6 +38,10 @@ describe('SSO routes in the OpenAPI document and on /v1', () => {
     expect(doc.paths['/api/v1/auth/sso/back-channel-logout'].post.requestBody.content).toHaveProperty(
       'application/x-www-form-urlencoded',
     );
+    const events = doc.paths['/api/v1/auth/sso/webhooks/idp-events'].post;
+    expect(events.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toContain(
+      'header:x-idp-signature',
+    );
     // Public SSO routes carry no security requirement; the admin-API routes need a bearer token.
     expect(doc.paths['/api/v1/auth/sso/login'].get.security).toBeUndefined();
     expect(doc.paths['/api/v1/auth/select-role'].post.security).toBeDefined();

@@ -87,6 +87,14 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           schema: {
             tags,
             summary: 'Signed lifecycle events from the provider (X-IdP-Signature: t=<unix>,v1=<hex HMAC-SHA256>)',
+            headers: z.looseObject({
+              'x-idp-signature': z
+                .string()
+                .optional()
+                .describe(
+                  't=<unix seconds>,v1=<hex HMAC-SHA256(SSO_WEBHOOK_SECRET, t + "." + raw body)>; 300 s window',
+                ),
+            }),
             body: idpEventBody,
             response: { 200: okSchema },
           },
