@@ -8,6 +8,7 @@ export const ERROR_TABLE = {
   invalid_credentials: { status: 401, grpc: 16, title: 'Invalid credentials' },
   invalid_token: { status: 401, grpc: 16, title: 'Invalid or expired token' },
   invalid_mfa_code: { status: 401, grpc: 16, title: 'Invalid MFA code' },
+  invalid_sso_token: { status: 401, grpc: 16, title: 'Invalid single sign-on token' },
   forbidden: { status: 403, grpc: 7, title: 'Forbidden' },
   account_disabled: { status: 403, grpc: 7, title: 'Account disabled' },
   not_found: { status: 404, grpc: 5, title: 'Not found' },
@@ -26,6 +27,7 @@ export const ERROR_TABLE = {
   rate_limited: { status: 429, grpc: 8, title: 'Too many requests' },
   internal_error: { status: 500, grpc: 13, title: 'Internal server error' },
   service_unavailable: { status: 503, grpc: 14, title: 'Service unavailable' },
+  sso_unavailable: { status: 503, grpc: 14, title: 'Single sign-on unavailable' },
 } as const satisfies Record<string, { status: number; grpc: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

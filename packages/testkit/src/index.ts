@@ -1,3 +1,5 @@
+export * from './fake-idp.js';
+export { FakeIdpBrowser } from './fake-idp-browser.js';
 export * from './host-env.js';
 export * from './http.js';
 export * from './infra.js';

@@ -1,7 +1,15 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import { type Clock, type Logger, type RevocationStore, SecretBox, type ServiceInstance } from '@routinely/platform';
+import {
+  type Clock,
+  createTokenVerifier,
+  JwksCache,
+  type Logger,
+  type RevocationStore,
+  SecretBox,
+  type ServiceInstance,
+} from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { JSONWebKeySet } from 'jose';
@@ -19,6 +27,11 @@ import { mfaRoutes } from './http/auth/mfa-routes.js';
 import { sessionRoutes } from './http/auth/session-routes.js';
 import type { AuthContext } from './http/context.js';
 import { jwksRoutes } from './http/jwks-routes.js';
+import { providerRoutes } from './http/sso/provider-routes.js';
+import { ssoLoginRoutes } from './http/sso/sso-login-routes.js';
+import { ssoSignalRoutes } from './http/sso/sso-signal-routes.js';
+import { buildSso } from './sso/build-sso.js';
+import type { TenantAdmission } from './sso/sso-accounts.js';
 
 export interface AuthServiceDeps {
   config: AuthConfig;
@@ -33,6 +46,8 @@ export interface AuthServiceDeps {
   redis?: Redis | undefined;
   /** Test hook: how the login slowdown waits. */
   sleep?: (ms: number) => Promise<void>;
+  /** Who may join a tenant through SSO (the tenant registration policy); everyone when omitted. */
+  admission?: TenantAdmission;
 }
 
 export interface AuthServiceInstance extends ServiceInstance {
@@ -59,17 +74,32 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     deps.sleep,
   );
   const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());
+  const sessions = new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay });
+  const sso = buildSso({ config, clock, orm, box, cache, relay, sessions, logger, admission: deps.admission });
+  const ownKeys = new JwksCache(() => keys.jwks());
   const ctx: AuthContext = {
     config,
+    clock,
     accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
-    sessions: new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay }),
+    sessions,
     mfa: new MfaService(orm, box, clock, config, throttle, cache),
+    ...sso,
+    verifyOwnToken: createTokenVerifier({
+      getKey: ownKeys.getKey,
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      revocations: deps.revocations,
+      clock,
+    }),
   };
 
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(sessionRoutes(ctx));
     await app.register(accountRoutes(ctx));
     await app.register(mfaRoutes(ctx));
+    await app.register(ssoLoginRoutes(ctx));
+    await app.register(ssoSignalRoutes(ctx));
+    await app.register(providerRoutes(ctx));
   };
 
   return {
@@ -89,6 +119,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
       const restored = await ctx.sessions.restoreRevocations();
       if (restored > 0) logger.info({ restored }, 'restored recent session revocations');
       await hasher.warmUp();
+      ctx.sso.warmUp();
       relay.start();
     },
     async stop() {

@@ -2,6 +2,10 @@ import { encryptionKeySchema, envBool, platformConfigSchema, refuseDevKeyInProdu
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An env variable that may be unset or set to an empty string (both mean "not configured"). */
+const optionalEnv = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
 
 /** The auth service's environment. Every variable has a default so the all-in-one starts with none set. */
 export const configSchema = platformConfigSchema
@@ -25,6 +29,40 @@ export const configSchema = platformConfigSchema
     /** How long GET /auth/me may serve a profile from memory (invalidated on this process's own writes). */
     PROFILE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(2000),
     COOKIE_SECURE: envBool(false),
+
+    // Single sign-on (OpenID Connect). Without SSO_ISSUER_URL, SSO is "not configured" (docs/adr/014).
+    /** The provider's issuer; discovery reads `{issuer}/.well-known/openid-configuration`. */
+    // Kept exactly as given: it must equal the provider's `iss` (some providers end theirs with a slash).
+    SSO_ISSUER_URL: optionalEnv(z.url({ protocol: /^https?$/ })),
+    SSO_CLIENT_ID: z.string().min(1).default('routinely'),
+    /** Confidential client secret; without one the client is public (PKCE only) and the admin API is off. */
+    SSO_CLIENT_SECRET: optionalEnv(z.string().min(1)),
+    /** Externally visible base URL; the redirect URI is `{PUBLIC_BASE_URL}/api/v1/auth/sso/callback`. */
+    PUBLIC_BASE_URL: httpUrl.default('http://localhost:8080'),
+    /** HMAC key of inbound IdP events (X-IdP-Signature); without it every event is refused. */
+    SSO_WEBHOOK_SECRET: optionalEnv(z.string().min(16)),
+    /** Comma list of origins a return_url may point at, besides PUBLIC_BASE_URL's. */
+    SSO_ALLOWED_RETURN_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((o) => new URL(o).origin))),
+    /** Keycloak realm admin REST base, e.g. https://idp/admin/realms/acme. */
+    SSO_ADMIN_API_URL: optionalEnv(httpUrl),
+    /** Each provider call is abandoned (and counts as a failure) after this long. */
+    SSO_PROVIDER_TIMEOUT_MS: positiveInt(5000),
+    SSO_BREAKER_FAILURE_THRESHOLD: positiveInt(5),
+    SSO_BREAKER_OPEN_SECONDS: positiveInt(30),
+    /**
+     * Plain-http issuers are refused in production (tokens would cross the network in the clear); elsewhere
+     * they are allowed so a local fake provider works.
+     */
+    SSO_ALLOW_HTTP_ISSUER: envBool(false),
   })
   .superRefine(refuseDevKeyInProduction);
 

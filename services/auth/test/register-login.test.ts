@@ -142,9 +142,10 @@ describe('POST /auth/login', () => {
     const missing = await login({ email: 'a@b.test' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors.map((e: { loc: string[] }) => e.loc.join('.'))).toEqual(['body.password']);
+    // Contract: without SSO_ISSUER_URL, SSO answers 503 sso_unavailable (password login is unaffected).
     const sso = await login({ sso_token: 'abc' });
-    expect(sso.statusCode).toBe(422);
-    expect(sso.json().errors[0].loc).toEqual(['body', 'sso_token']);
+    expect(sso.statusCode).toBe(503);
+    expect(sso.json().code).toBe('sso_unavailable');
   });
 
   it('blocks an (account, IP) pair after repeated failures but never the owner from another IP', async () => {

@@ -1,12 +1,16 @@
 import { type GuardTarget, type RouteGuardTable, runRouteGuards } from '@routinely/testkit';
 import { afterAll, beforeAll } from 'vitest';
-import { type AuthHarness, bearer, register, STRONG_PASSWORD, startAuth } from './harness.js';
+import { type AuthHarness, bearer, register, STRONG_PASSWORD } from './harness.js';
+import { type SsoHarness, startSso } from './sso-harness.js';
 
+// SSO configured against the fake provider, so the SSO routes get as far as their own validation.
+let sso: SsoHarness;
 let h: AuthHarness;
 beforeAll(async () => {
-  h = await startAuth();
+  sso = await startSso();
+  h = sso.h;
 });
-afterAll(() => h?.close());
+afterAll(() => sso?.close());
 
 /** Auth verifies its own tokens: the owner is a registered user holding a real access token. */
 interface Account {
@@ -58,6 +62,50 @@ const TABLE: RouteGuardTable<Account> = {
     invalid: { body: { code: '1' } },
   },
   'DELETE /auth/mfa': { invalid: { body: { code: '1' } } },
+  'GET /auth/sso/login': {
+    auth: { mode: 'none', reason: PUBLIC_SIGN_IN },
+    invalid: { query: 'return_url=%2F%2Fevil.example' },
+  },
+  'GET /auth/sso/register': {
+    auth: { mode: 'none', reason: 'starts sign-up at the provider for a caller without an account' },
+    invalid: { query: 'return_url=javascript%3Aalert(1)' },
+  },
+  'GET /auth/sso/callback': {
+    auth: { mode: 'none', reason: "the browser's return from the provider; state and code are the credentials" },
+    invalid: { query: `state=${'s'.repeat(600)}` },
+  },
+  'POST /auth/sso/callback': {
+    auth: { mode: 'none', reason: 'the provider token in the body is the credential' },
+    invalid: { body: { token: '' } },
+  },
+  'POST /auth/sso/validate': {
+    auth: { mode: 'none', reason: 'checks a provider token without creating a session' },
+    invalid: { query: '' },
+  },
+  'GET /auth/sso/status': { auth: { mode: 'none', reason: 'reads the cookie or token when there is one' } },
+  'GET /auth/sso/forgot-password': { auth: { mode: 'none', reason: "redirects to the provider's recovery page" } },
+  'GET /auth/sso/logout': { auth: { mode: 'none', reason: 'ends whatever session the cookie names' } },
+  'POST /auth/sso/back-channel-logout': {
+    auth: { mode: 'none', reason: 'called by the provider; the signed logout token is the credential' },
+    invalid: { body: { logout_token: 'x'.repeat(20_000) } },
+    invalidAnswer: { status: 400, reason: 'OIDC Back-Channel Logout 1.0 answers every malformed request 400' },
+  },
+  'GET /auth/sso/front-channel-logout': {
+    auth: { mode: 'none', reason: "loaded by the provider's logout page in the browser" },
+    invalid: { query: `sub=${'x'.repeat(600)}` },
+  },
+  'POST /auth/sso/webhooks/idp-events': {
+    auth: { mode: 'none', reason: 'called by the provider; X-IdP-Signature is the credential' },
+    invalid: { body: { id: 1 } },
+    invalidAnswer: {
+      status: 401,
+      reason: 'the signature is checked before the body, so an unsigned caller learns nothing',
+    },
+  },
+  'POST /auth/verify-email': {},
+  'POST /auth/resend-verification': {},
+  'GET /auth/available-roles': {},
+  'POST /auth/select-role': { invalid: { body: { role: '' } } },
 };
 
 runRouteGuards('auth', target, TABLE);

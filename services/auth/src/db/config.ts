@@ -2,6 +2,7 @@ import type { ServiceDbConfig } from '@routinely/db';
 import { eventEntities } from '@routinely/events';
 import { authEntities } from './entities.js';
 import { Migration20261121090013 } from './migrations/Migration20261121090013.js';
+import { Migration20261123144232 } from './migrations/Migration20261123144232.js';
 import { Migration20261123144433 } from './migrations/Migration20261123144433.js';
 
 export const dbConfig: ServiceDbConfig = {
@@ -9,6 +10,7 @@ export const dbConfig: ServiceDbConfig = {
   entities: [...authEntities, ...eventEntities],
   migrations: [
     { name: 'Migration20261121090013', class: Migration20261121090013 },
+    { name: 'Migration20261123144232', class: Migration20261123144232 },
     { name: 'Migration20261123144433', class: Migration20261123144433 },
   ],
 };

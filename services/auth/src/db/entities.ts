@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@routinely/db';
+import { ssoEntities } from './sso-entities.js';
 
 /** A local account. Email is unique across tenants (see docs/adr/010), stored lower-cased. */
 export const User = defineEntity({
@@ -112,4 +113,4 @@ export const SigningKey = defineEntity({
   },
 });
 
-export const authEntities = [User, Session, RefreshToken, BackupCode, MfaChallenge, SigningKey];
+export const authEntities = [User, Session, RefreshToken, BackupCode, MfaChallenge, SigningKey, ...ssoEntities];

@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Orm } from '@routinely/db';
+import type { EntityManager, Orm } from '@routinely/db';
 import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -32,6 +32,62 @@ export interface ProfilePatch {
   avatarUrl?: string | null | undefined;
 }
 
+export interface NewUser {
+  tenantId: string;
+  email: string;
+  name: string | null;
+  displayName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  timezone: string | null;
+  locale: string | null;
+  authMethod: 'local' | 'sso';
+  passwordHash: string | null;
+  isVerified: boolean;
+  extra: Record<string, unknown>;
+  now: Date;
+}
+
+/**
+ * Inserts a user with its auth.user.registered event, inside the caller's transaction. Registrations of one
+ * tenant are serialised so exactly one first user becomes its admin (password and SSO sign-ups alike).
+ */
+export async function insertUser(tx: EntityManager, input: NewUser): Promise<UserRow> {
+  await tx
+    .getConnection()
+    .execute(
+      'select pg_advisory_xact_lock(hashtext(?))',
+      [`auth.tenant.${input.tenantId}`],
+      'all',
+      tx.getTransactionContext(),
+    );
+  const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
+  const { now, ...fields } = input;
+  const created = tx.create(User, {
+    id: uuidv7(),
+    ...fields,
+    avatarUrl: null,
+    isActive: true,
+    roles: [first ? 'admin' : 'user'],
+    mfaEnabled: false,
+    mfaSecret: null,
+    mfaPendingSecret: null,
+    mfaLastStep: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  enqueue(
+    tx,
+    makeEvent(
+      authEvents.userRegistered,
+      { tenantId: input.tenantId, userId: created.id, at: now },
+      { user: toEventUser(created) },
+    ),
+  );
+  return created;
+}
+
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** One answer for an unknown email and a wrong password: same status, body and (argon2) work. */
@@ -56,19 +112,8 @@ export class AccountService {
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
-      const user = await em.transactional(async (tx) => {
-        // Serialises registrations per tenant so exactly one first user becomes its admin.
-        await tx
-          .getConnection()
-          .execute(
-            'select pg_advisory_xact_lock(hashtext(?))',
-            [`auth.tenant.${input.tenantId}`],
-            'all',
-            tx.getTransactionContext(),
-          );
-        const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
-        const created = tx.create(User, {
-          id: uuidv7(),
+      const user = await em.transactional((tx) =>
+        insertUser(tx, {
           tenantId: input.tenantId,
           email,
           name: input.name ?? null,
@@ -76,32 +121,15 @@ export class AccountService {
           firstName: input.firstName ?? null,
           lastName: input.lastName ?? null,
           phone: input.phone ?? null,
-          avatarUrl: null,
           timezone: input.timezone ?? null,
           locale: input.locale ?? null,
           authMethod: 'local',
           passwordHash,
-          isActive: true,
           isVerified: false,
-          roles: [first ? 'admin' : 'user'],
           extra: input.extra,
-          mfaEnabled: false,
-          mfaSecret: null,
-          mfaPendingSecret: null,
-          mfaLastStep: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        enqueue(
-          tx,
-          makeEvent(
-            authEvents.userRegistered,
-            { tenantId: input.tenantId, userId: created.id, at: now },
-            { user: toEventUser(created) },
-          ),
-        );
-        return created;
-      });
+          now,
+        }),
+      );
       this.relay.kick();
       return user;
     } catch (error) {
@@ -151,6 +179,28 @@ export class AccountService {
       for (const [key, value] of Object.entries(patch) as [keyof ProfilePatch, string | null | undefined][]) {
         if (value !== undefined) row[key] = value;
       }
+      row.updatedAt = now;
+      enqueue(
+        tx,
+        makeEvent(
+          authEvents.userUpdated,
+          { tenantId: row.tenantId, userId: row.id, at: now },
+          { user: toEventUser(row) },
+        ),
+      );
+      return row;
+    });
+    this.cache.invalidate(user.id);
+    this.relay.kick();
+    return updated;
+  }
+
+  /** Replaces the user's roles (select-role); the token's permissions follow at the next refresh. */
+  async setRoles(user: UserRow, roles: string[]): Promise<UserRow> {
+    const now = this.clock.now();
+    const updated = await this.orm.em.fork().transactional(async (tx) => {
+      const row = await tx.findOneOrFail(User, { id: user.id, tenantId: user.tenantId });
+      row.roles = roles;
       row.updatedAt = now;
       enqueue(
         tx,

@@ -46,8 +46,11 @@ export class SessionService {
     return this.deps.config.ACCESS_TOKEN_TTL_SECONDS;
   }
 
-  /** Opens a session for a user whose credentials were checked, and returns the contract's token response. */
-  async open(user: UserRow): Promise<TokenResponse> {
+  /**
+   * Opens a session for a user whose credentials were checked, and returns the contract's token response.
+   * `alongside` writes rows that belong to the new session (e.g. its SSO side) in the same transaction.
+   */
+  async open(user: UserRow, alongside?: (em: EntityManager, sessionId: string) => void): Promise<TokenResponse> {
     const now = this.deps.clock.now();
     const sessionId = uuidv7();
     const refresh = randomToken();
@@ -63,6 +66,7 @@ export class SessionService {
         revokedReason: null,
       });
       this.addRefreshToken(em, user, sessionId, refresh);
+      alongside?.(em, sessionId);
     });
     return this.respond(user, sessionId, refresh, expiresAt);
   }
@@ -96,6 +100,13 @@ export class SessionService {
   async sessionOfRefreshToken(presented: string, tenantId: string, userId: string): Promise<string | undefined> {
     const row = await this.deps.orm.em.fork().findOne(RefreshToken, { tokenHash: sha256(presented), tenantId, userId });
     return row?.sessionId;
+  }
+
+  /** When a live session ends (its refresh-token family's absolute expiry), or undefined if it is over. */
+  async expiryOf(sessionId: string): Promise<Date | undefined> {
+    const row = await this.deps.orm.em.fork().findOne(Session, { id: sessionId, revokedAt: null });
+    if (!row || row.expiresAt.getTime() <= this.deps.clock.now().getTime()) return undefined;
+    return row.expiresAt;
   }
 
   /** Every live session of a user (for logout_all and password changes), minus `except`. */

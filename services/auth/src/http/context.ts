@@ -1,17 +1,68 @@
-import { type Principal, requirePrincipal, SESSION_COOKIE } from '@routinely/platform';
+import {
+  type Clock,
+  fieldError,
+  type Principal,
+  requirePrincipal,
+  SESSION_COOKIE,
+  type TokenVerifier,
+} from '@routinely/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AuthConfig } from '../config.js';
 import type { UserRow } from '../db/entities.js';
 import type { AccountService } from '../domain/accounts.js';
 import type { MfaService } from '../domain/mfa.js';
 import type { SessionService } from '../domain/sessions.js';
+import type { SsoAccounts } from '../sso/sso-accounts.js';
+import type { SsoLogin } from '../sso/sso-login.js';
+import type { SsoSessions } from '../sso/sso-sessions.js';
+import type { SsoSignals } from '../sso/sso-signals.js';
 
 /** What the route plugins need, built once in buildService. */
 export interface AuthContext {
   config: AuthConfig;
+  clock: Clock;
   accounts: AccountService;
   sessions: SessionService;
   mfa: MfaService;
+  sso: SsoLogin;
+  ssoSignals: SsoSignals;
+  ssoAccounts: SsoAccounts;
+  ssoSessions: SsoSessions;
+  /** This service's own access-token check, for routes that read a cookie without requiring one. */
+  verifyOwnToken: TokenVerifier;
+}
+
+/** The tenant a new account joins: the body's, else X-Tenant-ID, else the deployment's default. */
+export function requestTenant(config: AuthConfig, request: FastifyRequest, bodyTenant?: string): string {
+  if (bodyTenant) return bodyTenant.toLowerCase();
+  if (request.tenantId) {
+    if (!z.uuid().safeParse(request.tenantId).success) {
+      throw fieldError(['header', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
+    }
+    return request.tenantId;
+  }
+  return config.DEFAULT_TENANT_ID;
+}
+
+/** One cookie of the request (the platform parses cookies; its typing is not this package's dependency). */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const parsed = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  return parsed?.[name] || undefined;
+}
+
+/** The caller of a public route, if it carries a valid session (cookie or bearer); never an error. */
+export async function optionalCaller(ctx: AuthContext, request: FastifyRequest): Promise<Principal | null> {
+  const header = request.headers.authorization;
+  const token = header?.toLowerCase().startsWith('bearer ')
+    ? header.slice(7).trim()
+    : cookieOf(request, SESSION_COOKIE);
+  if (!token) return null;
+  try {
+    return await ctx.verifyOwnToken(token);
+  } catch {
+    return null;
+  }
 }
 
 /** The caller and their current row (403 when disabled): where every route on the signed-in account starts. */
@@ -44,11 +95,13 @@ export function clearSessionCookie(reply: FastifyReply, config: AuthConfig): voi
   );
 }
 
-/** SSO arrives in a later issue; until then every status report says local only. */
-export const LOCAL_ONLY_STATUS = {
-  sso_available: false,
-  sso_configured: false,
-  circuit_breaker: { state: 'closed' as const, failures: 0 },
-  auth_methods: ['local'],
-  active_auth_method: 'local',
-};
+/** Binds a started SSO login to this browser (see LoginStates); lives as long as the login state. */
+export const SSO_FLOW_COOKIE = 'routinely_sso_flow';
+
+export function setFlowCookie(reply: FastifyReply, config: AuthConfig, token: string, maxAgeSeconds: number): void {
+  reply.header('set-cookie', `${SSO_FLOW_COOKIE}=${token}; Max-Age=${maxAgeSeconds}; ${cookieAttributes(config)}`);
+}
+
+export function clearFlowCookie(reply: FastifyReply, config: AuthConfig): void {
+  reply.header('set-cookie', `${SSO_FLOW_COOKIE}=; Max-Age=0; ${cookieAttributes(config)}`);
+}

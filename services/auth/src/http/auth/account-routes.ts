@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toProfile } from '../../domain/profile.js';
-import { type AuthContext, LOCAL_ONLY_STATUS, signedIn } from '../context.js';
+import { type AuthContext, signedIn } from '../context.js';
 import {
   authStatusSchema,
   authStatusWithUserSchema,
@@ -86,7 +86,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
         },
       },
       async (request) => ({
-        ...LOCAL_ONLY_STATUS,
+        ...ctx.sso.status(),
         authenticated: request.principal !== null,
         user_id: request.principal?.userId ?? null,
       }),
@@ -102,7 +102,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
           response: { 200: authStatusSchema },
         },
       },
-      async () => LOCAL_ONLY_STATUS,
+      async () => ctx.sso.status(),
     );
 
     r.post(

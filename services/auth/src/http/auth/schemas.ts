@@ -48,6 +48,9 @@ export const tokenResponseSchema = z.object({
   user: userProfileSchema,
 });
 
+/** `sso_linked` is present when the provider's admin API is configured: whether the provider account exists too. */
+export const registerResponseSchema = tokenResponseSchema.extend({ sso_linked: z.boolean().optional() });
+
 const mfaRequiredSchema = z.object({
   mfa_required: z.literal(true),
   mfa_token: z.string(),

@@ -1,9 +1,8 @@
 import { AppError, fieldError, requirePrincipal } from '@routinely/platform';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { UserRow } from '../../db/entities.js';
-import { type AuthContext, clearSessionCookie, setSessionCookie } from '../context.js';
+import { type AuthContext, clearSessionCookie, requestTenant, setSessionCookie } from '../context.js';
 import {
   loginBody,
   loginFormBody,
@@ -13,6 +12,7 @@ import {
   REGISTER_FIELDS,
   refreshBody,
   registerBody,
+  registerResponseSchema,
   tokenResponseSchema,
 } from './schemas.js';
 
@@ -35,17 +35,6 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       return tokens;
     }
 
-    function registrationTenant(request: FastifyRequest, bodyTenant: string | undefined): string {
-      if (bodyTenant) return bodyTenant.toLowerCase();
-      if (request.tenantId) {
-        if (!z.uuid().safeParse(request.tenantId).success) {
-          throw fieldError(['header', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
-        }
-        return request.tenantId;
-      }
-      return ctx.config.DEFAULT_TENANT_ID;
-    }
-
     r.post(
       '/auth/register',
       {
@@ -54,7 +43,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Register a local account',
           body: registerBody,
-          response: { 201: tokenResponseSchema },
+          response: { 201: registerResponseSchema },
         },
       },
       async (request, reply) => {
@@ -65,7 +54,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         const user = await ctx.accounts.register({
           email: body.email,
           password: body.password,
-          tenantId: registrationTenant(request, body.tenant_id),
+          tenantId: requestTenant(ctx.config, request, body.tenant_id),
           name: body.name,
           firstName: body.first_name,
           lastName: body.last_name,
@@ -75,9 +64,10 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           locale: body.locale,
           extra,
         });
+        const ssoLinked = await ctx.sso.createAtProvider(user, body.password);
         const tokens = await ctx.sessions.open(user);
         setSessionCookie(reply, ctx.config, tokens.access_token);
-        return reply.status(201).send(tokens);
+        return reply.status(201).send(ssoLinked === undefined ? tokens : { ...tokens, sso_linked: ssoLinked });
       },
     );
 
@@ -87,15 +77,20 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: publicRoute,
         schema: {
           tags,
-          summary: 'Log in with email and password (may ask for an MFA code)',
+          summary: 'Log in with email and password (may ask for an MFA code), or with a provider token (sso_token)',
           body: loginBody,
           response: { 200: loginResponseSchema },
         },
       },
       async (request, reply) => {
         const { email, password, sso_token } = request.body;
-        if (sso_token !== undefined || email === undefined || password === undefined) {
-          throw fieldError(['body', 'sso_token'], 'single sign-on is not configured on this deployment');
+        if (sso_token !== undefined) {
+          const tokens = await ctx.sso.tokenLogin(sso_token, requestTenant(ctx.config, request));
+          setSessionCookie(reply, ctx.config, tokens.access_token);
+          return tokens;
+        }
+        if (email === undefined || password === undefined) {
+          throw fieldError(['body', 'email'], 'Field required');
         }
         const user = await ctx.accounts.authenticate(email, password, request.ip);
         return finishLogin(user, reply);

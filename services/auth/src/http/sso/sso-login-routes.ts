@@ -1,0 +1,191 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LOGIN_STATE_TTL_SECONDS } from '../../sso/login-states.js';
+import { checkReturnUrl, withError } from '../../sso/return-url.js';
+import { tokenResponseSchema } from '../auth/schemas.js';
+import {
+  type AuthContext,
+  clearFlowCookie,
+  clearSessionCookie,
+  cookieOf,
+  optionalCaller,
+  requestTenant,
+  SSO_FLOW_COOKIE,
+  setFlowCookie,
+  setSessionCookie,
+} from '../context.js';
+import {
+  callbackQuery,
+  returnUrlQuery,
+  ssoStatusResponse,
+  ssoTokenBody,
+  validateQuery,
+  validateResponse,
+} from './sso-schemas.js';
+
+const publicRoute = { auth: 'none' } as const;
+const tags = ['sso'];
+const redirectDoc = { 302: z.null().describe('Redirect to the identity provider') };
+
+/** Sign-in through the provider: the browser flow, provider tokens presented by clients, status and logout. */
+export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const { config } = ctx;
+
+    async function startLogin(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      rawReturnUrl: string | null | undefined,
+      register: boolean,
+    ) {
+      ctx.sso.available();
+      const returnUrl = checkReturnUrl(
+        rawReturnUrl ?? undefined,
+        config.PUBLIC_BASE_URL,
+        config.SSO_ALLOWED_RETURN_ORIGINS,
+      );
+      const started = await ctx.sso.start({ returnUrl, tenantId: requestTenant(config, request), register });
+      setFlowCookie(reply, config, started.browserToken, LOGIN_STATE_TTL_SECONDS);
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(started.location, 302);
+    }
+
+    r.get(
+      '/auth/sso/login',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Start single sign-on: redirect to the provider (code flow, PKCE S256)',
+          querystring: returnUrlQuery,
+          response: redirectDoc,
+        },
+      },
+      (request, reply) => startLogin(request, reply, request.query.return_url, false),
+    );
+
+    r.get(
+      '/auth/sso/register',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Start sign-up at the provider (prompt=create), then sign in like /auth/sso/login',
+          querystring: returnUrlQuery,
+          response: redirectDoc,
+        },
+      },
+      (request, reply) => startLogin(request, reply, request.query.return_url, true),
+    );
+
+    // The browser's return from the provider: public, and not part of the API document.
+    r.get(
+      '/auth/sso/callback',
+      { config: publicRoute, schema: { hide: true, querystring: callbackQuery } },
+      async (request, reply) => {
+        const callbackUrl = new URL(`${config.PUBLIC_BASE_URL}/api/v1/auth/sso/callback`);
+        callbackUrl.search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        const result = await ctx.sso.finishBrowserLogin(callbackUrl, cookieOf(request, SSO_FLOW_COOKIE));
+        clearFlowCookie(reply, config);
+        reply.header('cache-control', 'no-store');
+        if (!result.ok) {
+          if (!result.returnUrl) {
+            return reply.status(400).send({ error: result.error, error_description: 'Unknown or expired login state' });
+          }
+          return reply.redirect(withError(result.returnUrl, result.error), 302);
+        }
+        setSessionCookie(reply, config, result.tokens.access_token);
+        return reply.redirect(result.returnUrl, 302);
+      },
+    );
+
+    r.post(
+      '/auth/sso/callback',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Sign in with a provider ID token or access token',
+          body: ssoTokenBody,
+          response: { 200: tokenResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const tokens = await ctx.sso.tokenLogin(request.body.token, requestTenant(config, request));
+        setSessionCookie(reply, config, tokens.access_token);
+        return tokens;
+      },
+    );
+
+    r.post(
+      '/auth/sso/validate',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Check a provider token without opening a session',
+          querystring: validateQuery,
+          response: { 200: validateResponse },
+        },
+      },
+      async (request) => ctx.sso.validate(request.query.token),
+    );
+
+    r.get(
+      '/auth/sso/status',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: 'Whether the caller has a single sign-on session',
+          response: { 200: ssoStatusResponse },
+        },
+      },
+      async (request) => {
+        const status = ctx.sso.status();
+        const caller = await optionalCaller(ctx, request);
+        const session = caller ? await ctx.ssoSessions.ofSession(caller.sessionId) : undefined;
+        const expiresAt = caller && session ? await ctx.sessions.expiryOf(caller.sessionId) : undefined;
+        return {
+          sso_session: session !== undefined && expiresAt !== undefined,
+          sso_configured: status.sso_configured,
+          sso_available: status.sso_available,
+          issuer: config.SSO_ISSUER_URL ?? null,
+          session_expires_at: expiresAt?.toISOString() ?? null,
+        };
+      },
+    );
+
+    r.get(
+      '/auth/sso/forgot-password',
+      {
+        config: publicRoute,
+        schema: { tags, summary: "Redirect to the provider's password recovery page", response: redirectDoc },
+      },
+      async (_request, reply) => reply.redirect(ctx.sso.available().recoveryUrl().toString(), 302),
+    );
+
+    r.get(
+      '/auth/sso/logout',
+      {
+        config: publicRoute,
+        schema: {
+          tags,
+          summary: "End the local session and redirect to the provider's logout (id_token_hint)",
+          response: { 302: z.null().describe('Redirect to the provider logout, or to / without one') },
+        },
+      },
+      async (request, reply) => {
+        ctx.sso.configured();
+        const caller = await optionalCaller(ctx, request);
+        const target = caller ? await ctx.sso.logoutUrl(caller.sessionId) : undefined;
+        if (caller) await ctx.sessions.revoke(caller.tenantId, caller.userId, [caller.sessionId], 'sso_logout');
+        clearSessionCookie(reply, config);
+        reply.header('cache-control', 'no-store');
+        return reply.redirect(target ?? '/', 302);
+      },
+    );
+  };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { checkReturnUrl, withError } from './return-url.js';
+
+const BASE = 'https://app.example.test';
+const ALLOWED = ['https://web.example.test'];
+const check = (value: string | undefined) => checkReturnUrl(value, BASE, ALLOWED);
+
+describe('checkReturnUrl', () => {
+  it('accepts relative paths, the public origin and allowed origins', () => {
+    expect(check(undefined)).toBe('/');
+    expect(check('')).toBe('/');
+    expect(check('/dashboard?x=1#top')).toBe('/dashboard?x=1#top');
+    expect(check('https://app.example.test/a')).toBe('https://app.example.test/a');
+    expect(check('https://web.example.test/after')).toBe('https://web.example.test/after');
+    // Percent-encoded bytes stay inside this site's path: harmless.
+    expect(check('/%2F%2Fevil.test')).toBe('/%2F%2Fevil.test');
+  });
+  it.each([
+    '//evil.test',
+    '/\\evil.test',
+    '\\\\evil.test',
+    '/x\ny',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    'https://evil.test/',
+    'https://web.example.test.evil.test/',
+    'https://user:pw@web.example.test/',
+    'http://web.example.test/',
+    'evil.test',
+  ])('refuses %s', (value) => {
+    expect(() => check(value)).toThrow(/relative path or a URL of an allowed origin/);
+  });
+});
+
+describe('withError', () => {
+  it('adds error= to relative and absolute return URLs', () => {
+    expect(withError('/home?tab=1', 'invalid_state')).toBe('/home?tab=1&error=invalid_state');
+    expect(withError('https://web.example.test/a', 'email_taken')).toBe('https://web.example.test/a?error=email_taken');
+  });
+});

@@ -1,0 +1,184 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Orm } from '@routinely/db';
+import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
+import { AppError, type Clock } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { User, type UserRow } from '../db/entities.js';
+import { SsoIdentity } from '../db/sso-entities.js';
+import { accountDisabled, insertUser, normaliseEmail } from '../domain/accounts.js';
+import { type ProfileCache, toEventUser } from '../domain/profile.js';
+import { invalidSsoToken, type ProviderClaims } from './relying-party.js';
+
+/**
+ * Where a tenant's registration policy (invite / domain / open, a separate issue) decides whether a new
+ * SSO user may join `tenantId`. It runs before an SSO sign-in creates a user, never for a known identity
+ * or a link to an existing account. Throw an AppError (403 registration_closed) to refuse.
+ */
+export interface TenantAdmission {
+  admitNewUser(input: { tenantId: string; email: string; via: 'sso' }): Promise<void>;
+}
+
+/** Until tenant registration policies exist, every tenant admits (today's behaviour of password sign-up). */
+export const admitEveryone: TenantAdmission = { admitNewUser: async () => {} };
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * Users signing in through the provider, keyed by (issuer, sub). A local account with the same email is
+ * linked only when the provider vouches for the address (`email_verified`), so an unverified provider
+ * account can never take over a local one.
+ */
+export class SsoAccounts {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly cache: ProfileCache,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly admission: TenantAdmission,
+  ) {}
+
+  async signIn(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
+    const known = await this.userOf(issuer, claims.sub);
+    if (known) return active(known);
+    const email = str(claims.email);
+    if (!email) throw invalidSsoToken('The provider did not share an email address (scope "email")');
+    const em = this.orm.em.fork();
+    const existing = await em.findOne(User, { email: normaliseEmail(email) });
+    try {
+      const user = existing ? await this.link(existing, issuer, claims) : await this.create(issuer, claims, tenantId);
+      this.relay.kick();
+      return user;
+    } catch (error) {
+      // A concurrent first sign-in of the same identity won the race: use its row.
+      if (error instanceof UniqueConstraintViolationException) {
+        const raced = await this.userOf(issuer, claims.sub);
+        if (raced) return active(raced);
+        throw new AppError('conflict', 'This account is already linked to another identity at the provider');
+      }
+      throw error;
+    }
+  }
+
+  /** The user an identity belongs to, if any. */
+  async userOf(issuer: string, subject: string): Promise<UserRow | undefined> {
+    const em = this.orm.em.fork();
+    const link = await em.findOne(SsoIdentity, { issuer, subject });
+    if (!link) return undefined;
+    return (await em.findOne(User, { id: link.userId, tenantId: link.tenantId })) ?? undefined;
+  }
+
+  /** The caller's subject at the provider, if the account is linked. */
+  async subjectOf(user: UserRow, issuer: string): Promise<string | undefined> {
+    const link = await this.orm.em.fork().findOne(SsoIdentity, { userId: user.id, tenantId: user.tenantId, issuer });
+    return link?.subject;
+  }
+
+  /** Links an account created at the provider by this service (registration through the admin API). */
+  async linkCreated(user: UserRow, issuer: string, subject: string): Promise<void> {
+    await this.orm.em.fork().transactional(async (tx) => {
+      tx.create(SsoIdentity, {
+        id: uuidv7(),
+        tenantId: user.tenantId,
+        userId: user.id,
+        issuer,
+        subject,
+        createdAt: this.clock.now(),
+      });
+    });
+  }
+
+  /** user.account.deleted: the identity is gone, the account stays as a local-only one. */
+  async sever(issuer: string, subject: string): Promise<UserRow | undefined> {
+    const user = await this.userOf(issuer, subject);
+    if (!user) return undefined;
+    const now = this.clock.now();
+    await this.orm.em.fork().transactional(async (tx) => {
+      await tx.nativeDelete(SsoIdentity, { issuer, subject });
+      // Only the identity at this issuer is cut; a user linked elsewhere too keeps those.
+      const others = await tx.count(SsoIdentity, { userId: user.id, tenantId: user.tenantId });
+      if (others === 0) {
+        await tx.nativeUpdate(User, { id: user.id, tenantId: user.tenantId }, { authMethod: 'local', updatedAt: now });
+        user.authMethod = 'local';
+      }
+      user.updatedAt = now;
+      enqueue(
+        tx,
+        makeEvent(
+          authEvents.userUpdated,
+          { tenantId: user.tenantId, userId: user.id, at: now },
+          { user: toEventUser(user) },
+        ),
+      );
+    });
+    this.cache.invalidate(user.id);
+    this.relay.kick();
+    return user;
+  }
+
+  private async link(existing: UserRow, issuer: string, claims: ProviderClaims): Promise<UserRow> {
+    if (claims.email_verified !== true) {
+      throw new AppError(
+        'email_taken',
+        'An account with this email already exists; verify the email address at the identity provider to link it',
+      );
+    }
+    if (!existing.isActive) throw accountDisabled();
+    const now = this.clock.now();
+    const linked = await this.orm.em.fork().transactional(async (tx) => {
+      tx.create(SsoIdentity, {
+        id: uuidv7(),
+        tenantId: existing.tenantId,
+        userId: existing.id,
+        issuer,
+        subject: claims.sub,
+        createdAt: now,
+      });
+      const row = await tx.findOneOrFail(User, { id: existing.id, tenantId: existing.tenantId });
+      row.authMethod = 'sso';
+      row.isVerified = true;
+      row.updatedAt = now;
+      enqueue(
+        tx,
+        makeEvent(
+          authEvents.userUpdated,
+          { tenantId: row.tenantId, userId: row.id, at: now },
+          { user: toEventUser(row) },
+        ),
+      );
+      return row;
+    });
+    this.cache.invalidate(existing.id);
+    return linked;
+  }
+
+  private async create(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
+    const email = normaliseEmail(String(claims.email));
+    await this.admission.admitNewUser({ tenantId, email, via: 'sso' });
+    const now = this.clock.now();
+    return this.orm.em.fork().transactional(async (tx) => {
+      const user = await insertUser(tx, {
+        tenantId,
+        email,
+        name: str(claims.name),
+        displayName: str(claims.name),
+        firstName: str(claims.given_name),
+        lastName: str(claims.family_name),
+        phone: null,
+        timezone: null,
+        locale: null,
+        authMethod: 'sso',
+        passwordHash: null,
+        isVerified: claims.email_verified === true,
+        extra: {},
+        now,
+      });
+      tx.create(SsoIdentity, { id: uuidv7(), tenantId, userId: user.id, issuer, subject: claims.sub, createdAt: now });
+      return user;
+    });
+  }
+}
+
+function active(user: UserRow): UserRow {
+  if (!user.isActive) throw accountDisabled();
+  return user;
+}
