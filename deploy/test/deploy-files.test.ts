@@ -18,14 +18,27 @@ interface EnvoyRoute {
   route: { cluster: string; regex_rewrite?: { pattern: { regex: string }; substitution: string } };
 }
 
-function envoyRoutes(config: any): EnvoyRoute[] {
-  return config.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0]
-    .routes;
+/** The one virtual host's routes, as the generated envoy.yaml nests them. */
+interface EnvoyConfig {
+  static_resources: {
+    listeners: {
+      filter_chains: { filters: { typed_config: { route_config: { virtual_hosts: { routes: EnvoyRoute[] }[] } } }[] }[];
+    }[];
+  };
+}
+
+function envoyRoutes(config: EnvoyConfig): EnvoyRoute[] {
+  const host =
+    config.static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config.route_config.virtual_hosts[0];
+  if (!host) throw new Error('envoy.yaml has no virtual host');
+  return host.routes;
 }
 
 /** Envoy takes the first route whose match fits. */
 function envoyRoute(routes: EnvoyRoute[], path: string) {
-  const route = routes.find((r) => (r.match.path ? r.match.path === path : path.startsWith(r.match.prefix!)));
+  const route = routes.find((r) =>
+    r.match.path ? r.match.path === path : path.startsWith(r.match.prefix ?? '\u0000'),
+  );
   if (!route) return undefined;
   const rewrite = route.route.regex_rewrite;
   const upstreamPath = rewrite ? path.replace(new RegExp(rewrite.pattern.regex), rewrite.substitution) : path;

@@ -37,6 +37,7 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
 export interface CallResult {
   status: number;
   headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: response JSON is read loosely here and asserted by each test's expectations
   json: any;
   text: string;
 }
@@ -58,6 +59,7 @@ export async function call(
     redirect: 'manual',
   });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: see CallResult.json
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;

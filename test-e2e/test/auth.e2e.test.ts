@@ -1,3 +1,4 @@
+import { defined } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTarget, type Target } from '../src/harness.js';
 
@@ -99,7 +100,7 @@ describe('per-IP rate limit', () => {
         statuses.push(last.status);
       }
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
-      const limitedResponse = last!;
+      const limitedResponse = defined(last);
       expect(limitedResponse.status).toBe(429);
       expect(limitedResponse.json.code).toBe('rate_limited');
       expect(Number(limitedResponse.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -1,3 +1,4 @@
+export * from './defined.js';
 export * from './fake-idp.js';
 export { FakeIdpBrowser } from './fake-idp-browser.js';
 export * from './host-env.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestTokens } from '../src/index.js';
+import { defined, TestTokens } from '../src/index.js';
 
 const widgets: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -92,7 +92,7 @@ describe('platform HTTP app', () => {
     const token = await tokens.token(user);
     const [h, p, s] = token.split('.');
     const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${p}.`;
-    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const payload = JSON.parse(Buffer.from(defined(p), 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'someone-else' })).toString('base64url')}.${s}`;
     for (const bad of [none, tampered, 'garbage']) {
       const res = await app.inject({
@@ -163,10 +163,10 @@ describe('per-IP rate limit', () => {
       statuses.push(last.statusCode);
     }
     expect(statuses).toEqual([404, 404, 404, 429]);
-    expect(last!.json().code).toBe('rate_limited');
-    expect(Number(last!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(last!.headers['ratelimit-limit']).toBe('3');
-    expect(last!.headers['ratelimit-remaining']).toBe('0');
+    expect(last?.json().code).toBe('rate_limited');
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(last?.headers['ratelimit-limit']).toBe('3');
+    expect(last?.headers['ratelimit-remaining']).toBe('0');
     await limited.close();
   });
 });

@@ -1,7 +1,7 @@
 import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '@routinely/platform';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestRedis, uniqueName } from '../src/index.js';
+import { createTestRedis, defined, uniqueName } from '../src/index.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -40,7 +40,7 @@ describe('rate limiter shared through Redis', () => {
     const decisions = [];
     for (let i = 0; i < 6; i++) decisions.push(await (i % 2 === 0 ? a : b).consume(ip));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
-    const last = decisions[5]!;
+    const last = defined(decisions[5]);
     expect(last.limit).toBe(5);
     expect(last.remaining).toBe(0);
     expect(last.retryAfterSeconds).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { defined } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuthHarness,
@@ -172,7 +173,7 @@ describe('GET /.well-known/jwks.json', () => {
     expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
     expect(keys[0].d).toBeUndefined();
     const { access } = await register(h.app);
-    const header = JSON.parse(Buffer.from(access.split('.')[0]!, 'base64url').toString());
+    const header = JSON.parse(Buffer.from(defined(access.split('.')[0]), 'base64url').toString());
     expect(header).toMatchObject({ alg: 'EdDSA', kid: keys[0].kid });
   });
 });

@@ -1,3 +1,4 @@
+import { defined } from '@routinely/testkit';
 import { authenticator } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, bearer, makeSsoOnly, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
@@ -108,13 +109,13 @@ describe('login with MFA', () => {
 
   it('accepts a backup code once', async () => {
     const user = await userWithMfa();
-    const code = user.backupCodes[3]!;
+    const code = defined(user.backupCodes[3]);
     const first = await post('/auth/mfa/verify', { code: code.toUpperCase(), mfa_token: await startLogin(user.email) });
     expect(first.statusCode).toBe(200);
     const second = await post('/auth/mfa/verify', { code, mfa_token: await startLogin(user.email) });
     expect(second.statusCode).toBe(401);
     const other = await post('/auth/mfa/verify', {
-      code: user.backupCodes[4]!,
+      code: defined(user.backupCodes[4]),
       mfa_token: await startLogin(user.email),
     });
     expect(other.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { defined } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuthHarness,
@@ -165,7 +166,7 @@ describe('POST /auth/login', () => {
     h.sleeps.length = 0;
     for (let i = 0; i < 7; i++) await login({ email, password: 'bad guess 123' }, `10.20.0.${i}`);
     expect(h.sleeps.length).toBeGreaterThan(0);
-    expect(h.sleeps.at(-1)).toBeGreaterThan(h.sleeps[0]!);
+    expect(h.sleeps.at(-1)).toBeGreaterThan(defined(h.sleeps[0]));
     const owner = await login({ email, password: STRONG_PASSWORD }, '10.30.0.1');
     expect(owner.statusCode).toBe(200);
   });

@@ -1,3 +1,4 @@
+import { defined } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, bearer, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
 
@@ -119,7 +120,7 @@ function sessionSuite(label: string, redis: boolean) {
     it('rejects alg none, tampered, expired and foreign-issuer tokens', async () => {
       const { access } = await register(h.app);
       const [header, payload, signature] = access.split('.');
-      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      const claims = JSON.parse(Buffer.from(defined(payload), 'base64url').toString());
       const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, roles: ['super_admin'] })).toString('base64url')}.${signature}`;
       for (const bad of [none, tampered, 'garbage', `${header}.${payload}.`]) {

@@ -1,5 +1,6 @@
 import { ManualClock } from '@routinely/platform';
 import type { TestUser, WebhookReceiver } from '@routinely/testkit';
+import { defined } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
 
@@ -26,8 +27,8 @@ async function fire(user: TestUser, status: number) {
   });
   await h.service.workers.fireDueReminders();
   await h.service.workers.runDueDeliveries();
-  const [reminder] = await sqlRows<{ id: string }>(h.orm, 'select id from reminders where task_id = ?', [task!.id]);
-  return { endpoint, reminderId: reminder!.id };
+  const [reminder] = await sqlRows<{ id: string }>(h.orm, 'select id from reminders where task_id = ?', [task?.id]);
+  return { endpoint, reminderId: reminder?.id };
 }
 
 describe('delivery log, redeliver, dead-letter queue', () => {
@@ -113,7 +114,7 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     ).json();
     expect(fresh).toMatchObject({ status: 'sent', attempts: 1 });
     expect(fresh.payload.delivery_id).toBe(requeued.json().id);
-    expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(requeued.json().id);
+    expect(receiver.received.at(-1)?.headers['x-service-delivery-id']).toBe(requeued.json().id);
     expect(
       (await h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth }))
         .statusCode,
@@ -142,8 +143,8 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     });
     receiver.setResponder(() => ({ status: 200 }));
     await h.service.workers.runDueDeliveries();
-    expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(failed.id);
-    expect((receiver.received.at(-1)!.json as { attempt: number }).attempt).toBe(1);
+    expect(receiver.received.at(-1)?.headers['x-service-delivery-id']).toBe(failed.id);
+    expect((defined(receiver.received.at(-1)).json as { attempt: number }).attempt).toBe(1);
     const after = (
       await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${failed.id}`, headers: auth })
     ).json();
@@ -175,6 +176,6 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     const [stillDead] = await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [
       delivery.id,
     ]);
-    expect(stillDead!.status).toBe('dead');
+    expect(stillDead?.status).toBe('dead');
   });
 });

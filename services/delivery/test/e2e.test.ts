@@ -1,6 +1,6 @@
 import { enqueue, JetStreamTransport, makeEvent, OutboxRelay, taskEvents } from '@routinely/events';
 import { systemClock } from '@routinely/platform';
-import { quietLogger, requireEnv, type TestUser, uniqueName, WebhookReceiver } from '@routinely/testkit';
+import { defined, quietLogger, requireEnv, type TestUser, uniqueName, WebhookReceiver } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
@@ -63,7 +63,7 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
     receiver.setResponder(() => ({ status: ++calls === 1 ? 500 : 200 }));
     const { task } = await scheduleTask(user, 'E2E reminder', 5_000);
     const [first, second] = await receiver.waitFor(2, 20_000);
-    for (const hit of [first!, second!]) {
+    for (const hit of [defined(first), defined(second)]) {
       expect(hit.verified).toBe(true);
       const event = stripe.webhooks.constructEvent(
         hit.rawBody,
@@ -76,12 +76,13 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
         task: { id: task.id, title: 'E2E reminder' },
       });
     }
-    expect(first!.headers['x-service-delivery-id']).toBe(second!.headers['x-service-delivery-id']);
-    expect([(first!.json as { attempt: number }).attempt, (second!.json as { attempt: number }).attempt]).toEqual([
-      1, 2,
-    ]);
+    expect(first?.headers['x-service-delivery-id']).toBe(second?.headers['x-service-delivery-id']);
+    expect([
+      (defined(first).json as { attempt: number }).attempt,
+      (defined(second).json as { attempt: number }).attempt,
+    ]).toEqual([1, 2]);
     expect(
-      Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp']),
+      Number(second?.headers['x-service-timestamp']) - Number(first?.headers['x-service-timestamp']),
     ).toBeGreaterThanOrEqual(5);
     const auth = await h.tokens.auth(user);
     await expect
@@ -90,7 +91,7 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
         { timeout: 5_000 },
       )
       .toBe(1);
-    const deliveryId = String(first!.headers['x-service-delivery-id']);
+    const deliveryId = String(first?.headers['x-service-delivery-id']);
     await expect
       .poll(
         async () =>
@@ -125,14 +126,14 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
     });
     expect(requeued.statusCode).toBe(200);
     const hits = await receiver.waitFor(before + 2, 10_000);
-    expect(hits.at(-1)!.headers['x-service-delivery-id']).toBe(requeued.json().id);
-    expect(hits.at(-1)!.verified).toBe(true);
+    expect(hits.at(-1)?.headers['x-service-delivery-id']).toBe(requeued.json().id);
+    expect(hits.at(-1)?.verified).toBe(true);
     await expect
       .poll(
         async () =>
           (
             await sqlRows<{ status: string }>(h.orm, 'select status from deliveries where id = ?', [requeued.json().id])
-          )[0]!.status,
+          )[0]?.status,
         { timeout: 5_000 },
       )
       .toBe('sent');

@@ -1,5 +1,6 @@
 import { ManualClock } from '@routinely/platform';
 import type { ReceivedWebhook, TestUser, WebhookReceiver } from '@routinely/testkit';
+import { defined } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './helpers.js';
@@ -34,14 +35,14 @@ async function firedWebhook(user: TestUser, endpointId: string): Promise<string>
   const rows = await sqlRows<{ id: string }>(
     h.orm,
     `select id from deliveries where endpoint_id = ? and payload->'task'->>'id' = ?`,
-    [endpointId, task!.id],
+    [endpointId, defined(task).id],
   );
   expect(rows).toHaveLength(1);
-  return rows[0]!.id;
+  return defined(rows[0]).id;
 }
 
 const delivery = async (id: string) =>
-  (await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where id = ?', [id]))[0]!;
+  defined((await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where id = ?', [id]))[0]);
 const hitsFor = (id: string) => receiver.received.filter((r) => r.headers['x-service-delivery-id'] === id);
 
 /** Runs the worker at each next_attempt_at until the delivery settles; returns the waits between tries. */
@@ -49,7 +50,7 @@ async function walk(id: string): Promise<number[]> {
   const waits: number[] = [];
   await h.service.workers.runDueDeliveries();
   for (let d = await delivery(id); d.status === 'failed'; d = await delivery(id)) {
-    const wait = new Date(d.next_attempt_at!).getTime() - clock.now().getTime();
+    const wait = new Date(defined(d.next_attempt_at)).getTime() - clock.now().getTime();
     waits.push(wait);
     clock.advance(wait - 1);
     expect(await h.service.workers.runDueDeliveries()).toBe(0); // not a millisecond early
@@ -166,7 +167,7 @@ describe('classification table against a real loopback receiver', () => {
       last_status_code: null,
     });
     expect(byEndpoint[closed.id]).toMatchObject({ status: 'failed', attempts: 1, last_status_code: null });
-    expect(byEndpoint[closed.id]!.last_error).toMatch(/connection error/);
+    expect(byEndpoint[closed.id]?.last_error).toMatch(/connection error/);
   });
 });
 
@@ -209,8 +210,8 @@ describe('delivery identity, secrets and endpoint health', () => {
     expect(firstHits.every((w) => verifiesWith(w, oldSecret) && !verifiesWith(w, newSecret))).toBe(true);
     expect(firstHits.map((w) => (w.json as { delivery_id: string }).delivery_id)).toEqual([first, first]);
     const [secondHit] = hitsFor(second);
-    expect(verifiesWith(secondHit!, newSecret)).toBe(true);
-    expect(verifiesWith(secondHit!, oldSecret)).toBe(false);
+    expect(verifiesWith(defined(secondHit), newSecret)).toBe(true);
+    expect(verifiesWith(defined(secondHit), oldSecret)).toBe(false);
     expect((await delivery(first)).status).toBe('sent');
   });
 
@@ -223,7 +224,7 @@ describe('delivery identity, secrets and endpoint health', () => {
         await sqlRows<{ n: number }>(h.orm, 'select consecutive_failures as n from webhook_endpoints where id = ?', [
           endpoint.id,
         ])
-      )[0]!.n;
+      )[0]?.n;
     receiver.setResponder(() => ({ status: 500 }));
     for (const expected of [1, 2]) {
       await firedWebhook(user, endpoint.id);

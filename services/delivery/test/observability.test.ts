@@ -1,5 +1,6 @@
 import { createLogger, ManualClock, metricsRegistry, renderMetrics } from '@routinely/platform';
 import type { WebhookReceiver } from '@routinely/testkit';
+import { defined } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
 
@@ -55,7 +56,7 @@ describe('delivery observability', () => {
       'select id, next_attempt_at from deliveries where endpoint_id = ?',
       [endpoint.id],
     );
-    clock.advance(new Date(row!.next_attempt_at).getTime() - clock.now().getTime());
+    clock.advance(new Date(defined(row).next_attempt_at).getTime() - clock.now().getTime());
     expect(await h.service.workers.runDueDeliveries()).toBe(1);
 
     expect(await sampleValue('routinely_delivery_attempts_total', { channel: 'webhook', result: 'retry' })).toBe(
@@ -65,7 +66,7 @@ describe('delivery observability', () => {
       deadBefore + 1,
     );
     const expected = {
-      delivery_id: row!.id,
+      delivery_id: defined(row).id,
       endpoint_id: endpoint.id,
       channel: 'webhook',
       status_code: 503,

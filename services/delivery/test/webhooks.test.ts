@@ -1,5 +1,6 @@
 import { ManualClock } from '@routinely/platform';
 import type { WebhookReceiver } from '@routinely/testkit';
+import { defined } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, sqlRows, startHarness, startWithReceiver } from './helpers.js';
@@ -135,7 +136,7 @@ describe('webhook endpoints: behaviour', () => {
       'select secret_sealed from webhook_endpoints where id = ?',
       [body.id],
     );
-    expect(row!.secret_sealed).not.toContain(body.secret.slice(6));
+    expect(row?.secret_sealed).not.toContain(body.secret.slice(6));
   });
 
   it('patches fields, re-checks the URL, and deletes', async () => {
@@ -205,7 +206,7 @@ describe('webhook endpoints: behaviour', () => {
     expect(result).toMatchObject({ ok: true, status_code: 200, response_preview: 'pong' });
     expect(result.error).toBeUndefined();
     expect(Number.isInteger(result.latency_ms)).toBe(true);
-    const got = receiver.received[before]!;
+    const got = defined(receiver.received[before]);
     expect(got.verified).toBe(true);
     expect(got.headers['x-service-signature']).toBe(result.signature);
     expect(got.headers['x-service-event']).toBe('webhook.test');
@@ -235,7 +236,7 @@ describe('webhook endpoints: behaviour', () => {
       error: 'receiver answered 503',
     });
     const [count] = await sqlRows<{ n: number }>(h.orm, 'select count(*)::int as n from deliveries');
-    expect(count!.n).toBe(0);
+    expect(count?.n).toBe(0);
     const detail = (await h.app.inject({ url: `/api/v1/service/webhooks/${endpoint.id}`, headers: auth })).json();
     expect(detail.consecutive_failures).toBe(0);
     receiver.setResponder(() => ({ status: 200 }));

@@ -1,5 +1,5 @@
 import { type EventEnvelope, JetStreamTransport, type TaskSnapshot } from '@routinely/events';
-import { quietLogger, requireEnv, type TestUser, uniqueName } from '@routinely/testkit';
+import { defined, quietLogger, requireEnv, type TestUser, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
@@ -88,7 +88,7 @@ describe('events over JetStream', () => {
       const mine = () => seen.filter((e) => e.data.task.id === task.id);
       for (let i = 0; i < 200 && mine().length < 3; i++) await new Promise((r) => setTimeout(r, 25));
       expect(mine().map((e) => e.type)).toEqual(['task.task.created', 'task.task.scheduled', 'task.task.deleted']);
-      const scheduled = mine()[1]!;
+      const scheduled = defined(mine()[1]);
       expect(scheduled).toMatchObject({ tenant_id: user.tenantId, user_id: user.userId });
       expect(scheduled.data.task).toMatchObject({
         title: 'Call mum',

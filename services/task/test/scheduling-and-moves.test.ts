@@ -1,4 +1,4 @@
-import type { TestUser } from '@routinely/testkit';
+import { defined, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
 
@@ -38,7 +38,7 @@ describe('manual scheduling and status changes', () => {
     const cleared = await patch({ chosen_slot_start: null, chosen_slot_end: null });
     expect(cleared.json()).toMatchObject({ status: 'pending', chosen_slot_start: null, chosen_slot_end: null });
     expect(await eventsOf(task.id)).toEqual(['created', 'scheduled', 'scheduled', 'updated', 'unscheduled']);
-    const last = (await outboxEvents(h)).filter((e) => e.taskId === task.id).at(-1)!;
+    const last = defined((await outboxEvents(h)).filter((e) => e.taskId === task.id).at(-1));
     expect(last.task).toMatchObject({
       title: 'dentist (new)',
       status: 'pending',

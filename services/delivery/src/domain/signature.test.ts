@@ -16,7 +16,7 @@ describe('webhook signatures', () => {
           const secret = newWebhookSecret();
           const ours = signatureHeader(secret, timestamp, payload);
           expect(ours).toBe(stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }));
-          expect(stripe.webhooks.signature!.verifyHeader(payload, ours, secret, 300, undefined, timestamp)).toBe(true);
+          expect(stripe.webhooks.signature?.verifyHeader(payload, ours, secret, 300, undefined, timestamp)).toBe(true);
         },
       ),
       { numRuns: 50 },

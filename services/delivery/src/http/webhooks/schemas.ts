@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { WebhookEndpointRow } from '../../db/entities.js';
 import { MAX_MAX_ATTEMPTS } from '../../domain/retry-policy.js';
-import { iso } from '../context.js';
 
 export const endpointParams = z.object({ endpoint_id: z.uuid() });
 
