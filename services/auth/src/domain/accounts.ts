@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, Orm } from '@routinely/db';
-import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
+import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { User, type UserRow } from '../db/entities.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordHasher } from './passwords.js';
-import { type ProfileCache, toEventUser } from './profile.js';
+import { enqueueUserEvent, type ProfileCache } from './profile.js';
 
 export interface RegistrationInput {
   email: string;
@@ -77,14 +77,7 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
     createdAt: now,
     updatedAt: now,
   });
-  enqueue(
-    tx,
-    makeEvent(
-      authEvents.userRegistered,
-      { tenantId: input.tenantId, userId: created.id, at: now },
-      { user: toEventUser(created) },
-    ),
-  );
+  enqueueUserEvent(tx, authEvents.userRegistered, created, now);
   return created;
 }
 
@@ -180,14 +173,7 @@ export class AccountService {
         if (value !== undefined) row[key] = value;
       }
       row.updatedAt = now;
-      enqueue(
-        tx,
-        makeEvent(
-          authEvents.userUpdated,
-          { tenantId: row.tenantId, userId: row.id, at: now },
-          { user: toEventUser(row) },
-        ),
-      );
+      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);
@@ -202,14 +188,7 @@ export class AccountService {
       const row = await tx.findOneOrFail(User, { id: user.id, tenantId: user.tenantId });
       row.roles = roles;
       row.updatedAt = now;
-      enqueue(
-        tx,
-        makeEvent(
-          authEvents.userUpdated,
-          { tenantId: row.tenantId, userId: row.id, at: now },
-          { user: toEventUser(row) },
-        ),
-      );
+      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);

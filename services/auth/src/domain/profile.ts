@@ -1,3 +1,5 @@
+import type { EntityManager } from '@routinely/db';
+import { type authEvents, enqueue, makeEvent } from '@routinely/events';
 import { permissionsForRoles } from '@routinely/platform';
 import type { UserRow } from '../db/entities.js';
 
@@ -52,6 +54,16 @@ export function toProfile(user: UserRow): UserProfile {
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };
+}
+
+/** The user as it is now, as an auth event in the caller's transaction (registered, or updated). */
+export function enqueueUserEvent(
+  tx: EntityManager,
+  definition: typeof authEvents.userRegistered | typeof authEvents.userUpdated,
+  user: UserRow,
+  at: Date,
+): void {
+  enqueue(tx, makeEvent(definition, { tenantId: user.tenantId, userId: user.id, at }, { user: toEventUser(user) }));
 }
 
 /** The event catalog's view of a user. */

@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Orm } from '@routinely/db';
-import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
+import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { User, type UserRow } from '../db/entities.js';
 import { SsoIdentity } from '../db/sso-entities.js';
 import { accountDisabled, insertUser, normaliseEmail } from '../domain/accounts.js';
-import { type ProfileCache, toEventUser } from '../domain/profile.js';
+import { enqueueUserEvent, type ProfileCache } from '../domain/profile.js';
 import { invalidSsoToken, type ProviderClaims } from './relying-party.js';
 
 /**
@@ -101,14 +101,7 @@ export class SsoAccounts {
         user.authMethod = 'local';
       }
       user.updatedAt = now;
-      enqueue(
-        tx,
-        makeEvent(
-          authEvents.userUpdated,
-          { tenantId: user.tenantId, userId: user.id, at: now },
-          { user: toEventUser(user) },
-        ),
-      );
+      enqueueUserEvent(tx, authEvents.userUpdated, user, now);
     });
     this.cache.invalidate(user.id);
     this.relay.kick();
@@ -137,14 +130,7 @@ export class SsoAccounts {
       row.authMethod = 'sso';
       row.isVerified = true;
       row.updatedAt = now;
-      enqueue(
-        tx,
-        makeEvent(
-          authEvents.userUpdated,
-          { tenantId: row.tenantId, userId: row.id, at: now },
-          { user: toEventUser(row) },
-        ),
-      );
+      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(existing.id);
