@@ -1,4 +1,3 @@
-import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { externalFor, publishHandled, scheduledTask, upserted } from './calendar-helpers.js';
 import { call, createTask, type Harness, outboxEvents, startHarness } from './harness.js';

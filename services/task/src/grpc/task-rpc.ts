@@ -1,6 +1,6 @@
 import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
 import type { Owner } from '@routinely/platform';
-import { AppError, forbidden, hasPermission, type Permission } from '@routinely/platform';
+import { forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import type { DependencyRow } from '../db/dependency-sql.js';
