@@ -115,5 +115,11 @@ describe('window and limit rules', () => {
     ]);
     const cut = await listEvents(h, user, `${window}&limit=2`);
     expect(cut.events.map((e) => e.title)).toEqual(['first', 'second']);
+    // The /v1 alias mount answers the same.
+    const alias = await h.app.inject({
+      url: `/v1/service/calendar/events?${window}`,
+      headers: await h.tokens.auth(user),
+    });
+    expect(alias.json().events).toEqual(all.events);
   });
 });
