@@ -2,7 +2,7 @@ import type { Owner } from '@routinely/platform';
 import type { NewTask, TaskRow, TaskStatus } from '../domain/task-model.js';
 import type { Sql } from './sql.js';
 
-export const TASK_COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
+const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
   chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at`;
 
@@ -17,7 +17,7 @@ const DATE_FIELDS = [
 ] as const;
 
 /** The ORM's pg pool returns timestamptz as text (it parses dates itself); rows here carry Dates. */
-export function parseTaskRow(raw: TaskRow): TaskRow {
+function parseTaskRow(raw: TaskRow): TaskRow {
   const row = { ...raw };
   for (const field of DATE_FIELDS) {
     const value = raw[field] as Date | string | null;
@@ -62,12 +62,12 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
          deadline_at timestamptz, earliest_start_at timestamptz, reminder_channels text[],
          reminder_offset_min int, tags text[])
      ), ins as (
-       insert into tasks (${TASK_COLUMNS})
+       insert into tasks (${COLUMNS})
        select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
          null, null, null, ?, ?
        from input order by ord
-       returning ${TASK_COLUMNS}
+       returning ${COLUMNS}
      )
      select ins.*, input.ord from ins join input on input.id = ins.id order by input.ord`,
     [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
@@ -77,7 +77,7 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
 
 export async function findTask(sql: Sql, owner: Owner, id: string, lock = false): Promise<TaskRow | undefined> {
   const row = await sql.first<TaskRow>(
-    `select ${TASK_COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?${lock ? ' for update' : ''}`,
+    `select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?${lock ? ' for update' : ''}`,
     [id, owner.tenantId, owner.userId],
   );
   return row && parseTaskRow(row);
@@ -87,7 +87,7 @@ export async function findTasks(sql: Sql, owner: Owner, ids: readonly string[]):
   if (ids.length === 0) return [];
   return taskRows(
     sql.rows<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ? order by id`,
+      `select ${COLUMNS} from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ? order by id`,
       [ids, owner.tenantId, owner.userId],
     ),
   );
@@ -118,10 +118,7 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
   }
   params.push(filters.limit, filters.offset);
   return taskRows(
-    sql.rows<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks where ${where.join(' and ')} order by id limit ? offset ?`,
-      params,
-    ),
+    sql.rows<TaskRow>(`select ${COLUMNS} from tasks where ${where.join(' and ')} order by id limit ? offset ?`, params),
   );
 }
 
@@ -135,9 +132,9 @@ export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promi
   return taskRows(
     sql.rows<TaskRow>(
       `with recursive sub as (
-       select ${TASK_COLUMNS} from tasks where id = ?
+       select ${COLUMNS} from tasks where id = ?
        union all
-       select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
+       select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
      )
      select * from sub where tenant_id = ? and user_id = ? order by depth, sort_order, id`,
       [rootId, owner.tenantId, owner.userId],
@@ -170,7 +167,7 @@ export async function ownerTreeRows(sql: Sql, owner: Owner): Promise<TaskRow[]> 
        from tasks c
        join walk on c.tenant_id = walk.tenant_id and c.user_id = walk.user_id and c.parent_task_id = walk.id
      )
-     select ${TASK_COLUMNS} from walk order by path`,
+     select ${COLUMNS} from walk order by path`,
       [owner.tenantId, owner.userId],
     ),
   );
@@ -183,7 +180,7 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
        status = ?, priority = ?, duration_min = ?, deadline_at = ?, earliest_start_at = ?, reminder_channels = ?,
        reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?
      where id = ? and tenant_id = ? and user_id = ?
-     returning ${TASK_COLUMNS}`,
+     returning ${COLUMNS}`,
     [
       row.parent_task_id,
       row.depth,
@@ -244,3 +241,6 @@ export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<vo
     owner.userId,
   ]);
 }
+
+/** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
+export { COLUMNS as TASK_COLUMNS, parseTaskRow };
