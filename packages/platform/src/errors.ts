@@ -21,6 +21,7 @@ export const ERROR_TABLE = {
   mfa_already_enabled: { status: 409, grpc: 9, title: 'MFA already enabled' },
   mfa_not_enabled: { status: 409, grpc: 9, title: 'MFA is not enabled' },
   password_already_set: { status: 409, grpc: 9, title: 'A local password is already set' },
+  event_not_editable: { status: 409, grpc: 9, title: 'Event not editable' },
   payload_too_large: { status: 413, grpc: 8, title: 'Payload too large' },
   unsupported_media_type: { status: 415, grpc: 3, title: 'Unsupported media type' },
   quota_exceeded: { status: 429, grpc: 8, title: 'Quota exceeded' },

@@ -1,13 +1,16 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay } from '@routinely/events';
+import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
+import { CalendarService } from './domain/calendar/calendar.js';
 import { DependencyService } from './domain/dependencies.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { TaskService } from './domain/tasks.js';
+import { subscribeConsumers } from './events/consumers.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
+import { calendarRoutes } from './http/calendar/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
@@ -41,6 +44,8 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     logger,
   );
   const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importPacer);
+  const calendar = new CalendarService(deps.orm, deps.clock, tasks);
+  let subscriptions: Subscription[] = [];
 
   return {
     name: 'task',
@@ -49,16 +54,20 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(dependencyRoutes(dependencies));
       await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks));
+      await app.register(calendarRoutes(calendar));
     },
-    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks),
+    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks, calendar),
     readiness: {
       database: () => databaseReady(deps.orm),
     },
     start: async () => {
       relay.start();
       importPacer.start();
+      subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger });
     },
     stop: async () => {
+      for (const subscription of subscriptions) await subscription.stop();
+      subscriptions = [];
       await importPacer.stop();
       await relay.stop();
     },

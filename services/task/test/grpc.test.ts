@@ -2,6 +2,7 @@ import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, 
 import { task_v1 } from '@routinely/proto';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { externalFor, publishHandled, scheduledTask, upserted } from './calendar-helpers.js';
 import { call, createTask, type Harness, INTERNAL_SECRET, outboxEvents, startHarness } from './harness.js';
 
 let h: Harness;
@@ -125,5 +126,72 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     await expect(
       client.getTasks({ taskIds: [a.id] }, { actor: { ...actorOf(user), permissions: ['SERVICE_WEBHOOK_READ'] } }),
     ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('GetBusy returns busy blocks of every source over the window, leaving out the excluded tasks', async () => {
+    const who = h.tokens.user();
+    const a = await scheduledTask(h, who, 'task a', '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z');
+    const b = await scheduledTask(h, who, 'task b', '2026-12-01T12:00:00Z', '2026-12-01T13:00:00Z');
+    const meeting = externalFor({ title: 'meeting', start: '2026-12-01T09:30:00Z', end: '2026-12-01T10:30:00Z' });
+    await publishHandled(h.transport, upserted(who, meeting));
+    await publishHandled(h.transport, upserted(who, externalFor({ busy: false, start: '2026-12-01T15:00:00Z' })));
+    const window = { windowStart: '2026-12-01T00:00:00+01:00', windowEnd: '2026-12-02T00:00:00Z' };
+    const res = await client.getBusy({ ...window, excludeTaskIds: [] }, { actor: actorOf(who) });
+    expect(res.blocks).toEqual([
+      {
+        start: '2026-12-01T09:00:00.000Z',
+        end: '2026-12-01T10:30:00.000Z',
+        source: 'mixed',
+        sources: [
+          { source: 'task', id: a.id, title: 'task a' },
+          { source: 'google', id: meeting.id, title: 'meeting' },
+        ],
+      },
+      {
+        start: '2026-12-01T12:00:00.000Z',
+        end: '2026-12-01T13:00:00.000Z',
+        source: 'task',
+        sources: [{ source: 'task', id: b.id, title: 'task b' }],
+      },
+    ]);
+    const without = await client.getBusy({ ...window, excludeTaskIds: [a.id, b.id] }, { actor: actorOf(who) });
+    expect(without.blocks).toEqual([expect.objectContaining({ source: 'google', start: '2026-12-01T09:30:00.000Z' })]);
+    const stranger = h.tokens.user({ tenantId: who.tenantId });
+    expect((await client.getBusy({ ...window, excludeTaskIds: [] }, { actor: actorOf(stranger) })).blocks).toEqual([]);
+  });
+
+  it('GetBusy validates the window and needs a user with the read or schedule permission', async () => {
+    const actor = { actor: actorOf(user) };
+    await expect(
+      client.getBusy(
+        { windowStart: '2026-12-01T00:00:00', windowEnd: '2026-12-02T00:00:00Z', excludeTaskIds: [] },
+        actor,
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/^windowStart: /) });
+    await expect(
+      client.getBusy(
+        { windowStart: '2026-12-02T00:00:00Z', windowEnd: '2026-12-01T00:00:00Z', excludeTaskIds: [] },
+        actor,
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(
+      client.getBusy(
+        { windowStart: '2026-01-01T00:00:00Z', windowEnd: '2027-01-02T00:00:01Z', excludeTaskIds: [] },
+        actor,
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(
+      client.getBusy(
+        { windowStart: '2026-12-01T00:00:00Z', windowEnd: '2026-12-02T00:00:00Z', excludeTaskIds: ['x'] },
+        actor,
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/^excludeTaskIds\.0: /) });
+    const window = { windowStart: '2026-12-01T00:00:00Z', windowEnd: '2026-12-02T00:00:00Z', excludeTaskIds: [] };
+    await expect(client.getBusy(window)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      client.getBusy(window, { actor: { ...actorOf(user), permissions: ['SERVICE_WEBHOOK_READ'] } }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    const scheduler = { ...actorOf(user), permissions: ['SERVICE_SCHEDULE_RUN' as const] };
+    expect((await client.getBusy(window, { actor: scheduler })).blocks).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { type RouteGuardTable, runRouteGuards, type TestUser, tokenGuardTarget } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduledTask } from './calendar-helpers.js';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -27,6 +28,10 @@ const job = async (owner: TestUser) => {
   expect(res.statusCode, res.body).toBe(202);
   return { job_id: res.json().job_id };
 };
+const calendarEvent = async (owner: TestUser) => ({
+  event_id: (await scheduledTask(h, owner, 'on the calendar', '2026-11-24T09:00:00Z', '2026-11-24T10:00:00Z')).id,
+});
+const eventInvalid = { params: { event_id: 'not-a-uuid' } };
 
 // Every route of the task service: a new route fails the first check until it is listed here.
 const TABLE: RouteGuardTable<TestUser> = {
@@ -116,6 +121,32 @@ const TABLE: RouteGuardTable<TestUser> = {
     invalid: { params: { job_id: 'nope' } },
   },
   'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/calendar/events': { permission: 'SERVICE_TASK_READ', invalid: { query: 'view=year' } },
+  'GET /service/calendar/events/:event_id': {
+    permission: 'SERVICE_TASK_READ',
+    fixture: calendarEvent,
+    invalid: eventInvalid,
+  },
+  'POST /service/calendar/events/:event_id/done': {
+    permission: 'SERVICE_TASK_UPDATE',
+    fixture: calendarEvent,
+    invalid: eventInvalid,
+  },
+  'POST /service/calendar/events/:event_id/skip': {
+    permission: 'SERVICE_TASK_UPDATE',
+    fixture: calendarEvent,
+    invalid: eventInvalid,
+  },
+  'DELETE /service/calendar/events/:event_id': {
+    permission: 'SERVICE_TASK_UPDATE',
+    fixture: calendarEvent,
+    invalid: eventInvalid,
+  },
+  'GET /service/calendar/free-busy': {
+    permission: 'SERVICE_TASK_READ',
+    query: () => 'from=2026-11-24T00:00:00Z&to=2026-11-25T00:00:00Z',
+    invalid: { query: 'from=2026-11-24T00:00:00Z' },
+  },
   'PATCH /service/routine-tasks/:task_id/parent': {
     permission: 'SERVICE_TASK_UPDATE',
     fixture: task,
@@ -165,6 +196,8 @@ describe('task ownership beyond the tenant', () => {
         '/api/v1/service/tasks/{task_id}/tree',
         '/api/v1/service/tasks/bulk-import/jobs/{job_id}/commit',
         '/api/v1/service/routine-tasks/tree',
+        '/api/v1/service/calendar/events/{event_id}/done',
+        '/api/v1/service/calendar/free-busy',
       ]),
     );
     expect(paths.some((p) => p.startsWith('/v1/'))).toBe(false);

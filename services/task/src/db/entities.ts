@@ -11,6 +11,8 @@ export const Task = defineEntity({
     { name: 'tasks_owner_parent_idx', properties: ['tenantId', 'userId', 'parent', 'sortOrder'] },
     // Tree walks go parent -> children by this one; it also serves the cascade delete of the FK.
     { name: 'tasks_parent_idx', properties: ['parent', 'sortOrder'] },
+    // The calendar reads a user's slotted tasks by time window.
+    { name: 'tasks_owner_slot_idx', properties: ['tenantId', 'userId', 'chosenSlotStart'] },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -95,4 +97,66 @@ export const ImportUsage = defineEntity({
   },
 });
 
-export const taskEntities = [Task, TaskDependency, ImportJob, ImportUsage];
+/**
+ * The unified calendar's copy of provider events (fed by the integration service's events). A deleted event
+ * stays as a tombstone (`deleted_at`) so a late, older upsert cannot bring it back; `version` orders copies.
+ */
+export const ExternalEvent = defineEntity({
+  name: 'ExternalEvent',
+  tableName: 'external_events',
+  indexes: [
+    { name: 'external_events_owner_start_idx', properties: ['tenantId', 'userId', 'startAt'] },
+    { name: 'external_events_integration_idx', properties: ['integrationId'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    integrationId: p.uuid().fieldName('integration_id'),
+    provider: p.string().length(16),
+    externalId: p.text().fieldName('external_id'),
+    title: p.text(),
+    startAt: p.datetime().fieldName('start_at'),
+    endAt: p.datetime().fieldName('end_at'),
+    allDay: p.boolean().fieldName('all_day'),
+    status: p.string().length(16),
+    busy: p.boolean(),
+    version: p.bigint('number'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+    deletedAt: p.datetime().nullable().fieldName('deleted_at'),
+  },
+});
+
+/** Integrations whose events left the calendar: copies written before `revoked_at` are ignored if late. */
+export const RevokedIntegration = defineEntity({
+  name: 'RevokedIntegration',
+  tableName: 'revoked_integrations',
+  properties: {
+    integrationId: p.uuid().primary().fieldName('integration_id'),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    revokedAt: p.datetime().fieldName('revoked_at'),
+  },
+});
+
+/** The user's IANA timezone as the auth service last reported it (calendar defaults are local days). */
+export const UserTimezone = defineEntity({
+  name: 'UserTimezone',
+  tableName: 'user_timezones',
+  properties: {
+    tenantId: p.uuid().primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    timezone: p.string().length(64),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+export const taskEntities = [
+  Task,
+  TaskDependency,
+  ImportJob,
+  ImportUsage,
+  ExternalEvent,
+  RevokedIntegration,
+  UserTimezone,
+];

@@ -241,3 +241,6 @@ export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<vo
     owner.userId,
   ]);
 }
+
+/** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
+export { COLUMNS as TASK_COLUMNS, parseTaskRow };

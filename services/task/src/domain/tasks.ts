@@ -102,6 +102,11 @@ export class TaskService {
     return row;
   }
 
+  /** The owner's task, or undefined (callers that answer something other than a task 404 decide). */
+  find(owner: Owner, id: string): Promise<TaskRow | undefined> {
+    return findTask(this.reader(), owner, id);
+  }
+
   list(owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {
     return listTasks(this.reader(), owner, filters);
   }
@@ -130,11 +135,18 @@ export class TaskService {
     return ownerTreeRows(this.reader(), owner);
   }
 
-  async update(owner: Owner, id: string, patch: TaskPatch): Promise<TaskRow> {
+  /**
+   * Applies a patch under the row lock. `requireSlot` (calendar commands) acts only on a task that is on the
+   * calendar, i.e. has a slot and is not cancelled, checked under the same lock: anything else is 404.
+   */
+  async update(owner: Owner, id: string, patch: TaskPatch, options: { requireSlot?: boolean } = {}): Promise<TaskRow> {
     const now = this.clock.now();
     return this.write(async (sql, em) => {
       const before = await findTask(sql, owner, id, true);
-      if (!before) throw notFound('Task');
+      if (!before) throw notFound(options.requireSlot ? 'Event' : 'Task');
+      if (options.requireSlot && (before.chosen_slot_start === null || before.status === 'cancelled')) {
+        throw notFound('Event');
+      }
       const changes = Object.fromEntries(
         PLAIN_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
       );

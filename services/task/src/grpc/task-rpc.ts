@@ -4,6 +4,8 @@ import { forbidden, hasPermission, type Permission } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import type { DependencyRow } from '../db/dependency-sql.js';
+import type { CalendarService } from '../domain/calendar/calendar.js';
+import type { BusyBlock } from '../domain/calendar/free-busy.js';
 import type { TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
@@ -65,7 +67,20 @@ const applySlotsRequest = z.object({
     .max(MAX_IDS),
 });
 
-export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskService): void {
+const getBusyRequest = z.object({
+  windowStart: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  windowEnd: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  excludeTaskIds: z.array(z.uuid()).max(MAX_IDS),
+});
+
+const toProtoBlock = (block: BusyBlock): task_v1.BusyBlock => ({
+  start: block.start.toISOString(),
+  end: block.end.toISOString(),
+  source: block.source,
+  sources: block.sources,
+});
+
+export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskService, calendar: CalendarService): void {
   addRpcService(server, task_v1.TaskServiceService, auth, {
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
@@ -86,6 +101,12 @@ export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskServic
         assignments.map((a) => ({ taskId: a.taskId, start: a.chosenSlotStart, end: a.chosenSlotEnd })),
       );
       return { tasks: rows.map(toProtoTask) };
+    },
+    getBusy: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
+      const { windowStart, windowEnd, excludeTaskIds } = parseRequest(getBusyRequest, request);
+      const blocks = await calendar.busy(owner, { from: windowStart, to: windowEnd }, excludeTaskIds);
+      return { blocks: blocks.map(toProtoBlock) };
     },
   });
 }

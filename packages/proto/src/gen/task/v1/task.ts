@@ -76,6 +76,35 @@ export interface ApplySlotsResponse {
   tasks: Task[];
 }
 
+/**
+ * window_start and window_end: ISO-8601 instants with an offset, end after start, at most 366 days apart.
+ * exclude_task_ids: tasks whose current slots do not count (the ones a run is about to place again).
+ */
+export interface GetBusyRequest {
+  windowStart: string;
+  windowEnd: string;
+  excludeTaskIds: string[];
+}
+
+/** What made a block busy: source is "task", "google" or "microsoft"; id is the task id or our event id. */
+export interface BusySource {
+  source: string;
+  id: string;
+  title: string;
+}
+
+/** A busy block clipped to the window (UTC ISO-8601); source is the one source or "mixed". */
+export interface BusyBlock {
+  start: string;
+  end: string;
+  source: string;
+  sources: BusySource[];
+}
+
+export interface GetBusyResponse {
+  blocks: BusyBlock[];
+}
+
 function createBaseGetTasksRequest(): GetTasksRequest {
   return { taskIds: [] };
 }
@@ -887,6 +916,360 @@ export const ApplySlotsResponse: MessageFns<ApplySlotsResponse> = {
   },
 };
 
+function createBaseGetBusyRequest(): GetBusyRequest {
+  return { windowStart: "", windowEnd: "", excludeTaskIds: [] };
+}
+
+export const GetBusyRequest: MessageFns<GetBusyRequest> = {
+  encode(message: GetBusyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.windowStart !== "") {
+      writer.uint32(10).string(message.windowStart);
+    }
+    if (message.windowEnd !== "") {
+      writer.uint32(18).string(message.windowEnd);
+    }
+    for (const v of message.excludeTaskIds) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBusyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGetBusyRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.windowStart = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.windowEnd = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.excludeTaskIds.push(reader.string());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GetBusyRequest {
+    return {
+      windowStart: isSet(object.windowStart) ? globalThis.String(object.windowStart) : "",
+      windowEnd: isSet(object.windowEnd) ? globalThis.String(object.windowEnd) : "",
+      excludeTaskIds: globalThis.Array.isArray(object?.excludeTaskIds)
+        ? object.excludeTaskIds.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetBusyRequest): unknown {
+    const obj: any = {};
+    if (message.windowStart !== "") {
+      obj.windowStart = message.windowStart;
+    }
+    if (message.windowEnd !== "") {
+      obj.windowEnd = message.windowEnd;
+    }
+    if (message.excludeTaskIds?.length) {
+      obj.excludeTaskIds = message.excludeTaskIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBusyRequest>, I>>(base?: I): GetBusyRequest {
+    return GetBusyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBusyRequest>, I>>(object: I): GetBusyRequest {
+    const message = createBaseGetBusyRequest();
+    message.windowStart = object.windowStart ?? "";
+    message.windowEnd = object.windowEnd ?? "";
+    message.excludeTaskIds = object.excludeTaskIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBusySource(): BusySource {
+  return { source: "", id: "", title: "" };
+}
+
+export const BusySource: MessageFns<BusySource> = {
+  encode(message: BusySource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== "") {
+      writer.uint32(10).string(message.source);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BusySource {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseBusySource();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.source = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.id = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.title = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): BusySource {
+    return {
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+    };
+  },
+
+  toJSON(message: BusySource): unknown {
+    const obj: any = {};
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BusySource>, I>>(base?: I): BusySource {
+    return BusySource.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BusySource>, I>>(object: I): BusySource {
+    const message = createBaseBusySource();
+    message.source = object.source ?? "";
+    message.id = object.id ?? "";
+    message.title = object.title ?? "";
+    return message;
+  },
+};
+
+function createBaseBusyBlock(): BusyBlock {
+  return { start: "", end: "", source: "", sources: [] };
+}
+
+export const BusyBlock: MessageFns<BusyBlock> = {
+  encode(message: BusyBlock, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(18).string(message.end);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    for (const v of message.sources) {
+      BusySource.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BusyBlock {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseBusyBlock();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.start = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.end = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.source = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.sources.push(BusySource.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): BusyBlock {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      sources: globalThis.Array.isArray(object?.sources) ? object.sources.map((e: any) => BusySource.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BusyBlock): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.sources?.length) {
+      obj.sources = message.sources.map((e) => BusySource.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BusyBlock>, I>>(base?: I): BusyBlock {
+    return BusyBlock.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BusyBlock>, I>>(object: I): BusyBlock {
+    const message = createBaseBusyBlock();
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.source = object.source ?? "";
+    message.sources = object.sources?.map((e) => BusySource.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetBusyResponse(): GetBusyResponse {
+  return { blocks: [] };
+}
+
+export const GetBusyResponse: MessageFns<GetBusyResponse> = {
+  encode(message: GetBusyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.blocks) {
+      BusyBlock.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBusyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGetBusyResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.blocks.push(BusyBlock.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GetBusyResponse {
+    return {
+      blocks: globalThis.Array.isArray(object?.blocks) ? object.blocks.map((e: any) => BusyBlock.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetBusyResponse): unknown {
+    const obj: any = {};
+    if (message.blocks?.length) {
+      obj.blocks = message.blocks.map((e) => BusyBlock.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBusyResponse>, I>>(base?: I): GetBusyResponse {
+    return GetBusyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBusyResponse>, I>>(object: I): GetBusyResponse {
+    const message = createBaseGetBusyResponse();
+    message.blocks = object.blocks?.map((e) => BusyBlock.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Reads and commands the scheduler makes of the task service. Every call acts for the user named in the
  * verified caller identity; tasks of other users or tenants are never visible.
@@ -913,6 +1296,19 @@ export const TaskServiceService = {
     responseSerialize: (value: ApplySlotsResponse): Buffer => Buffer.from(ApplySlotsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplySlotsResponse => ApplySlotsResponse.decode(value),
   },
+  /**
+   * The user's busy time over a window from every source (scheduled tasks and busy events of connected
+   * calendars), merged where intervals overlap, each block naming what made it busy.
+   */
+  getBusy: {
+    path: "/task.v1.TaskService/GetBusy",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: GetBusyRequest): Buffer => Buffer.from(GetBusyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBusyRequest => GetBusyRequest.decode(value),
+    responseSerialize: (value: GetBusyResponse): Buffer => Buffer.from(GetBusyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetBusyResponse => GetBusyResponse.decode(value),
+  },
 } as const;
 
 export interface TaskServiceServer extends UntypedServiceImplementation {
@@ -920,6 +1316,11 @@ export interface TaskServiceServer extends UntypedServiceImplementation {
   getTasks: handleUnaryCall<GetTasksRequest, GetTasksResponse>;
   /** Sets (or clears) the chosen slots of many tasks in one transaction, emitting their events. */
   applySlots: handleUnaryCall<ApplySlotsRequest, ApplySlotsResponse>;
+  /**
+   * The user's busy time over a window from every source (scheduled tasks and busy events of connected
+   * calendars), merged where intervals overlap, each block naming what made it busy.
+   */
+  getBusy: handleUnaryCall<GetBusyRequest, GetBusyResponse>;
 }
 
 export interface TaskServiceClient extends Client {
@@ -954,6 +1355,25 @@ export interface TaskServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplySlotsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The user's busy time over a window from every source (scheduled tasks and busy events of connected
+   * calendars), merged where intervals overlap, each block naming what made it busy.
+   */
+  getBusy(
+    request: GetBusyRequest,
+    callback: (error: ServiceError | null, response: GetBusyResponse) => void,
+  ): ClientUnaryCall;
+  getBusy(
+    request: GetBusyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetBusyResponse) => void,
+  ): ClientUnaryCall;
+  getBusy(
+    request: GetBusyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetBusyResponse) => void,
   ): ClientUnaryCall;
 }
 

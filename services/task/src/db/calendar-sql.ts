@@ -1,0 +1,182 @@
+import type { EntityManager } from '@routinely/db';
+import type { ExternalEventSnapshot } from '@routinely/events';
+import type { Owner } from '@routinely/platform';
+import type { ExternalEventRow } from '../domain/calendar/unified.js';
+import type { TaskRow } from '../domain/task-model.js';
+import type { Sql } from './sql.js';
+import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+
+const EXTERNAL_COLUMNS = `id, tenant_id, user_id, integration_id, provider, external_id, title, start_at, end_at, all_day,
+  status, busy, version, updated_at`;
+
+/** Statements of the consumer's transaction (the inbox insert shares it). */
+function run(em: EntityManager, query: string, params: unknown[]): Promise<unknown> {
+  return em.getConnection().execute(query, params, 'run', em.getTransactionContext());
+}
+
+/**
+ * Writes a provider event unless the stored copy is as new or newer (a late, older copy changes nothing,
+ * a tombstone included), or its integration was revoked after this copy was written.
+ */
+export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<void> {
+  await run(
+    em,
+    `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
+     select ?::uuid, ?::uuid, ?::uuid, ?::uuid, ?::text, ?::text, ?::text, ?::timestamptz, ?::timestamptz, ?::boolean,
+       ?::text, ?::boolean, ?::bigint, ?::timestamptz, null::timestamptz
+     where not exists (
+       select 1 from revoked_integrations r where r.integration_id = ?::uuid and r.revoked_at >= ?::timestamptz
+     )
+     on conflict (id) do update set integration_id = excluded.integration_id, provider = excluded.provider,
+       external_id = excluded.external_id, title = excluded.title, start_at = excluded.start_at,
+       end_at = excluded.end_at, all_day = excluded.all_day, status = excluded.status, busy = excluded.busy,
+       version = excluded.version, updated_at = excluded.updated_at, deleted_at = null
+     where external_events.version < excluded.version
+       and external_events.tenant_id = excluded.tenant_id and external_events.user_id = excluded.user_id`,
+    [
+      e.id,
+      owner.tenantId,
+      owner.userId,
+      e.integration_id,
+      e.provider,
+      e.external_id,
+      e.title,
+      e.start,
+      e.end,
+      e.all_day,
+      e.status,
+      e.busy,
+      e.version,
+      e.updated_at,
+      e.integration_id,
+      e.updated_at,
+    ],
+  );
+}
+
+/** Leaves a tombstone at the deletion's version, so an older upsert arriving later cannot resurrect the event. */
+export async function deleteExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<void> {
+  await run(
+    em,
+    `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
+     values (?, ?, ?, ?, ?, ?, '', ?, ?, false, 'cancelled', false, ?, ?, ?)
+     on conflict (id) do update set title = '', status = 'cancelled', busy = false, version = excluded.version,
+       updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
+     where external_events.version <= excluded.version
+       and external_events.tenant_id = excluded.tenant_id and external_events.user_id = excluded.user_id`,
+    [
+      e.id,
+      owner.tenantId,
+      owner.userId,
+      e.integration_id,
+      e.provider,
+      e.external_id,
+      e.start,
+      e.end,
+      e.version,
+      e.updated_at,
+      e.updated_at,
+    ],
+  );
+}
+
+/** Removes every event of the integration and remembers when, so copies written before that stay out. */
+export async function dropIntegrationEvents(
+  em: EntityManager,
+  owner: Owner,
+  integrationId: string,
+  revokedAt: string,
+): Promise<void> {
+  await run(em, 'delete from external_events where integration_id = ? and tenant_id = ? and user_id = ?', [
+    integrationId,
+    owner.tenantId,
+    owner.userId,
+  ]);
+  await run(
+    em,
+    `insert into revoked_integrations (integration_id, tenant_id, user_id, revoked_at) values (?, ?, ?, ?)
+     on conflict (integration_id) do update set revoked_at = greatest(revoked_integrations.revoked_at, excluded.revoked_at)`,
+    [integrationId, owner.tenantId, owner.userId, revokedAt],
+  );
+}
+
+/** Keeps the newest timezone the auth service reported (events can arrive out of order). */
+export async function rememberTimezone(em: EntityManager, owner: Owner, timezone: string, at: string): Promise<void> {
+  await run(
+    em,
+    `insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, ?)
+     on conflict (tenant_id, user_id) do update set timezone = excluded.timezone, updated_at = excluded.updated_at
+     where user_timezones.updated_at <= excluded.updated_at`,
+    [owner.tenantId, owner.userId, timezone, at],
+  );
+}
+
+export async function findTimezone(sql: Sql, owner: Owner): Promise<string | undefined> {
+  const row = await sql.first<{ timezone: string }>(
+    'select timezone from user_timezones where tenant_id = ? and user_id = ?',
+    [owner.tenantId, owner.userId],
+  );
+  return row?.timezone;
+}
+
+function parseExternal(raw: ExternalEventRow): ExternalEventRow {
+  return {
+    ...raw,
+    start_at: new Date(raw.start_at),
+    end_at: new Date(raw.end_at),
+    updated_at: new Date(raw.updated_at),
+    version: Number(raw.version),
+  };
+}
+
+export interface Window {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The owner's live, not cancelled provider events overlapping the window, in calendar order (at most
+ * `limit`). `busyOnly` keeps the ones that block time.
+ */
+export async function externalEventsIn(
+  sql: Sql,
+  owner: Owner,
+  window: Window,
+  options: { limit: number; busyOnly?: boolean },
+): Promise<ExternalEventRow[]> {
+  const rows = await sql.rows<ExternalEventRow>(
+    `select ${EXTERNAL_COLUMNS} from external_events
+     where tenant_id = ? and user_id = ? and deleted_at is null and status <> 'cancelled'
+       and start_at < ? and end_at > ?${options.busyOnly ? ' and busy' : ''}
+     order by start_at, end_at, id limit ?`,
+    [owner.tenantId, owner.userId, window.to, window.from, options.limit],
+  );
+  return rows.map(parseExternal);
+}
+
+export async function findExternalEvent(sql: Sql, owner: Owner, id: string): Promise<ExternalEventRow | undefined> {
+  const row = await sql.first<ExternalEventRow>(
+    `select ${EXTERNAL_COLUMNS} from external_events
+     where id = ? and tenant_id = ? and user_id = ? and deleted_at is null and status <> 'cancelled'`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && parseExternal(row);
+}
+
+/** The owner's tasks with a slot overlapping the window (cancelled ones are not on the calendar). */
+export async function slottedTasksIn(
+  sql: Sql,
+  owner: Owner,
+  window: Window,
+  options: { limit: number; busyOnly?: boolean; excludeIds?: readonly string[] },
+): Promise<TaskRow[]> {
+  const status = options.busyOnly ? "status = 'scheduled'" : "status <> 'cancelled'";
+  const rows = await sql.rows<TaskRow>(
+    `select ${TASK_COLUMNS} from tasks
+     where tenant_id = ? and user_id = ? and ${status} and chosen_slot_start is not null
+       and chosen_slot_start < ? and chosen_slot_end > ? and not (id = any(?::uuid[]))
+     order by chosen_slot_start, chosen_slot_end, id limit ?`,
+    [owner.tenantId, owner.userId, window.to, window.from, options.excludeIds ?? [], options.limit],
+  );
+  return rows.map(parseTaskRow);
+}

@@ -1,0 +1,72 @@
+import type { Orm } from '@routinely/db';
+import {
+  authEvents,
+  defineConsumer,
+  type EventTransport,
+  integrationEvents,
+  type Subscription,
+  startConsumer,
+} from '@routinely/events';
+import type { Logger, Owner } from '@routinely/platform';
+import {
+  deleteExternalEvent,
+  dropIntegrationEvents,
+  rememberTimezone,
+  upsertExternalEvent,
+} from '../db/calendar-sql.js';
+import { isValidTimeZone } from '../domain/calendar/zoned-time.js';
+
+/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
+const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
+
+/** The owner an event speaks for comes from its envelope (the producer's verified write), never from data. */
+function ownerOfEnvelope(event: { tenant_id: string; user_id: string | null }): Owner | null {
+  return event.user_id ? { tenantId: event.tenant_id, userId: event.user_id } : null;
+}
+
+/**
+ * The task service's consumers: the integration service's events keep the unified calendar's copy of provider
+ * events; auth user events keep the user's timezone (calendar defaults are local days). Both only write rows,
+ * in the transaction of the inbox insert that makes a redelivery a no-op.
+ */
+export const taskConsumers = {
+  externalEvents: defineConsumer({
+    durable: 'task.external-events',
+    events: [integrationEvents.eventUpserted, integrationEvents.eventDeleted, integrationEvents.integrationRevoked],
+    policy: rowWriterPolicy,
+    handle: async (em, event) => {
+      const owner = ownerOfEnvelope(event);
+      if (!owner) return;
+      switch (event.type) {
+        case 'integration.event.upserted':
+          return upsertExternalEvent(em, owner, event.data.event);
+        case 'integration.event.deleted':
+          return deleteExternalEvent(em, owner, event.data.event);
+        case 'integration.integration.revoked': {
+          const { integration } = event.data;
+          return dropIntegrationEvents(em, owner, integration.id, integration.updated_at);
+        }
+      }
+    },
+  }),
+  timezones: defineConsumer({
+    durable: 'task.user-timezones',
+    events: [authEvents.userRegistered, authEvents.userUpdated],
+    policy: rowWriterPolicy,
+    handle: async (em, event) => {
+      const { user } = event.data;
+      // A cleared timezone means UTC again; a name this runtime does not know keeps the last good one.
+      const zone = user.timezone ?? 'UTC';
+      if (!isValidTimeZone(zone)) return;
+      await rememberTimezone(em, { tenantId: user.tenant_id, userId: user.id }, zone, event.occurred_at);
+    },
+  }),
+};
+
+export function subscribeConsumers(deps: {
+  orm: Orm;
+  transport: EventTransport;
+  logger: Logger;
+}): Promise<Subscription[]> {
+  return Promise.all([startConsumer(taskConsumers.externalEvents, deps), startConsumer(taskConsumers.timezones, deps)]);
+}

@@ -1,0 +1,114 @@
+import { ownerOf, problemSchema } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { CalendarService } from '../../domain/calendar/calendar.js';
+import { toEventRead } from '../../domain/calendar/unified.js';
+import { eventIdParams, eventsPage, eventsQuery, freeBusyQuery, freeBusyRead, unifiedEvent } from './schemas.js';
+
+const tags = ['calendar'];
+const notEditable = { 409: problemSchema.describe('event_not_editable: an event of a connected calendar') };
+
+export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/calendar/events',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: {
+          tags,
+          summary: 'Scheduled tasks and connected calendar events as one list, sorted by start',
+          querystring: eventsQuery,
+          response: { 200: eventsPage },
+        },
+      },
+      async (request) => {
+        const page = await calendar.list(ownerOf(request), request.query);
+        return {
+          from: page.from.toISOString(),
+          to: page.to.toISOString(),
+          view: page.view,
+          events: page.events.map(toEventRead),
+        };
+      },
+    );
+
+    r.get(
+      '/service/calendar/events/:event_id',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: { tags, summary: 'One calendar event', params: eventIdParams, response: { 200: unifiedEvent } },
+      },
+      async (request) => toEventRead(await calendar.get(ownerOf(request), request.params.event_id)),
+    );
+
+    r.post(
+      '/service/calendar/events/:event_id/done',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Mark the task behind the event done',
+          params: eventIdParams,
+          response: { 200: unifiedEvent, ...notEditable },
+        },
+      },
+      async (request) => toEventRead(await calendar.markDone(ownerOf(request), request.params.event_id)),
+    );
+
+    r.post(
+      '/service/calendar/events/:event_id/skip',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Mark the task behind the event skipped',
+          params: eventIdParams,
+          response: { 200: unifiedEvent, ...notEditable },
+        },
+      },
+      async (request) => toEventRead(await calendar.skip(ownerOf(request), request.params.event_id)),
+    );
+
+    r.delete(
+      '/service/calendar/events/:event_id',
+      {
+        config: { permission: 'SERVICE_TASK_UPDATE' },
+        schema: {
+          tags,
+          summary: 'Unschedule: the task goes back to pending and its reminder is cancelled',
+          params: eventIdParams,
+          response: { 204: z.null().describe('Unscheduled'), ...notEditable },
+        },
+      },
+      async (request, reply) => {
+        await calendar.unschedule(ownerOf(request), request.params.event_id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.get(
+      '/service/calendar/free-busy',
+      {
+        config: { permission: 'SERVICE_TASK_READ' },
+        schema: {
+          tags,
+          summary: 'Busy blocks of every source in the window, naming what made each busy',
+          querystring: freeBusyQuery,
+          response: { 200: freeBusyRead },
+        },
+      },
+      async (request) => {
+        const { from, to } = request.query;
+        const blocks = await calendar.freeBusy(ownerOf(request), { from, to });
+        return {
+          from: from.toISOString(),
+          to: to.toISOString(),
+          busy: blocks.map((b) => ({ ...b, start: b.start.toISOString(), end: b.end.toISOString() })),
+        };
+      },
+    );
+  };
+}
