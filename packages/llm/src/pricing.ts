@@ -19,7 +19,9 @@ export const BUILTIN_PRICES: PriceTable = {
   'gpt-4o-mini': { input: 0.15, output: 0.6 },
   'gpt-4o': { input: 2.5, output: 10 },
   'claude-haiku-4-5': { input: 1, output: 5 },
+  'claude-3-5-haiku-latest': { input: 0.8, output: 4 },
   'claude-sonnet-4-5': { input: 3, output: 15 },
+  'claude-sonnet-4-0': { input: 3, output: 15 },
 };
 
 const priceSchema = z.object({ input: z.number().min(0), output: z.number().min(0) });
