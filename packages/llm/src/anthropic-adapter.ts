@@ -11,7 +11,15 @@ import {
   SYSTEM_PROMPT,
 } from './documents.js';
 import { ModelCallError } from './errors.js';
-import { callWithDeadline, checkRequest, parseAnswer, type SdkErrors, tokens, USER_AGENT } from './sdk-call.js';
+import {
+  attemptTimeoutMs,
+  callWithDeadline,
+  checkRequest,
+  parseAnswer,
+  type SdkErrors,
+  tokens,
+  USER_AGENT,
+} from './sdk-call.js';
 import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter } from './types.js';
 
 export interface AnthropicAdapterConfig {
@@ -67,7 +75,7 @@ export class AnthropicAdapter implements ModelAdapter {
           ],
           tool_choice: { type: 'tool', name: CHOOSE_SLOTS_TOOL_NAME },
         },
-        { timeout: options.timeoutMs, signal },
+        { timeout: attemptTimeoutMs(options.timeoutMs), signal },
       ),
     );
     const usage = {

@@ -6,7 +6,15 @@ import {
   SYSTEM_PROMPT,
 } from './documents.js';
 import { ModelCallError } from './errors.js';
-import { callWithDeadline, checkRequest, parseAnswer, type SdkErrors, tokens, USER_AGENT } from './sdk-call.js';
+import {
+  attemptTimeoutMs,
+  callWithDeadline,
+  checkRequest,
+  parseAnswer,
+  type SdkErrors,
+  tokens,
+  USER_AGENT,
+} from './sdk-call.js';
 import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter } from './types.js';
 
 export interface OpenAiAdapterConfig {
@@ -57,7 +65,7 @@ export class OpenAiAdapter implements ModelAdapter {
             json_schema: { name: CHOOSE_SLOTS_TOOL_NAME, strict: true, schema: CHOOSE_SLOTS_JSON_SCHEMA },
           },
         },
-        { timeout: options.timeoutMs, signal },
+        { timeout: attemptTimeoutMs(options.timeoutMs), signal },
       ),
     );
     const usage = {

@@ -19,9 +19,16 @@ export interface SdkErrors {
 export const USER_AGENT = 'Routinely/1.0';
 
 /**
- * Runs one SDK call under the call's whole time budget: the SDK's own timeout bounds an attempt, and a
- * deadline signal bounds attempt + Retry-After wait + retry, so a slow provider never holds a run longer than
- * `timeoutMs`. Every SDK failure becomes a ModelCallError.
+ * The SDK's own per-attempt timeout, kept just past the call's budget so the deadline signal always ends a hung
+ * attempt first: the SDK treats its own timeout as retryable and could still send a retry after the budget ran
+ * out, while an aborted signal ends the call for good.
+ */
+export const attemptTimeoutMs = (budgetMs: number) => budgetMs + 1_000;
+
+/**
+ * Runs one SDK call under the call's whole time budget: a deadline signal bounds attempt + Retry-After wait +
+ * retry, so a slow provider never holds a run longer than `timeoutMs` and a timeout is never retried. Every SDK
+ * failure becomes a ModelCallError.
  */
 export async function callWithDeadline<T>(
   who: { provider: ModelProviderName; model: string; errors: SdkErrors },

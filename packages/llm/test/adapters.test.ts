@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { FakeLlmServer, type RecordedLlmRequest } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -176,21 +177,27 @@ describe.each(providers)('$name adapter against the fake API', ({ name, make }) 
 
   it('does not retry a refused key and never leaks it', async () => {
     const failure = await failureOf(make('sk-wrong-key-123').chooseSlots(REQUEST, TIMEOUT));
-    expect(failure.failure).toBe('refused');
+    const seen = fake.requests.map((r) => `${r.status} ${r.path} ${String(r.behavior?.kind)}`);
+    expect(failure.failure, `${failure.message} after ${seen.join(', ')}`).toBe('refused');
     expect(failure.status).toBe(401);
     expect(failure.message).not.toContain('sk-wrong-key-123');
-    expect(fake.requests).toHaveLength(1);
+    expect(seen).toEqual([`401 ${name === 'openai' ? '/v1/chat/completions' : '/v1/messages'} undefined`]);
   });
 
-  it('gives network when nothing listens', async () => {
-    const closed = await FakeLlmServer.start();
-    const url = name === 'openai' ? closed.openaiBaseUrl : closed.anthropicBaseUrl;
-    await closed.close();
-    const adapter =
-      name === 'openai'
-        ? new OpenAiAdapter({ apiKey: 'k', baseURL: url, model: 'gpt-4.1-mini' })
-        : new AnthropicAdapter({ apiKey: 'k', baseURL: url, model: 'claude-haiku-4-5', maxTokens: 1024 });
-    expect((await failureOf(adapter.chooseSlots(REQUEST, TIMEOUT))).failure).toBe('network');
+  it('gives network when the connection is reset without an answer', async () => {
+    // Kept listening (a closed port could be taken by a parallel test run) but hangs up on every request.
+    const resetter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => resetter.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(resetter.address() as AddressInfo).port}`;
+    try {
+      const adapter =
+        name === 'openai'
+          ? new OpenAiAdapter({ apiKey: 'k', baseURL: `${url}/v1`, model: 'gpt-4.1-mini' })
+          : new AnthropicAdapter({ apiKey: 'k', baseURL: url, model: 'claude-haiku-4-5', maxTokens: 1024 });
+      expect((await failureOf(adapter.chooseSlots(REQUEST, TIMEOUT))).failure).toBe('network');
+    } finally {
+      await new Promise((resolve) => resetter.close(resolve));
+    }
   });
 
   it('refuses a malformed request before calling the API', async () => {
