@@ -9,6 +9,8 @@ import {
   ModelCallError,
   matchPicks,
   OpenAiAdapter,
+  ProviderRegistry,
+  parseLlmConfig,
   priceOf,
   SYSTEM_PROMPT,
 } from '../src/index.js';
@@ -203,5 +205,34 @@ describe.each(providers)('$name adapter against the fake API', ({ name, make }) 
   it('refuses a malformed request before calling the API', async () => {
     await expect(make().chooseSlots({ tasks: [] }, TIMEOUT)).rejects.toThrow(TypeError);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('ProviderRegistry wired to the fake through the contract variables', () => {
+  it('calls each available provider and prices its usage exactly', async () => {
+    const registry = new ProviderRegistry(
+      parseLlmConfig({
+        OPENAI_API_KEY: 'sk-test-adapter',
+        OPENAI_BASE_URL: fake.openaiBaseUrl,
+        ANTHROPIC_API_KEY: 'sk-test-adapter',
+        ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+        LLM_PRICES: '{ "claude-haiku-4-5": { "input": 0.8, "output": 4 } }',
+        LLM_TIMEOUT_MS: '5000',
+      }),
+    );
+    fake.enqueue(
+      { kind: 'pick', usage: { inputTokens: 2_500, outputTokens: 333 } },
+      { kind: 'pick', usage: { inputTokens: 2_500, outputTokens: 333 } },
+    );
+    const costs: Record<string, number> = {};
+    for (const name of ['openai', 'anthropic'] as const) {
+      const adapter = registry.adapter(name);
+      if (!adapter) throw new Error(`${name} should be available`);
+      const { usage } = await adapter.chooseSlots(REQUEST, { timeoutMs: registry.timeoutMs });
+      costs[name] = registry.costUsd(adapter.model, usage);
+    }
+    // 2500 x 0.4 + 333 x 1.6 = 1532.8 -> 1533 micro-USD; with the override 2500 x 0.8 + 333 x 4 = 3332.
+    expect(costs).toEqual({ openai: 0.001533, anthropic: 0.003332 });
+    expect(fake.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/messages']);
   });
 });
