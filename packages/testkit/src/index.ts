@@ -1,6 +1,7 @@
 export * from './defined.js';
 export * from './fake-idp.js';
 export { FakeIdpBrowser } from './fake-idp-browser.js';
+export * from './fake-llm.js';
 export * from './host-env.js';
 export * from './http.js';
 export * from './infra.js';

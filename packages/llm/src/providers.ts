@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { AnthropicAdapter } from './anthropic-adapter.js';
+import { OpenAiAdapter } from './openai-adapter.js';
+import {
+  costUsd,
+  DEFAULT_ANTHROPIC_MODEL,
+  DEFAULT_OPENAI_MODEL,
+  llmPricesSchema,
+  type ModelPrice,
+  priceOf,
+} from './pricing.js';
+import type { ModelAdapter, ModelProviderName, ProviderName, Usage } from './types.js';
+
+const optionalKey = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+/**
+ * The contract's provider variables, as fields to spread into a service's config schema
+ * (`platformConfigSchema.extend({ ...llmConfigShape })`), checked with `.superRefine(refuseUnpricedModels)`.
+ */
+export const llmConfigShape = {
+  OPENAI_API_KEY: optionalKey,
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  OPENAI_MODEL: z.string().min(1).default(DEFAULT_OPENAI_MODEL),
+  ANTHROPIC_API_KEY: optionalKey,
+  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
+  ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_ANTHROPIC_MODEL),
+  /** Upper bound of one Anthropic answer (the Messages API requires one). */
+  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().positive().default(8_192),
+  /** Budget of one model call, its one retry included; past it the run falls back to the solver. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LLM_PRICES: llmPricesSchema,
+};
+const llmConfigSchema = z.object(llmConfigShape);
+export type LlmConfig = z.infer<typeof llmConfigSchema>;
+
+/**
+ * Refuses to start with a provider whose model has no price: its spend would count as 0 and the hard cap
+ * would never hold. Only providers with a key are checked (the others cannot run).
+ */
+export function refuseUnpricedModels(config: LlmConfig, ctx: z.RefinementCtx): void {
+  const configured: [string | undefined, string, string][] = [
+    [config.OPENAI_API_KEY, config.OPENAI_MODEL, 'OPENAI_MODEL'],
+    [config.ANTHROPIC_API_KEY, config.ANTHROPIC_MODEL, 'ANTHROPIC_MODEL'],
+  ];
+  for (const [key, model, variable] of configured) {
+    if (key && !priceOf(model, config.LLM_PRICES))
+      ctx.addIssue({ code: 'custom', path: [variable], message: `no price for model ${model}: add it to LLM_PRICES` });
+  }
+}
+
+export interface ProviderInfo {
+  name: ProviderName;
+  model: string;
+  available: boolean;
+}
+
+/** The model name runs of the builtin provider carry. */
+export const BUILTIN_MODEL = 'solver';
+
+/** `builtin`, `openai` and `anthropic` as configured: what `GET /llm/providers` lists and runs call. */
+export class ProviderRegistry {
+  private readonly adapters = new Map<ModelProviderName, ModelAdapter>();
+
+  constructor(
+    private readonly config: LlmConfig,
+    adapters: Partial<Record<ModelProviderName, ModelAdapter>> = {},
+  ) {
+    const openai = adapters.openai ?? (config.OPENAI_API_KEY ? this.openai(config.OPENAI_API_KEY) : undefined);
+    const anthropic =
+      adapters.anthropic ?? (config.ANTHROPIC_API_KEY ? this.anthropic(config.ANTHROPIC_API_KEY) : undefined);
+    if (openai) this.adapters.set('openai', openai);
+    if (anthropic) this.adapters.set('anthropic', anthropic);
+  }
+
+  list(): ProviderInfo[] {
+    return [
+      { name: 'builtin', model: BUILTIN_MODEL, available: true },
+      { name: 'openai', model: this.config.OPENAI_MODEL, available: this.adapters.has('openai') },
+      { name: 'anthropic', model: this.config.ANTHROPIC_MODEL, available: this.adapters.has('anthropic') },
+    ];
+  }
+
+  /** The adapter of an available model provider; undefined when its key is not set (`provider_unavailable`). */
+  adapter(name: ModelProviderName): ModelAdapter | undefined {
+    return this.adapters.get(name);
+  }
+
+  get timeoutMs(): number {
+    return this.config.LLM_TIMEOUT_MS;
+  }
+
+  priceOf(model: string): ModelPrice | undefined {
+    return priceOf(model, this.config.LLM_PRICES);
+  }
+
+  /** USD of a call, 6 decimals; 0 for the builtin solver. Throws for an unpriced model (refused at start-up). */
+  costUsd(model: string, usage: Usage): number {
+    if (model === BUILTIN_MODEL) return 0;
+    const price = this.priceOf(model);
+    if (!price) throw new Error(`no price for model ${model}`);
+    return costUsd(usage, price);
+  }
+
+  private openai(apiKey: string): ModelAdapter {
+    return new OpenAiAdapter({ apiKey, baseURL: this.config.OPENAI_BASE_URL, model: this.config.OPENAI_MODEL });
+  }
+
+  private anthropic(apiKey: string): ModelAdapter {
+    return new AnthropicAdapter({
+      apiKey,
+      baseURL: this.config.ANTHROPIC_BASE_URL,
+      model: this.config.ANTHROPIC_MODEL,
+      maxTokens: this.config.ANTHROPIC_MAX_TOKENS,
+    });
+  }
+}
+
+/** Parses the provider variables alone (tests, tools); services spread `llmConfigShape` into their schema. */
+export function parseLlmConfig(env: Record<string, string | undefined>): LlmConfig {
+  return llmConfigSchema.superRefine(refuseUnpricedModels).parse(env);
+}
