@@ -18,11 +18,14 @@ const sync = () => h.call(user, 'POST', `/service/integrations/${id}/sync`);
 const integration = async () => (await h.call(user, 'GET', '/service/integrations')).json()[0];
 const rows = async () =>
   (
-    await sqlRows<{ external_id: string; start_at: string; end_at: string; busy: boolean; status: string; version: number }>(
-      h.orm,
-      'select * from external_events where integration_id = ? order by external_id',
-      [id],
-    )
+    await sqlRows<{
+      external_id: string;
+      start_at: string;
+      end_at: string;
+      busy: boolean;
+      status: string;
+      version: number;
+    }>(h.orm, 'select * from external_events where integration_id = ? order by external_id', [id])
   ).map((r) => ({ ...r, start: new Date(r.start_at).toISOString(), end: new Date(r.end_at).toISOString() }));
 
 const at = (dateTime: string, timeZone: string) => ({ dateTime, timeZone });
@@ -34,22 +37,54 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
 
   it('connects with offline_access, follows nextLink to the deltaLink and reads times in their timeZone', async () => {
     const m = h.microsoft;
-    m.addEvent({ id: 'm1', subject: 'Sync', start: at('2026-11-23T09:00:00.0000000', 'Pacific Standard Time'), end: at('2026-11-23T09:30:00.0000000', 'Pacific Standard Time') });
-    m.addEvent({ id: 'm2', subject: 'Tokyo call', start: at('2026-11-24T09:00:00.0000000', 'Tokyo Standard Time'), end: at('2026-11-24T10:00:00.0000000', 'Tokyo Standard Time') });
-    m.addEvent({ id: 'm3', subject: 'Offsite', isAllDay: true, start: at('2026-11-26T00:00:00.0000000', 'Europe/Paris'), end: at('2026-11-27T00:00:00.0000000', 'Europe/Paris') });
-    m.addEvent({ id: 'm4', subject: 'Gym', showAs: 'free', start: at('2026-11-23T18:00:00.0000000', 'UTC'), end: at('2026-11-23T19:00:00.0000000', 'UTC') });
-    m.addEvent({ id: 'm5', subject: 'DST edge', start: at('2027-03-14T02:30:00.0000000', 'Eastern Standard Time'), end: at('2027-03-14T04:00:00.0000000', 'Eastern Standard Time') });
+    m.addEvent({
+      id: 'm1',
+      subject: 'Sync',
+      start: at('2026-11-23T09:00:00.0000000', 'Pacific Standard Time'),
+      end: at('2026-11-23T09:30:00.0000000', 'Pacific Standard Time'),
+    });
+    m.addEvent({
+      id: 'm2',
+      subject: 'Tokyo call',
+      start: at('2026-11-24T09:00:00.0000000', 'Tokyo Standard Time'),
+      end: at('2026-11-24T10:00:00.0000000', 'Tokyo Standard Time'),
+    });
+    m.addEvent({
+      id: 'm3',
+      subject: 'Offsite',
+      isAllDay: true,
+      start: at('2026-11-26T00:00:00.0000000', 'Europe/Paris'),
+      end: at('2026-11-27T00:00:00.0000000', 'Europe/Paris'),
+    });
+    m.addEvent({
+      id: 'm4',
+      subject: 'Gym',
+      showAs: 'free',
+      start: at('2026-11-23T18:00:00.0000000', 'UTC'),
+      end: at('2026-11-23T19:00:00.0000000', 'UTC'),
+    });
+    m.addEvent({
+      id: 'm5',
+      subject: 'DST edge',
+      start: at('2027-03-14T02:30:00.0000000', 'Eastern Standard Time'),
+      end: at('2027-03-14T04:00:00.0000000', 'Eastern Standard Time'),
+    });
 
     const { authUrl, integrationId, back } = await h.connect(user, 'microsoft', 'https://app.routinely.test/x');
     id = integrationId;
     expect(authUrl.pathname).toBe('/common/oauth2/v2.0/authorize');
     expect(authUrl.searchParams.get('scope')?.split(' ')).toContain('offline_access');
     expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(back.headers.location).toBe(`https://app.routinely.test/x?integration_id=${id}&provider=microsoft&status=active`);
+    expect(back.headers.location).toBe(
+      `https://app.routinely.test/x?integration_id=${id}&provider=microsoft&status=active`,
+    );
     expect(await integration()).toMatchObject({ status: 'active', account_email: m.email });
     // The subscription passed Graph's validation handshake.
     expect(m.subscriptions.size).toBe(1);
-    expect([...m.subscriptions.values()][0]).toMatchObject({ resource: 'me/events', changeType: 'created,updated,deleted' });
+    expect([...m.subscriptions.values()][0]).toMatchObject({
+      resource: 'me/events',
+      changeType: 'created,updated,deleted',
+    });
 
     const byId = Object.fromEntries((await rows()).map((r) => [r.external_id, r]));
     expect(Object.keys(byId)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
@@ -65,8 +100,17 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
 
   it('incremental delta: change, add, cancel and @removed with exact counts', async () => {
     const m = h.microsoft;
-    m.changeEvent('m1', { subject: 'Sync (moved)', start: at('2026-11-23T10:00:00.0000000', 'Pacific Standard Time'), end: at('2026-11-23T10:30:00.0000000', 'Pacific Standard Time') });
-    m.addEvent({ id: 'm6', subject: 'New', start: at('2026-11-25T08:00:00.0000000', 'W. Europe Standard Time'), end: at('2026-11-25T09:00:00.0000000', 'W. Europe Standard Time') });
+    m.changeEvent('m1', {
+      subject: 'Sync (moved)',
+      start: at('2026-11-23T10:00:00.0000000', 'Pacific Standard Time'),
+      end: at('2026-11-23T10:30:00.0000000', 'Pacific Standard Time'),
+    });
+    m.addEvent({
+      id: 'm6',
+      subject: 'New',
+      start: at('2026-11-25T08:00:00.0000000', 'W. Europe Standard Time'),
+      end: at('2026-11-25T09:00:00.0000000', 'W. Europe Standard Time'),
+    });
     m.cancelEvent('m2');
     m.removeEvent('m4');
     const before = (await h.outbox()).length;
@@ -84,7 +128,12 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
   });
 
   it('a notification with the right clientState triggers a sync; a wrong one is 401 and changes nothing', async () => {
-    h.microsoft.addEvent({ id: 'm7', subject: 'Pushed', start: at('2026-11-28T09:00:00.0000000', 'UTC'), end: at('2026-11-28T10:00:00.0000000', 'UTC') });
+    h.microsoft.addEvent({
+      id: 'm7',
+      subject: 'Pushed',
+      start: at('2026-11-28T09:00:00.0000000', 'UTC'),
+      end: at('2026-11-28T10:00:00.0000000', 'UTC'),
+    });
     expect(await h.microsoft.notify({ clientState: 'forged' })).toEqual([401]);
     expect(await h.service.workers.syncDue()).toBe(0);
     expect(await h.microsoft.notify()).toEqual([202]);
