@@ -46,7 +46,7 @@ export class FakeGoogle extends FakeOAuthCore {
   ): Promise<FakeGoogle> {
     const fake = new FakeGoogle(options);
     if (options.deliver) fake.deliver = options.deliver;
-    fake.routes();
+    fake.registerRoutes();
     await fake.listen();
     return fake;
   }
@@ -106,8 +106,12 @@ export class FakeGoogle extends FakeOAuthCore {
     return statuses;
   }
 
-  private routes(): void {
+  /** Registers the provider routes (before `listen`; `start` does both). */
+  registerRoutes(): void {
     const app = this.app;
+    // Scripting for people trying the flow by hand (see README, "Calendar integrations locally").
+    app.post('/_fake/events', (request) => this.addEvent(request.body as EventInput));
+    app.post('/_fake/notify', async () => ({ statuses: await this.notify() }));
     app.get('/o/oauth2/v2/auth', (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
       return this.authorize(query, reply, () => query.access_type === 'offline');

@@ -45,7 +45,7 @@ export class FakeMicrosoft extends FakeOAuthCore {
     const fake = new FakeMicrosoft(options);
     fake.rotateRefreshTokens = true;
     if (options.deliver) fake.deliver = options.deliver;
-    fake.routes();
+    fake.registerRoutes();
     await fake.listen();
     return fake;
   }
@@ -124,8 +124,12 @@ export class FakeMicrosoft extends FakeOAuthCore {
     return statuses;
   }
 
-  private routes(): void {
+  /** Registers the provider routes (before `listen`; `start` does both). */
+  registerRoutes(): void {
     const app = this.app;
+    // Scripting for people trying the flow by hand (see README, "Calendar integrations locally").
+    app.post('/_fake/events', (request) => this.addEvent(request.body as EventInput));
+    app.post('/_fake/notify', async () => ({ statuses: await this.notify() }));
     app.get('/common/oauth2/v2.0/authorize', (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
       return this.authorize(query, reply, () => (query.scope ?? '').split(' ').includes('offline_access'));
