@@ -31,7 +31,7 @@ function saveChannel(ctx: IntegrationContext, row: IntegrationRow, channel: Push
 export async function openOrRenewChannel(ctx: IntegrationContext, id: string): Promise<boolean> {
   const em = ctx.orm.em.fork();
   const row = await em.findOne(Integration, { id });
-  if (!row || row.status !== 'active') return false;
+  if (row?.status !== 'active') return false;
   const adapter = ctx.adapters[row.provider];
   const api = apiFor(ctx, id);
   const params = {

@@ -52,7 +52,7 @@ export async function markReauthRequired(ctx: IntegrationContext, id: string): P
 export async function runLeasedSync(ctx: IntegrationContext, id: string): Promise<SyncOutcome> {
   const em = ctx.orm.em.fork();
   const row = await em.findOne(Integration, { id });
-  if (!row || row.status !== 'active') return { ok: false, reason: 'failed' };
+  if (row?.status !== 'active') return { ok: false, reason: 'failed' };
   const adapter = ctx.adapters[row.provider];
   const now = ctx.clock.now();
   const window = {

@@ -116,7 +116,10 @@ export class MicrosoftAdapter implements ProviderAdapter {
     const changes: ProviderChange[] = [];
     let url = first;
     for (;;) {
-      const response = await api('calendarView delta', url, { headers: { prefer: 'odata.maxpagesize=100' } });
+      // Asking for UTC keeps Graph on zones we can read; each time is still read with the timeZone it names.
+      const response = await api('calendarView delta', url, {
+        headers: { prefer: 'odata.maxpagesize=100, outlook.timezone="UTC"' },
+      });
       const page = (await response.json()) as GraphDeltaPage;
       for (const item of page.value ?? []) changes.push(toChange(item));
       const next = page['@odata.nextLink'];
