@@ -88,14 +88,14 @@ export class FakeGoogle extends FakeOAuthCore {
   }
 
   /** Sends a push to every open channel, as Google does after a change; answers the receivers' statuses. */
-  async notify(override: { token?: string } = {}): Promise<number[]> {
+  async notify(override: { token?: string; state?: 'sync' | 'exists' } = {}): Promise<number[]> {
     const statuses: number[] = [];
     let n = 0;
     for (const channel of this.channels.values()) {
       const headers: Record<string, string> = {
         'x-goog-channel-id': channel.id,
         'x-goog-resource-id': channel.resourceId,
-        'x-goog-resource-state': 'exists',
+        'x-goog-resource-state': override.state ?? 'exists',
         'x-goog-message-number': String(++n),
         'x-goog-resource-uri': `${this.baseUrl}/calendar/v3/calendars/primary/events`,
       };

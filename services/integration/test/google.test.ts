@@ -156,6 +156,9 @@ describe('Google: connect, sync, push, refresh, reauth, disconnect', () => {
     });
     expect(await h.google.notify({ token: 'not-the-token' })).toEqual([401]);
     expect(await h.service.workers.syncDue()).toBe(0);
+    // A channel's first message (state "sync") is acknowledged but fetches nothing.
+    expect(await h.google.notify({ state: 'sync' })).toEqual([200]);
+    expect(await h.service.workers.syncDue()).toBe(0);
     expect(await h.google.notify()).toEqual([200]);
     expect(await h.service.workers.syncDue()).toBe(1);
     expect((await liveRows()).map((r) => r.external_id)).toContain('e7');

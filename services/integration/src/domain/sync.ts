@@ -3,6 +3,7 @@ import { AppError } from '@routinely/platform';
 import { Integration, type IntegrationRow } from '../db/entities.js';
 import { releaseSyncLease, takeSyncLease } from '../db/integrations-sql.js';
 import { ProviderBusy, ReauthRequired } from '../providers/http.js';
+import { countSync } from '../workers/observability.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
 import { applyChanges, type SyncCounts } from './external-events.js';
@@ -74,18 +75,22 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
       return applied;
     });
     ctx.relay.kick();
+    countSync(row.provider, 'ok');
     return { ok: true, counts };
   } catch (error) {
     if (error instanceof ReauthRequired) {
       await markReauthRequired(ctx, id);
+      countSync(row.provider, 'reauth_required');
       return { ok: false, reason: 'reauth_required' };
     }
     if (error instanceof ProviderBusy) {
       await setAfterFailure(ctx, row, 'provider_throttled', error.retryAt);
+      countSync(row.provider, 'busy');
       return { ok: false, reason: 'busy', retryAt: error.retryAt };
     }
     ctx.logger.warn({ integration_id: id, provider: row.provider, err: describe(error) }, 'integration sync failed');
     await setAfterFailure(ctx, row, 'sync_failed', nextPoll(ctx));
+    countSync(row.provider, 'failed');
     return { ok: false, reason: 'failed' };
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { acceptPush } from '../domain/channels.js';
 import type { IntegrationContext } from '../domain/context.js';
 import { finishConnection } from '../domain/integrations.js';
+import { countPush } from '../workers/observability.js';
 import { graphNotifications } from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
@@ -33,12 +34,16 @@ export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       '/service/integrations/google/notifications',
       { config: publicRoute, schema: { hide: true } },
       async (request, reply) => {
+        // The first message of a channel (resource state "sync") announces it; there is nothing to fetch yet.
+        const announcing = first(request.headers['x-goog-resource-state']) === 'sync';
         const ok = await acceptPush(
           ctx,
           'google',
           first(request.headers['x-goog-channel-id']),
           first(request.headers['x-goog-channel-token']),
+          { dryRun: announcing },
         );
+        countPush('google', ok ? 'accepted' : 'rejected');
         if (!ok) return reply.status(401).send({ error: 'invalid_channel' });
         return reply.status(200).send();
       },
@@ -57,7 +62,9 @@ export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         const checks = await Promise.all(
           parsed.data.value.map((n) => verifyOnly(ctx, n.subscriptionId, n.clientState)),
         );
-        if (checks.some((ok) => !ok)) return reply.status(401).send({ error: 'invalid_client_state' });
+        const accepted = checks.every(Boolean);
+        countPush('microsoft', accepted ? 'accepted' : 'rejected');
+        if (!accepted) return reply.status(401).send({ error: 'invalid_client_state' });
         for (const n of parsed.data.value) await acceptPush(ctx, 'microsoft', n.subscriptionId, n.clientState);
         return reply.status(202).send();
       },
