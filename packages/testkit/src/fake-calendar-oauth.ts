@@ -40,6 +40,8 @@ export class FakeOAuthCore {
   private readonly accessTokens = new Map<string, { expiresAt: number; refresh: string }>();
   private readonly refreshTokens = new Set<string>();
   private invalidGrant = false;
+  /** The user says no on the consent screen (error=access_denied back to the client). */
+  denyConsent = false;
   private throttles: { status: number; retryAfter: string }[] = [];
   /** Every token endpoint call by grant type, and every API call refused for its token. */
   readonly counts = { authorization_code: 0, refresh_token: 0, unauthorized: 0, throttled: 0 };
@@ -106,6 +108,10 @@ export class FakeOAuthCore {
     if (query.state) back.searchParams.set('state', query.state);
     if (query.response_type !== 'code' || query.code_challenge_method !== 'S256' || !query.code_challenge) {
       back.searchParams.set('error', 'invalid_request');
+      return reply.redirect(back.toString(), 302);
+    }
+    if (this.denyConsent) {
+      back.searchParams.set('error', 'access_denied');
       return reply.redirect(back.toString(), 302);
     }
     if (!requireOffline()) {
