@@ -124,7 +124,13 @@ describe('integration routes', () => {
     const start = (provider: string, return_url: string) =>
       h.call(user, 'POST', `/service/integrations/${provider}/oauth/start`, { return_url });
     expect((await start('yahoo', '/x')).statusCode).toBe(404);
-    for (const bad of ['https://evil.test/x', '//evil.test/x', 'javascript:alert(1)']) {
+    for (const bad of [
+      'https://evil.test/x',
+      '//evil.test/x',
+      'javascript:alert(1)',
+      '/\t/evil.test',
+      '/\\evil.test',
+    ]) {
       const res = await start('google', bad);
       expect(res.statusCode, bad).toBe(422);
       expect(res.json().errors[0].loc).toEqual(['body', 'return_url']);
