@@ -1,5 +1,5 @@
 import type { Orm } from '@routinely/db';
-import { ManualClock } from '@routinely/platform';
+import { type Logger, ManualClock } from '@routinely/platform';
 import { type Deliver, FakeGoogle, FakeMicrosoft, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -11,7 +11,7 @@ export const PUBLIC_BASE_URL = 'https://routinely.test';
  * The integration service from its module against the Google and Microsoft fakes. The fakes reach the service
  * (push notifications, Graph's handshake) through `app.inject`, as the public address would route them.
  */
-export async function startHarness(options: { env?: Record<string, string> } = {}) {
+export async function startHarness(options: { env?: Record<string, string>; logger?: Logger } = {}) {
   let inject: ((options: InjectOptions) => Promise<LightMyRequestResponse>) | undefined;
   const deliver: Deliver = async (url, init) => {
     const target = new URL(url);
@@ -38,6 +38,7 @@ export async function startHarness(options: { env?: Record<string, string> } = {
       INTEGRATION_MAX_INLINE_RETRY_MS: '500',
       ...options.env,
     },
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   inject = (o) => h.app.inject(o);
 

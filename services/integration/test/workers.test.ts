@@ -1,10 +1,22 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, sqlRows, startHarness } from './harness.js';
 
 let h: Harness;
+const logLines: string[] = [];
 beforeAll(async () => {
-  // Workers on: pushes and due polls run through the Pacer as in production.
-  h = await startHarness({ env: { INTEGRATION_WORKERS_ENABLED: 'true', INTEGRATION_POLL_INTERVAL_S: '300' } });
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  // Workers on: pushes and due polls run through the Pacer as in production. Every log line is kept.
+  h = await startHarness({
+    env: { INTEGRATION_WORKERS_ENABLED: 'true', INTEGRATION_POLL_INTERVAL_S: '300' },
+    logger: createLogger({ level: 'trace', destination }),
+  });
 });
 afterAll(() => h?.close());
 
@@ -85,5 +97,29 @@ describe('integration workers', () => {
     } finally {
       h.google.denyConsent = false;
     }
+  });
+
+  it('never logs a token, code, state or channel secret', async () => {
+    const user = h.tokens.user();
+    // A code the provider refuses: the exchange fails and is logged.
+    const start = await h.call(user, 'POST', '/service/integrations/google/oauth/start', { return_url: '/x' });
+    const consent = await fetch(start.json().auth_url, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location') ?? '');
+    const state = callback.searchParams.get('state') ?? '';
+    callback.searchParams.set('code', 'code.forgedforgedforged');
+    const back = await h.app.inject({ url: `${callback.pathname}${callback.search}` });
+    expect(back.headers.location).toMatch(/status=error&error=exchange_failed$/);
+    // And a connection that later loses its grant.
+    const { integrationId } = await h.connect(user, 'google');
+    h.google.failRefreshWithInvalidGrant();
+    h.google.expireAccessTokens();
+    expect((await h.call(user, 'POST', `/service/integrations/${integrationId}/sync`)).statusCode).toBe(409);
+    h.google.failRefreshWithInvalidGrant(false);
+
+    const all = logLines.join('\n');
+    expect(all).toContain('OAuth code exchange failed');
+    expect(all).not.toContain(state);
+    expect(all).not.toMatch(/access\.[A-Za-z0-9_-]{10}|refresh\.[A-Za-z0-9_-]{10}|code\.[A-Za-z0-9_-]{10}/);
+    expect(all).not.toMatch(/code_verifier|client_secret|fake-client-secret/);
   });
 });
