@@ -70,6 +70,12 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
       end: at('2027-03-14T04:00:00.0000000', 'Eastern Standard Time'),
     });
 
+    m.addEvent({
+      id: 'mx',
+      subject: 'Unknown zone',
+      start: at('2026-11-23T09:00:00.0000000', 'Mars Standard Time'),
+      end: at('2026-11-23T10:00:00.0000000', 'Mars Standard Time'),
+    });
     const { authUrl, integrationId, back } = await h.connect(user, 'microsoft', 'https://app.routinely.test/x');
     id = integrationId;
     expect(authUrl.pathname).toBe('/common/oauth2/v2.0/authorize');
@@ -87,6 +93,7 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
     });
 
     const byId = Object.fromEntries((await rows()).map((r) => [r.external_id, r]));
+    // The event in a zone nobody can map is skipped; the rest syncs.
     expect(Object.keys(byId)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
     expect(byId.m1?.start).toBe('2026-11-23T17:00:00.000Z');
     expect(byId.m2?.start).toBe('2026-11-24T00:00:00.000Z');
@@ -164,7 +171,8 @@ describe('Microsoft: connect, delta sync, push, refresh, reauth, disconnect (ser
 
     h.microsoft.expireDeltaTokens();
     const full = await sync();
-    expect(full.json()).toEqual({ fetched: 5, created: 0, updated: 0, deleted: 0 });
+    // m1, m3, m5, m6, m7 and the unreadable one.
+    expect(full.json()).toEqual({ fetched: 6, created: 0, updated: 0, deleted: 0 });
   });
 
   it('channel renewal extends the subscription before it expires', async () => {

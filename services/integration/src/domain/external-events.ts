@@ -36,7 +36,8 @@ export async function applyChanges(
   set: ChangeSet,
   now: Date,
 ): Promise<SyncCounts> {
-  const counts: SyncCounts = { fetched: set.changes.length, created: 0, updated: 0, deleted: 0 };
+  const unreadable = new Set(set.unreadable ?? []);
+  const counts: SyncCounts = { fetched: set.changes.length + unreadable.size, created: 0, updated: 0, deleted: 0 };
   // The last word on an id wins when a provider repeats it within one answer.
   const latest = new Map<string, ProviderChange>();
   for (const change of set.changes) latest.set(change.externalId, change);
@@ -95,7 +96,9 @@ export async function applyChanges(
   }
 
   if (set.full) {
-    for (const row of existing) if (!latest.has(row.externalId) && row.status !== 'cancelled') remove(row);
+    for (const row of existing) {
+      if (!latest.has(row.externalId) && !unreadable.has(row.externalId) && row.status !== 'cancelled') remove(row);
+    }
   }
   return counts;
 }

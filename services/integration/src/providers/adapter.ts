@@ -27,6 +27,8 @@ export interface ChangeSet {
   cursor: string;
   /** The provider returned the whole window (first pass or after 410): rows it did not name are gone. */
   full: boolean;
+  /** Items we could not read (a time zone we do not know): counted as fetched, our copy left as it was. */
+  unreadable?: string[];
 }
 
 export interface PushChannel {

@@ -1,5 +1,5 @@
 import type { IntegrationConfig } from '../config.js';
-import { instantOf } from '../domain/zoned-time.js';
+import { instantOf, UnknownTimeZone } from '../domain/zoned-time.js';
 import type { ApiCall, ChangeSet, ProviderAdapter, ProviderChange, PushChannel, SyncWindow } from './adapter.js';
 import { type HttpOptions, ProviderError } from './http.js';
 import { tokenRequest } from './oauth.js';
@@ -114,6 +114,7 @@ export class MicrosoftAdapter implements ProviderAdapter {
 
   private async follow(api: ApiCall, first: string, full: boolean): Promise<ChangeSet> {
     const changes: ProviderChange[] = [];
+    const unreadable: string[] = [];
     let url = first;
     for (;;) {
       // Asking for UTC keeps Graph on zones we can read; each time is still read with the timeZone it names.
@@ -121,7 +122,15 @@ export class MicrosoftAdapter implements ProviderAdapter {
         headers: { prefer: 'odata.maxpagesize=100, outlook.timezone="UTC"' },
       });
       const page = (await response.json()) as GraphDeltaPage;
-      for (const item of page.value ?? []) changes.push(toChange(item));
+      for (const item of page.value ?? []) {
+        try {
+          changes.push(toChange(item));
+        } catch (error) {
+          // One event in a zone we cannot map must not stop the calendar from syncing.
+          if (!(error instanceof UnknownTimeZone)) throw error;
+          unreadable.push(item.id);
+        }
+      }
       const next = page['@odata.nextLink'];
       if (next) {
         url = this.graphLink(next);
@@ -129,7 +138,7 @@ export class MicrosoftAdapter implements ProviderAdapter {
       }
       const delta = page['@odata.deltaLink'];
       if (!delta) throw new Error('calendarView delta ended without a deltaLink');
-      return { changes, cursor: this.graphLink(delta), full };
+      return { changes, cursor: this.graphLink(delta), full, unreadable };
     }
   }
 
