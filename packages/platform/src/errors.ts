@@ -4,6 +4,7 @@
  */
 export const ERROR_TABLE = {
   validation_failed: { status: 422, grpc: 3, title: 'Validation failed' },
+  provider_not_configured: { status: 422, grpc: 9, title: 'Provider not configured' },
   not_authenticated: { status: 401, grpc: 16, title: 'Not authenticated' },
   invalid_credentials: { status: 401, grpc: 16, title: 'Invalid credentials' },
   invalid_token: { status: 401, grpc: 16, title: 'Invalid or expired token' },

@@ -1,7 +1,10 @@
 export * from './defined.js';
+export * from './fake-calendar-oauth.js';
+export * from './fake-google.js';
 export * from './fake-idp.js';
 export { FakeIdpBrowser } from './fake-idp-browser.js';
 export * from './fake-llm.js';
+export * from './fake-microsoft.js';
 export * from './host-env.js';
 export * from './http.js';
 export * from './infra.js';

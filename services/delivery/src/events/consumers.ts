@@ -3,12 +3,14 @@ import {
   authEvents,
   defineConsumer,
   type EventTransport,
+  integrationEvents,
   type Subscription,
   startConsumer,
   taskEvents,
 } from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
+import { notifyReauthRequired } from '../domain/integration-alerts.js';
 import { applyTaskEvent } from '../domain/reminders.js';
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
@@ -16,7 +18,8 @@ const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_0
 
 /**
  * The delivery service's consumers: task events maintain reminders; auth user events keep the email address
- * reminders are mailed to. Both only write rows; sending is the workers' job.
+ * reminders are mailed to; a calendar integration needing re-authorisation puts a notice in the bell. All only
+ * write rows; sending is the workers' job.
  */
 export function deliveryConsumers(options: { clock: Clock; onReminderChanged: () => void }) {
   const { clock } = options;
@@ -39,6 +42,15 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
         await rememberContact(em, { tenantId: user.tenant_id, userId: user.id, email: user.email }, clock.now());
       },
     }),
+    integrationAlerts: defineConsumer({
+      durable: 'delivery.integration-alerts',
+      events: [integrationEvents.integrationFailed],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        if (!event.data.reauth_required) return;
+        await notifyReauthRequired(em, event.id, event.data.integration, clock.now());
+      },
+    }),
   };
 }
 
@@ -50,5 +62,9 @@ export async function subscribeConsumers(options: {
   onReminderChanged: () => void;
 }): Promise<Subscription[]> {
   const consumers = deliveryConsumers(options);
-  return Promise.all([startConsumer(consumers.reminders, options), startConsumer(consumers.contacts, options)]);
+  return Promise.all([
+    startConsumer(consumers.reminders, options),
+    startConsumer(consumers.contacts, options),
+    startConsumer(consumers.integrationAlerts, options),
+  ]);
 }

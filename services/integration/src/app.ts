@@ -1,0 +1,86 @@
+import { databaseReady, type Orm } from '@routinely/db';
+import { type EventTransport, OutboxRelay } from '@routinely/events';
+import type { InternalAuth } from '@routinely/grpc';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { IntegrationConfig } from './config.js';
+import type { IntegrationContext } from './domain/context.js';
+import { publicRoutes } from './http/public-routes.js';
+import { integrationRoutes } from './http/routes.js';
+import { GoogleAdapter } from './providers/google.js';
+import { MicrosoftAdapter } from './providers/microsoft.js';
+import { channelPass, syncPass } from './workers/sync-worker.js';
+
+export interface IntegrationServiceDeps {
+  config: IntegrationConfig;
+  logger: Logger;
+  clock: Clock;
+  orm: Orm;
+  transport: EventTransport;
+  /** Accepted like every service's deps; the integration service serves no gRPC yet. */
+  internalAuth?: InternalAuth;
+}
+
+export interface IntegrationService extends ServiceInstance {
+  /** Direct handles on the worker passes, for tests with a manual clock and hosts that drive them by hand. */
+  workers: {
+    syncDue(): Promise<number>;
+    renewChannels(): Promise<number>;
+  };
+  relay: OutboxRelay;
+}
+
+/** Composition root of the integration service: provider connections, their sync and push channels. */
+export function buildService(deps: IntegrationServiceDeps): IntegrationService {
+  const { config, clock, orm } = deps;
+  const logger = deps.logger.child({ svc: 'integration' });
+  const http = {
+    clock,
+    timeoutMs: config.INTEGRATION_PROVIDER_TIMEOUT_MS,
+    maxInlineRetryMs: config.INTEGRATION_MAX_INLINE_RETRY_MS,
+  };
+  const relay = new OutboxRelay({ orm, transport: deps.transport, logger, pollMs: config.INTEGRATION_OUTBOX_POLL_MS });
+  let syncPacer: Pacer | undefined;
+  const ctx: IntegrationContext = {
+    orm,
+    clock,
+    logger,
+    box: new SecretBox(config.ENCRYPTION_KEY),
+    relay,
+    config,
+    adapters: { google: new GoogleAdapter(config, http), microsoft: new MicrosoftAdapter(config, http) },
+    wakeSync: () => syncPacer?.wake(),
+  };
+  const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
+  syncPacer = new Pacer('integration-sync', () => syncPass(ctx), clock, pollMs, logger);
+  const channelPacer = new Pacer('integration-channels', () => channelPass(ctx), clock, pollMs, logger);
+
+  const routes: FastifyPluginAsync = async (app) => {
+    await app.register(integrationRoutes(ctx));
+    await app.register(publicRoutes(ctx));
+  };
+
+  return {
+    name: 'integration',
+    routes,
+    relay,
+    readiness: {
+      database: () => databaseReady(orm),
+    },
+    workers: {
+      syncDue: async () => (await syncPass(ctx)).synced,
+      renewChannels: async () => (await channelPass(ctx)).renewed,
+    },
+    async start() {
+      relay.start();
+      if (!config.INTEGRATION_WORKERS_ENABLED) return;
+      syncPacer?.start();
+      channelPacer.start();
+    },
+    async stop() {
+      await syncPacer?.stop();
+      await channelPacer.stop();
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { defineEntity, type InferEntity, p } from '@routinely/db';
+
+export const PROVIDERS = ['google', 'microsoft'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
+export type ExternalStatus = 'confirmed' | 'tentative' | 'cancelled';
+
+/** One connection of a user to a provider calendar. Every secret column is SecretBox-sealed with the row id. */
+export const Integration = defineEntity({
+  name: 'Integration',
+  tableName: 'integrations',
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.string().length(64).fieldName('user_id'),
+    provider: p.string().length(16).$type<Provider>(),
+    status: p.string().length(16).$type<IntegrationStatus>(),
+    accountEmail: p.text().nullable().fieldName('account_email'),
+    lastError: p.text().nullable().fieldName('last_error'),
+    lastSyncedAt: p.datetime().nullable().fieldName('last_synced_at'),
+    accessTokenSealed: p.text().nullable().fieldName('access_token_sealed'),
+    refreshTokenSealed: p.text().nullable().fieldName('refresh_token_sealed'),
+    accessExpiresAt: p.datetime().nullable().fieldName('access_expires_at'),
+    /** Google nextSyncToken or the Graph @odata.deltaLink; null means the next sync is a full one. */
+    syncCursor: p.text().nullable().fieldName('sync_cursor'),
+    /** sha256 of the pending OAuth state (single use). */
+    oauthStateHash: p.string().length(64).nullable().fieldName('oauth_state_hash').unique('integrations_state_unique'),
+    oauthStateExpiresAt: p.datetime().nullable().fieldName('oauth_state_expires_at'),
+    oauthVerifierSealed: p.text().nullable().fieldName('oauth_verifier_sealed'),
+    oauthReturnUrl: p.text().nullable().fieldName('oauth_return_url'),
+    /** Google channel id / Graph subscription id. */
+    channelId: p.string().length(200).nullable().fieldName('channel_id').unique('integrations_channel_unique'),
+    channelResourceId: p.text().nullable().fieldName('channel_resource_id'),
+    /** Google channel token / Graph clientState. */
+    channelSecretSealed: p.text().nullable().fieldName('channel_secret_sealed'),
+    pushExpiresAt: p.datetime().nullable().fieldName('push_expires_at'),
+    nextSyncAt: p.datetime().nullable().fieldName('next_sync_at'),
+    syncLeaseUntil: p.datetime().nullable().fieldName('sync_lease_until'),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+  indexes: [
+    { properties: ['tenantId', 'userId'], name: 'integrations_owner_idx' },
+    { properties: ['status', 'nextSyncAt'], name: 'integrations_due_idx' },
+  ],
+});
+export type IntegrationRow = InferEntity<typeof Integration>;
+
+/** Our copy of one provider event: the source of the snapshots published to the unified calendar. */
+export const ExternalEvent = defineEntity({
+  name: 'ExternalEvent',
+  tableName: 'external_events',
+  properties: {
+    id: p.uuid().primary(),
+    integrationId: p.uuid().fieldName('integration_id'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.string().length(64).fieldName('user_id'),
+    externalId: p.text().fieldName('external_id'),
+    title: p.text(),
+    startAt: p.datetime().fieldName('start_at'),
+    endAt: p.datetime().fieldName('end_at'),
+    allDay: p.boolean().fieldName('all_day'),
+    status: p.string().length(16).$type<ExternalStatus>(),
+    busy: p.boolean(),
+    version: p.integer(),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+  uniques: [{ properties: ['integrationId', 'externalId'], name: 'external_events_integration_external_unique' }],
+});
+export type ExternalEventRow = InferEntity<typeof ExternalEvent>;
+
+export const integrationEntities = [Integration, ExternalEvent];

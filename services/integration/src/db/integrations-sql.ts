@@ -1,0 +1,89 @@
+import type { Orm } from '@routinely/db';
+
+async function rows<T>(orm: Orm, sql: string, params: unknown[]): Promise<T[]> {
+  return (await orm.em.getConnection().execute(sql, params, 'all')) as T[];
+}
+
+/**
+ * Takes the sync lease of one integration: only one sync of a connection runs at a time, across replicas.
+ * Answers false when another sync holds an unexpired lease (or the row is not syncable).
+ */
+export async function takeSyncLease(orm: Orm, id: string, now: Date, until: Date): Promise<boolean> {
+  const taken = await rows(
+    orm,
+    `update integrations set sync_lease_until = ?
+     where id = ? and status in ('active', 'error') and (sync_lease_until is null or sync_lease_until <= ?)
+     returning id`,
+    [until, id, now],
+  );
+  return taken.length === 1;
+}
+
+export async function releaseSyncLease(orm: Orm, id: string): Promise<void> {
+  await orm.em.getConnection().execute('update integrations set sync_lease_until = null where id = ?', [id], 'run');
+}
+
+/**
+ * Claims active integrations whose sync is due (poll interval, push, backoff over): FOR UPDATE SKIP LOCKED so
+ * replicas never claim the same row, and the lease keeps the route's own syncs out while the worker runs.
+ */
+export async function claimDueSyncs(orm: Orm, now: Date, until: Date, limit: number): Promise<string[]> {
+  const claimed = await rows<{ id: string }>(
+    orm,
+    `update integrations set sync_lease_until = ?
+     where id in (
+       select id from integrations
+       where status = 'active' and next_sync_at <= ? and (sync_lease_until is null or sync_lease_until <= ?)
+       order by next_sync_at limit ? for update skip locked)
+     returning id`,
+    [until, now, now, limit],
+  );
+  return claimed.map((r) => r.id);
+}
+
+/** Active integrations whose push channel expires before `before` (or was never opened), leased for renewal. */
+export async function claimChannelRenewals(
+  orm: Orm,
+  now: Date,
+  before: Date,
+  until: Date,
+  limit: number,
+): Promise<string[]> {
+  const claimed = await rows<{ id: string }>(
+    orm,
+    `update integrations set sync_lease_until = ?
+     where id in (
+       select id from integrations
+       where status = 'active' and (push_expires_at is null or push_expires_at <= ?)
+         and (sync_lease_until is null or sync_lease_until <= ?)
+       order by push_expires_at nulls first limit ? for update skip locked)
+     returning id`,
+    [until, before, now, limit],
+  );
+  return claimed.map((r) => r.id);
+}
+
+/** The earliest time any integration's sync becomes due, for the pacer's sleep. */
+export async function nextSyncDue(orm: Orm): Promise<Date | null> {
+  const [row] = await rows<{ at: Date | null }>(
+    orm,
+    "select min(next_sync_at) as at from integrations where status = 'active'",
+    [],
+  );
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * Consumes an OAuth state: the one row holding it (unexpired) loses it in the same statement, so a replayed
+ * callback finds nothing. Answers the row id.
+ */
+export async function consumeOAuthState(orm: Orm, stateHash: string, now: Date): Promise<string | null> {
+  const [row] = await rows<{ id: string }>(
+    orm,
+    `update integrations set oauth_state_hash = null, oauth_state_expires_at = null
+     where oauth_state_hash = ? and oauth_state_expires_at > ?
+     returning id`,
+    [stateHash, now],
+  );
+  return row?.id ?? null;
+}

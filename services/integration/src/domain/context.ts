@@ -1,0 +1,29 @@
+import type { Orm } from '@routinely/db';
+import type { OutboxRelay } from '@routinely/events';
+import type { Clock, Logger, SecretBox } from '@routinely/platform';
+import type { IntegrationConfig } from '../config.js';
+import type { Provider } from '../db/entities.js';
+import type { ProviderAdapter } from '../providers/adapter.js';
+
+export interface IntegrationContext {
+  orm: Orm;
+  clock: Clock;
+  logger: Logger;
+  box: SecretBox;
+  relay: OutboxRelay;
+  config: IntegrationConfig;
+  adapters: Record<Provider, ProviderAdapter>;
+  /** Asks the sync worker to run a pass now (a push arrived, a connection finished). */
+  wakeSync(): void;
+}
+
+/** Sealing contexts: each secret is bound to its row and to its column, so none opens in another place. */
+export const sealContext = {
+  access: (id: string) => `${id}:access`,
+  refresh: (id: string) => `${id}:refresh`,
+  verifier: (id: string) => `${id}:pkce`,
+  channel: (id: string) => `${id}:channel`,
+};
+
+export const callbackPath = '/api/v1/service/integrations/oauth/callback';
+export const notificationPath = (provider: Provider) => `/api/v1/service/integrations/${provider}/notifications`;

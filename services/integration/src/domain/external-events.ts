@@ -1,0 +1,104 @@
+import type { EntityManager } from '@routinely/db';
+import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
+import { v7 as uuidv7 } from 'uuid';
+import { ExternalEvent, type ExternalEventRow, type IntegrationRow } from '../db/entities.js';
+import type { ChangeSet, ProviderChange } from '../providers/adapter.js';
+import { eventSnapshot } from './snapshots.js';
+
+export interface SyncCounts {
+  fetched: number;
+  created: number;
+  updated: number;
+  deleted: number;
+}
+
+type LiveChange = Extract<ProviderChange, { removed: false }>;
+
+const sameContent = (row: ExternalEventRow, c: LiveChange) =>
+  row.status !== 'cancelled' &&
+  row.title === c.title &&
+  row.startAt.getTime() === c.start.getTime() &&
+  row.endAt.getTime() === c.end.getTime() &&
+  row.allDay === c.allDay &&
+  row.status === c.status &&
+  row.busy === c.busy;
+
+/**
+ * Applies one provider answer to our copy, idempotently by (integration, external id): a change we already
+ * hold is not counted and publishes nothing. Every real change bumps the row's `version` and enqueues, in the
+ * same transaction, `eventUpserted` (created, changed or back from cancelled) or `eventDeleted` (cancelled or
+ * removed at the provider; the row stays as a `cancelled` tombstone so a late copy is recognised). A full
+ * answer (first pass, after 410) also removes every live row the provider no longer returned.
+ */
+export async function applyChanges(
+  em: EntityManager,
+  integration: IntegrationRow,
+  set: ChangeSet,
+  now: Date,
+): Promise<SyncCounts> {
+  const unreadable = new Set(set.unreadable ?? []);
+  const counts: SyncCounts = { fetched: set.changes.length + unreadable.size, created: 0, updated: 0, deleted: 0 };
+  // The last word on an id wins when a provider repeats it within one answer.
+  const latest = new Map<string, ProviderChange>();
+  for (const change of set.changes) latest.set(change.externalId, change);
+  const existing = await em.find(
+    ExternalEvent,
+    set.full
+      ? { integrationId: integration.id }
+      : { integrationId: integration.id, externalId: { $in: [...latest.keys()] } },
+  );
+  const byExternal = new Map(existing.map((row) => [row.externalId, row]));
+  const actor = { tenantId: integration.tenantId, userId: integration.userId, at: now };
+
+  const remove = (row: ExternalEventRow) => {
+    row.status = 'cancelled';
+    row.version += 1;
+    row.updatedAt = now;
+    counts.deleted += 1;
+    enqueue(em, makeEvent(integrationEvents.eventDeleted, actor, { event: eventSnapshot(row, integration) }));
+  };
+
+  for (const change of latest.values()) {
+    const row = byExternal.get(change.externalId);
+    if (change.removed) {
+      if (row && row.status !== 'cancelled') remove(row);
+      continue;
+    }
+    if (row && sameContent(row, change)) continue;
+    const fields = {
+      title: change.title,
+      startAt: change.start,
+      endAt: change.end,
+      allDay: change.allDay,
+      status: change.status,
+      busy: change.busy,
+      updatedAt: now,
+    };
+    let target: ExternalEventRow;
+    if (row) {
+      Object.assign(row, fields, { version: row.version + 1 });
+      counts.updated += 1;
+      target = row;
+    } else {
+      target = em.create(ExternalEvent, {
+        id: uuidv7(),
+        integrationId: integration.id,
+        tenantId: integration.tenantId,
+        userId: integration.userId,
+        externalId: change.externalId,
+        version: 1,
+        createdAt: now,
+        ...fields,
+      });
+      counts.created += 1;
+    }
+    enqueue(em, makeEvent(integrationEvents.eventUpserted, actor, { event: eventSnapshot(target, integration) }));
+  }
+
+  if (set.full) {
+    for (const row of existing) {
+      if (!latest.has(row.externalId) && !unreadable.has(row.externalId) && row.status !== 'cancelled') remove(row);
+    }
+  }
+  return counts;
+}

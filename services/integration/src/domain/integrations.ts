@@ -1,0 +1,251 @@
+import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
+import { AppError, fieldError, notFound, type Owner, randomToken, sha256 } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
+import { consumeOAuthState } from '../db/integrations-sql.js';
+import { pkcePair } from '../providers/oauth.js';
+import { openOrRenewChannel, stopChannel } from './channels.js';
+import { callbackPath, type IntegrationContext, sealContext } from './context.js';
+import { apiFor, storeTokens } from './credentials.js';
+import { integrationSnapshot } from './snapshots.js';
+import { runLeasedSync, SYNC_LEASE_MS } from './sync.js';
+
+/** An OAuth state is good for this long after oauth/start (contract: 10 minutes). */
+export const STATE_TTL_MS = 10 * 60_000;
+
+export function isProvider(value: string): value is Provider {
+  return (PROVIDERS as readonly string[]).includes(value);
+}
+
+export async function listIntegrations(ctx: IntegrationContext, owner: Owner): Promise<IntegrationRow[]> {
+  return ctx.orm.em
+    .fork()
+    .find(
+      Integration,
+      { tenantId: owner.tenantId, userId: owner.userId },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+}
+
+/** Another user's or tenant's integration is "not found" (existence is not leaked). */
+export async function findOwned(ctx: IntegrationContext, owner: Owner, id: string): Promise<IntegrationRow> {
+  const row = await ctx.orm.em.fork().findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+  if (!row) throw notFound('Integration');
+  return row;
+}
+
+/** A return URL is a same-site path, or an absolute URL of PUBLIC_BASE_URL's or an allowed origin. */
+export function checkReturnUrl(ctx: IntegrationContext, value: string): string {
+  // Browsers drop tabs and newlines and read backslashes as slashes: "/\t/evil.test" would leave the site.
+  const unsafe = [...value].some((c) => c <= ' ' || c === '\x7f' || c === '\\' || /\s/.test(c));
+  if (unsafe) {
+    throw fieldError(['body', 'return_url'], 'must not contain whitespace, control characters or backslashes');
+  }
+  if (value.startsWith('/') && !value.startsWith('//')) return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw fieldError(['body', 'return_url'], 'must be a relative path or an absolute URL of an allowed origin');
+  }
+  const allowed = new Set([new URL(ctx.config.PUBLIC_BASE_URL).origin, ...ctx.config.OAUTH_ALLOWED_RETURN_ORIGINS]);
+  if (!allowed.has(url.origin)) throw fieldError(['body', 'return_url'], 'origin is not allowed');
+  return url.toString();
+}
+
+/**
+ * Prepares an authorization request for a row (new on oauth/start, existing on reconnect): a fresh single-use
+ * state (only its hash is kept), a PKCE verifier sealed with the row, the return URL.
+ */
+async function authorize(ctx: IntegrationContext, row: IntegrationRow, returnUrl: string) {
+  const adapter = ctx.adapters[row.provider];
+  if (!adapter.configured()) {
+    throw new AppError('provider_not_configured', `No client id is configured for ${row.provider}`);
+  }
+  const state = randomToken(32);
+  const pkce = pkcePair();
+  const now = ctx.clock.now();
+  Object.assign(row, {
+    oauthStateHash: sha256(state),
+    oauthStateExpiresAt: new Date(now.getTime() + STATE_TTL_MS),
+    oauthVerifierSealed: ctx.box.seal(pkce.verifier, sealContext.verifier(row.id)),
+    oauthReturnUrl: returnUrl,
+    updatedAt: now,
+  });
+  const authUrl = adapter.authUrl({
+    state,
+    codeChallenge: pkce.challenge,
+    redirectUri: `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`,
+  });
+  return { auth_url: authUrl, integration_id: row.id };
+}
+
+export async function startConnection(ctx: IntegrationContext, owner: Owner, provider: string, returnUrl: string) {
+  if (!isProvider(provider)) throw notFound('Provider');
+  if (!ctx.adapters[provider].configured()) {
+    throw new AppError('provider_not_configured', `No client id is configured for ${provider}`);
+  }
+  const target = checkReturnUrl(ctx, returnUrl);
+  const em = ctx.orm.em.fork();
+  const now = ctx.clock.now();
+  const row = em.create(Integration, {
+    id: uuidv7(),
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    provider,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  });
+  const answer = await authorize(ctx, row, target);
+  await em.flush();
+  return answer;
+}
+
+export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string) {
+  const em = ctx.orm.em.fork();
+  const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+  if (!row) throw notFound('Integration');
+  const answer = await authorize(ctx, row, checkReturnUrl(ctx, returnUrl));
+  await em.flush();
+  return answer;
+}
+
+function withParams(target: string, params: Record<string, string>): string {
+  // Relative return URLs stay relative: resolve against a dummy base, then strip it again.
+  const base = 'http://return.invalid';
+  const url = new URL(target, base);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+}
+
+export type CallbackResult = { ok: false } | { ok: true; location: string };
+
+/**
+ * The browser's return from the provider. The state is consumed first (single use, unexpired), so a replay
+ * changes nothing. Then: code exchange with the PKCE verifier, the account, the first sync and a push channel;
+ * the answer is a redirect to the return URL with the outcome.
+ */
+export async function finishConnection(
+  ctx: IntegrationContext,
+  query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
+): Promise<CallbackResult> {
+  if (!query.state) return { ok: false };
+  const id = await consumeOAuthState(ctx.orm, sha256(query.state), ctx.clock.now());
+  if (!id) return { ok: false };
+  const em = ctx.orm.em.fork();
+  const row = await em.findOneOrFail(Integration, { id });
+  const returnUrl = row.oauthReturnUrl ?? '/';
+  const verifier = row.oauthVerifierSealed ? ctx.box.open(row.oauthVerifierSealed, sealContext.verifier(id)) : '';
+  Object.assign(row, { oauthVerifierSealed: null, oauthReturnUrl: null });
+  const fail = async (code: string) => {
+    // A failed reconnect of a working row keeps it working; a new row records why it never connected.
+    if (row.status !== 'active') Object.assign(row, { status: 'error', lastError: code });
+    row.updatedAt = ctx.clock.now();
+    await em.flush();
+    return {
+      ok: true as const,
+      location: withParams(returnUrl, { integration_id: id, provider: row.provider, status: 'error', error: code }),
+    };
+  };
+  if (query.error || !query.code) return fail(query.error ? 'access_denied' : 'invalid_request');
+  const adapter = ctx.adapters[row.provider];
+  try {
+    storeTokens(
+      ctx,
+      row,
+      await adapter.exchangeCode(query.code, verifier, `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`),
+    );
+    row.updatedAt = ctx.clock.now();
+    await em.flush();
+    row.accountEmail = await adapter.accountEmail(apiFor(ctx, id));
+  } catch (error) {
+    ctx.logger.warn(
+      { integration_id: id, provider: row.provider, err: error instanceof Error ? error.message : 'unknown' },
+      'OAuth code exchange failed',
+    );
+    return fail('exchange_failed');
+  }
+  const now = ctx.clock.now();
+  await em.transactional(async (tx) => {
+    Object.assign(row, {
+      status: 'active',
+      lastError: null,
+      nextSyncAt: now,
+      syncLeaseUntil: new Date(now.getTime() + SYNC_LEASE_MS),
+      updatedAt: now,
+    });
+    tx.persist(row);
+    enqueue(
+      tx,
+      makeEvent(
+        integrationEvents.integrationConnected,
+        { tenantId: row.tenantId, userId: row.userId, at: now },
+        { integration: integrationSnapshot(row) },
+      ),
+    );
+  });
+  ctx.relay.kick();
+  // The lease taken above keeps the worker out while this first sync runs.
+  const outcome = await runLeasedSync(ctx, id).finally(() =>
+    ctx.orm.em.fork().nativeUpdate(Integration, { id }, { syncLeaseUntil: null }),
+  );
+  if (!outcome.ok && outcome.reason === 'reauth_required') return fail('reauth_required');
+  await openOrRenewChannel(ctx, id);
+  return {
+    ok: true,
+    location: withParams(returnUrl, { integration_id: id, provider: row.provider, status: 'active' }),
+  };
+}
+
+/**
+ * Disconnect: the row stays as `revoked` with its tokens gone, the push channel is stopped, the grant is revoked
+ * upstream (best effort) and its events leave our copy; `integrationRevoked` tells the unified calendar to drop
+ * every event of the integration.
+ */
+export async function disconnect(ctx: IntegrationContext, owner: Owner, id: string): Promise<void> {
+  const em = ctx.orm.em.fork();
+  const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+  if (!row) throw notFound('Integration');
+  if (row.status === 'revoked') return;
+  const grant = row.refreshTokenSealed
+    ? ctx.box.open(row.refreshTokenSealed, sealContext.refresh(id))
+    : row.accessTokenSealed
+      ? ctx.box.open(row.accessTokenSealed, sealContext.access(id))
+      : null;
+  await stopChannel(ctx, row);
+  if (grant) {
+    await ctx.adapters[row.provider].revoke(grant).catch((error: unknown) => {
+      ctx.logger.warn(
+        { integration_id: id, err: error instanceof Error ? error.message : 'unknown' },
+        'upstream revoke failed',
+      );
+    });
+  }
+  const now = ctx.clock.now();
+  await em.transactional(async (tx) => {
+    Object.assign(row, {
+      status: 'revoked',
+      accessTokenSealed: null,
+      refreshTokenSealed: null,
+      accessExpiresAt: null,
+      syncCursor: null,
+      oauthStateHash: null,
+      oauthStateExpiresAt: null,
+      oauthVerifierSealed: null,
+      nextSyncAt: null,
+      updatedAt: now,
+    });
+    tx.persist(row);
+    await tx.nativeDelete(ExternalEvent, { integrationId: id });
+    enqueue(
+      tx,
+      makeEvent(
+        integrationEvents.integrationRevoked,
+        { tenantId: row.tenantId, userId: row.userId, at: now },
+        { integration: integrationSnapshot(row) },
+      ),
+    );
+  });
+  ctx.relay.kick();
+}

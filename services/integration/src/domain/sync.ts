@@ -1,0 +1,138 @@
+import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
+import { AppError } from '@routinely/platform';
+import { Integration, type IntegrationRow } from '../db/entities.js';
+import { releaseSyncLease, takeSyncLease } from '../db/integrations-sql.js';
+import { ProviderBusy, ReauthRequired } from '../providers/http.js';
+import { countSync } from '../workers/observability.js';
+import type { IntegrationContext } from './context.js';
+import { apiFor } from './credentials.js';
+import { applyChanges, type SyncCounts } from './external-events.js';
+import { integrationSnapshot } from './snapshots.js';
+
+/** A sync holds its lease this long at most; a crashed worker's lease simply runs out. */
+export const SYNC_LEASE_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+
+export type SyncOutcome =
+  | { ok: true; counts: SyncCounts }
+  | { ok: false; reason: 'busy'; retryAt: Date }
+  | { ok: false; reason: 'reauth_required' }
+  | { ok: false; reason: 'failed' };
+
+/** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
+export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
+  await ctx.orm.em.fork().transactional(async (em) => {
+    const row = await em.findOne(Integration, { id });
+    if (!row || row.status === 'revoked') return;
+    const now = ctx.clock.now();
+    Object.assign(row, {
+      status: 'error',
+      lastError: 'reauth_required',
+      accessTokenSealed: null,
+      refreshTokenSealed: null,
+      accessExpiresAt: null,
+      updatedAt: now,
+    });
+    enqueue(
+      em,
+      makeEvent(
+        integrationEvents.integrationFailed,
+        { tenantId: row.tenantId, userId: row.userId, at: now },
+        { integration: integrationSnapshot(row), reauth_required: true },
+      ),
+    );
+  });
+  ctx.relay.kick();
+}
+
+/**
+ * Runs one sync of an integration whose lease the caller holds: fetches the provider's changes (incremental
+ * from the stored cursor, else the bounded window), applies them with their events in one transaction and
+ * moves the cursor only then, so a crash re-reads the same changes (idempotent by external id).
+ */
+export async function runLeasedSync(ctx: IntegrationContext, id: string): Promise<SyncOutcome> {
+  const em = ctx.orm.em.fork();
+  const row = await em.findOne(Integration, { id });
+  if (row?.status !== 'active') return { ok: false, reason: 'failed' };
+  const adapter = ctx.adapters[row.provider];
+  const now = ctx.clock.now();
+  const window = {
+    from: new Date(now.getTime() - ctx.config.INTEGRATION_SYNC_PAST_DAYS * DAY_MS),
+    to: new Date(now.getTime() + ctx.config.INTEGRATION_SYNC_FUTURE_DAYS * DAY_MS),
+  };
+  try {
+    const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
+    const counts = await ctx.orm.em.fork().transactional(async (tx) => {
+      const fresh = await tx.findOneOrFail(Integration, { id });
+      const applied = await applyChanges(tx, fresh, set, ctx.clock.now());
+      Object.assign(fresh, {
+        syncCursor: set.cursor,
+        lastSyncedAt: ctx.clock.now(),
+        lastError: null,
+        nextSyncAt: nextPoll(ctx),
+        updatedAt: ctx.clock.now(),
+      });
+      return applied;
+    });
+    ctx.relay.kick();
+    countSync(row.provider, 'ok');
+    return { ok: true, counts };
+  } catch (error) {
+    if (error instanceof ReauthRequired) {
+      await markReauthRequired(ctx, id);
+      countSync(row.provider, 'reauth_required');
+      return { ok: false, reason: 'reauth_required' };
+    }
+    if (error instanceof ProviderBusy) {
+      await setAfterFailure(ctx, row, 'provider_throttled', error.retryAt);
+      countSync(row.provider, 'busy');
+      return { ok: false, reason: 'busy', retryAt: error.retryAt };
+    }
+    ctx.logger.warn({ integration_id: id, provider: row.provider, err: describe(error) }, 'integration sync failed');
+    await setAfterFailure(ctx, row, 'sync_failed', nextPoll(ctx));
+    countSync(row.provider, 'failed');
+    return { ok: false, reason: 'failed' };
+  }
+}
+
+function nextPoll(ctx: IntegrationContext): Date {
+  return new Date(ctx.clock.now().getTime() + ctx.config.INTEGRATION_POLL_INTERVAL_S * 1000);
+}
+
+/** Only the message: provider errors carry no token, but a raw error object could carry request options. */
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error');
+
+async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, lastError: string, next: Date) {
+  const em = ctx.orm.em.fork();
+  await em.nativeUpdate(
+    Integration,
+    { id: row.id, status: 'active' },
+    { lastError, nextSyncAt: next, updatedAt: ctx.clock.now() },
+  );
+}
+
+/** The route's sync: exact counts, or the reason as a problem (one sync per integration at a time). */
+export async function syncOnRequest(ctx: IntegrationContext, row: IntegrationRow): Promise<SyncCounts> {
+  if (row.status === 'revoked') throw new AppError('conflict', 'The integration is revoked');
+  if (row.status !== 'active') throw new AppError('conflict', `The integration is ${row.status}: connect it again`);
+  const now = ctx.clock.now();
+  if (!(await takeSyncLease(ctx.orm, row.id, now, new Date(now.getTime() + SYNC_LEASE_MS)))) {
+    throw new AppError('conflict', 'A sync of this integration is already running');
+  }
+  try {
+    const outcome = await runLeasedSync(ctx, row.id);
+    if (outcome.ok) return outcome.counts;
+    if (outcome.reason === 'reauth_required') {
+      throw new AppError('conflict', 'The provider refused the grant: reconnect the integration (reauth_required)');
+    }
+    if (outcome.reason === 'busy') {
+      const seconds = Math.max(1, Math.ceil((outcome.retryAt.getTime() - ctx.clock.now().getTime()) / 1000));
+      throw new AppError('service_unavailable', 'The provider asked us to retry later', {
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    throw new AppError('service_unavailable', 'The provider could not be synced; try again later');
+  } finally {
+    await releaseSyncLease(ctx.orm, row.id);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Wall-clock times without an offset (Graph's `{ dateTime, timeZone }`, Google all-day dates) read in the zone
+ * the provider named, never in the server's own zone: the offset comes from Intl for that zone at that instant.
+ */
+
+/** Windows zone names Graph uses, to IANA (the common ones; IANA names pass through unchanged). */
+const WINDOWS_ZONES: Record<string, string> = {
+  UTC: 'UTC',
+  'Coordinated Universal Time': 'UTC',
+  'tzone://Microsoft/Utc': 'UTC',
+  'Greenwich Standard Time': 'Atlantic/Reykjavik',
+  'GMT Standard Time': 'Europe/London',
+  'W. Europe Standard Time': 'Europe/Berlin',
+  'Romance Standard Time': 'Europe/Paris',
+  'Central Europe Standard Time': 'Europe/Budapest',
+  'Central European Standard Time': 'Europe/Warsaw',
+  'E. Europe Standard Time': 'Europe/Chisinau',
+  'FLE Standard Time': 'Europe/Kiev',
+  'GTB Standard Time': 'Europe/Bucharest',
+  'Russian Standard Time': 'Europe/Moscow',
+  'Eastern Standard Time': 'America/New_York',
+  'Central Standard Time': 'America/Chicago',
+  'Mountain Standard Time': 'America/Denver',
+  'US Mountain Standard Time': 'America/Phoenix',
+  'Pacific Standard Time': 'America/Los_Angeles',
+  'Alaskan Standard Time': 'America/Anchorage',
+  'Hawaiian Standard Time': 'Pacific/Honolulu',
+  'Atlantic Standard Time': 'America/Halifax',
+  'E. South America Standard Time': 'America/Sao_Paulo',
+  'India Standard Time': 'Asia/Kolkata',
+  'China Standard Time': 'Asia/Shanghai',
+  'Tokyo Standard Time': 'Asia/Tokyo',
+  'Korea Standard Time': 'Asia/Seoul',
+  'Singapore Standard Time': 'Asia/Singapore',
+  'AUS Eastern Standard Time': 'Australia/Sydney',
+  'New Zealand Standard Time': 'Pacific/Auckland',
+  'South Africa Standard Time': 'Africa/Johannesburg',
+  'Arabian Standard Time': 'Asia/Dubai',
+};
+
+export class UnknownTimeZone extends Error {
+  constructor(zone: string) {
+    super(`unknown time zone ${zone}`);
+    this.name = 'UnknownTimeZone';
+  }
+}
+
+export function ianaZone(zone: string | undefined | null): string {
+  if (!zone) return 'UTC';
+  const mapped = WINDOWS_ZONES[zone] ?? zone;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: mapped });
+    return mapped;
+  } catch {
+    throw new UnknownTimeZone(zone);
+  }
+}
+
+const WALL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
+
+/** The zone's offset from UTC at `instant`, in milliseconds (positive east of Greenwich). */
+function offsetAt(instant: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * `2026-11-21T09:00:00.0000000` (or a bare date, midnight) in `zone` as a UTC instant. A wall time skipped by a
+ * DST jump lands after the jump; a repeated one takes its first occurrence.
+ */
+export function zonedWallTimeToUtc(wall: string, zone: string | undefined | null): Date {
+  const match = WALL.exec(wall.trim());
+  if (!match) throw new RangeError(`not a wall-clock time: ${wall}`);
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0'] = match;
+  const ms = Number(frac.slice(0, 3).padEnd(3, '0'));
+  const naive = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+  const iana = ianaZone(zone);
+  const day = 86_400_000;
+  // The zone's offsets around that wall time; a candidate is right when the zone agrees at that instant.
+  const offsets = new Set([offsetAt(naive - day, iana), offsetAt(naive, iana), offsetAt(naive + day, iana)]);
+  const valid = [...offsets].map((o) => naive - o).filter((c) => naive - c === offsetAt(c, iana));
+  // None valid: the wall time falls in a DST gap; the offset before the jump puts it just after.
+  return new Date(valid.length > 0 ? Math.min(...valid) : naive - offsetAt(naive - day, iana));
+}
+
+/** An ISO datetime: with an offset it is an instant; without one it is read in `zone`. */
+export function instantOf(value: string, zone: string | undefined | null): Date {
+  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) {
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) throw new RangeError(`not a datetime: ${value}`);
+    return new Date(at);
+  }
+  return zonedWallTimeToUtc(value, zone);
+}

@@ -1,0 +1,97 @@
+import { ownerOf, type Permission, problemSchema } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { IntegrationContext } from '../domain/context.js';
+import { disconnect, findOwned, listIntegrations, reconnect, startConnection } from '../domain/integrations.js';
+import { integrationView } from '../domain/snapshots.js';
+import { syncOnRequest } from '../domain/sync.js';
+import {
+  authorizationAnswer,
+  integrationParams,
+  integrationRead,
+  providerParams,
+  returnUrlBody,
+  syncCounts,
+} from './schemas.js';
+
+const MANAGE: Permission = 'SERVICE_INTEGRATION_MANAGE';
+const tags = ['integrations'];
+const config = { permission: MANAGE };
+
+/** The signed-in user's own integrations (contract, area C). */
+export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/integrations',
+      {
+        config,
+        schema: { tags, summary: 'List my calendar integrations', response: { 200: z.array(integrationRead) } },
+      },
+      async (request) => (await listIntegrations(ctx, ownerOf(request))).map(integrationView),
+    );
+
+    r.post(
+      '/service/integrations/:provider/oauth/start',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Start connecting a provider calendar (authorization code with PKCE)',
+          params: providerParams,
+          body: returnUrlBody,
+          response: { 200: authorizationAnswer, 422: problemSchema },
+        },
+      },
+      async (request) => startConnection(ctx, ownerOf(request), request.params.provider, request.body.return_url),
+    );
+
+    r.post(
+      '/service/integrations/:integration_id/reconnect',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Authorise an existing integration again',
+          params: integrationParams,
+          body: returnUrlBody,
+          response: { 200: authorizationAnswer, 422: problemSchema },
+        },
+      },
+      async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body.return_url),
+    );
+
+    r.post(
+      '/service/integrations/:integration_id/sync',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Sync now; answers exact counts',
+          params: integrationParams,
+          response: { 200: syncCounts, 409: problemSchema, 503: problemSchema },
+        },
+      },
+      async (request) => syncOnRequest(ctx, await findOwned(ctx, ownerOf(request), request.params.integration_id)),
+    );
+
+    r.delete(
+      '/service/integrations/:integration_id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Disconnect: revoke, stop push, drop its events (the row stays as revoked)',
+          params: integrationParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await disconnect(ctx, ownerOf(request), request.params.integration_id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+export const integrationRead = z.object({
+  id: z.string().uuid(),
+  provider: z.enum(['google', 'microsoft']),
+  status: z.enum(['pending', 'active', 'error', 'revoked']),
+  account_email: z.string().nullable(),
+  last_synced_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  push_expires_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const integrationParams = z.object({ integration_id: z.string().uuid() });
+/** Any string: an unknown provider is 404 (contract), not a validation error. */
+export const providerParams = z.object({ provider: z.string().min(1).max(64) });
+
+export const returnUrlBody = z.object({
+  /** A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS. */
+  return_url: z.string().min(1).max(2048),
+});
+
+export const authorizationAnswer = z.object({
+  auth_url: z.string(),
+  integration_id: z.string().uuid(),
+});
+
+export const syncCounts = z.object({
+  fetched: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  deleted: z.number().int(),
+});
+
+/** Graph change notifications: only what we check; the rest of an item is ignored (never trusted). */
+export const graphNotifications = z.object({
+  value: z
+    .array(z.object({ subscriptionId: z.string().min(1), clientState: z.string().optional() }))
+    .min(1)
+    .max(1000),
+});
