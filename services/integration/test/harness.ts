@@ -1,9 +1,16 @@
 import type { Orm } from '@routinely/db';
+import type { ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
 import { type Logger, ManualClock } from '@routinely/platform';
 import { type Deliver, FakeGoogle, FakeMicrosoft, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { integrationModule } from '../src/index.js';
+
+/** What the integration service's outbox holds, as the tests read it back (the catalog's data shapes). */
+interface OutboxEvent {
+  type: string;
+  data: { event: ExternalEventSnapshot; integration: IntegrationSnapshot; reauth_required?: boolean };
+}
 
 export const PUBLIC_BASE_URL = 'https://routinely.test';
 
@@ -59,11 +66,8 @@ export async function startHarness(options: { env?: Record<string, string>; logg
     return { authUrl: new URL(auth_url), integrationId: integration_id as string, callback, back };
   }
 
-  async function outbox(type?: string): Promise<Array<{ type: string; data: Record<string, any> }>> {
-    const rows = await sqlRows<{ payload: { type: string; data: Record<string, any> } }>(
-      h.orm,
-      'select payload from outbox order by id',
-    );
+  async function outbox(type?: string): Promise<OutboxEvent[]> {
+    const rows = await sqlRows<{ payload: OutboxEvent }>(h.orm, 'select payload from outbox order by id');
     return rows.map((r) => r.payload).filter((e) => !type || e.type === type);
   }
 
