@@ -23,20 +23,18 @@ const protoInstant = z
   .union([z.literal(''), z.iso.datetime({ offset: true })])
   .transform((value) => (value === '' ? null : new Date(value)));
 
-const getSettingsRequest = z
-  .object({ windowStart: protoInstant, windowEnd: protoInstant })
-  .refine((r) => (r.windowStart === null) === (r.windowEnd === null), {
-    path: ['windowEnd'],
-    message: 'window_start and window_end come together',
-  })
-  .refine((r) => !r.windowStart || !r.windowEnd || r.windowEnd > r.windowStart, {
-    path: ['windowEnd'],
-    message: 'window_end must be after window_start',
-  })
-  .refine((r) => !r.windowStart || !r.windowEnd || r.windowEnd.getTime() - r.windowStart.getTime() <= MAX_WINDOW_MS, {
-    path: ['windowEnd'],
-    message: 'the window spans at most 92 days',
-  });
+const getSettingsRequest = z.object({ windowStart: protoInstant, windowEnd: protoInstant }).superRefine((r, ctx) => {
+  // Refinements also run when a field already failed; only well-formed instants are compared.
+  const start = r.windowStart instanceof Date ? r.windowStart : null;
+  const end = r.windowEnd instanceof Date ? r.windowEnd : null;
+  if ((r.windowStart === null) !== (r.windowEnd === null)) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'window_start and window_end come together' });
+  } else if (start && end && end <= start) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'window_end must be after window_start' });
+  } else if (start && end && end.getTime() - start.getTime() > MAX_WINDOW_MS) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'the window spans at most 92 days' });
+  }
+});
 
 const reserveRequest = z.object({ provider: providerName, estimatedUsd: z.number().min(0).max(1_000_000) });
 
