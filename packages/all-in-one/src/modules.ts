@@ -2,10 +2,17 @@ import { authModule } from '@routinely/auth';
 import { calendarModule } from '@routinely/calendar';
 import { deliveryModule } from '@routinely/delivery';
 import type { ServiceModule } from '@routinely/runtime';
+import { schedulerModule } from '@routinely/scheduler';
 import { taskModule } from '@routinely/task';
 
 /**
- * Every service the all-in-one process runs, auth first (the others ask it for keys and users). The
- * scheduler and integration services do not exist yet; their routes answer 404.
+ * Every service the all-in-one process runs, auth first (the others ask it for keys and users), the scheduler
+ * before task (task asks it for import quotas). The integration service does not exist yet; its routes answer 404.
  */
-export const SERVICE_MODULES: ServiceModule[] = [authModule, calendarModule, taskModule, deliveryModule];
+export const SERVICE_MODULES: ServiceModule[] = [
+  authModule,
+  calendarModule,
+  schedulerModule,
+  taskModule,
+  deliveryModule,
+];

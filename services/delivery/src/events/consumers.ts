@@ -4,11 +4,13 @@ import {
   defineConsumer,
   type EventTransport,
   type Subscription,
+  schedulerEvents,
   startConsumer,
   taskEvents,
 } from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
+import { writeSoftBreachNotification } from '../domain/quota-notices.js';
 import { applyTaskEvent } from '../domain/reminders.js';
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
@@ -39,6 +41,12 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
         await rememberContact(em, { tenantId: user.tenant_id, userId: user.id, email: user.email }, clock.now());
       },
     }),
+    quotaNotices: defineConsumer({
+      durable: 'delivery.quota-notices',
+      events: [schedulerEvents.quotaSoftBreached],
+      policy: rowWriterPolicy,
+      handle: (em, event) => writeSoftBreachNotification(em, event, clock.now()),
+    }),
   };
 }
 
@@ -50,5 +58,9 @@ export async function subscribeConsumers(options: {
   onReminderChanged: () => void;
 }): Promise<Subscription[]> {
   const consumers = deliveryConsumers(options);
-  return Promise.all([startConsumer(consumers.reminders, options), startConsumer(consumers.contacts, options)]);
+  return Promise.all([
+    startConsumer(consumers.reminders, options),
+    startConsumer(consumers.contacts, options),
+    startConsumer(consumers.quotaNotices, options),
+  ]);
 }
