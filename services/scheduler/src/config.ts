@@ -18,6 +18,12 @@ export const configSchema = platformConfigSchema.extend({
   ANTHROPIC_MODEL: z.string().min(1).default('claude-3-5-haiku-latest'),
   /** JSON `{ "<model>": { "input": 0.4, "output": 1.6 } }`: USD per million tokens, over the built-in table. */
   LLM_PRICES: llmPricesSchema,
+  /**
+   * Bulk imports a user may start per rolling hour and day unless an administrator set their own limits
+   * (moved here from the task service, which asks the scheduler at import time).
+   */
+  IMPORT_QUOTA_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(5),
+  IMPORT_QUOTA_PER_DAY: z.coerce.number().int().min(0).max(10_000).default(20),
   /** How long a CheckAndReserveQuota reservation holds spend when RecordUsage never comes. */
   QUOTA_RESERVATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
   SCHEDULER_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),

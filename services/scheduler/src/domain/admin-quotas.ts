@@ -12,7 +12,7 @@ import {
 } from '../db/usage-sql.js';
 import type { SchedulerContext } from './context.js';
 import { iso, localDate, usd } from './local-day.js';
-import { DEFAULT_QUOTA, spendFlags } from './quotas.js';
+import { defaultQuota, spendFlags } from './quotas.js';
 
 export interface QuotaPatch {
   soft_cap_usd?: number | undefined;
@@ -56,7 +56,7 @@ export class AdminQuotaService {
   async patch(admin: Owner, userId: string, patch: QuotaPatch) {
     const sql = Sql.pool(this.ctx.orm);
     const user = await this.userOfTenant(sql, admin, userId);
-    const current = (await findQuota(sql, userId)) ?? DEFAULT_QUOTA;
+    const current = (await findQuota(sql, userId)) ?? defaultQuota(this.ctx.config);
     const next = {
       soft: patch.soft_cap_usd ?? current.soft_cap_usd,
       hard: patch.hard_cap_usd ?? current.hard_cap_usd,
@@ -94,7 +94,7 @@ export class AdminQuotaService {
     const quotaBy = new Map<string, QuotaRow>(quotas.map((q) => [q.user_id, q]));
     const costBy = new Map(costs.map((c) => [c.user_id, c.cost_usd]));
     return users.map((u) => {
-      const quota = quotaBy.get(u.user_id) ?? DEFAULT_QUOTA;
+      const quota = quotaBy.get(u.user_id) ?? defaultQuota(this.ctx.config);
       const dailyUsd = usd(costBy.get(u.user_id));
       const flags = spendFlags(dailyUsd, quota);
       return {

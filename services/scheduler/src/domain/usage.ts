@@ -19,7 +19,7 @@ import {
 } from '../db/usage-sql.js';
 import type { SchedulerContext } from './context.js';
 import { daysOfMonth, localDate, localMonth, usd } from './local-day.js';
-import { DEFAULT_QUOTA, spendFlags } from './quotas.js';
+import { defaultQuota, spendFlags } from './quotas.js';
 import type { SettingsService } from './settings.js';
 
 export interface UsageRecord {
@@ -42,7 +42,7 @@ export class UsageService {
   ) {}
 
   private async quotaOf(sql: Sql, owner: Owner) {
-    return (await findQuota(sql, owner.userId)) ?? DEFAULT_QUOTA;
+    return (await findQuota(sql, owner.userId)) ?? defaultQuota(this.ctx.config);
   }
 
   /**
