@@ -2,7 +2,6 @@ import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
-import { v7 as uuidv7 } from 'uuid';
 import { insertDependencies } from '../../db/dependency-sql.js';
 import { Sql } from '../../db/sql.js';
 import { findTasks, insertTasks } from '../../db/task-sql.js';
