@@ -143,3 +143,61 @@ describe('scheduler.v1 over loopback gRPC', () => {
     h.clock.set('2026-11-21T08:00:00.000Z');
   });
 });
+
+describe('GetSettings with a window', () => {
+  it('hands the settings and the window to expandWorkingTime and answers its intervals in UTC', async () => {
+    // Wiring only: the DST-correct expansion itself is @routinely/scheduling's, tested there.
+    const seen: unknown[] = [];
+    const w = await startHarness(
+      {},
+      {
+        extra: {
+          expandWorkingTime: (input) => {
+            seen.push(input);
+            return [{ start: new Date('2026-11-23T08:00:00Z'), end: new Date('2026-11-23T16:00:00Z') }];
+          },
+        },
+      },
+    );
+    const s = new Server();
+    w.service.addGrpc?.(s);
+    const client = createRpcClient(
+      scheduler_v1.SettingsServiceService,
+      await startRpcServer(s, '127.0.0.1', 0),
+      new InternalAuth(INTERNAL_SECRET, 'scheduler'),
+    );
+    try {
+      const user = w.tokens.user();
+      await ok(await call(w, user, 'PATCH', '/service/settings/me', { timezone: 'Europe/Berlin' }));
+      const res = await client.getSettings(
+        { windowStart: '2026-11-23T00:00:00+01:00', windowEnd: '2026-11-24T00:00:00+01:00' },
+        actorOf(user),
+      );
+      expect(res.workingIntervals).toEqual([{ start: '2026-11-23T08:00:00.000Z', end: '2026-11-23T16:00:00.000Z' }]);
+      expect(seen).toEqual([
+        {
+          timezone: 'Europe/Berlin',
+          workingHours: expect.objectContaining({ mon: [{ start: '09:00', end: '17:00' }], sat: [] }),
+          noGoWindows: [],
+          window: { start: new Date('2026-11-22T23:00:00Z'), end: new Date('2026-11-23T23:00:00Z') },
+        },
+      ]);
+      await expect(
+        client.getSettings({ windowStart: '2026-11-01T00:00:00Z', windowEnd: '2027-03-01T00:00:00Z' }, actorOf(user)),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+    } finally {
+      client.close();
+      await stopRpcServer(s);
+      await w.close();
+    }
+  });
+
+  it('answers service_unavailable for a window while expandWorkingTime is not wired', async () => {
+    await expect(
+      settings.getSettings(
+        { windowStart: '2026-11-23T00:00:00Z', windowEnd: '2026-11-24T00:00:00Z' },
+        actorOf(h.tokens.user()),
+      ),
+    ).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+});
