@@ -96,6 +96,23 @@ describe('settings', () => {
     expect(res.json().errors.map((e: { loc: unknown }) => e.loc)).toContainEqual(loc);
   });
 
+  it('PATCH replaces working hours with the same rules as PUT', async () => {
+    const user = h.tokens.user();
+    const body = await ok(
+      await call(h, user, 'PATCH', settingsPath, { working_hours: { sun: [{ start: '10:00', end: '12:00' }] } }),
+    );
+    expect(body.working_hours).toEqual({
+      mon: [],
+      tue: [],
+      wed: [],
+      thu: [],
+      fri: [],
+      sat: [],
+      sun: [{ start: '10:00', end: '12:00' }],
+    });
+    expect(await ok(await call(h, user, 'GET', hoursPath))).toEqual(body.working_hours);
+  });
+
   it('a known provider without a key may be saved', async () => {
     const body = await ok(await call(h, h.tokens.user(), 'PATCH', settingsPath, { llm_provider_default: 'openai' }));
     expect(body.llm_provider_default).toBe('openai');
