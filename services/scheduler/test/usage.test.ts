@@ -1,3 +1,4 @@
+import { metricsRegistry } from '@routinely/platform';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Harness, knowUser, ok, recordCall, startHarness } from './harness.js';
@@ -102,6 +103,24 @@ describe('usage ledger and quota', () => {
       },
       { provider: 'openai', model: 'test-model', calls: 2, input_tokens: 4000, output_tokens: 500, cost_usd: 0.005 },
     ]);
+  });
+
+  it('counts recorded spend and tokens in the metrics', async () => {
+    const value = async (name: string, labels: Record<string, string>) => {
+      const metric = metricsRegistry.getSingleMetric(name);
+      const values = (await metric?.get())?.values ?? [];
+      return values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
+    };
+    const before = await value('routinely_llm_spend_usd_total', { provider: 'openai', model: 'test-model' });
+    const tokens = await value('routinely_llm_tokens_total', { provider: 'openai', direction: 'output' });
+    await recordCall(h, h.tokens.user(), { model: 'test-model', inputTokens: 0, outputTokens: 1_000_000 });
+    expect(await value('routinely_llm_spend_usd_total', { provider: 'openai', model: 'test-model' })).toBeCloseTo(
+      before + 2,
+      6,
+    );
+    expect(await value('routinely_llm_tokens_total', { provider: 'openai', direction: 'output' })).toBe(
+      tokens + 1_000_000,
+    );
   });
 
   it('never loses an increment when many recordings of one user race', async () => {

@@ -19,6 +19,7 @@ import {
 } from '../db/usage-sql.js';
 import type { SchedulerContext } from './context.js';
 import { daysOfMonth, localDate, localMonth, usd } from './local-day.js';
+import { countRefusal, countUsage } from './metrics.js';
 import { defaultQuota, spendFlags } from './quotas.js';
 import type { SettingsService } from './settings.js';
 
@@ -83,6 +84,7 @@ export class UsageService {
       return { dailyUsd, ...flags };
     });
     this.ctx.relay.kick();
+    countUsage(call, costUsd);
     return { usageId: id, costUsd, ...result };
   }
 
@@ -181,6 +183,7 @@ export class UsageService {
       if (provider === 'builtin') return { ...base, allowed: true, reservationId: '' };
       const committed = dailyUsd + (held?.total ?? 0);
       if (committed >= quota.hard_cap_usd || committed + estimatedUsd > quota.hard_cap_usd) {
+        countRefusal('spend');
         return { ...base, allowed: false, reservationId: '' };
       }
       const reservationId = uuidv7();
@@ -217,6 +220,7 @@ export class UsageService {
       if (hourFull || used.day >= limits.perDay) {
         const oldest = hourFull ? used.oldestHour : used.oldestDay;
         const windowMs = hourFull ? HOUR_MS : DAY_MS;
+        countRefusal('import');
         const retryMs = oldest ? new Date(oldest).getTime() + windowMs - now.getTime() : windowMs;
         return {
           allowed: false,
