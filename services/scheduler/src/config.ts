@@ -12,10 +12,10 @@ export const configSchema = platformConfigSchema.extend({
   /** A provider is available when its key is set (contract, area C). Keys never reach logs or answers. */
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
-  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
-  ANTHROPIC_MODEL: z.string().min(1).default('claude-3-5-haiku-latest'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-haiku-4-5'),
   /** JSON `{ "<model>": { "input": 0.4, "output": 1.6 } }`: USD per million tokens, over the built-in table. */
   LLM_PRICES: llmPricesSchema,
   /**

@@ -36,7 +36,7 @@ describe('providers', () => {
     expect(await ok(res)).toEqual([
       { name: 'builtin', model: 'builtin', available: true },
       { name: 'openai', model: 'gpt-4o-mini', available: true },
-      { name: 'anthropic', model: 'claude-3-5-haiku-latest', available: false },
+      { name: 'anthropic', model: 'claude-haiku-4-5', available: false },
     ]);
     expect(res.body).not.toContain('sk-test');
   });

@@ -12,11 +12,16 @@ export interface ModelPrice {
 }
 
 /** Prices of the default models (USD per million tokens); LLM_PRICES overrides or adds entries. */
+// The same list as @routinely/llm's pricing table (built in parallel); the lead may import that one instead.
 export const BUILTIN_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'gpt-4.1': { input: 2, output: 8 },
   'gpt-4o-mini': { input: 0.15, output: 0.6 },
   'gpt-4o': { input: 2.5, output: 10 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku-latest': { input: 0.8, output: 4 },
+  'claude-sonnet-4-5': { input: 3, output: 15 },
   'claude-sonnet-4-0': { input: 3, output: 15 },
 };
 
