@@ -73,7 +73,7 @@ describe('GET /metrics on the all-in-one', () => {
 
   it('reports outbox lag and pool usage per service, the delivery DLQ size and process metrics', async () => {
     const { text } = await scrape();
-    for (const service of ['auth', 'calendar', 'task', 'delivery']) {
+    for (const service of ['auth', 'calendar', 'scheduler', 'task', 'delivery']) {
       expect(sample(text, `routinely_outbox_lag_seconds{service="${service}"}`)).toBeGreaterThanOrEqual(0);
       expect(sample(text, `routinely_outbox_pending_events{service="${service}"}`)).toBeGreaterThanOrEqual(0);
       expect(sample(text, `routinely_db_pool_connections{service="${service}",state="used"}`)).toBeGreaterThanOrEqual(

@@ -1,6 +1,7 @@
 export * from './catalog/auth.js';
 export * from './catalog/calendar.js';
 export * from './catalog/integration.js';
+export * from './catalog/scheduler.js';
 export * from './catalog/task.js';
 export * from './consumer.js';
 export * from './dead-letters.js';

@@ -1,14 +1,16 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, type ServiceInstance } from '@routinely/platform';
+import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
 import { CalendarService } from './domain/calendar/calendar.js';
 import { DependencyService } from './domain/dependencies.js';
+import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { TaskService } from './domain/tasks.js';
 import { subscribeConsumers } from './events/consumers.js';
+import { SchedulerImportQuota } from './grpc/scheduler-import-quota.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
@@ -24,6 +26,10 @@ export interface TaskServiceDeps {
   orm: Orm;
   transport: EventTransport;
   internalAuth: InternalAuth;
+  /** Where the host found the scheduler (the module declares `dependsOn: ['scheduler']`). */
+  grpcAddress(service: ServiceName): string;
+  /** Who counts bulk imports against their limits; defaults to the scheduler's ConsumeImportQuota over gRPC. */
+  importQuota?: ImportQuota;
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
   importWorkerHooks?: ImportWorkerHooks;
 }
@@ -34,7 +40,10 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const relay = new OutboxRelay({ orm: deps.orm, transport: deps.transport, logger });
   const tasks = new TaskService(deps.orm, deps.clock, relay);
   const dependencies = new DependencyService(deps.orm, deps.clock);
-  const importer = new Importer(deps.orm, deps.clock, deps.config, relay);
+  const importQuota =
+    deps.importQuota ??
+    new SchedulerImportQuota(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
+  const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
   const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
   const importPacer = new Pacer(
     'import-worker',
@@ -70,6 +79,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       subscriptions = [];
       await importPacer.stop();
       await relay.stop();
+      if (importQuota instanceof SchedulerImportQuota) importQuota.close();
     },
   };
 }

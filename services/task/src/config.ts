@@ -3,9 +3,11 @@ import { z } from 'zod';
 
 /** The task service's environment; every variable has a default so the all-in-one host needs none. */
 export const configSchema = platformConfigSchema.extend({
-  /** Imports (sync commits and jobs) a user may start per rolling hour and per rolling day. */
-  IMPORT_QUOTA_PER_HOUR: z.coerce.number().int().nonnegative().default(5),
-  IMPORT_QUOTA_PER_DAY: z.coerce.number().int().nonnegative().default(20),
+  /**
+   * How long an import waits for the scheduler's ConsumeImportQuota. The import limits themselves live in the
+   * scheduler (its IMPORT_QUOTA_PER_HOUR / IMPORT_QUOTA_PER_DAY and the administrator's overrides; ADR 050).
+   */
+  SCHEDULER_CALL_DEADLINE_MS: z.coerce.number().int().positive().default(3_000),
   /** Largest import job; the synchronous import is fixed at 100 rows by the spec. */
   IMPORT_JOB_MAX_ROWS: z.coerce.number().int().positive().default(10_000),
   /** How often the import worker looks for work, and how long a claimed job stays leased to one worker. */

@@ -4,4 +4,11 @@ import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
 /** How a host (the all-in-one or this service's own main) builds the task service. */
-export const taskModule = defineServiceModule({ name: 'task', dbConfig, configSchema, build: buildService });
+export const taskModule = defineServiceModule({
+  name: 'task',
+  dbConfig,
+  configSchema,
+  // Bulk-import limits are the scheduler's (ConsumeImportQuota at import time).
+  dependsOn: ['scheduler'],
+  build: buildService,
+});

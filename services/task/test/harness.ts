@@ -1,6 +1,8 @@
 import type { EventTransport } from '@routinely/events';
-import type { ManualClock, ServiceInstance } from '@routinely/platform';
-import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
+import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import { ManualClock, type ServiceInstance } from '@routinely/platform';
+import { schedulerModule } from '@routinely/scheduler';
+import { type CallAs, type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { type TaskServiceDeps, taskModule } from '../src/index.js';
@@ -9,23 +11,67 @@ export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
 type Shared = ServiceHarness<Parameters<typeof taskModule.build>[0], TaskServiceDeps, ServiceInstance, ManualClock>;
 
+/** What task tests use of the scheduler: its HTTP routes, its event transport and its gRPC address. */
+export interface SchedulerHarness {
+  address: string;
+  transport: EventTransport;
+  call: CallAs;
+  close(): Promise<void>;
+}
+
 export interface Harness extends Omit<Shared, 'spawn'> {
   /** Another instance of the service on the same database (a restart, or a second replica), not started. */
   spawn(overrides?: Partial<TaskServiceDeps>): Promise<ServiceInstance>;
+  /** The real scheduler the task service asks for import quotas (same clock), on its own database. */
+  scheduler: SchedulerHarness;
+}
+
+/** The scheduler from its module, serving gRPC on a free loopback port. */
+async function startScheduler(clock: ManualClock, env: Record<string, string>): Promise<SchedulerHarness> {
+  const harness = await startServiceHarness(schedulerModule, { env, clock, internalSecret: INTERNAL_SECRET });
+  const server = new Server();
+  harness.service.addGrpc?.(server);
+  const address = await startRpcServer(server, '127.0.0.1', 0);
+  return {
+    address,
+    transport: harness.transport,
+    call: harness.call,
+    close: async () => {
+      await stopRpcServer(server);
+      await harness.close();
+    },
+  };
 }
 
 /** The task service from its module on a fresh database (the shared harness), with a clock the test moves. */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { transport?: EventTransport; extra?: Partial<TaskServiceDeps> } = {},
+  options: {
+    transport?: EventTransport;
+    extra?: Partial<TaskServiceDeps>;
+    /** The scheduler's environment (e.g. its default import limits IMPORT_QUOTA_PER_HOUR / _PER_DAY). */
+    schedulerEnv?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
+  const clock = new ManualClock();
+  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {});
   const shared = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20', ...env },
+    clock,
     internalSecret: INTERNAL_SECRET,
+    grpcAddresses: { scheduler: scheduler.address },
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.extra ? { deps: options.extra } : {}),
   });
-  return { ...shared, spawn: async (overrides = {}) => (await shared.spawn({ deps: overrides })).service };
+  return {
+    ...shared,
+    scheduler,
+    spawn: async (overrides = {}) => (await shared.spawn({ deps: overrides })).service,
+    close: async () => {
+      await shared.close();
+      await scheduler.close();
+    },
+  };
 }
 
 /** `app.inject` as a user (or without a token when `user` is null), under /api/v1. */

@@ -1,11 +1,12 @@
+import { authEvents, makeEvent } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ IMPORT_QUOTA_PER_HOUR: '3', IMPORT_QUOTA_PER_DAY: '4' });
+  h = await startHarness({}, { schedulerEnv: { IMPORT_QUOTA_PER_HOUR: '3', IMPORT_QUOTA_PER_DAY: '4' } });
 });
 afterAll(() => h?.close());
 
@@ -122,6 +123,48 @@ describe('synchronous bulk import', () => {
     expect((await importRows(who, [{ title: 'day cap' }])).statusCode).toBe(429);
     const other = h.tokens.user({ tenantId: who.tenantId });
     expect((await importRows(other, [{ title: 'someone else' }])).statusCode).toBe(200);
+  });
+});
+
+describe("the scheduler's import limits", () => {
+  it("holds an administrator's PATCH of a user's limits for that user's next import at once", async () => {
+    const admin = h.tokens.user({ roles: ['admin'] });
+    const who = h.tokens.user({ tenantId: admin.tenantId });
+    // The scheduler learns the user from auth's registered event, as in production.
+    await h.scheduler.transport.publish(
+      makeEvent(
+        authEvents.userRegistered,
+        { tenantId: who.tenantId, userId: who.userId, at: h.clock.now() },
+        {
+          user: {
+            id: who.userId,
+            tenant_id: who.tenantId,
+            email: 'importer@example.test',
+            name: null,
+            timezone: null,
+            is_active: true,
+          },
+        },
+      ),
+    );
+    const limits = `/service/admin/quotas/${who.userId}`;
+    await vi.waitFor(async () => expect((await h.scheduler.call(admin, 'GET', limits)).statusCode).toBe(200));
+    expect((await importRows(who, [{ title: 'first' }])).statusCode).toBe(200);
+
+    const patched = await h.scheduler.call(admin, 'PATCH', limits, { bulk_import_per_hour: 1 });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const refused = await importRows(who, [{ title: 'second' }]);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toContain('at most 1 imports per hour');
+    expect(refused.headers['retry-after']).toBe('3600');
+    const job = await call(h, who, 'POST', '/service/tasks/bulk-import/jobs', { rows: [{ title: 'job' }] });
+    expect(job.statusCode).toBe(429);
+
+    // Raised again: the very next import goes through, and the scheduler reports the uses.
+    await h.scheduler.call(admin, 'PATCH', limits, { bulk_import_per_hour: 10 });
+    expect((await importRows(who, [{ title: 'third' }])).statusCode).toBe(200);
+    const quota = (await h.scheduler.call(who, 'GET', '/service/quota/me')).json();
+    expect(quota.bulk_import).toEqual({ per_hour: 10, per_day: 4, used_hour: 2, used_day: 2 });
   });
 });
 

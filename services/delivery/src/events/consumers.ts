@@ -5,12 +5,14 @@ import {
   type EventTransport,
   integrationEvents,
   type Subscription,
+  schedulerEvents,
   startConsumer,
   taskEvents,
 } from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
+import { writeSoftBreachNotification } from '../domain/quota-notices.js';
 import { applyTaskEvent } from '../domain/reminders.js';
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
@@ -51,6 +53,12 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
         await notifyReauthRequired(em, event.id, event.data.integration, clock.now());
       },
     }),
+    quotaNotices: defineConsumer({
+      durable: 'delivery.quota-notices',
+      events: [schedulerEvents.quotaSoftBreached],
+      policy: rowWriterPolicy,
+      handle: (em, event) => writeSoftBreachNotification(em, event, clock.now()),
+    }),
   };
 }
 
@@ -66,5 +74,6 @@ export async function subscribeConsumers(options: {
     startConsumer(consumers.reminders, options),
     startConsumer(consumers.contacts, options),
     startConsumer(consumers.integrationAlerts, options),
+    startConsumer(consumers.quotaNotices, options),
   ]);
 }

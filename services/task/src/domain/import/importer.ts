@@ -2,12 +2,11 @@ import type { EntityManager, Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
-import { v7 as uuidv7 } from 'uuid';
-import type { TaskConfig } from '../../config.js';
 import { insertDependencies } from '../../db/dependency-sql.js';
 import { Sql } from '../../db/sql.js';
 import { findTasks, insertTasks } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
+import type { ImportQuota } from './import-quota.js';
 import { type ImportPlan, planImport } from './plan.js';
 
 export const SYNC_IMPORT_MAX_ROWS = 100;
@@ -57,39 +56,23 @@ export class Importer {
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
-    private readonly config: TaskConfig,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly quota: ImportQuota,
   ) {}
 
   /**
-   * Throws 429 when the owner has used the hourly or daily import quota; otherwise records one use.
-   * Runs under the owner's lock, so racing imports cannot both take the last slot.
+   * Throws 429 when the owner has used the hourly or daily import quota; otherwise the scheduler has counted
+   * this use. Called under the owner's lock, just before the import's rows are written.
    */
-  async consumeQuota(sql: Sql, owner: Owner, kind: 'sync' | 'job'): Promise<void> {
-    const now = this.clock.now();
-    const hourAgo = new Date(now.getTime() - 3_600_000);
-    const dayAgo = new Date(now.getTime() - 86_400_000);
-    const used = await sql.first<{ hour: number; day: number }>(
-      `select count(*) filter (where at > ?)::int as hour, count(*)::int as day
-       from import_usage where tenant_id = ? and user_id = ? and at > ?`,
-      [hourAgo, owner.tenantId, owner.userId, dayAgo],
-    );
-    const { IMPORT_QUOTA_PER_HOUR: perHour, IMPORT_QUOTA_PER_DAY: perDay } = this.config;
-    if ((used?.hour ?? 0) >= perHour || (used?.day ?? 0) >= perDay) {
-      const window = (used?.hour ?? 0) >= perHour ? 'hour' : 'day';
+  async consumeQuota(owner: Owner, kind: 'sync' | 'job'): Promise<void> {
+    const answer = await this.quota.consume(owner, kind);
+    if (!answer.allowed) {
       throw new AppError(
         'quota_exceeded',
-        `Import quota exceeded: at most ${perHour} imports per hour and ${perDay} per day`,
-        { headers: { 'Retry-After': window === 'hour' ? '3600' : '86400' } },
+        `Import quota exceeded: at most ${answer.perHour} imports per hour and ${answer.perDay} per day`,
+        { headers: { 'Retry-After': String(Math.max(1, answer.retryAfterS)) } },
       );
     }
-    await sql.rows('insert into import_usage (id, tenant_id, user_id, kind, at) values (?, ?, ?, ?, ?)', [
-      uuidv7(),
-      owner.tenantId,
-      owner.userId,
-      kind,
-      now,
-    ]);
   }
 
   /**
@@ -109,7 +92,7 @@ export class Importer {
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };
       if (!commit || plan.invalid > 0 || plan.total === 0) return { ...outcome, committed: false, created_ids: [] };
-      await this.consumeQuota(sql, owner, 'sync');
+      await this.consumeQuota(owner, 'sync');
       const ids = await writePlan(sql, em, owner, plan, now);
       return { ...outcome, committed: true, created_ids: ids };
     });

@@ -1,0 +1,157 @@
+import { defineEntity, p } from '@routinely/db';
+
+/**
+ * Entities describe the schema (migrations, drift test). Reads and writes go through SQL in src/db/*-sql.ts:
+ * the usage rollup is an atomic upsert and the quota check takes a per-user lock.
+ */
+
+/** Users of each tenant as auth's events describe them: whom the admin quota list pages, and their timezone. */
+export const KnownUser = defineEntity({
+  name: 'KnownUser',
+  tableName: 'known_users',
+  indexes: [{ name: 'known_users_tenant_email_idx', properties: ['tenantId', 'email'] }],
+  properties: {
+    userId: p.uuid().primary().fieldName('user_id'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    email: p.string().length(320),
+    timezone: p.string().length(64).nullable(),
+    isActive: p.boolean().fieldName('is_active'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+export const UserSettings = defineEntity({
+  name: 'UserSettings',
+  tableName: 'user_settings',
+  properties: {
+    userId: p.uuid().primary().fieldName('user_id'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    timezone: p.string().length(64),
+    llmProviderDefault: p.string().length(32).fieldName('llm_provider_default'),
+    workingHours: p.json<Record<string, unknown>>().fieldName('working_hours'),
+    reminderOffsetMin: p.integer().fieldName('reminder_offset_min'),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+/** One no-go window; the id is global so a reused id is a conflict whoever used it first. */
+export const NoGoWindow = defineEntity({
+  name: 'NoGoWindow',
+  tableName: 'no_go_windows',
+  indexes: [{ name: 'no_go_windows_owner_idx', properties: ['tenantId', 'userId', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    /** The window as the API returns it (weekly or once). */
+    body: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().fieldName('created_at'),
+  },
+});
+
+export const TenantSettings = defineEntity({
+  name: 'TenantSettings',
+  tableName: 'tenant_settings',
+  properties: {
+    tenantId: p.string().length(64).primary().fieldName('tenant_id'),
+    llmProviderTenantDefault: p.string().length(32).fieldName('llm_provider_tenant_default'),
+    llmProviderLocked: p.boolean().fieldName('llm_provider_locked'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+    updatedBy: p.uuid().nullable().fieldName('updated_by'),
+  },
+});
+
+/** An administrator's override of a user's caps and import limits; no row means the defaults. */
+export const UserQuota = defineEntity({
+  name: 'UserQuota',
+  tableName: 'user_quotas',
+  properties: {
+    userId: p.uuid().primary().fieldName('user_id'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    softCapUsd: p.decimal().precision(14).scale(6).fieldName('soft_cap_usd'),
+    hardCapUsd: p.decimal().precision(14).scale(6).fieldName('hard_cap_usd'),
+    bulkImportPerHour: p.integer().fieldName('bulk_import_per_hour'),
+    bulkImportPerDay: p.integer().fieldName('bulk_import_per_day'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+/** One model call: the ledger every rollup can be rebuilt from. */
+export const UsageEntry = defineEntity({
+  name: 'UsageEntry',
+  tableName: 'usage_ledger',
+  indexes: [{ name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    runId: p.uuid().nullable().fieldName('run_id'),
+    provider: p.string().length(32),
+    model: p.string().length(128),
+    inputTokens: p.bigint().fieldName('input_tokens'),
+    outputTokens: p.bigint().fieldName('output_tokens'),
+    costUsd: p.decimal().precision(14).scale(6).fieldName('cost_usd'),
+    /** The calendar day in the user's timezone when the call was recorded. */
+    localDate: p.date().fieldName('local_date'),
+    at: p.datetime(),
+  },
+});
+
+/** Per user and local day: incremented by an upsert in the ledger's transaction, so no increment is lost. */
+export const UsageDaily = defineEntity({
+  name: 'UsageDaily',
+  tableName: 'usage_daily',
+  primaryKeys: ['userId', 'localDate'],
+  properties: {
+    userId: p.uuid().primary().fieldName('user_id'),
+    localDate: p.date().primary().fieldName('local_date'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    calls: p.integer(),
+    inputTokens: p.bigint().fieldName('input_tokens'),
+    outputTokens: p.bigint().fieldName('output_tokens'),
+    costUsd: p.decimal().precision(14).scale(6).fieldName('cost_usd'),
+    /** Set once when the soft cap is first crossed that day: the one bell of the day. */
+    softNotifiedAt: p.datetime().nullable().fieldName('soft_notified_at'),
+  },
+});
+
+/** Spend held by CheckAndReserveQuota until RecordUsage releases it or it expires. */
+export const QuotaReservation = defineEntity({
+  name: 'QuotaReservation',
+  tableName: 'quota_reservations',
+  indexes: [{ name: 'quota_reservations_owner_idx', properties: ['userId', 'expiresAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    amountUsd: p.decimal().precision(14).scale(6).fieldName('amount_usd'),
+    expiresAt: p.datetime().fieldName('expires_at'),
+  },
+});
+
+/** One bulk import the task service started, counted against the user's rolling hour and day. */
+export const ImportUse = defineEntity({
+  name: 'ImportUse',
+  tableName: 'import_uses',
+  indexes: [{ name: 'import_uses_owner_at_idx', properties: ['userId', 'at'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    kind: p.string().length(8),
+    at: p.datetime(),
+  },
+});
+
+export const schedulerEntities = [
+  ImportUse,
+  KnownUser,
+  UserSettings,
+  NoGoWindow,
+  TenantSettings,
+  UserQuota,
+  UsageEntry,
+  UsageDaily,
+  QuotaReservation,
+];

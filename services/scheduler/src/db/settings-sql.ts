@@ -1,0 +1,144 @@
+import type { Sql } from './sql.js';
+
+export interface SettingsRow {
+  user_id: string;
+  tenant_id: string;
+  timezone: string;
+  llm_provider_default: string;
+  working_hours: Record<string, { start: string; end: string }[]>;
+  reminder_offset_min: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TenantSettingsRow {
+  tenant_id: string;
+  llm_provider_tenant_default: string;
+  llm_provider_locked: boolean;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
+
+export interface KnownUserRow {
+  user_id: string;
+  tenant_id: string;
+  email: string;
+  timezone: string | null;
+}
+
+const SETTINGS = `user_id, tenant_id, timezone, llm_provider_default, working_hours, reminder_offset_min, created_at,
+  updated_at`;
+
+export const findSettings = (sql: Sql, tenantId: string, userId: string) =>
+  sql.first<SettingsRow>(`select ${SETTINGS} from user_settings where tenant_id = ? and user_id = ?`, [
+    tenantId,
+    userId,
+  ]);
+
+/** Creates the row unless a racing request did; the caller reads it back either way. */
+export async function insertSettingsIfMissing(sql: Sql, row: SettingsRow): Promise<void> {
+  await sql.rows(
+    `insert into user_settings (${SETTINGS}) values (?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict (user_id) do nothing`,
+    [
+      row.user_id,
+      row.tenant_id,
+      row.timezone,
+      row.llm_provider_default,
+      JSON.stringify(row.working_hours),
+      row.reminder_offset_min,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function updateSettings(
+  sql: Sql,
+  tenantId: string,
+  userId: string,
+  changes: { timezone?: string; llmProviderDefault?: string; workingHours?: unknown; reminderOffsetMin?: number },
+  now: Date,
+): Promise<SettingsRow | undefined> {
+  return sql.first<SettingsRow>(
+    `update user_settings set
+       timezone = coalesce(?, timezone),
+       llm_provider_default = coalesce(?, llm_provider_default),
+       working_hours = coalesce(?::jsonb, working_hours),
+       reminder_offset_min = coalesce(?, reminder_offset_min),
+       updated_at = ?
+     where tenant_id = ? and user_id = ? returning ${SETTINGS}`,
+    [
+      changes.timezone ?? null,
+      changes.llmProviderDefault ?? null,
+      changes.workingHours === undefined ? null : JSON.stringify(changes.workingHours),
+      changes.reminderOffsetMin ?? null,
+      now,
+      tenantId,
+      userId,
+    ],
+  );
+}
+
+export const listWindows = (sql: Sql, tenantId: string, userId: string) =>
+  sql.rows<{ body: Record<string, unknown> }>(
+    'select body from no_go_windows where tenant_id = ? and user_id = ? order by created_at, id',
+    [tenantId, userId],
+  );
+
+/** False when the id is taken (by anyone: ids are global). */
+export async function insertWindow(
+  sql: Sql,
+  row: { id: string; tenantId: string; userId: string; body: unknown; at: Date },
+): Promise<boolean> {
+  const inserted = await sql.rows(
+    `insert into no_go_windows (id, tenant_id, user_id, body, created_at) values (?, ?, ?, ?::jsonb, ?)
+     on conflict (id) do nothing returning id`,
+    [row.id, row.tenantId, row.userId, JSON.stringify(row.body), row.at],
+  );
+  return inserted.length === 1;
+}
+
+export async function deleteWindow(sql: Sql, tenantId: string, userId: string, id: string): Promise<boolean> {
+  const deleted = await sql.rows(
+    'delete from no_go_windows where id = ? and tenant_id = ? and user_id = ? returning id',
+    [id, tenantId, userId],
+  );
+  return deleted.length === 1;
+}
+
+export const findTenantSettings = (sql: Sql, tenantId: string) =>
+  sql.first<TenantSettingsRow>(
+    `select tenant_id, llm_provider_tenant_default, llm_provider_locked, updated_at, updated_by
+     from tenant_settings where tenant_id = ?`,
+    [tenantId],
+  );
+
+export async function upsertTenantSettings(
+  sql: Sql,
+  tenantId: string,
+  changes: { tenantDefault?: string; locked?: boolean },
+  by: string,
+  now: Date,
+): Promise<TenantSettingsRow | undefined> {
+  return sql.first<TenantSettingsRow>(
+    `insert into tenant_settings as t (tenant_id, llm_provider_tenant_default, llm_provider_locked, updated_at, updated_by)
+     values (?, coalesce(?, 'builtin'), coalesce(?, false), ?, ?)
+     on conflict (tenant_id) do update set
+       llm_provider_tenant_default = coalesce(?, t.llm_provider_tenant_default),
+       llm_provider_locked = coalesce(?, t.llm_provider_locked),
+       updated_at = excluded.updated_at, updated_by = excluded.updated_by
+     returning tenant_id, llm_provider_tenant_default, llm_provider_locked, updated_at, updated_by`,
+    [
+      tenantId,
+      changes.tenantDefault ?? null,
+      changes.locked ?? null,
+      now,
+      by,
+      changes.tenantDefault ?? null,
+      changes.locked ?? null,
+    ],
+  );
+}
+
+export const findKnownUser = (sql: Sql, userId: string) =>
+  sql.first<KnownUserRow>('select user_id, tenant_id, email, timezone from known_users where user_id = ?', [userId]);

@@ -1,0 +1,45 @@
+import type { EntityManager, Orm } from '@routinely/db';
+
+type Knex = ReturnType<EntityManager['getKnex']>;
+/** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
+type Runner = Pick<Knex, 'raw'>;
+
+/**
+ * Raw SQL on the service's schema. Bindings go to PostgreSQL as parameters (not inlined), so arrays bind
+ * as `?::uuid[]` and values never need escaping.
+ */
+export class Sql {
+  private constructor(private readonly runner: Runner) {}
+
+  /**
+   * Runs `work` in one transaction on a fresh EntityManager: its statements and the outbox rows it
+   * enqueues on `em` commit (or roll back) together.
+   */
+  static transaction<T>(orm: Orm, work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
+    return orm.em.fork().transactional((em) => {
+      const trx = em.getTransactionContext<Runner>();
+      return work(new Sql(trx ?? em.getKnex()), em);
+    });
+  }
+
+  static pool(orm: Orm): Sql {
+    return new Sql(orm.em.getKnex());
+  }
+
+  async rows<T>(query: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = (await this.runner.raw(query, params as never)) as unknown as { rows: T[] };
+    return result.rows;
+  }
+
+  async first<T>(query: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.rows<T>(query, params))[0];
+  }
+
+  /**
+   * Serialises tree-shaping writes of one user (create under a parent, move, reorder, dependency edges,
+   * imports) until the transaction ends, so racing requests cannot together build a cycle or depth 6.
+   */
+  async lockOwner(tenantId: string, userId: string): Promise<void> {
+    await this.runner.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`task:${tenantId}:${userId}`]);
+  }
+}

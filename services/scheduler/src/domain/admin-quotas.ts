@@ -1,0 +1,123 @@
+import { fieldError, notFound, type Owner } from '@routinely/platform';
+import { findKnownUser } from '../db/settings-sql.js';
+import { Sql } from '../db/sql.js';
+import {
+  countTenantUsers,
+  dailyCostsOf,
+  findQuota,
+  type QuotaRow,
+  quotasOf,
+  tenantUsers,
+  upsertQuota,
+} from '../db/usage-sql.js';
+import type { SchedulerContext } from './context.js';
+import { iso, localDate, usd } from './local-day.js';
+import { defaultQuota, spendFlags } from './quotas.js';
+
+export interface QuotaPatch {
+  soft_cap_usd?: number | undefined;
+  hard_cap_usd?: number | undefined;
+  bulk_import_per_hour?: number | undefined;
+  bulk_import_per_day?: number | undefined;
+}
+
+interface ListedUser {
+  user_id: string;
+  email: string;
+  timezone: string;
+}
+
+/** The tenant administrator's view of every user's caps and today's spend (users known from auth's events). */
+export class AdminQuotaService {
+  constructor(private readonly ctx: SchedulerContext) {}
+
+  async list(admin: Owner, page: { limit: number; offset: number }) {
+    const sql = Sql.pool(this.ctx.orm);
+    const [users, total] = await Promise.all([
+      tenantUsers(sql, admin.tenantId, page.limit, page.offset),
+      countTenantUsers(sql, admin.tenantId),
+    ]);
+    const listed = users.map((u) => ({
+      user_id: u.user_id,
+      email: u.email,
+      timezone: u.settings_timezone ?? u.timezone ?? 'UTC',
+    }));
+    return { items: await this.rows(sql, listed), total: total?.total ?? 0, limit: page.limit, offset: page.offset };
+  }
+
+  async get(admin: Owner, userId: string) {
+    const sql = Sql.pool(this.ctx.orm);
+    const [row] = await this.rows(sql, [await this.userOfTenant(sql, admin, userId)]);
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  /** Only given fields change; the result must keep soft <= hard (422 naming soft_cap_usd). */
+  async patch(admin: Owner, userId: string, patch: QuotaPatch) {
+    const sql = Sql.pool(this.ctx.orm);
+    const user = await this.userOfTenant(sql, admin, userId);
+    const current = (await findQuota(sql, userId)) ?? defaultQuota(this.ctx.config);
+    const next = {
+      soft: patch.soft_cap_usd ?? current.soft_cap_usd,
+      hard: patch.hard_cap_usd ?? current.hard_cap_usd,
+      perHour: patch.bulk_import_per_hour ?? current.bulk_import_per_hour,
+      perDay: patch.bulk_import_per_day ?? current.bulk_import_per_day,
+    };
+    if (next.soft > next.hard) {
+      throw fieldError(
+        ['body', 'soft_cap_usd'],
+        `soft_cap_usd (${next.soft}) must not be above hard_cap_usd (${next.hard})`,
+      );
+    }
+    await upsertQuota(sql, { userId, tenantId: admin.tenantId, ...next, at: this.ctx.clock.now() });
+    const [row] = await this.rows(sql, [user]);
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  /** A user of the admin's tenant as auth's events described them; anyone else is 404 (existence not leaked). */
+  private async userOfTenant(sql: Sql, admin: Owner, userId: string): Promise<ListedUser> {
+    const known = await findKnownUser(sql, userId);
+    if (!known || known.tenant_id !== admin.tenantId) throw notFound('User');
+    const settings = await sql.first<{ timezone: string }>('select timezone from user_settings where user_id = ?', [
+      userId,
+    ]);
+    return { user_id: userId, email: known.email, timezone: settings?.timezone ?? known.timezone ?? 'UTC' };
+  }
+
+  private async rows(sql: Sql, users: readonly ListedUser[]) {
+    if (users.length === 0) return [];
+    const now = this.ctx.clock.now();
+    const ids = users.map((u) => u.user_id);
+    const dates = users.map((u) => safeLocalDate(now, u.timezone));
+    const [quotas, costs] = await Promise.all([quotasOf(sql, ids), dailyCostsOf(sql, ids, dates)]);
+    const quotaBy = new Map<string, QuotaRow>(quotas.map((q) => [q.user_id, q]));
+    const costBy = new Map(costs.map((c) => [c.user_id, c.cost_usd]));
+    return users.map((u) => {
+      const quota = quotaBy.get(u.user_id) ?? defaultQuota(this.ctx.config);
+      const dailyUsd = usd(costBy.get(u.user_id));
+      const flags = spendFlags(dailyUsd, quota);
+      return {
+        user_id: u.user_id,
+        email: u.email,
+        soft_cap_usd: usd(quota.soft_cap_usd),
+        hard_cap_usd: usd(quota.hard_cap_usd),
+        bulk_import_per_hour: quota.bulk_import_per_hour,
+        bulk_import_per_day: quota.bulk_import_per_day,
+        daily_usd: dailyUsd,
+        soft_breached: flags.soft_breached,
+        hard_breached: flags.hard_breached,
+        updated_at: quota.updated_at ? iso(quota.updated_at) : null,
+      };
+    });
+  }
+}
+
+/** A profile timezone auth sent may be one Intl does not know; the day then falls back to UTC. */
+function safeLocalDate(at: Date, timezone: string): string {
+  try {
+    return localDate(at, timezone);
+  } catch {
+    return localDate(at, 'UTC');
+  }
+}

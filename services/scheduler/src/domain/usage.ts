@@ -1,0 +1,237 @@
+import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
+import type { Owner } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { Sql } from '../db/sql.js';
+import {
+  claimSoftNotice,
+  findDaily,
+  findQuota,
+  importUses,
+  incrementDaily,
+  insertImportUse,
+  insertLedger,
+  insertReservation,
+  lockUser,
+  monthDays,
+  openReservations,
+  providerBreakdown,
+  releaseReservation,
+} from '../db/usage-sql.js';
+import type { SchedulerContext } from './context.js';
+import { daysOfMonth, localDate, localMonth, usd } from './local-day.js';
+import { countRefusal, countUsage } from './metrics.js';
+import { defaultQuota, spendFlags } from './quotas.js';
+import type { SettingsService } from './settings.js';
+
+export interface UsageRecord {
+  runId: string | null;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  reservationId: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The usage ledger, its per-day rollup in the user's timezone, spend caps and bulk-import counting. */
+export class UsageService {
+  constructor(
+    private readonly ctx: SchedulerContext,
+    private readonly settings: SettingsService,
+  ) {}
+
+  private async quotaOf(sql: Sql, owner: Owner) {
+    return (await findQuota(sql, owner.userId)) ?? defaultQuota(this.ctx.config);
+  }
+
+  /**
+   * Appends one call to the ledger and adds it to the day's rollup in one transaction; the first recording
+   * that brings the day to the soft cap also enqueues the day's one soft-breach event.
+   */
+  async record(owner: Owner, call: UsageRecord) {
+    const timezone = await this.settings.timezoneOf(owner);
+    const now = this.ctx.clock.now();
+    const date = localDate(now, timezone);
+    const costUsd = this.ctx.providers.costUsd(call.provider, call.model, call.inputTokens, call.outputTokens);
+    const id = uuidv7();
+    const result = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      await insertLedger(sql, { id, ...owner, ...call, costUsd, localDate: date, at: now });
+      const day = await incrementDaily(sql, { ...owner, localDate: date, ...call, costUsd });
+      await releaseReservation(sql, owner.userId, call.reservationId, now);
+      const quota = await this.quotaOf(sql, owner);
+      const dailyUsd = usd(day?.cost_usd);
+      const flags = spendFlags(dailyUsd, quota);
+      if (flags.soft_breached && !day?.soft_notified_at && (await claimSoftNotice(sql, owner.userId, date, now))) {
+        enqueue(
+          em,
+          makeEvent(
+            schedulerEvents.quotaSoftBreached,
+            { tenantId: owner.tenantId, userId: owner.userId, at: now },
+            {
+              user_id: owner.userId,
+              tenant_id: owner.tenantId,
+              date,
+              timezone,
+              daily_usd: dailyUsd,
+              soft_cap_usd: usd(quota.soft_cap_usd),
+              hard_cap_usd: usd(quota.hard_cap_usd),
+            },
+          ),
+        );
+      }
+      return { dailyUsd, ...flags };
+    });
+    this.ctx.relay.kick();
+    countUsage(call, costUsd);
+    return { usageId: id, costUsd, ...result };
+  }
+
+  /** Spend of the user's local today against their caps. */
+  async status(owner: Owner) {
+    const sql = Sql.pool(this.ctx.orm);
+    const timezone = await this.settings.timezoneOf(owner);
+    const date = localDate(this.ctx.clock.now(), timezone);
+    const [day, quota] = await Promise.all([findDaily(sql, owner.userId, date), this.quotaOf(sql, owner)]);
+    const dailyUsd = usd(day?.cost_usd);
+    return { date, timezone, dailyUsd, quota, ...spendFlags(dailyUsd, quota), day };
+  }
+
+  async costStatus(owner: Owner) {
+    const s = await this.status(owner);
+    const breached = s.hard_breached ? 'hard' : s.soft_breached ? 'soft' : 'none';
+    return {
+      date: s.date,
+      daily_usd: s.dailyUsd,
+      soft: usd(s.quota.soft_cap_usd),
+      hard: usd(s.quota.hard_cap_usd),
+      allowed: s.allowed,
+      breached: breached as 'none' | 'soft' | 'hard',
+    };
+  }
+
+  async quotaMe(owner: Owner) {
+    const s = await this.status(owner);
+    const used = await this.importsUsed(Sql.pool(this.ctx.orm), owner);
+    return {
+      soft_cap_usd: usd(s.quota.soft_cap_usd),
+      hard_cap_usd: usd(s.quota.hard_cap_usd),
+      daily_usd: s.dailyUsd,
+      soft_breached: s.soft_breached,
+      hard_breached: s.hard_breached,
+      allowed: s.allowed,
+      bulk_import: {
+        per_hour: s.quota.bulk_import_per_hour,
+        per_day: s.quota.bulk_import_per_day,
+        used_hour: used.hour,
+        used_day: used.day,
+      },
+    };
+  }
+
+  async today(owner: Owner) {
+    const s = await this.status(owner);
+    const providers = await providerBreakdown(Sql.pool(this.ctx.orm), owner.userId, s.date);
+    return {
+      date: s.date,
+      timezone: s.timezone,
+      total_usd: s.dailyUsd,
+      calls: s.day?.calls ?? 0,
+      input_tokens: s.day?.input_tokens ?? 0,
+      output_tokens: s.day?.output_tokens ?? 0,
+      providers: providers.map((p) => ({ ...p, cost_usd: usd(p.cost_usd) })),
+    };
+  }
+
+  async monthly(owner: Owner, month: string | undefined) {
+    const timezone = await this.settings.timezoneOf(owner);
+    const wanted = month ?? localMonth(this.ctx.clock.now(), timezone);
+    const days = daysOfMonth(wanted);
+    const rows = await monthDays(Sql.pool(this.ctx.orm), owner.userId, days[0] ?? '', days.at(-1) ?? '');
+    const byDate = new Map(rows.map((r) => [r.date, r]));
+    const listed = days.map((date) => {
+      const r = byDate.get(date);
+      return {
+        date,
+        calls: r?.calls ?? 0,
+        input_tokens: r?.input_tokens ?? 0,
+        output_tokens: r?.output_tokens ?? 0,
+        cost_usd: usd(r?.cost_usd),
+      };
+    });
+    return { month: wanted, total_usd: usd(listed.reduce((sum, d) => sum + d.cost_usd, 0)), days: listed };
+  }
+
+  /**
+   * Refuses a language-model call when today's spend plus open reservations plus the estimate would pass the
+   * hard cap; otherwise holds the estimate. Under the user's lock, so racing runs cannot both take the rest.
+   */
+  async checkAndReserve(owner: Owner, provider: string, estimatedUsd: number) {
+    const timezone = await this.settings.timezoneOf(owner);
+    const now = this.ctx.clock.now();
+    const date = localDate(now, timezone);
+    return Sql.transaction(this.ctx.orm, async (sql) => {
+      await lockUser(sql, owner.userId);
+      const [day, quota, held] = await Promise.all([
+        findDaily(sql, owner.userId, date),
+        this.quotaOf(sql, owner),
+        openReservations(sql, owner.userId, now),
+      ]);
+      const dailyUsd = usd(day?.cost_usd);
+      const base = { dailyUsd, softCapUsd: usd(quota.soft_cap_usd), hardCapUsd: usd(quota.hard_cap_usd), date };
+      if (provider === 'builtin') return { ...base, allowed: true, reservationId: '' };
+      const committed = dailyUsd + (held?.total ?? 0);
+      if (committed >= quota.hard_cap_usd || committed + estimatedUsd > quota.hard_cap_usd) {
+        countRefusal('spend');
+        return { ...base, allowed: false, reservationId: '' };
+      }
+      const reservationId = uuidv7();
+      await insertReservation(sql, {
+        id: reservationId,
+        ...owner,
+        amountUsd: estimatedUsd,
+        expiresAt: new Date(now.getTime() + this.ctx.config.QUOTA_RESERVATION_TTL_MS),
+      });
+      return { ...base, allowed: true, reservationId };
+    });
+  }
+
+  private async importsUsed(sql: Sql, owner: Owner) {
+    const now = this.ctx.clock.now().getTime();
+    const used = await importUses(sql, owner.userId, new Date(now - HOUR_MS), new Date(now - DAY_MS));
+    return {
+      hour: used?.hour ?? 0,
+      day: used?.day ?? 0,
+      oldestHour: used?.oldest_hour ?? null,
+      oldestDay: used?.oldest_day ?? null,
+    };
+  }
+
+  /** Counts one bulk import against the limits in force now (an administrator's PATCH holds at once). */
+  async consumeImport(owner: Owner, kind: 'sync' | 'job') {
+    const now = this.ctx.clock.now();
+    return Sql.transaction(this.ctx.orm, async (sql) => {
+      await lockUser(sql, owner.userId);
+      const quota = await this.quotaOf(sql, owner);
+      const used = await this.importsUsed(sql, owner);
+      const limits = { perHour: quota.bulk_import_per_hour, perDay: quota.bulk_import_per_day };
+      const hourFull = used.hour >= limits.perHour;
+      if (hourFull || used.day >= limits.perDay) {
+        const oldest = hourFull ? used.oldestHour : used.oldestDay;
+        const windowMs = hourFull ? HOUR_MS : DAY_MS;
+        countRefusal('import');
+        const retryMs = oldest ? new Date(oldest).getTime() + windowMs - now.getTime() : windowMs;
+        return {
+          allowed: false,
+          ...limits,
+          usedHour: used.hour,
+          usedDay: used.day,
+          retryAfterS: Math.max(1, Math.ceil(retryMs / 1000)),
+        };
+      }
+      await insertImportUse(sql, { id: uuidv7(), ...owner, kind, at: now });
+      return { allowed: true, ...limits, usedHour: used.hour + 1, usedDay: used.day + 1, retryAfterS: 0 };
+    });
+  }
+}

@@ -1,0 +1,131 @@
+import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
+import { AppError, forbidden, hasPermission, type Owner, type Permission } from '@routinely/platform';
+import { scheduler_v1 } from '@routinely/proto';
+import { z } from 'zod';
+import { providerName } from '../domain/providers.js';
+import type { SettingsService } from '../domain/settings.js';
+import type { UsageService } from '../domain/usage.js';
+import type { ExpandWorkingTime } from '../domain/working-time.js';
+
+/** Working intervals are asked for a scheduling window, which spans at most 90 days (contract). */
+const MAX_WINDOW_MS = 92 * 24 * 3_600_000;
+
+/** The acting user comes only from the verified service token, holding the permission the HTTP route needs. */
+function ownerOfCaller(caller: CallerIdentity, needed: readonly Permission[]): Owner {
+  if (!caller.tenantId || !caller.userId) {
+    throw forbidden('The call must act for a user (tenant and user in the service token)');
+  }
+  if (!hasPermission(caller.permissions, needed)) throw forbidden(`Missing permission ${needed.join(' or ')}`);
+  return { tenantId: caller.tenantId, userId: caller.userId };
+}
+
+const protoInstant = z
+  .union([z.literal(''), z.iso.datetime({ offset: true })])
+  .transform((value) => (value === '' ? null : new Date(value)));
+
+const getSettingsRequest = z.object({ windowStart: protoInstant, windowEnd: protoInstant }).superRefine((r, ctx) => {
+  // Refinements also run when a field already failed; only well-formed instants are compared.
+  const start = r.windowStart instanceof Date ? r.windowStart : null;
+  const end = r.windowEnd instanceof Date ? r.windowEnd : null;
+  if ((r.windowStart === null) !== (r.windowEnd === null)) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'window_start and window_end come together' });
+  } else if (start && end && end <= start) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'window_end must be after window_start' });
+  } else if (start && end && end.getTime() - start.getTime() > MAX_WINDOW_MS) {
+    ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'the window spans at most 92 days' });
+  }
+});
+
+const reserveRequest = z.object({ provider: providerName, estimatedUsd: z.number().min(0).max(1_000_000) });
+
+const recordRequest = z.object({
+  runId: z.union([z.literal(''), z.uuid()]).transform((v) => (v === '' ? null : v)),
+  provider: providerName,
+  model: z.string().min(1).max(128),
+  inputTokens: z.coerce.number().int().min(0),
+  outputTokens: z.coerce.number().int().min(0),
+  reservationId: z.union([z.literal(''), z.uuid()]).transform((v) => (v === '' ? null : v)),
+});
+
+const consumeImportRequest = z.object({ kind: z.enum(['sync', 'job']) });
+
+export interface SchedulerRpcDeps {
+  settings: SettingsService;
+  usage: UsageService;
+  /** `expandWorkingTime` of @routinely/scheduling; without it a request naming a window is refused. */
+  expandWorkingTime: ExpandWorkingTime | undefined;
+}
+
+export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: SchedulerRpcDeps): void {
+  addRpcService(server, scheduler_v1.SettingsServiceService, auth, {
+    getSettings: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN', 'SERVICE_SETTINGS_MANAGE']);
+      const { windowStart, windowEnd } = parseRequest(getSettingsRequest, request);
+      const s = await deps.settings.get(owner);
+      let intervals: { start: Date; end: Date }[] = [];
+      if (windowStart && windowEnd) {
+        if (!deps.expandWorkingTime) throw new AppError('service_unavailable', 'Working-time expansion is not wired');
+        intervals = deps.expandWorkingTime({
+          timezone: s.timezone,
+          workingHours: s.working_hours,
+          noGoWindows: s.no_go_windows,
+          window: { start: windowStart, end: windowEnd },
+        });
+      }
+      const policy = await deps.settings.policyOf(owner);
+      return {
+        userId: s.user_id,
+        timezone: s.timezone,
+        llmProviderDefault: s.llm_provider_default,
+        llmProviderEffective: s.llm_provider_effective,
+        reminderOffsetMin: s.reminder_offset_min,
+        workingHoursJson: JSON.stringify(s.working_hours),
+        noGoWindowsJson: JSON.stringify(s.no_go_windows),
+        workingIntervals: intervals.map((i) => ({ start: i.start.toISOString(), end: i.end.toISOString() })),
+        llmProviderTenantDefault: policy.llm_provider_tenant_default,
+        llmProviderLocked: policy.llm_provider_locked,
+      };
+    },
+  });
+
+  addRpcService(server, scheduler_v1.QuotaServiceService, auth, {
+    checkAndReserveQuota: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN']);
+      const { provider, estimatedUsd } = parseRequest(reserveRequest, request);
+      const r = await deps.usage.checkAndReserve(owner, provider, estimatedUsd);
+      return {
+        allowed: r.allowed,
+        reservationId: r.reservationId,
+        dailyUsd: r.dailyUsd,
+        softCapUsd: r.softCapUsd,
+        hardCapUsd: r.hardCapUsd,
+        date: r.date,
+      };
+    },
+    recordUsage: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN']);
+      const call = parseRequest(recordRequest, request);
+      const r = await deps.usage.record(owner, call);
+      return {
+        usageId: r.usageId,
+        costUsd: r.costUsd,
+        dailyUsd: r.dailyUsd,
+        softBreached: r.soft_breached,
+        hardBreached: r.hard_breached,
+      };
+    },
+    consumeImportQuota: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_BULK_IMPORT']);
+      const { kind } = parseRequest(consumeImportRequest, request);
+      const r = await deps.usage.consumeImport(owner, kind);
+      return {
+        allowed: r.allowed,
+        perHour: r.perHour,
+        perDay: r.perDay,
+        usedHour: r.usedHour,
+        usedDay: r.usedDay,
+        retryAfterS: r.retryAfterS,
+      };
+    },
+  });
+}

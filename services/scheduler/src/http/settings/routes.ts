@@ -1,0 +1,110 @@
+import { ownerOf, problemSchema } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SettingsService } from '../../domain/settings.js';
+import {
+  noGoWindowInput,
+  noGoWindowOut,
+  settingsOut,
+  settingsPatchSchema,
+  workingHoursOut,
+  workingHoursSchema,
+} from '../../domain/settings-model.js';
+
+const tags = ['settings'];
+const permission = 'SERVICE_SETTINGS_MANAGE';
+const windowIdParams = z.object({ window_id: z.uuid() });
+
+/** /settings/*: the caller's own settings row, working hours and no-go windows. */
+export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/service/settings/me',
+      {
+        config: { permission },
+        schema: { tags, summary: "The caller's settings, created on first read", response: { 200: settingsOut } },
+      },
+      async (request) => settings.get(ownerOf(request)),
+    );
+
+    r.patch(
+      '/service/settings/me',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary:
+            'Change some settings; llm_provider_default is ignored (and listed in `ignored`) while the tenant locks it',
+          body: settingsPatchSchema,
+          response: { 200: settingsOut },
+        },
+      },
+      async (request) => settings.patch(ownerOf(request), request.body),
+    );
+
+    r.get(
+      '/service/settings/working-hours',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary: 'Working hours, wall-clock in the settings timezone',
+          response: { 200: workingHoursOut },
+        },
+      },
+      async (request) => settings.workingHours(ownerOf(request)),
+    );
+
+    r.put(
+      '/service/settings/working-hours',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary: 'Replace working hours (HH:MM, end may be 24:00, no overlaps, at most 6 a day; a missing day is [])',
+          body: workingHoursSchema,
+          response: { 200: workingHoursOut },
+        },
+      },
+      async (request) => settings.replaceWorkingHours(ownerOf(request), request.body),
+    );
+
+    r.get(
+      '/service/settings/no-go-windows',
+      {
+        config: { permission },
+        schema: { tags, summary: 'No-go windows, oldest first', response: { 200: z.array(noGoWindowOut) } },
+      },
+      async (request) => settings.windows(ownerOf(request)),
+    );
+
+    r.post(
+      '/service/settings/no-go-windows',
+      {
+        config: { permission },
+        schema: {
+          tags,
+          summary: 'Add a weekly or once no-go window (the server generates the id when none is given)',
+          body: noGoWindowInput,
+          response: { 201: noGoWindowOut, 409: problemSchema },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await settings.addWindow(ownerOf(request), request.body)),
+    );
+
+    r.delete(
+      '/service/settings/no-go-windows/:window_id',
+      {
+        config: { permission },
+        schema: { tags, summary: 'Remove a no-go window', params: windowIdParams },
+      },
+      async (request, reply) => {
+        await settings.removeWindow(ownerOf(request), request.params.window_id);
+        return reply.status(204).send();
+      },
+    );
+  };
+}

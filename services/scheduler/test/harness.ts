@@ -1,0 +1,83 @@
+import type { EventTransport } from '@routinely/events';
+import type { ManualClock } from '@routinely/platform';
+import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { rememberUser } from '../src/events/consumers.js';
+import { type SchedulerServiceDeps, schedulerModule } from '../src/index.js';
+
+export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
+
+export type Harness = ServiceHarness<
+  Parameters<typeof schedulerModule.build>[0],
+  SchedulerServiceDeps,
+  Awaited<ReturnType<typeof schedulerModule.build>>,
+  ManualClock
+>;
+
+/** The scheduler from its module on a fresh database, with a clock the test moves. */
+export function startHarness(
+  env: Record<string, string> = {},
+  options: { transport?: EventTransport; extra?: Partial<SchedulerServiceDeps> } = {},
+): Promise<Harness> {
+  return startServiceHarness(schedulerModule, {
+    env: { SCHEDULER_OUTBOX_POLL_MS: '20', ...env },
+    internalSecret: INTERNAL_SECRET,
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.extra ? { deps: options.extra } : {}),
+  });
+}
+
+export function call(
+  h: Harness,
+  user: TestUser | null,
+  method: InjectOptions['method'],
+  path: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return h.call(user, method, path, payload);
+}
+
+/** Tells the scheduler about a user the way auth's registered event does (the consumer's own write). */
+export async function knowUser(
+  h: Harness,
+  user: TestUser,
+  profile: { email?: string; timezone?: string | null } = {},
+): Promise<TestUser> {
+  await rememberUser(
+    h.orm.em.fork(),
+    {
+      id: user.userId,
+      tenant_id: user.tenantId,
+      email: profile.email ?? `${user.userId}@example.test`,
+      timezone: profile.timezone ?? null,
+      is_active: true,
+    },
+    h.clock.now(),
+  );
+  return user;
+}
+
+/** Records one model call for `user` through the domain (what RecordUsage does). */
+export function recordCall(
+  h: Harness,
+  user: TestUser,
+  call: { provider?: string; model?: string; inputTokens: number; outputTokens: number },
+) {
+  return h.service.domain.usage.record(
+    { tenantId: user.tenantId, userId: user.userId },
+    {
+      runId: null,
+      provider: call.provider ?? 'openai',
+      model: call.model ?? 'gpt-4o-mini',
+      inputTokens: call.inputTokens,
+      outputTokens: call.outputTokens,
+      reservationId: null,
+    },
+  );
+}
+
+export async function ok(res: LightMyRequestResponse, status = 200) {
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json();
+}
