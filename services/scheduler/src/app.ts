@@ -2,6 +2,7 @@ import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import type { SchedulerContext } from './domain/context.js';
@@ -25,7 +26,7 @@ export interface SchedulerServiceDeps {
   transport: EventTransport;
   /** Verifies the service tokens of gRPC callers. */
   internalAuth: InternalAuth;
-  /** `expandWorkingTime` of @routinely/scheduling, for GetSettings' working intervals. */
+  /** Working-time expansion for GetSettings' intervals; `expandWorkingTime` of @routinely/scheduling by default. */
   expandWorkingTime?: ExpandWorkingTime;
 }
 
@@ -57,7 +58,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       addSchedulerRpc(server as Server, deps.internalAuth, {
         settings,
         usage,
-        expandWorkingTime: deps.expandWorkingTime,
+        expandWorkingTime: deps.expandWorkingTime ?? expandWorkingTime,
       }),
     readiness: {
       database: () => databaseReady(deps.orm),

@@ -1,6 +1,6 @@
+import { llmPricesSchema } from '@routinely/llm';
 import { platformConfigSchema } from '@routinely/platform';
 import { z } from 'zod';
-import { llmPricesSchema } from './domain/providers.js';
 
 const optionalText = z
   .string()

@@ -192,12 +192,23 @@ describe('GetSettings with a window', () => {
     }
   });
 
-  it('answers service_unavailable for a window while expandWorkingTime is not wired', async () => {
-    await expect(
-      settings.getSettings(
-        { windowStart: '2026-11-23T00:00:00Z', windowEnd: '2026-11-24T00:00:00Z' },
-        actorOf(h.tokens.user()),
-      ),
-    ).rejects.toMatchObject({ code: 'service_unavailable' });
+  it('answers working time expanded in the user zone, 09:00 local on both sides of the 2027-03-28 Berlin change', async () => {
+    const user = h.tokens.user();
+    await ok(await call(h, user, 'PATCH', '/service/settings/me', { timezone: 'Europe/Berlin' }));
+    await ok(
+      await call(h, user, 'PUT', '/service/settings/working-hours', {
+        fri: [{ start: '09:00', end: '10:00' }],
+        mon: [{ start: '09:00', end: '10:00' }],
+      }),
+    );
+    const res = await settings.getSettings(
+      { windowStart: '2027-03-26T00:00:00+01:00', windowEnd: '2027-03-30T00:00:00+02:00' },
+      actorOf(user),
+    );
+    // Friday before the change is UTC+1, Monday after it UTC+2: the same local hour, one hour apart in UTC.
+    expect(res.workingIntervals).toEqual([
+      { start: '2027-03-26T08:00:00.000Z', end: '2027-03-26T09:00:00.000Z' },
+      { start: '2027-03-29T07:00:00.000Z', end: '2027-03-29T08:00:00.000Z' },
+    ]);
   });
 });

@@ -1,47 +1,14 @@
+import { costUsd, type ModelPrice, priceOf } from '@routinely/llm';
 import { z } from 'zod';
+
+// Prices, the price override schema and the model adapters come from @routinely/llm; this registry adds the
+// service's view of each provider (availability, model) for the routes and the usage ledger.
+export type { ModelAdapter, ModelPrice } from '@routinely/llm';
 
 /** The providers a run may name; `builtin` is the solver (always available, costs nothing). */
 export const PROVIDER_NAMES = ['builtin', 'openai', 'anthropic'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 export const providerName = z.enum(PROVIDER_NAMES);
-
-/** USD per million input and output tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
-
-/** Prices of the default models (USD per million tokens); LLM_PRICES overrides or adds entries. */
-// The same list as @routinely/llm's pricing table (built in parallel); the lead may import that one instead.
-export const BUILTIN_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'gpt-4.1': { input: 2, output: 8 },
-  'gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'gpt-4o': { input: 2.5, output: 10 },
-  'claude-haiku-4-5': { input: 1, output: 5 },
-  'claude-3-5-haiku-latest': { input: 0.8, output: 4 },
-  'claude-sonnet-4-5': { input: 3, output: 15 },
-  'claude-sonnet-4-0': { input: 3, output: 15 },
-};
-
-const priceEntry = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() });
-
-/** `LLM_PRICES` as JSON; a malformed value fails the start naming the variable instead of pricing calls at 0. */
-export const llmPricesSchema = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (!raw?.trim()) return {};
-    try {
-      const parsed = z.record(z.string(), priceEntry).safeParse(JSON.parse(raw));
-      if (parsed.success) return parsed.data;
-      ctx.addIssue({ code: 'custom', message: `LLM_PRICES: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'LLM_PRICES is not valid JSON' });
-    }
-    return z.NEVER;
-  });
 
 export interface ProviderConfig {
   name: ProviderName;
@@ -62,21 +29,6 @@ export interface ProviderEnv {
   ANTHROPIC_MODEL: string;
   LLM_PRICES: Record<string, ModelPrice>;
 }
-
-/**
- * What a model adapter does for the engine (the adapters in src/llm/ implement it): one slot-choosing call
- * with a deadline, answering the parsed answer and the tokens the provider billed.
- */
-export interface ModelAdapter {
-  readonly name: Exclude<ProviderName, 'builtin'>;
-  readonly model: string;
-  chooseSlots(
-    request: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<{ answer: unknown; usage: { inputTokens: number; outputTokens: number } }>;
-}
-
-const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** The configured providers and their prices, built once from the environment. */
 export class ProviderRegistry {
@@ -101,7 +53,7 @@ export class ProviderRegistry {
         ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
       },
     };
-    this.prices = { ...BUILTIN_PRICES, ...env.LLM_PRICES };
+    this.prices = env.LLM_PRICES;
   }
 
   /** The public listing: `{ name, model, available }`, no keys or addresses. */
@@ -119,12 +71,12 @@ export class ProviderRegistry {
   /** Cost of one call in USD (6 decimals); `builtin` is free and a model missing from the table costs 0. */
   costUsd(provider: string, model: string, inputTokens: number, outputTokens: number): number {
     if (provider === 'builtin') return 0;
-    const price = this.prices[model];
+    const price = this.priceOf(model);
     if (!price) return 0;
-    return round6((inputTokens * price.input + outputTokens * price.output) / 1_000_000);
+    return costUsd({ inputTokens, outputTokens }, price);
   }
 
   priceOf(model: string): ModelPrice | undefined {
-    return this.prices[model];
+    return priceOf(model, this.prices);
   }
 }

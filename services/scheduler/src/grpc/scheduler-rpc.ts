@@ -52,8 +52,7 @@ const consumeImportRequest = z.object({ kind: z.enum(['sync', 'job']) });
 export interface SchedulerRpcDeps {
   settings: SettingsService;
   usage: UsageService;
-  /** `expandWorkingTime` of @routinely/scheduling; without it a request naming a window is refused. */
-  expandWorkingTime: ExpandWorkingTime | undefined;
+  expandWorkingTime: ExpandWorkingTime;
 }
 
 export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: SchedulerRpcDeps): void {
@@ -64,7 +63,6 @@ export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: Schedu
       const s = await deps.settings.get(owner);
       let intervals: { start: Date; end: Date }[] = [];
       if (windowStart && windowEnd) {
-        if (!deps.expandWorkingTime) throw new AppError('service_unavailable', 'Working-time expansion is not wired');
         intervals = deps.expandWorkingTime({
           timezone: s.timezone,
           workingHours: s.working_hours,
