@@ -41,6 +41,8 @@ export const Reminder = defineEntity({
     taskId: p.uuid().fieldName('task_id').unique('reminders_task_id_unique'),
     task: p.json<Record<string, unknown>>(),
     taskUpdatedAt: p.datetime().fieldName('task_updated_at'),
+    /** The task version the reminder reflects; events of an older (or the same) version are ignored. */
+    taskVersion: p.integer().fieldName('task_version').default(0),
     channels: p.json<Channel[]>(),
     remindAt: p.datetime().fieldName('remind_at'),
     status: p.string().length(16).$type<ReminderStatus>(),
