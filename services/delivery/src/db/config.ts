@@ -5,6 +5,7 @@ import { Migration20261121090412 } from './migrations/Migration20261121090412.js
 import { Migration20261123144442 } from './migrations/Migration20261123144442.js';
 import { Migration20261123150000 } from './migrations/Migration20261123150000.js';
 import { Migration20261123153511 } from './migrations/Migration20261123153511.js';
+import { Migration20261123154712 } from './migrations/Migration20261123154712.js';
 
 export const dbConfig: ServiceDbConfig = {
   schema: 'delivery',
@@ -14,5 +15,6 @@ export const dbConfig: ServiceDbConfig = {
     { name: 'Migration20261123144442', class: Migration20261123144442 },
     { name: 'Migration20261123150000', class: Migration20261123150000 },
     { name: 'Migration20261123153511', class: Migration20261123153511 },
+    { name: 'Migration20261123154712', class: Migration20261123154712 },
   ],
 };

@@ -22,7 +22,10 @@ export const WebhookEndpoint = defineEntity({
     /** AES-256-GCM sealed (SecretBox); the plaintext leaves the service only on create and rotation. */
     secretSealed: p.text().fieldName('secret_sealed'),
     secretPreview: p.string().length(32).fieldName('secret_preview'),
+    /** Failed tries in a row (reset by a success); at WEBHOOK_CIRCUIT_THRESHOLD the circuit opens. */
     consecutiveFailures: p.integer().fieldName('consecutive_failures'),
+    /** Until when the endpoint's deliveries pause; after it, one half-open probe at a time (ADR 043). */
+    circuitOpenUntil: p.datetime().nullable().fieldName('circuit_open_until'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
