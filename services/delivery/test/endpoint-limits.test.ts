@@ -104,4 +104,19 @@ describe('per-endpoint circuit', () => {
     expect(await h.service.workers.runDueDeliveries()).toBe(0);
     expect(await bell(user)).toHaveLength(1);
   });
+
+  it('a new URL closes an open circuit', async () => {
+    const user = h.tokens.user();
+    const endpoint = await createEndpoint(h, user, { url: `${receiver.url}/moved`, max_attempts: 0 });
+    secrets = [endpoint.secret];
+    receiver.setResponder(() => ({ status: 500 }));
+    await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] }, 4);
+    await h.service.workers.fireDueReminders();
+    await h.service.workers.runDueDeliveries();
+    await h.service.workers.runDueDeliveries();
+    expect((await endpointState(endpoint.id))?.circuit_open_until).not.toBeNull();
+    const patched = await h.call(user, 'PATCH', `/service/webhooks/${endpoint.id}`, { url: `${receiver.url}/fixed` });
+    expect(patched.json()).toMatchObject({ consecutive_failures: 0 });
+    expect(await endpointState(endpoint.id)).toEqual({ consecutive_failures: 0, circuit_open_until: null });
+  });
 });

@@ -91,6 +91,11 @@ export async function updateEndpoint(
   const row = await findEndpoint(em, owner, id);
   if (patch.url !== undefined) {
     await checkUrl(patch.url, s.policy);
+    // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
+    if (patch.url !== row.url) {
+      row.consecutiveFailures = 0;
+      row.circuitOpenUntil = null;
+    }
     row.url = patch.url;
   }
   if (patch.name !== undefined) row.name = patch.name;
