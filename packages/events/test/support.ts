@@ -39,6 +39,7 @@ export function taskSnapshot(overrides: Partial<TaskSnapshot> = {}): TaskSnapsho
     reminder_channels: ['inapp'],
     reminder_offset_min: 10,
     updated_at: new Date().toISOString(),
+    version: 1,
     ...overrides,
   };
 }

@@ -25,6 +25,7 @@ export const ERROR_TABLE = {
   event_not_editable: { status: 409, grpc: 9, title: 'Event not editable' },
   payload_too_large: { status: 413, grpc: 8, title: 'Payload too large' },
   unsupported_media_type: { status: 415, grpc: 3, title: 'Unsupported media type' },
+  too_many_endpoints: { status: 422, grpc: 9, title: 'Too many webhook endpoints' },
   quota_exceeded: { status: 429, grpc: 8, title: 'Quota exceeded' },
   rate_limited: { status: 429, grpc: 8, title: 'Too many requests' },
   internal_error: { status: 500, grpc: 13, title: 'Internal server error' },

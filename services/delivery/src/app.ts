@@ -18,6 +18,9 @@ import { observeDeadLetterQueue } from './workers/observability.js';
 import { ReminderFirer } from './workers/reminder-firer.js';
 import { WakeupListener } from './workers/wakeups.js';
 
+/** How long a stopping host lets started sends finish before abandoning them to lease expiry. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface DeliveryDeps {
   config: DeliveryConfig;
   logger: Logger;
@@ -67,6 +70,10 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     leaseMs: config.DELIVERY_LEASE_MS,
     batchSize: config.DELIVERY_BATCH_SIZE,
     concurrency: config.DELIVERY_CONCURRENCY,
+    perEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+    perUser: config.WEBHOOK_MAX_IN_FLIGHT_PER_USER,
+    circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
+    onSettled: () => deliveryPacer.wake(),
   });
   const deliveryPacer = new Pacer('deliveries', () => deliveries.pass(), clock, config.DELIVERY_POLL_MS, logger);
   const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wake());
@@ -78,7 +85,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   );
   let subscriptions: Subscription[] = [];
   let unobserveQueue: (() => void) | undefined;
-  const ctx = { orm, clock, box, policy, sender };
+  const ctx = { orm, clock, box, policy, sender, maxEndpointsPerUser: config.WEBHOOK_MAX_ENDPOINTS_PER_USER };
   const knownContacts = new Set<string>();
 
   const routes: FastifyPluginAsync = async (app) => {
@@ -134,6 +141,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       await listener.stop();
       await reminderPacer.stop();
       await deliveryPacer.stop();
+      await deliveries.drain(SHUTDOWN_GRACE_MS);
       await sender.close();
       await mailer.close();
     },

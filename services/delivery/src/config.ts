@@ -8,6 +8,16 @@ export const configSchema = platformConfigSchema
     /** Allows http and private/loopback webhook targets. Development and tests only. */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: envBool(false),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** Endpoints one user may have (422 too_many_endpoints beyond). */
+    WEBHOOK_MAX_ENDPOINTS_PER_USER: z.coerce.number().int().positive().default(20),
+    /** Sends to one endpoint in flight at once, across workers: a hanging receiver holds at most this many. */
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().default(2),
+    /** Webhook sends of one user in flight at once over all their endpoints, so no user fills the lane. */
+    WEBHOOK_MAX_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(8),
+    /** Consecutive failed tries after which an endpoint's circuit opens (its deliveries pause). */
+    WEBHOOK_CIRCUIT_THRESHOLD: z.coerce.number().int().positive().default(5),
+    /** First pause of an open circuit; doubled after each failed half-open probe, at most one hour. */
+    WEBHOOK_CIRCUIT_OPEN_MS: z.coerce.number().int().positive().default(60_000),
     /** smtp(s)://user:pass@host:port; without it mail goes to the local email_outbox table and the log. */
     SMTP_URL: z.string().optional(),
     EMAIL_FROM: z.string().default('Routinely <no-reply@routinely.local>'),

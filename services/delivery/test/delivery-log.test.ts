@@ -121,6 +121,29 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     ).toBe(404);
   });
 
+  it('10 parallel requeues of one dead letter: exactly one wins with one fresh delivery, the other nine are 404', async () => {
+    const user = h.tokens.user();
+    const { reminderId } = await fire(user, 410);
+    const auth = await h.tokens.auth(user);
+    const [letter] = (await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().items;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        h.app.inject({ method: 'POST', url: `/api/v1/service/reminders/dlq/${letter.id}/requeue`, headers: auth }),
+      ),
+    );
+    const codes = answers.map((res) => res.statusCode).sort();
+    expect(codes).toEqual([200, ...Array<number>(9).fill(404)]);
+    const winner = answers.find((res) => res.statusCode === 200);
+    const webhookDeliveries = await sqlRows<{ id: string; status: string }>(
+      h.orm,
+      "select id, status from deliveries where reminder_id = ? and channel = 'webhook' order by created_at, id",
+      [reminderId],
+    );
+    expect(webhookDeliveries.map((row) => row.status)).toEqual(['dead', 'pending']);
+    expect(defined(webhookDeliveries[1]).id).toBe(defined(winner).json().id);
+    expect((await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().total).toBe(0);
+  });
+
   it('redeliver resets to pending, attempts 0, next_attempt_at now, and sends again under the same id', async () => {
     const user = h.tokens.user();
     await fire(user, 500);

@@ -72,6 +72,7 @@ export function taskFor(user: TestUser, overrides: Partial<TaskSnapshot> = {}): 
     reminder_channels: ['inapp'],
     reminder_offset_min: 10,
     updated_at: new Date().toISOString(),
+    version: 1,
     ...overrides,
   };
 }

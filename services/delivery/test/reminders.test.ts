@@ -57,6 +57,7 @@ describe('reminders built from task events', () => {
         ...task,
         chosen_slot_start: inMinutes(120),
         updated_at: new Date(Date.parse(task.updated_at) + 1000).toISOString(),
+        version: task.version + 1,
       };
       await publishTask(h.transport, 'taskUpdated', moved, clock.now());
       expect(new Date(defined(await reminderOf(task.id)).remind_at).toISOString()).toBe(inMinutes(105));
@@ -73,6 +74,7 @@ describe('reminders built from task events', () => {
         status,
         chosen_slot_start: ending === 'taskUnscheduled' ? null : moved.chosen_slot_start,
         updated_at: new Date(Date.parse(moved.updated_at) + 1000).toISOString(),
+        version: moved.version + 1,
       } as typeof task;
       await publishTask(h.transport, ending, ended, clock.now());
       expect((await reminderOf(task.id))?.status, ending).toBe('cancelled');

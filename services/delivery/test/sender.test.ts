@@ -17,6 +17,8 @@ const policy: TargetPolicy = {
     if (host === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
     if (host === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
     if (host === 'loopback6.test') return [{ address: '::1', family: 6 }];
+    if (host === 'compat6.test') return [{ address: '::7f00:1', family: 6 }];
+    if (host === 'sixtofour.test') return [{ address: '2002:7f00:1::1', family: 6 }];
     throw new Error('ENOTFOUND');
   },
 };
@@ -51,7 +53,7 @@ describe('webhook sender: connection pinning and redirects', () => {
 
   it('refuses at send time a name that resolves to a private address, without connecting', async () => {
     const before = receiver.received.length;
-    for (const host of ['metadata.test', 'loopback6.test', 'localhost']) {
+    for (const host of ['metadata.test', 'loopback6.test', 'compat6.test', 'sixtofour.test', 'localhost']) {
       const result = await send(`http://${host}:${new URL(receiver.url).port}/x`);
       expect(result.outcome, host).toBe('dead');
       expect(result.error).toMatch(/blocked target/);
@@ -66,6 +68,9 @@ describe('webhook sender: connection pinning and redirects', () => {
       'http://[::1]:80/',
       'http://metadata.test/',
       'https://user:pw@receiver.test/',
+      'http://[::127.0.0.1]:8080/',
+      'http://[64:ff9b::a9fe:a9fe]:8080/',
+      'http://receiver.test:22/',
     ]) {
       receiver.setResponder(() => ({ status: 302, headers: { location } }));
       const result = await send(`${receiver.url}/redirect`);

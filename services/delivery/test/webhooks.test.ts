@@ -264,6 +264,10 @@ describe('webhook URLs when private targets are not allowed', () => {
         'https://sneaky.example.com/',
         'https://2130706433/',
         'https://[::ffff:10.0.0.1]/',
+        'https://[::127.0.0.1]/x',
+        'https://[2002:7f00:1::1]/x',
+        'https://[2001::7f00:1]/x',
+        'https://hooks.example.com:22/x',
       ]) {
         const res = await strict.app.inject({
           method: 'POST',
@@ -288,6 +292,15 @@ describe('webhook URLs when private targets are not allowed', () => {
         payload: { url: 'https://sneaky.example.com/' },
       });
       expect(patch.statusCode).toBe(422);
+      for (const url of ['https://[::127.0.0.1]/x', 'https://hooks.example.com:25/x']) {
+        const embedded = await strict.app.inject({
+          method: 'PATCH',
+          url: `/api/v1/service/webhooks/${ok.json().id}`,
+          headers: auth,
+          payload: { url },
+        });
+        expect([embedded.statusCode, embedded.json().errors[0].loc], url).toEqual([422, ['body', 'url']]);
+      }
     } finally {
       await strict.close();
     }

@@ -19,6 +19,11 @@ export const taskSnapshot = z.object({
   reminder_channels: z.array(z.enum(['email', 'inapp', 'webhook'])),
   reminder_offset_min: z.number().int(),
   updated_at: z.string(),
+  /**
+   * The task row's change counter, strictly increasing in commit order per task: a consumer applies an event
+   * only when its version is newer than the one it stored. Events written before the field existed parse as 0.
+   */
+  version: z.number().int().nonnegative().default(0),
 });
 export type TaskSnapshot = z.infer<typeof taskSnapshot>;
 

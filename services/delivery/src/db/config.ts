@@ -4,6 +4,8 @@ import { deliveryEntities } from './entities.js';
 import { Migration20261121090412 } from './migrations/Migration20261121090412.js';
 import { Migration20261123144442 } from './migrations/Migration20261123144442.js';
 import { Migration20261123150000 } from './migrations/Migration20261123150000.js';
+import { Migration20261123153511 } from './migrations/Migration20261123153511.js';
+import { Migration20261123154712 } from './migrations/Migration20261123154712.js';
 
 export const dbConfig: ServiceDbConfig = {
   schema: 'delivery',
@@ -12,5 +14,7 @@ export const dbConfig: ServiceDbConfig = {
     { name: 'Migration20261121090412', class: Migration20261121090412 },
     { name: 'Migration20261123144442', class: Migration20261123144442 },
     { name: 'Migration20261123150000', class: Migration20261123150000 },
+    { name: 'Migration20261123153511', class: Migration20261123153511 },
+    { name: 'Migration20261123154712', class: Migration20261123154712 },
   ],
 };

@@ -22,7 +22,10 @@ export const WebhookEndpoint = defineEntity({
     /** AES-256-GCM sealed (SecretBox); the plaintext leaves the service only on create and rotation. */
     secretSealed: p.text().fieldName('secret_sealed'),
     secretPreview: p.string().length(32).fieldName('secret_preview'),
+    /** Failed tries in a row (reset by a success); at WEBHOOK_CIRCUIT_THRESHOLD the circuit opens. */
     consecutiveFailures: p.integer().fieldName('consecutive_failures'),
+    /** Until when the endpoint's deliveries pause; after it, one half-open probe at a time (ADR 043). */
+    circuitOpenUntil: p.datetime().nullable().fieldName('circuit_open_until'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
@@ -41,6 +44,8 @@ export const Reminder = defineEntity({
     taskId: p.uuid().fieldName('task_id').unique('reminders_task_id_unique'),
     task: p.json<Record<string, unknown>>(),
     taskUpdatedAt: p.datetime().fieldName('task_updated_at'),
+    /** The task version the reminder reflects; events of an older (or the same) version are ignored. */
+    taskVersion: p.integer().fieldName('task_version').default(0),
     channels: p.json<Channel[]>(),
     remindAt: p.datetime().fieldName('remind_at'),
     status: p.string().length(16).$type<ReminderStatus>(),

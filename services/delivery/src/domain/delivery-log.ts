@@ -2,6 +2,7 @@ import type { EntityManager } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { takeDeadLetter } from '../db/dead-letters-sql.js';
 import { type Channel, DeadLetter, Delivery, type DeliveryRow, type DeliveryStatus } from '../db/entities.js';
 import { notifyWakeup } from '../workers/wakeups.js';
 
@@ -74,9 +75,10 @@ export async function listDeadLetters(em: EntityManager, owner: Owner, page: Pag
 /** State table: the dead-letter row is removed and a fresh pending delivery (new id) is inserted. */
 export async function requeue(em: EntityManager, owner: Owner, dlqId: string, clock: Clock): Promise<DeliveryRow> {
   return em.transactional(async (tx) => {
-    const letter = await tx.findOne(DeadLetter, { id: dlqId, tenantId: owner.tenantId, userId: owner.userId });
-    if (!letter) throw notFound('Dead-letter row');
-    const original = await tx.findOne(Delivery, { id: letter.deliveryId, tenantId: owner.tenantId });
+    // Taking the row first (not reading it) makes concurrent requeues of one letter yield one delivery.
+    const deliveryId = await takeDeadLetter(tx, owner, dlqId);
+    if (!deliveryId) throw notFound('Dead-letter row');
+    const original = await tx.findOne(Delivery, { id: deliveryId, tenantId: owner.tenantId });
     if (!original) throw notFound('Delivery');
     const now = clock.now();
     const id = uuidv7();
@@ -103,7 +105,6 @@ export async function requeue(em: EntityManager, owner: Owner, dlqId: string, cl
       createdAt: now,
       updatedAt: now,
     });
-    tx.remove(letter);
     await tx.flush();
     await notifyWakeup(tx, 'deliveries');
     return fresh;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound, type SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { lockAndCountEndpoints } from '../db/endpoints-sql.js';
 import { WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
 import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
@@ -21,6 +22,8 @@ export interface EndpointServices {
   box: SecretBox;
   policy: TargetPolicy;
   clock: Clock;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_USER */
+  maxEndpointsPerUser: number;
 }
 
 async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
@@ -44,6 +47,16 @@ export async function findEndpoint(em: EntityManager, owner: Owner, id: string):
 
 export async function createEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: EndpointServices) {
   await checkUrl(input.url, s.policy);
+  return em.transactional(async (tx) => {
+    // Counted under the owner's lock, so parallel creates cannot pass the limit together.
+    if ((await lockAndCountEndpoints(tx, owner)) >= s.maxEndpointsPerUser) {
+      throw new AppError('too_many_endpoints', `A user may have at most ${s.maxEndpointsPerUser} webhook endpoints`);
+    }
+    return insertEndpoint(tx, owner, input, s);
+  });
+}
+
+async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: EndpointServices) {
   const secret = newWebhookSecret();
   const now = s.clock.now();
   const id = uuidv7();
@@ -60,6 +73,7 @@ export async function createEndpoint(em: EntityManager, owner: Owner, input: End
     secretSealed: s.box.seal(secret, id),
     secretPreview: secretPreview(secret),
     consecutiveFailures: 0,
+    circuitOpenUntil: null,
     createdAt: now,
     updatedAt: now,
   });
@@ -77,6 +91,11 @@ export async function updateEndpoint(
   const row = await findEndpoint(em, owner, id);
   if (patch.url !== undefined) {
     await checkUrl(patch.url, s.policy);
+    // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
+    if (patch.url !== row.url) {
+      row.consecutiveFailures = 0;
+      row.circuitOpenUntil = null;
+    }
     row.url = patch.url;
   }
   if (patch.name !== undefined) row.name = patch.name;
@@ -96,6 +115,7 @@ export async function rotateSecret(em: EntityManager, owner: Owner, id: string, 
   row.secretSealed = s.box.seal(secret, row.id);
   row.secretPreview = secretPreview(secret);
   row.consecutiveFailures = 0;
+  row.circuitOpenUntil = null;
   row.updatedAt = s.clock.now();
   await em.flush();
   return { row, secret };

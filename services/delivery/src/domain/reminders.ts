@@ -2,7 +2,8 @@ import type { EntityManager } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Reminder } from '../db/entities.js';
+import { Reminder, type ReminderStatus } from '../db/entities.js';
+import { lockTask } from '../db/reminders-sql.js';
 import { notifyWakeup } from '../workers/wakeups.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
@@ -16,18 +17,28 @@ function reminderTimeFor(task: TaskSnapshot, deleted: boolean): Date | null {
 
 /**
  * Keeps the task's reminder in step with a task event: created or moved when the slot is set or moves,
- * cancelled when the task is done, skipped, unscheduled or deleted. Events older than the stored task
- * version are ignored, so out-of-order delivery cannot resurrect a cancelled reminder. Returns true when
- * a reminder became due-able (the firer should re-arm).
+ * cancelled when the task is done, skipped, unscheduled or deleted. One task's events apply in the order the
+ * task service committed them, whatever order they arrive in: an event whose version is not newer than the
+ * stored one is ignored (ADR 021), and events of one task are handled one at a time (a transaction lock on
+ * the task id), so two racing handlers cannot both read the old row. Returns true when a reminder became
+ * due-able (the firer should re-arm).
  */
 export type TaskEvent = EventOf<(typeof taskEvents)[keyof typeof taskEvents]>;
+
+/** Whether `task` is older than (or the same change as) what the reminder already reflects. */
+function isStale(existing: { taskVersion: number; taskUpdatedAt: Date }, task: TaskSnapshot): boolean {
+  if (task.version !== existing.taskVersion) return task.version < existing.taskVersion;
+  // Equal versions: the same change again, except events from before versions existed (0), judged by time.
+  return task.version > 0 || existing.taskUpdatedAt > new Date(task.updated_at);
+}
 
 export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock): Promise<boolean> {
   const { task } = event.data;
   const now = clock.now();
   const version = new Date(task.updated_at);
+  await lockTask(em, task.id);
   const existing = await em.findOne(Reminder, { taskId: task.id, tenantId: task.tenant_id });
-  if (existing && existing.taskUpdatedAt > version) return false;
+  if (existing && isStale(existing, task)) return false;
   let remindAt = reminderTimeFor(task, event.type === 'task.task.deleted');
   // A slot that has already begun gets no reminder; one whose offset already passed fires at once.
   if (remindAt && task.chosen_slot_start && new Date(task.chosen_slot_start) <= now) remindAt = null;
@@ -35,31 +46,22 @@ export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock:
     if (existing) {
       existing.task = task;
       existing.taskUpdatedAt = version;
+      existing.taskVersion = task.version;
       if (existing.status === 'scheduled') existing.status = 'cancelled';
       existing.updatedAt = now;
+    } else if (task.version > 1) {
+      // A cancelled row remembers the version, so older events arriving later cannot create the reminder.
+      em.create(Reminder, reminderRow(task, now, 'cancelled', now));
     }
     return false;
   }
   if (!existing) {
-    em.create(Reminder, {
-      id: uuidv7(),
-      tenantId: task.tenant_id,
-      userId: task.user_id,
-      taskId: task.id,
-      task,
-      taskUpdatedAt: version,
-      channels: task.reminder_channels,
-      remindAt,
-      status: 'scheduled',
-      reminderSetAt: now,
-      firedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    em.create(Reminder, reminderRow(task, remindAt, 'scheduled', now));
   } else {
     const moved = existing.remindAt.getTime() !== remindAt.getTime();
     existing.task = task;
     existing.taskUpdatedAt = version;
+    existing.taskVersion = task.version;
     existing.channels = task.reminder_channels;
     existing.updatedAt = now;
     if (moved || existing.status === 'cancelled') {
@@ -73,6 +75,25 @@ export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock:
   // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
   await notifyWakeup(em, 'reminders');
   return true;
+}
+
+function reminderRow(task: TaskSnapshot, remindAt: Date, status: ReminderStatus, now: Date) {
+  return {
+    id: uuidv7(),
+    tenantId: task.tenant_id,
+    userId: task.user_id,
+    taskId: task.id,
+    task,
+    taskUpdatedAt: new Date(task.updated_at),
+    taskVersion: task.version,
+    channels: task.reminder_channels,
+    remindAt,
+    status,
+    reminderSetAt: now,
+    firedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export interface UpcomingReminder {

@@ -74,9 +74,65 @@ describe('webhook target guard (SSRF)', () => {
     await expect(assertPublicTarget(url, policy)).resolves.toBeInstanceOf(URL);
   });
 
+  // Every IPv6 form that carries an IPv4 address: judged by that address (mapped, NAT64 well-known prefix) or
+  // refused outright (IPv4-compatible ::/96, SIIT-translated, local-use NAT64, 6to4, Teredo).
+  it.each([
+    ['https://[::127.0.0.1]/x', 'IPv4-compatible loopback'],
+    ['https://[::7f00:1]/x', 'IPv4-compatible loopback, hex'],
+    ['https://[::10.0.0.1]/x', 'IPv4-compatible private'],
+    ['https://[::93.184.215.14]/x', 'IPv4-compatible, even of a public address'],
+    ['https://[::ffff:10.0.0.1]/x', 'mapped private'],
+    ['https://[::ffff:a9fe:a9fe]/x', 'mapped link-local, hex'],
+    ['https://[::ffff:0:127.0.0.1]/x', 'SIIT-translated'],
+    ['https://[64:ff9b::169.254.169.254]/x', 'NAT64 of the metadata address'],
+    ['https://[64:ff9b:1::7f00:1]/x', 'local-use NAT64'],
+    ['https://[2002:7f00:1::1]/x', '6to4 of loopback'],
+    ['https://[2002:5db8:d70e::1]/x', '6to4, even of a public address'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x', 'Teredo'],
+    ['https://[2001::7f00:1]/x', 'Teredo, short'],
+  ])('refuses %s (%s)', async (url) => {
+    await expect(assertPublicTarget(url, policy)).rejects.toThrow(/not public/);
+  });
+
+  it.each([
+    ['https://hooks.example.com:80/x', '80'],
+    ['https://hooks.example.com:22/x', '22'],
+    ['https://hooks.example.com:1023/x', '1023'],
+    ['https://93.184.215.14:8/x', '8'],
+  ])('refuses %s (port %s)', async (url) => {
+    await expect(assertPublicTarget(url, policy)).rejects.toThrow(/port/);
+  });
+
+  it.each([
+    'https://hooks.example.com:443/x',
+    'https://hooks.example.com:1024/x',
+    'https://hooks.example.com:8443/x',
+    'https://hooks.example.com:65535/x',
+    'https://[::ffff:93.184.215.14]/x',
+  ])('accepts %s', async (url) => {
+    await expect(assertPublicTarget(url, policy)).resolves.toBeInstanceOf(URL);
+  });
+
+  it('refuses names that resolve to an IPv6 form embedding a private IPv4 address', async () => {
+    const embedded: TargetPolicy = {
+      ...policy,
+      resolve: async (host) => [
+        { address: host === 'compat.example.com' ? '::127.0.0.1' : '2002:a00:1::1', family: 6 },
+      ],
+    };
+    await expect(assertPublicTarget('https://compat.example.com/', embedded)).rejects.toThrow(/non-public/);
+    await expect(assertPublicTarget('https://sixtofour.example.com/', embedded)).rejects.toThrow(/non-public/);
+  });
+
   it('allows http and private targets only when WEBHOOK_ALLOW_PRIVATE_TARGETS is on', async () => {
     await expect(
       assertPublicTarget('http://127.0.0.1:8080/x', { ...policy, allowPrivate: true }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicTarget('http://127.0.0.1:80/x', { ...policy, allowPrivate: true }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicTarget('https://[::127.0.0.1]/x', { ...policy, allowPrivate: true }),
     ).resolves.toBeInstanceOf(URL);
     await expect(assertPublicTarget('https://user:pw@127.0.0.1/', { ...policy, allowPrivate: true })).rejects.toThrow(
       /credentials/,

@@ -22,13 +22,27 @@ export interface TargetPolicy {
 
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64 well-known prefix, 6to4), if any. */
+/**
+ * IPv6 ranges whose addresses carry an IPv4 address that we do not unpack: the deprecated IPv4-compatible
+ * ::/96 (which also holds :: and ::1), SIIT-translated ::ffff:0:0:0/96, local-use NAT64 64:ff9b:1::/48, 6to4
+ * 2002::/16 and Teredo 2001::/32. A gateway may turn any of them into an IPv4 destination of its choosing, and
+ * no legitimate webhook receiver needs them, so they are refused whatever address they carry.
+ */
+const REFUSED_EMBEDDING = ['::/96', '::ffff:0:0:0/96', '64:ff9b:1::/48', '2002::/16', '2001::/32'].map((cidr) =>
+  ipaddr.parseCIDR(cidr),
+);
+
+/** The IPv4 address an IPv6 address carries in a form judged by it (mapped, NAT64 well-known prefix). */
 function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
-  const bytes = address.toByteArray();
-  if (address.match(NAT64_WELL_KNOWN)) return new ipaddr.IPv4(bytes.slice(12, 16));
-  if (address.range() === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  if (address.match(NAT64_WELL_KNOWN)) return new ipaddr.IPv4(address.toByteArray().slice(12, 16));
   return null;
+}
+
+/** Ports a production webhook may use: 443 and the unprivileged range, never a well-known service port. */
+function isAllowedPort(url: URL): boolean {
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return port === 443 || (port >= 1024 && port <= 65_535);
 }
 
 /**
@@ -50,6 +64,7 @@ export function isPublicAddress(raw: string, allowCidrs: readonly string[] = [])
   }
   if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
   const v6 = parsed as ipaddr.IPv6;
+  if (REFUSED_EMBEDDING.some((range) => v6.match(range))) return false;
   const inner = embeddedIpv4(v6);
   if (inner) return inner.range() === 'unicast';
   return v6.range() === 'unicast';
@@ -79,6 +94,9 @@ export function checkUrlShape(raw: string, policy: TargetPolicy): URL {
   if (!host) throw new BlockedTargetError('the URL has no host');
   if (!policy.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host, policy.allowCidrs)) {
     throw new BlockedTargetError(`address ${host} is not public`);
+  }
+  if (!policy.allowPrivate && !isAllowedPort(url)) {
+    throw new BlockedTargetError(`port ${url.port || 80} is not allowed (443 or 1024-65535)`);
   }
   return url;
 }

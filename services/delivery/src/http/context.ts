@@ -10,6 +10,7 @@ export interface RouteContext {
   box: SecretBox;
   policy: TargetPolicy;
   sender: WebhookSender;
+  maxEndpointsPerUser: number;
 }
 
 export const em = (ctx: RouteContext): EntityManager => ctx.orm.em.fork();

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { claimFast, claimWebhooks, type Lane } from '../db/claim-sql.js';
 import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
@@ -13,6 +14,7 @@ import {
   type FailedAttempt,
   unsent,
 } from './attempt.js';
+import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
 import { countAttempt, failureClass } from './observability.js';
 import { deliveryRow } from './reminder-firer.js';
 import { SentRecorder } from './sent-recorder.js';
@@ -28,7 +30,15 @@ export interface DeliveryWorkerOptions {
   mailer: Mailer;
   leaseMs: number;
   batchSize: number;
+  /** Sends in flight per lane (fast: in-app and email; webhook). */
   concurrency: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT */
+  perEndpoint: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_USER */
+  perUser: number;
+  circuit: CircuitPolicy;
+  /** Called when a started delivery is recorded: a place in its lane (and at its endpoint) is free again. */
+  onSettled?: () => void;
 }
 
 /**
@@ -45,48 +55,91 @@ export class DeliveryWorker {
     this.sent = new SentRecorder(o.orm);
   }
 
-  /** Claims and processes one batch; returns how many deliveries it handled. */
+  private readonly inFlight: Record<Lane, Set<Promise<void>>> = { fast: new Set(), webhook: new Set() };
+
+  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it handled. */
   async runDue(): Promise<number> {
-    const claimed = await this.claim();
-    if (claimed.length === 0) return 0;
-    const knex = this.o.orm.em.getKnex();
-    const endpoints = await this.endpointsOf(knex, claimed);
-    const emails = await this.emailsOf(knex, claimed);
-    const signal = this.abort.signal;
-    const queue = [...claimed];
-    const run = async () => {
-      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
-        let result: AttemptResult;
-        try {
-          const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
-          result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
-        } catch (error) {
-          if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
-          result = unsent((error as Error).message, true);
-        }
-        if (signal.aborted) return;
-        await this.record(delivery, result, endpoints).catch((error) =>
-          this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.o.concurrency, claimed.length) }, run));
-    return claimed.length;
+    const started = await this.startDue();
+    await Promise.all(started.map((s) => s.done));
+    return started.length;
   }
 
-  private async claim(): Promise<ClaimedDelivery[]> {
-    const now = this.o.clock.now();
-    const { rows } = await this.o.orm.em.getKnex().raw<{ rows: ClaimedDelivery[] }>(
-      `update deliveries set lease_until = ?, lease_token = ?
-       where id in (
-         select id from deliveries
-         where status in ('pending', 'failed') and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
-         order by next_attempt_at limit ? for update skip locked)
-       returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, payload, secret_sealed,
-                 attempts, max_attempts, lease_token`,
-      [new Date(now.getTime() + this.o.leaseMs), uuidv7(), now, now, this.o.batchSize],
+  /**
+   * Claims and starts what each lane has room for without waiting for the sends: a pass never waits on a
+   * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`).
+   */
+  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<void> }[]> {
+    const started: { lane: Lane; full: boolean; done: Promise<void> }[] = [];
+    for (const lane of ['fast', 'webhook'] as const) {
+      const room = Math.min(this.o.batchSize, this.o.concurrency - this.inFlight[lane].size);
+      if (room <= 0) continue;
+      const claimed = await this.claim(lane, room);
+      if (claimed.length === 0) continue;
+      const knex = this.o.orm.em.getKnex();
+      const endpoints = await this.endpointsOf(knex, claimed);
+      const emails = await this.emailsOf(knex, claimed);
+      for (const delivery of claimed) {
+        const done: Promise<void> = this.process(delivery, endpoints, emails).finally(() => {
+          this.inFlight[lane].delete(done);
+          this.o.onSettled?.();
+        });
+        this.inFlight[lane].add(done);
+        started.push({ lane, full: claimed.length === this.o.batchSize, done });
+      }
+    }
+    return started;
+  }
+
+  private async process(
+    delivery: ClaimedDelivery,
+    endpoints: Map<string, EndpointForSend>,
+    emails: Map<string, string>,
+  ) {
+    const signal = this.abort.signal;
+    let result: AttemptResult;
+    try {
+      const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
+      result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
+    } catch (error) {
+      if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
+      result = unsent((error as Error).message, true);
+    }
+    if (signal.aborted) return;
+    await this.record(delivery, result, endpoints).catch((error) =>
+      this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
     );
-    return rows;
+  }
+
+  private async claim(lane: Lane, limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.o.clock.now();
+    const request = {
+      now,
+      leaseUntil: new Date(now.getTime() + this.o.leaseMs),
+      leaseToken: uuidv7(),
+      limit,
+      perEndpoint: this.o.perEndpoint,
+      perUser: this.o.perUser,
+      circuitThreshold: this.o.circuit.threshold,
+    };
+    const knex = this.o.orm.em.getKnex();
+    return lane === 'fast' ? claimFast(knex, request) : claimWebhooks(knex, request);
+  }
+
+  /**
+   * Lets started deliveries finish for up to `graceMs` (a stopping host), then abandons the rest as a killed
+   * process would: their leases expire and another worker retries the same attempt.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const all = Promise.all([...this.inFlight.fast, ...this.inFlight.webhook]);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    this.kill();
+    await all;
+    this.revive();
   }
 
   private async endpointsOf(knex: Knex, claimed: ClaimedDelivery[]) {
@@ -151,13 +204,13 @@ export class DeliveryWorker {
       );
       if (rows.length === 0) return false; // lease lost to another worker: its outcome wins
       if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
-      if (status !== 'dead' || result.ok) return true; // (a dead try is never ok; the test narrows the type)
+      if (result.ok) return true;
+      const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
+      // Only tries that reached for the receiver count against it (not a deleted or disabled endpoint).
+      if (endpoint?.enabled) await recordEndpointFailure(trx, endpoint.id, now, this.o.circuit);
+      if (status !== 'dead') return true;
       await this.deadLetter(trx, delivery, result, tries, now);
-      if (!delivery.endpoint_id) return true;
-      await trx.raw('update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = ?', [
-        delivery.endpoint_id,
-      ]);
-      if (endpoints.get(delivery.endpoint_id)?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
+      if (endpoint?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
       return true;
     });
     if (recorded) this.observe(delivery, result, status, tries, delay);
@@ -233,13 +286,17 @@ export class DeliveryWorker {
   }
 
   async pass(): Promise<PassResult> {
-    const handled = await this.runDue();
-    if (handled >= this.o.batchSize) return { more: true, nextAt: null };
+    const started = await this.startDue();
+    if (started.some((s) => s.full)) return { more: true, nextAt: null };
     const { rows } = await this.o.orm.em.getKnex().raw<{ rows: { next: Date | null }[] }>(
       `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
        from deliveries where status in ('pending', 'failed')`,
     );
-    return { more: false, nextAt: rows[0]?.next ? new Date(rows[0].next) : null };
+    const next = rows[0]?.next ? new Date(rows[0].next) : null;
+    // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
+    // poll covers the rest.
+    if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };
+    return { more: false, nextAt: next };
   }
 
   /** Test hook for crash tests: abandons in-flight sends without recording them, as a killed process would. */

@@ -11,8 +11,8 @@ interface SentItem {
 
 /**
  * Records successful webhook tries in groups: one UPDATE (fenced by each row's lease token) per few
- * milliseconds instead of one commit, and one WAL flush, per delivery. The endpoint's failure count is reset
- * only where it is non-zero, so concurrent successes never queue on the endpoint's row lock.
+ * milliseconds instead of one commit, and one WAL flush, per delivery. The endpoint's failure count (and its
+ * circuit) is reset only where it is set, so concurrent successes never queue on the endpoint's row lock.
  */
 export class SentRecorder {
   private pending: SentItem[] = [];
@@ -49,8 +49,8 @@ export class SentRecorder {
              updated_at = v.at
            from v where d.id = v.id and d.lease_token = v.lease_token
            returning d.endpoint_id)
-         update webhook_endpoints set consecutive_failures = 0
-         where id in (select endpoint_id from sent) and consecutive_failures <> 0`,
+         update webhook_endpoints set consecutive_failures = 0, circuit_open_until = null
+         where id in (select endpoint_id from sent) and (consecutive_failures <> 0 or circuit_open_until is not null)`,
         [
           items.map((i) => i.id),
           items.map((i) => i.leaseToken),

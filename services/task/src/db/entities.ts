@@ -38,6 +38,11 @@ export const Task = defineEntity({
     completedAt: p.datetime().nullable().fieldName('completed_at'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
+    /**
+     * Counts the changes of the row (1 on insert, +1 in every write's transaction) and travels in every task
+     * event, so consumers apply one task's events in commit order whatever order they arrive in (ADR 021).
+     */
+    version: p.integer().default(1),
   },
 });
 

@@ -4,7 +4,7 @@ import type { Sql } from './sql.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
-  chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at`;
+  chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at, version`;
 
 const DATE_FIELDS = [
   'deadline_at',
@@ -65,7 +65,7 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
        insert into tasks (${COLUMNS})
        select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
-         null, null, null, ?, ?
+         null, null, null, ?, ?, 1
        from input order by ord
        returning ${COLUMNS}
      )
@@ -178,7 +178,8 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
   const saved = await sql.first<TaskRow>(
     `update tasks set parent_task_id = ?, depth = ?, sort_order = ?, title = ?, description = ?, raw_input = ?,
        status = ?, priority = ?, duration_min = ?, deadline_at = ?, earliest_start_at = ?, reminder_channels = ?,
-       reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?
+       reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?,
+       version = version + 1
      where id = ? and tenant_id = ? and user_id = ?
      returning ${COLUMNS}`,
     [
@@ -211,13 +212,13 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
 
 export async function shiftDepths(sql: Sql, ids: readonly string[], delta: number): Promise<void> {
   if (delta === 0 || ids.length === 0) return;
-  await sql.rows('update tasks set depth = depth + ? where id = any(?::uuid[])', [delta, ids]);
+  await sql.rows('update tasks set depth = depth + ?, version = version + 1 where id = any(?::uuid[])', [delta, ids]);
 }
 
 /** Sets sort_order 0..n-1 in the given order. */
 export async function renumberSiblings(sql: Sql, orderedIds: readonly string[], now: Date): Promise<void> {
   await sql.rows(
-    `update tasks set sort_order = v.ord - 1, updated_at = ?
+    `update tasks set sort_order = v.ord - 1, updated_at = ?, version = version + 1
      from unnest(?::uuid[]) with ordinality as v(id, ord)
      where tasks.id = v.id and tasks.sort_order <> v.ord - 1`,
     [now, orderedIds],
@@ -232,6 +233,19 @@ export async function siblingIds(sql: Sql, owner: Owner, parentId: string | null
     params,
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Counts a deletion as a change of every row it removes and returns the new versions: waiting on the row locks
+ * of writes still in flight, so a deleted event always carries a newer version than any event before it.
+ */
+export async function bumpVersions(sql: Sql, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.rows<{ id: string; version: number }>(
+    'update tasks set version = version + 1 where id = any(?::uuid[]) returning id, version',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.version)]));
 }
 
 export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<void> {

@@ -36,6 +36,8 @@ export interface TaskRow extends NewTask {
   completed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Change counter of the row (see the entity); events carry it as `version`. */
+  version: number;
 }
 
 export const TASK_DEFAULTS = {
@@ -95,5 +97,6 @@ export function toSnapshot(row: TaskRow): TaskSnapshot {
     reminder_channels: row.reminder_channels,
     reminder_offset_min: row.reminder_offset_min,
     updated_at: row.updated_at.toISOString(),
+    version: Number(row.version),
   };
 }

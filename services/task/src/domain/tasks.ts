@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import { Sql } from '../db/sql.js';
 import {
+  bumpVersions,
   deleteTask,
   findTask,
   findTasks,
@@ -165,8 +166,14 @@ export class TaskService {
       await sql.lockOwner(owner.tenantId, owner.userId);
       const rows = await subtreeRows(sql, owner, id);
       if (rows.length === 0) throw notFound('Task');
+      const versions = await bumpVersions(
+        sql,
+        rows.map((row) => row.id),
+      );
       await deleteTask(sql, owner, id);
-      for (const row of rows) emitTaskEvent(em, 'taskDeleted', row, now);
+      for (const row of rows) {
+        emitTaskEvent(em, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
+      }
     });
   }
 
