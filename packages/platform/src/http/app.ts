@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { registerRequestObservability } from './observability.js';
 import { registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
+import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -159,6 +160,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       throw new AppError('forbidden', `Missing permission ${[config.permission].flat().join(' or ')}`);
     }
   });
+
+  app.addHook('preValidation', async (request) => refuseUnsafeText(request));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) return sendProblem(reply, error);
