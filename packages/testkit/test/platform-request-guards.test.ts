@@ -173,3 +173,19 @@ function rawGet(
     req.end();
   });
 }
+
+describe('security headers', () => {
+  it('marks API answers uncacheable and unframeable, and gives the docs page a content security policy', async () => {
+    const api = await app.inject({ method: 'POST', url: '/api/v1/service/import', payload: {} });
+    expect(api.headers['cache-control']).toBe('no-store');
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['x-frame-options']).toBe('DENY');
+    const docs = await app.inject({ method: 'GET', url: '/api/v1/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(docs.headers['x-content-type-options']).toBe('nosniff');
+    expect(docs.headers['x-frame-options']).toBe('DENY');
+    expect(docs.headers['referrer-policy']).toBe('no-referrer');
+  });
+});

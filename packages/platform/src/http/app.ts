@@ -16,8 +16,9 @@ import type { Logger } from '../logger.js';
 import { CookieCsrfGuard } from './csrf.js';
 import { MAX_URL_LENGTH, problemClientErrorHandler, RouteMethods, requestIdOf } from './framework-errors.js';
 import { registerRequestObservability } from './observability.js';
-import { registerOpenApi } from './openapi.js';
+import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -139,6 +140,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   await app.register(cookie);
   await app.register(formbody);
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  registerSecurityHeaders(app, DOCS_PATH);
   await registerOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
