@@ -7,6 +7,9 @@ import { User, type UserRow } from '../db/entities.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordHasher } from './passwords.js';
 import { type ProfileCache, toEventUser } from './profile.js';
+import type { TenantPolicies } from './tenants.js';
+
+type TenantAdmission = Pick<TenantPolicies, 'admitNewUser'>;
 
 export interface RegistrationInput {
   email: string;
@@ -20,6 +23,7 @@ export interface RegistrationInput {
   timezone?: string | undefined;
   locale?: string | undefined;
   extra: Record<string, unknown>;
+  inviteToken?: string | undefined;
 }
 
 export interface ProfilePatch {
@@ -47,6 +51,9 @@ export interface NewUser {
   isVerified: boolean;
   extra: Record<string, unknown>;
   now: Date;
+  /** How the user is joining (the invitation they bring, if any), for the tenant's registration policy. */
+  applicant: { via: 'password' | 'sso'; inviteToken?: string | undefined };
+  admission: TenantAdmission;
 }
 
 /**
@@ -63,13 +70,20 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
       tx.getTransactionContext(),
     );
   const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
-  const { now, ...fields } = input;
+  const { now, applicant, admission, ...fields } = input;
+  const id = uuidv7();
+  const role = await admission.admitNewUser(
+    tx,
+    { tenantId: input.tenantId, email: input.email, ...applicant },
+    first,
+    id,
+  );
   const created = tx.create(User, {
-    id: uuidv7(),
+    id,
     ...fields,
     avatarUrl: null,
     isActive: true,
-    roles: [first ? 'admin' : 'user'],
+    roles: [role],
     mfaEnabled: false,
     mfaSecret: null,
     mfaPendingSecret: null,
@@ -103,6 +117,7 @@ export class AccountService {
     private readonly throttle: LoginThrottle,
     private readonly cache: ProfileCache,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly admission: TenantAdmission,
   ) {}
 
   async register(input: RegistrationInput): Promise<UserRow> {
@@ -128,6 +143,8 @@ export class AccountService {
           isVerified: false,
           extra: input.extra,
           now,
+          applicant: { via: 'password', inviteToken: input.inviteToken },
+          admission: this.admission,
         }),
       );
       this.relay.kick();

@@ -72,6 +72,7 @@ export const REGISTER_FIELDS = [
   'timezone',
   'locale',
   'tenant_id',
+  'invite_token',
 ] as const;
 
 export const registerBody = z.looseObject({
@@ -85,6 +86,8 @@ export const registerBody = z.looseObject({
   timezone: timezoneSchema.optional(),
   locale: localeSchema.optional(),
   tenant_id: z.uuid().optional(),
+  /** From POST /auth/tenant/invites: how to join a tenant whose policy is `invite`. */
+  invite_token: z.string().min(1).max(256).optional(),
 });
 
 export const loginBody = z
@@ -107,10 +110,11 @@ export const loginFormBody = z.looseObject({
   scope: z.string().optional(),
 });
 
-export const refreshBody = z.object({ refresh_token: z.string().min(1).max(512) });
+// Long enough for any token a client may mistake for a refresh token (an access JWT is answered 401, not 422).
+export const refreshBody = z.object({ refresh_token: z.string().min(1).max(8192) });
 
 export const logoutBody = z
-  .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(512).optional() })
+  .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(8192).optional() })
   .nullish();
 
 export const okSchema = z.object({ ok: z.literal(true) });
