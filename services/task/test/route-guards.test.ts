@@ -115,7 +115,7 @@ const TABLE: RouteGuardTable<TestUser> = {
     fixture: job,
     invalid: { params: { job_id: 'nope' } },
   },
-  'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ', invalid: { query: 'limit=0' } },
   'PATCH /service/routine-tasks/:task_id/parent': {
     permission: 'SERVICE_TASK_UPDATE',
     fixture: task,

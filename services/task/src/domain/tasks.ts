@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import { Sql } from '../db/sql.js';
 import {
+  countOwnerTasks,
   deleteTask,
   findTask,
   findTasks,
@@ -126,8 +127,11 @@ export class TaskService {
     return { rows, edges };
   }
 
-  ownerTree(owner: Owner): Promise<TaskRow[]> {
-    return ownerTreeRows(this.reader(), owner);
+  /** One page of the owner's depth-first tree, with the total number of tasks. */
+  async ownerTree(owner: Owner, page: { limit: number; offset: number }): Promise<{ rows: TaskRow[]; total: number }> {
+    const sql = this.reader();
+    const [rows, total] = await Promise.all([ownerTreeRows(sql, owner, page), countOwnerTasks(sql, owner)]);
+    return { rows, total };
   }
 
   async update(owner: Owner, id: string, patch: TaskPatch): Promise<TaskRow> {
