@@ -78,3 +78,36 @@ describe('unstorable characters', () => {
     }
   });
 });
+
+describe('new passwords', () => {
+  it('refuse common ones, guessable patterns, one repeated character and the email itself', async () => {
+    const email = `ada.lovelace.${Date.now()}@example.test`;
+    for (const password of [
+      'password123',
+      'qwertyuiop1',
+      'iloveyou2024',
+      'aaaaaaaaaaaa',
+      '############',
+      email,
+      email.split('@')[0] as string,
+    ]) {
+      const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password } });
+      expect(res.statusCode, password).toBe(422);
+      expect(res.json().errors[0].loc).toEqual(['body', 'password']);
+    }
+    const ok = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email, password: 'plum orbit lantern 42' },
+    });
+    expect(ok.statusCode).toBe(201);
+    const change = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/set-local-password',
+      headers: bearer(ok.json().access_token),
+      payload: { new_password: email.toUpperCase(), current_password: 'plum orbit lantern 42' },
+    });
+    expect(change.statusCode).toBe(422);
+    expect(change.json().errors[0].loc).toEqual(['body', 'new_password']);
+  });
+});

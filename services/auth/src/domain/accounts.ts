@@ -5,7 +5,7 @@ import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { User, type UserRow } from '../db/entities.js';
 import type { LoginThrottle } from './login-throttle.js';
-import type { PasswordHasher } from './passwords.js';
+import { type PasswordHasher, passwordProblem } from './passwords.js';
 import { type ProfileCache, toEventUser } from './profile.js';
 import type { TenantPolicies } from './tenants.js';
 
@@ -100,6 +100,12 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
     ),
   );
   return created;
+}
+
+/** The schema judged the password alone; with the account known, its email counts too. */
+function refuseEmailAsPassword(user: UserRow, password: string, field: string): void {
+  const problem = passwordProblem(password, user.email);
+  if (problem) throw fieldError(['body', field], problem, 'value_error');
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -246,12 +252,14 @@ export class AccountService {
         throw fieldError(['body', 'current_password'], 'is required when a local password exists', 'missing');
       await this.checkPassword(user, currentPassword, ip);
     }
+    refuseEmailAsPassword(user, newPassword, 'new_password');
     await this.writePassword(user, newPassword);
   }
 
   /** First local password of an account that has none (an SSO account); 409 when one exists. */
   async setupPassword(user: UserRow, password: string): Promise<void> {
     if (user.passwordHash) throw new AppError('password_already_set', 'A local password is already set');
+    refuseEmailAsPassword(user, password, 'password');
     await this.writePassword(user, password, true);
   }
 

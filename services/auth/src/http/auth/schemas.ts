@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema } from '../../domain/passwords.js';
+import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 
 const isTimeZone = (tz: string) => {
   try {
@@ -75,20 +75,26 @@ export const REGISTER_FIELDS = [
   'invite_token',
 ] as const;
 
-export const registerBody = z.looseObject({
-  email: z.email().max(320),
-  password: newPasswordSchema,
-  name: shortText(200).optional(),
-  first_name: shortText(100).optional(),
-  last_name: shortText(100).optional(),
-  display_name: shortText(200).optional(),
-  phone: z.string().trim().max(50).optional(),
-  timezone: timezoneSchema.optional(),
-  locale: localeSchema.optional(),
-  tenant_id: z.uuid().optional(),
-  /** From POST /auth/tenant/invites: how to join a tenant whose policy is `invite`. */
-  invite_token: z.string().min(1).max(256).optional(),
-});
+export const registerBody = z
+  .looseObject({
+    email: z.email().max(320),
+    password: newPasswordSchema,
+    name: shortText(200).optional(),
+    first_name: shortText(100).optional(),
+    last_name: shortText(100).optional(),
+    display_name: shortText(200).optional(),
+    phone: z.string().trim().max(50).optional(),
+    timezone: timezoneSchema.optional(),
+    locale: localeSchema.optional(),
+    tenant_id: z.uuid().optional(),
+    /** From POST /auth/tenant/invites: how to join a tenant whose policy is `invite`. */
+    invite_token: z.string().min(1).max(256).optional(),
+  })
+  .superRefine((body, ctx) => {
+    // The password schema judged it alone; here the email is known and counts as guessable.
+    const problem = passwordProblem(body.password, body.email);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+  });
 
 export const loginBody = z
   .object({
