@@ -17,8 +17,20 @@ const strength = new ZxcvbnFactory({
 });
 const MIN_SCORE = 3;
 
+/** The last few verdicts: one request judges the same password more than once (alone, then with its email). */
+const recent = new Map<string, string | undefined>();
+
 /** Why `password` may not be chosen by the owner of `email` (undefined when it may). */
 export function passwordProblem(password: string, email?: string): string | undefined {
+  const key = `${email ?? ''}\u0000${password}`;
+  if (recent.has(key)) return recent.get(key);
+  const verdict = judge(password, email);
+  recent.set(key, verdict);
+  if (recent.size > 16) recent.delete(recent.keys().next().value as string);
+  return verdict;
+}
+
+function judge(password: string, email: string | undefined): string | undefined {
   if (/^(.)\1*$/su.test(password)) return 'must not be one repeated character';
   const userInputs: string[] = [];
   if (email) {

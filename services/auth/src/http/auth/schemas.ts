@@ -91,7 +91,9 @@ export const registerBody = z
     invite_token: z.string().min(1).max(256).optional(),
   })
   .superRefine((body, ctx) => {
-    // The password schema judged it alone; here the email is known and counts as guessable.
+    // The password schema judged it alone; here the email is known and counts as guessable. Only when the
+    // password alone passed, so a weak one is reported once.
+    if (body.password.length < 8 || body.password.length > 128 || passwordProblem(body.password)) return;
     const problem = passwordProblem(body.password, body.email);
     if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
   });
