@@ -139,7 +139,7 @@ describe('framework-level requests', () => {
     const long = await fetch(`${base}/api/v1/service/items?q=${'a'.repeat(9000)}`);
     expect(long.status).toBe(414);
     expect(long.headers.get('content-type')).toContain('application/problem+json');
-    expect((await long.json()).code).toBe('uri_too_long');
+    expect(((await long.json()) as { code: string }).code).toBe('uri_too_long');
     const big = await rawGet(base, { 'x-big': 'b'.repeat(20_000) });
     expect(big.status).toBe(431);
     expect(big.contentType).toContain('application/problem+json');
