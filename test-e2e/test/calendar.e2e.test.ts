@@ -11,7 +11,7 @@ afterAll(() => target?.close());
 describe('shared calendars across services', () => {
   it('shares by email (looked up in the auth service over gRPC) and enforces the levels', async () => {
     const owner = await registerUser(target);
-    const friend = await registerUser(target, owner.tenantId);
+    const friend = await registerUser(target, owner);
     const stranger = await registerUser(target);
     const created = await call(target, 'POST', '/api/v1/calendars', {
       token: owner.token,

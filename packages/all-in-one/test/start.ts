@@ -41,11 +41,29 @@ export async function call(
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : {} };
 }
 
-/** Registers a user through the auth service; a new tenant unless one is given. */
-export async function register(baseUrl: string, tenantId: string = crypto.randomUUID()) {
+/**
+ * Registers a user through the auth service: the admin of a new tenant, or, given that tenant's admin, a user
+ * joining by the admin's invitation (tenants are invite-only by default).
+ */
+export async function register(baseUrl: string, joining?: { tenantId: string; token: string }) {
   const email = `obs-${randomBytes(4).toString('hex')}@example.test`;
+  const tenantId = joining?.tenantId ?? crypto.randomUUID();
+  let inviteToken: string | undefined;
+  if (joining) {
+    const invite = await call(baseUrl, 'POST', '/api/v1/auth/tenant/invites', {
+      token: joining.token,
+      body: { email },
+    });
+    if (invite.status !== 201) throw new Error(`invite failed: ${invite.status}`);
+    inviteToken = String(invite.json.token);
+  }
   const res = await call(baseUrl, 'POST', '/api/v1/auth/register', {
-    body: { email, password: 'correct horse battery', tenant_id: tenantId },
+    body: {
+      email,
+      password: 'correct horse battery',
+      tenant_id: tenantId,
+      ...(inviteToken ? { invite_token: inviteToken } : {}),
+    },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status}`);
   const user = res.json.user as { id: string };

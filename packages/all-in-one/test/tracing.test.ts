@@ -59,7 +59,7 @@ describe('one trace across HTTP, gRPC and events', () => {
   it('a calendar share by email: the request, its user lookup in auth and the event it publishes', async () => {
     const baseUrl = target.running.url;
     const owner = await register(baseUrl);
-    const friend = await register(baseUrl, owner.tenantId);
+    const friend = await register(baseUrl, owner);
     const calendar = await call(baseUrl, 'POST', '/api/v1/calendars', {
       token: owner.token,
       body: { name: 'Family', timezone: 'Europe/Berlin' },

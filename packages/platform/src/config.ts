@@ -51,5 +51,20 @@ export const platformConfigSchema = z.object({
   JWT_ISSUER: z.string().default('routinely'),
   JWT_AUDIENCE: z.string().default('routinely-api'),
   DEFAULT_TENANT_ID: z.string().uuid().default('01900000-0000-7000-8000-000000000001'),
+  /** The externally visible base URL; its origin is always allowed for cookie-authenticated writes. */
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
+  /** Further origins (comma list of scheme://host[:port]) allowed for cookie-authenticated writes. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .refine(
+      (value) =>
+        value
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => URL.canParse(o) && /^https?:$/.test(new URL(o).protocol)),
+      'must be a comma list of http(s) origins',
+    ),
 });
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

@@ -7,6 +7,7 @@ export * from './envoy.js';
 export * from './errors.js';
 export * from './grpc-addresses.js';
 export * from './http/app.js';
+export * from './http/csrf.js';
 export * from './http/health.js';
 export * from './http/metrics-route.js';
 export * from './http/mounts.js';

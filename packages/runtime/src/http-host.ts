@@ -1,4 +1,5 @@
 import {
+  allowedOriginsFrom,
   type Clock,
   createHttpApp,
   createTokenVerifier,
@@ -56,6 +57,7 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
     logger: options.logger,
     verifyToken,
     trustProxy: options.config.TRUST_PROXY,
+    allowedOrigins: allowedOriginsFrom(options.config),
     rateLimiter: new IpRateLimiter(
       {
         perMinute: options.config.RATE_LIMIT_PER_MINUTE,

@@ -33,7 +33,7 @@ export async function runUntilSignal(
     if (tracing) log.info('tracing exports spans over OTLP');
     running = await startHost({ modules, env, logger: log });
   } catch (error) {
-    log.fatal({ err: error }, 'failed to start');
+    log.fatal({ err: error }, `failed to start: ${reasonsOf(error)}`);
     await tracing?.shutdown().catch(() => {});
     process.exit(1);
   }
@@ -51,4 +51,16 @@ export async function runUntilSignal(
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+}
+
+/** The error's message and those of its causes, so the one fatal line says why (at the default log level). */
+export function reasonsOf(error: unknown): string {
+  const reasons: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const message = current instanceof Error ? current.message : typeof current === 'string' ? current : undefined;
+    if (message && !reasons.some((r) => r.includes(message))) reasons.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return reasons.length > 0 ? reasons.join('; caused by: ') : String(error);
 }

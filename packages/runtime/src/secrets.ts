@@ -22,7 +22,24 @@ export function loadSecrets(env: NodeJS.ProcessEnv, dataDir: string | undefined)
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
   let stored: Partial<RuntimeSecrets> = {};
-  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<RuntimeSecrets>;
+  if (existsSync(file)) {
+    try {
+      stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<RuntimeSecrets>;
+    } catch (error) {
+      throw new Error(
+        `${file} is not readable JSON (${(error as Error).message}); restore it from a backup, or set ENCRYPTION_KEY ` +
+          'and INTERNAL_AUTH_SECRET to the values it held',
+        { cause: error },
+      );
+    }
+  } else if (!env.ENCRYPTION_KEY && existsSync(join(dataDir, 'postgres', 'PG_VERSION'))) {
+    // A new key would make every secret sealed with the lost one (signing keys, TOTP seeds) unreadable.
+    throw new Error(
+      `${file} is missing but ${join(dataDir, 'postgres')} holds data sealed with the key it contained. ` +
+        'Restore secrets.json from a backup (or set ENCRYPTION_KEY and INTERNAL_AUTH_SECRET to its values); ' +
+        `to start over without that data, move ${dataDir} aside.`,
+    );
+  }
   const secrets: RuntimeSecrets = {
     internalAuthSecret: env.INTERNAL_AUTH_SECRET ?? stored.internalAuthSecret ?? randomBytes(32).toString('base64url'),
     encryptionKey: env.ENCRYPTION_KEY ?? stored.encryptionKey ?? randomBytes(32).toString('base64'),

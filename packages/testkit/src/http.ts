@@ -45,9 +45,13 @@ export async function buildTestHttpApp(
 export async function buildServiceHttpApp(
   service: ServiceInstance,
   tokens: TestTokens,
-  options: { verifyToken?: TokenVerifier } = {},
+  options: { verifyToken?: TokenVerifier; allowedOrigins?: readonly string[] } = {},
 ): Promise<TestHttpApp> {
-  const app = await createHttpApp({ logger: quietLogger(), verifyToken: options.verifyToken ?? tokens.verifier() });
+  const app = await createHttpApp({
+    logger: quietLogger(),
+    verifyToken: options.verifyToken ?? tokens.verifier(),
+    allowedOrigins: options.allowedOrigins ?? [],
+  });
   const routes: RegisteredRoute[] = [];
   const mount = `${API_MOUNTS[0]}/`;
   let mounting = true;

@@ -1,5 +1,6 @@
 import { type Orm, openOrm, type ServiceDbConfig } from '@routinely/db';
 import {
+  allowedOriginsFrom,
   type Clock,
   ManualClock,
   type RevocationStore,
@@ -153,7 +154,16 @@ export async function startServiceHarness<
       const service = await module.build(context as C, { ...options.deps, ...spec.deps } as Partial<X>);
       if (spec.start ?? options.start ?? true) await service.start();
       const verifyToken = options.verifier?.(service, revocations);
-      const http = await buildServiceHttpApp(service, tokens, verifyToken ? { verifyToken } : {});
+      // Cookie-authenticated writes are allowed from the origins the host would allow with this environment.
+      const env = { ...options.env, ...spec.env };
+      const allowedOrigins = allowedOriginsFrom({
+        PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? 'http://localhost:8080',
+        ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? '',
+      });
+      const http = await buildServiceHttpApp(service, tokens, {
+        ...(verifyToken ? { verifyToken } : {}),
+        allowedOrigins,
+      });
       return {
         service,
         ...http,

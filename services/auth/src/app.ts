@@ -21,6 +21,7 @@ import { PasswordHasher } from './domain/passwords.js';
 import { ProfileCache } from './domain/profile.js';
 import { SessionService } from './domain/sessions.js';
 import { SigningKeyStore } from './domain/signing-keys.js';
+import { TenantPolicies } from './domain/tenants.js';
 import { addAuthRpc } from './grpc/auth-rpc.js';
 import { accountRoutes } from './http/auth/account-routes.js';
 import { mfaRoutes } from './http/auth/mfa-routes.js';
@@ -30,8 +31,8 @@ import { jwksRoutes } from './http/jwks-routes.js';
 import { providerRoutes } from './http/sso/provider-routes.js';
 import { ssoLoginRoutes } from './http/sso/sso-login-routes.js';
 import { ssoSignalRoutes } from './http/sso/sso-signal-routes.js';
+import { tenantRoutes } from './http/tenant-routes.js';
 import { buildSso } from './sso/build-sso.js';
-import type { TenantAdmission } from './sso/sso-accounts.js';
 
 export interface AuthServiceDeps {
   config: AuthConfig;
@@ -46,8 +47,6 @@ export interface AuthServiceDeps {
   redis?: Redis | undefined;
   /** Test hook: how the login slowdown waits. */
   sleep?: (ms: number) => Promise<void>;
-  /** Who may join a tenant through SSO (the tenant registration policy); everyone when omitted. */
-  admission?: TenantAdmission;
 }
 
 export interface AuthServiceInstance extends ServiceInstance {
@@ -75,12 +74,14 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   );
   const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());
   const sessions = new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay });
-  const sso = buildSso({ config, clock, orm, box, cache, relay, sessions, logger, admission: deps.admission });
+  const tenants = new TenantPolicies(orm, clock, config.DEFAULT_TENANT_ID);
+  const sso = buildSso({ config, clock, orm, box, cache, relay, sessions, logger, admission: tenants });
   const ownKeys = new JwksCache(() => keys.jwks());
   const ctx: AuthContext = {
     config,
     clock,
-    accounts: new AccountService(orm, clock, hasher, throttle, cache, relay),
+    accounts: new AccountService(orm, clock, hasher, throttle, cache, relay, tenants),
+    tenants,
     sessions,
     mfa: new MfaService(orm, box, clock, config, throttle, cache),
     ...sso,
@@ -100,6 +101,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     await app.register(ssoLoginRoutes(ctx));
     await app.register(ssoSignalRoutes(ctx));
     await app.register(providerRoutes(ctx));
+    await app.register(tenantRoutes(ctx));
   };
 
   return {

@@ -48,7 +48,14 @@ describe('POST /auth/register', () => {
     expect(body.user.permissions).toContain('SERVICE_ADMIN');
     expect(body.user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(body.user.created_at).toMatch(/Z$/);
-    const second = (await register(h.app, { tenant_id: TENANT_A })).res.json();
+    // Anyone after the first joins by the tenant's policy: an invitation by default.
+    const invitation = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/tenant/invites',
+      headers: bearer(body.access_token),
+      payload: {},
+    });
+    const second = (await register(h.app, { tenant_id: TENANT_A, invite_token: invitation.json().token })).res.json();
     expect(second.user.roles).toEqual(['user']);
     expect(second.user.permissions).not.toContain('SERVICE_ADMIN');
     expect(second.user.permissions).toContain('SERVICE_TASK_CREATE');

@@ -15,6 +15,23 @@ afterAll(() => sso?.close());
 /** Auth verifies its own tokens: the owner is a registered user holding a real access token. */
 interface Account {
   access: string;
+  tenantId: string;
+}
+
+/** The first user of a fresh tenant: its admin. */
+async function tenantAdmin(): Promise<Account> {
+  const tenantId = crypto.randomUUID();
+  return { access: (await register(h.app, { tenant_id: tenantId })).access, tenantId };
+}
+
+async function createInvite(admin: Account): Promise<{ id: string; token: string }> {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/tenant/invites',
+    headers: bearer(admin.access),
+    payload: {},
+  });
+  return res.json();
 }
 
 const target = (): GuardTarget<Account> => ({
@@ -26,16 +43,22 @@ const target = (): GuardTarget<Account> => ({
       headers: { ...(user ? bearer(user.access) : {}), ...headers },
       ...(payload === undefined ? {} : { payload: payload as object }),
     }),
-  owner: async () => ({ access: (await register(h.app)).access }),
-  // No auth route carries a permission code or addresses a resource by id, so these are never asked for.
-  stranger: () => Promise.reject(new Error('auth routes address no tenant resource by id')),
-  lacking: () => Promise.reject(new Error('auth routes carry no permission code')),
+  owner: tenantAdmin,
+  // Another tenant's admin: the tenant routes are the only ones addressing a tenant's resource (invitations).
+  stranger: tenantAdmin,
+  // A plain user of the owner's tenant, joined by invitation: holds no SERVICE_ADMIN.
+  lacking: async (_missing, like) => {
+    const { token } = await createInvite(like);
+    const joined = await register(h.app, { tenant_id: like.tenantId, invite_token: token });
+    return { access: joined.access, tenantId: like.tenantId };
+  },
 });
 
 const PUBLIC_SIGN_IN = 'signs a caller in who has no token yet';
 
 // Every auth route under the mount: a new route fails the coverage check until it is listed here. The
-// account routes act on the caller's own account, so there is no other tenant's id to ask for (no 404 case).
+// account routes act on the caller's own account, so there is no other tenant's id to ask for (no 404 case);
+// only invitations are a tenant's resource addressed by id.
 const TABLE: RouteGuardTable<Account> = {
   'POST /auth/register': {
     auth: { mode: 'none', reason: 'creates the account a token is later issued for' },
@@ -49,6 +72,23 @@ const TABLE: RouteGuardTable<Account> = {
   },
   'POST /auth/logout': { invalid: { body: { logout_all: 'yes' } } },
   'GET /auth/me': {},
+  'GET /auth/tenant': { permission: 'SERVICE_ADMIN' },
+  'PATCH /auth/tenant': {
+    permission: 'SERVICE_ADMIN',
+    body: () => ({ registration: 'invite' }),
+    invalid: { body: { registration: 'anyone' } },
+  },
+  'POST /auth/tenant/invites': {
+    permission: 'SERVICE_ADMIN',
+    body: () => ({ role: 'user' }),
+    invalid: { body: { role: 'owner' } },
+  },
+  'GET /auth/tenant/invites': { permission: 'SERVICE_ADMIN' },
+  'DELETE /auth/tenant/invites/:invite_id': {
+    permission: 'SERVICE_ADMIN',
+    fixture: async (owner) => ({ invite_id: (await createInvite(owner)).id }),
+    invalid: { params: { invite_id: 'not-a-uuid' } },
+  },
   'PATCH /auth/me': { body: () => ({ display_name: 'Me' }), invalid: { body: { nickname: 'x' } } },
   'GET /auth/status': {
     auth: { mode: 'optional', reason: 'the login page asks which methods exist before anyone signs in' },

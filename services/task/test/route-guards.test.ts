@@ -120,7 +120,7 @@ const TABLE: RouteGuardTable<TestUser> = {
     fixture: job,
     invalid: { params: { job_id: 'nope' } },
   },
-  'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ', invalid: { query: 'limit=0' } },
   'GET /service/calendar/events': { permission: 'SERVICE_TASK_READ', invalid: { query: 'view=year' } },
   'GET /service/calendar/events/:event_id': {
     permission: 'SERVICE_TASK_READ',

@@ -164,6 +164,14 @@ describe('tree', () => {
       '1:r2',
       '2:r2.c1',
     ]);
+    expect(res.headers['x-total-count']).toBe('6');
+    // Bounded: pages of the same depth-first order.
+    const page = await call(h, who, 'GET', '/service/routine-tasks/tree?limit=2&offset=2');
+    expect(page.json().map((t: { title: string }) => t.title)).toEqual(['r1.c1.x', 'r1.c2']);
+    expect(page.headers['x-total-count']).toBe('6');
+    const tooMany = await call(h, who, 'GET', '/service/routine-tasks/tree?limit=5001');
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().errors[0].loc).toEqual(['querystring', 'limit']);
   });
 });
 

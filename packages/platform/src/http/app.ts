@@ -8,15 +8,18 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { v7 as uuidv7 } from 'uuid';
 import type { ZodType } from 'zod';
 import { hasPermission, type Permission } from '../auth/permissions.js';
 import type { Principal, TokenVerifier } from '../auth/tokens.js';
 import { AppError, type FieldError, problemOf } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { CookieCsrfGuard } from './csrf.js';
+import { MAX_URL_LENGTH, problemClientErrorHandler, RouteMethods, requestIdOf } from './framework-errors.js';
 import { registerRequestObservability } from './observability.js';
-import { registerOpenApi } from './openapi.js';
+import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -44,6 +47,8 @@ export interface HttpAppOptions {
   verifyToken: TokenVerifier;
   rateLimiter?: IpRateLimiter;
   trustProxy?: boolean;
+  /** Origins a cookie-authenticated unsafe request may come from (see csrf.ts). */
+  allowedOrigins?: readonly string[];
 }
 
 /** Throws the 401 with the WWW-Authenticate header the contract asks for. */
@@ -64,14 +69,21 @@ export function ownerOf(request: FastifyRequest): Owner {
   return { tenantId: principal.tenantId, userId: principal.userId };
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/** Where the caller's token came from: the cookie one is the one a cross-site page can make a browser send. */
+interface CallerToken {
+  token: string;
+  source: 'bearer' | 'cookie';
+}
+
+/** `Authorization: Bearer <token>` exactly (one token, nothing after it); '' marks a malformed header. */
+function callerToken(request: FastifyRequest): CallerToken | undefined {
   const header = request.headers.authorization;
-  if (header) {
-    const [scheme, value] = header.split(' ');
-    if (scheme?.toLowerCase() === 'bearer' && value) return value.trim();
-    return '';
+  if (header !== undefined) {
+    const match = /^bearer +([^\s]+) *$/i.exec(header);
+    return { token: match?.[1] ?? '', source: 'bearer' };
   }
-  return request.cookies?.[SESSION_COOKIE];
+  const cookieToken = request.cookies?.[SESSION_COOKIE];
+  return cookieToken ? { token: cookieToken, source: 'cookie' } : undefined;
 }
 
 /** Validator compiler that keeps zod's issue paths so a 422 can name the exact field. */
@@ -110,14 +122,16 @@ function sendProblem(reply: FastifyReply, error: AppError) {
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => uuidv7(),
+    requestIdHeader: false,
+    genReqId: (raw) => requestIdOf(raw.headers['x-request-id']),
+    clientErrorHandler: problemClientErrorHandler,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request instead, written with route, user and tenant (observability.ts).
     logController: new LogController({ disableRequestLogging: true }),
   });
+  const csrf = new CookieCsrfGuard(options.allowedOrigins ?? []);
   registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,10 +140,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   await app.register(cookie);
   await app.register(formbody);
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  registerSecurityHeaders(app, DOCS_PATH);
   await registerOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.raw.url && request.raw.url.length > MAX_URL_LENGTH) {
+      throw new AppError('uri_too_long', `Request URI longer than ${MAX_URL_LENGTH} characters`);
+    }
     const config = request.routeOptions.config;
     if (options.rateLimiter && config.rateLimit !== false) {
       const decision = await options.rateLimiter.consume(request.ip);
@@ -143,10 +161,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       }
     }
     const mode: AuthMode = config.auth ?? 'required';
-    const token = mode === 'none' ? undefined : bearerToken(request);
-    if (token !== undefined) {
-      if (token === '') throw new AppError('not_authenticated', 'Malformed Authorization header');
-      request.principal = await options.verifyToken(token);
+    const caller = mode === 'none' ? undefined : callerToken(request);
+    if (caller !== undefined) {
+      if (caller.token === '') throw new AppError('not_authenticated', 'Malformed Authorization header');
+      if (caller.source === 'cookie') csrf.check(request);
+      request.principal = await options.verifyToken(caller.token);
       request.tenantId = request.principal.tenantId;
     } else if (mode === 'required' && request.routeOptions.url) {
       throw new AppError('not_authenticated', 'Authentication required');
@@ -159,6 +178,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       throw new AppError('forbidden', `Missing permission ${[config.permission].flat().join(' or ')}`);
     }
   });
+
+  app.addHook('preValidation', async (request) => refuseUnsafeText(request));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) return sendProblem(reply, error);
@@ -192,8 +213,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     return sendProblem(reply, new AppError('internal_error', 'An unexpected error occurred'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = routeMethods.allowed(path);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendProblem(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}`));
+    }
+    return sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${path}`));
+  });
   return app;
 }

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { withProblemResponses } from './problem-responses.js';
+import { DOCS_CSP } from './security-headers.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/api/v1/docs';
@@ -63,6 +64,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       return out;
     },
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH });
+  await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: DOCS_CSP });
   app.get(OPENAPI_PATH, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
 }

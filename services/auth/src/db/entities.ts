@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@routinely/db';
 import { ssoEntities } from './sso-entities.js';
+import { tenantEntities } from './tenant-entities.js';
 
 /** A local account. Email is unique across tenants (see docs/adr/010), stored lower-cased. */
 export const User = defineEntity({
@@ -113,4 +114,13 @@ export const SigningKey = defineEntity({
   },
 });
 
-export const authEntities = [User, Session, RefreshToken, BackupCode, MfaChallenge, SigningKey, ...ssoEntities];
+export const authEntities = [
+  User,
+  Session,
+  RefreshToken,
+  BackupCode,
+  MfaChallenge,
+  SigningKey,
+  ...ssoEntities,
+  ...tenantEntities,
+];

@@ -5,8 +5,11 @@ import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { User, type UserRow } from '../db/entities.js';
 import type { LoginThrottle } from './login-throttle.js';
-import type { PasswordHasher } from './passwords.js';
+import { type PasswordHasher, passwordProblem } from './passwords.js';
 import { enqueueUserEvent, type ProfileCache } from './profile.js';
+import type { TenantPolicies } from './tenants.js';
+
+type TenantAdmission = Pick<TenantPolicies, 'admitNewUser'>;
 
 export interface RegistrationInput {
   email: string;
@@ -20,6 +23,7 @@ export interface RegistrationInput {
   timezone?: string | undefined;
   locale?: string | undefined;
   extra: Record<string, unknown>;
+  inviteToken?: string | undefined;
 }
 
 export interface ProfilePatch {
@@ -47,6 +51,9 @@ export interface NewUser {
   isVerified: boolean;
   extra: Record<string, unknown>;
   now: Date;
+  /** How the user is joining (the invitation they bring, if any), for the tenant's registration policy. */
+  applicant: { via: 'password' | 'sso'; inviteToken?: string | undefined };
+  admission: TenantAdmission;
 }
 
 /**
@@ -63,13 +70,20 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
       tx.getTransactionContext(),
     );
   const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
-  const { now, ...fields } = input;
+  const { now, applicant, admission, ...fields } = input;
+  const id = uuidv7();
+  const role = await admission.admitNewUser(
+    tx,
+    { tenantId: input.tenantId, email: input.email, ...applicant },
+    first,
+    id,
+  );
   const created = tx.create(User, {
-    id: uuidv7(),
+    id,
     ...fields,
     avatarUrl: null,
     isActive: true,
-    roles: [first ? 'admin' : 'user'],
+    roles: [role],
     mfaEnabled: false,
     mfaSecret: null,
     mfaPendingSecret: null,
@@ -79,6 +93,12 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
   });
   enqueueUserEvent(tx, authEvents.userRegistered, created, now);
   return created;
+}
+
+/** The schema judged the password alone; with the account known, its email counts too. */
+function refuseEmailAsPassword(user: UserRow, password: string, field: string): void {
+  const problem = passwordProblem(password, user.email);
+  if (problem) throw fieldError(['body', field], problem, 'value_error');
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -96,6 +116,7 @@ export class AccountService {
     private readonly throttle: LoginThrottle,
     private readonly cache: ProfileCache,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly admission: TenantAdmission,
   ) {}
 
   async register(input: RegistrationInput): Promise<UserRow> {
@@ -121,6 +142,8 @@ export class AccountService {
           isVerified: false,
           extra: input.extra,
           now,
+          applicant: { via: 'password', inviteToken: input.inviteToken },
+          admission: this.admission,
         }),
       );
       this.relay.kick();
@@ -208,12 +231,14 @@ export class AccountService {
         throw fieldError(['body', 'current_password'], 'is required when a local password exists', 'missing');
       await this.checkPassword(user, currentPassword, ip);
     }
+    refuseEmailAsPassword(user, newPassword, 'new_password');
     await this.writePassword(user, newPassword);
   }
 
   /** First local password of an account that has none (an SSO account); 409 when one exists. */
   async setupPassword(user: UserRow, password: string): Promise<void> {
     if (user.passwordHash) throw new AppError('password_already_set', 'A local password is already set');
+    refuseEmailAsPassword(user, password, 'password');
     await this.writePassword(user, password, true);
   }
 

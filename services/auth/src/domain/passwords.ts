@@ -1,82 +1,61 @@
 import { hash, verify } from '@node-rs/argon2';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as common from '@zxcvbn-ts/language-common';
+import * as en from '@zxcvbn-ts/language-en';
 import { z } from 'zod';
 
 /**
- * A small built-in list of the most common passwords (8+ characters, since shorter ones fail on length).
- * Compared lower-cased, so "Password1" is refused too.
+ * Password strength by zxcvbn (its common-password, name, word and keyboard-pattern dictionaries): a
+ * password must score at least 3 of 4 ("safely unguessable"), with the user's own email counted as a
+ * guessable input. Runs only where a password is chosen (register, change, setup), never at login, so a
+ * login's cost stays one argon2 verification whatever the password.
  */
-const COMMON_PASSWORDS = new Set([
-  '12345678',
-  '123456789',
-  '1234567890',
-  '12345678910',
-  '87654321',
-  '11111111',
-  '00000000',
-  '88888888',
-  '123123123',
-  '1q2w3e4r',
-  '1qaz2wsx',
-  'qwertyui',
-  'qwertyuiop',
-  'qwerty123',
-  'qwerty12',
-  'asdfghjkl',
-  'zxcvbnm1',
-  'password',
-  'password1',
-  'password12',
-  'password123',
-  'passw0rd',
-  'p@ssw0rd',
-  'p@ssword',
-  'iloveyou',
-  'iloveyou1',
-  'sunshine',
-  'princess',
-  'football',
-  'baseball',
-  'welcome1',
-  'welcome123',
-  'abc12345',
-  'abcd1234',
-  'abcdefgh',
-  'letmein1',
-  'trustno1',
-  'superman',
-  'starwars',
-  'whatever',
-  'dragon12',
-  'monkey12',
-  'master12',
-  'changeme',
-  'computer',
-  'michelle',
-  'jennifer',
-  'corvette',
-  'mercedes',
-  'internet',
-  'admin123',
-  'administrator',
-  'secret123',
-  'football1',
-  'q1w2e3r4',
-  'aa123456',
-  'routinely',
-  'routinely1',
-  'routinely123',
-]);
+const strength = new ZxcvbnFactory({
+  translations: en.translations,
+  graphs: common.adjacencyGraphs,
+  dictionary: { ...common.dictionary, ...en.dictionary, routinely: ['routinely'] },
+});
+const MIN_SCORE = 3;
 
-function isCommonPassword(password: string): boolean {
-  return COMMON_PASSWORDS.has(password.toLowerCase());
+/** The last few verdicts: one request judges the same password more than once (alone, then with its email). */
+const recent = new Map<string, string | undefined>();
+
+/** Why `password` may not be chosen by the owner of `email` (undefined when it may). */
+export function passwordProblem(password: string, email?: string): string | undefined {
+  const key = `${email ?? ''}\u0000${password}`;
+  if (recent.has(key)) return recent.get(key);
+  const verdict = judge(password, email);
+  recent.set(key, verdict);
+  if (recent.size > 16) recent.delete(recent.keys().next().value as string);
+  return verdict;
 }
 
-/** The rule for every new password: 8..128 characters and not a common one. Fails as a 422 on the field. */
+function judge(password: string, email: string | undefined): string | undefined {
+  if (/^(.)\1*$/su.test(password)) return 'must not be one repeated character';
+  const userInputs: string[] = [];
+  if (email) {
+    const lower = email.trim().toLowerCase();
+    const local = lower.slice(0, lower.lastIndexOf('@'));
+    const candidate = password.trim().toLowerCase();
+    if (candidate === lower || (local && candidate === local)) return 'must not be your email address';
+    userInputs.push(lower, local);
+  }
+  if (strength.check(password, userInputs).score < MIN_SCORE) {
+    return 'is too easy to guess (a common password, word or pattern); choose a longer, less predictable one';
+  }
+  return undefined;
+}
+
+/** The rule for every new password: 8..128 characters and hard to guess. Fails as a 422 on the field. */
 export const newPasswordSchema = z
   .string()
   .min(8, 'must be at least 8 characters')
   .max(128, 'must be at most 128 characters')
-  .refine((v) => !isCommonPassword(v), 'is too common; choose a less guessable password');
+  .superRefine((value, ctx) => {
+    if (value.length < 8 || value.length > 128) return;
+    const problem = passwordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 // @node-rs/argon2 exports Algorithm as a const enum, which isolatedModules cannot read; 2 is Argon2id.
 const ARGON2ID = 2;

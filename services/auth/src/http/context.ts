@@ -13,6 +13,7 @@ import type { UserRow } from '../db/entities.js';
 import type { AccountService } from '../domain/accounts.js';
 import type { MfaService } from '../domain/mfa.js';
 import type { SessionService } from '../domain/sessions.js';
+import type { TenantPolicies } from '../domain/tenants.js';
 import type { SsoAccounts } from '../sso/sso-accounts.js';
 import type { SsoLogin } from '../sso/sso-login.js';
 import type { SsoSessions } from '../sso/sso-sessions.js';
@@ -25,6 +26,7 @@ export interface AuthContext {
   accounts: AccountService;
   sessions: SessionService;
   mfa: MfaService;
+  tenants: TenantPolicies;
   sso: SsoLogin;
   ssoSignals: SsoSignals;
   ssoAccounts: SsoAccounts;
@@ -76,7 +78,9 @@ export async function signedIn(
 }
 
 function cookieAttributes(config: AuthConfig): string {
-  const secure = config.COOKIE_SECURE || config.NODE_ENV === 'production';
+  // A site served over https must never let its session cookie travel over plain http.
+  const secure =
+    config.COOKIE_SECURE || config.NODE_ENV === 'production' || config.PUBLIC_BASE_URL.startsWith('https:');
   return `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 

@@ -8,7 +8,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import { KeycloakAdmin } from './keycloak-admin.js';
 import { LoginStates } from './login-states.js';
 import { RelyingParty } from './relying-party.js';
-import { admitEveryone, SsoAccounts, type TenantAdmission } from './sso-accounts.js';
+import { SsoAccounts, type TenantAdmission } from './sso-accounts.js';
 import { SsoLogin } from './sso-login.js';
 import { SsoSessions } from './sso-sessions.js';
 import { SsoSignals } from './sso-signals.js';
@@ -22,7 +22,7 @@ export interface SsoDeps {
   relay: Pick<OutboxRelay, 'kick'>;
   sessions: SessionService;
   logger: Logger;
-  admission: TenantAdmission | undefined;
+  admission: TenantAdmission;
 }
 
 /** Builds the SSO side of the service; without SSO_ISSUER_URL the parts exist but every SSO route is 503. */
@@ -52,7 +52,7 @@ export function buildSso(deps: SsoDeps) {
     rp && config.SSO_ADMIN_API_URL && config.SSO_CLIENT_SECRET
       ? new KeycloakAdmin(config.SSO_ADMIN_API_URL, rp, breaker)
       : undefined;
-  const ssoAccounts = new SsoAccounts(orm, clock, deps.cache, deps.relay, deps.admission ?? admitEveryone);
+  const ssoAccounts = new SsoAccounts(orm, clock, deps.cache, deps.relay, deps.admission);
   const ssoSessions = new SsoSessions(orm, deps.box, clock);
   const parts = {
     config,

@@ -7,19 +7,15 @@ import { User, type UserRow } from '../db/entities.js';
 import { SsoIdentity } from '../db/sso-entities.js';
 import { accountDisabled, insertUser, normaliseEmail } from '../domain/accounts.js';
 import { enqueueUserEvent, type ProfileCache } from '../domain/profile.js';
+import type { TenantPolicies } from '../domain/tenants.js';
 import { invalidSsoToken, type ProviderClaims } from './relying-party.js';
 
 /**
- * Where a tenant's registration policy (invite / domain / open, a separate issue) decides whether a new
- * SSO user may join `tenantId`. It runs before an SSO sign-in creates a user, never for a known identity
- * or a link to an existing account. Throw an AppError (403 registration_closed) to refuse.
+ * Who may join a tenant (its registration policy, domain/tenants.ts). Runs inside the transaction that
+ * creates the user, never for a known identity or a link to an existing account; throws 403
+ * registration_closed to refuse, and answers the new user's role.
  */
-export interface TenantAdmission {
-  admitNewUser(input: { tenantId: string; email: string; via: 'sso' }): Promise<void>;
-}
-
-/** Until tenant registration policies exist, every tenant admits (today's behaviour of password sign-up). */
-export const admitEveryone: TenantAdmission = { admitNewUser: async () => {} };
+export type TenantAdmission = Pick<TenantPolicies, 'admitNewUser'>;
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
@@ -139,7 +135,6 @@ export class SsoAccounts {
 
   private async create(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
     const email = normaliseEmail(String(claims.email));
-    await this.admission.admitNewUser({ tenantId, email, via: 'sso' });
     const now = this.clock.now();
     return this.orm.em.fork().transactional(async (tx) => {
       const user = await insertUser(tx, {
@@ -157,6 +152,8 @@ export class SsoAccounts {
         isVerified: claims.email_verified === true,
         extra: {},
         now,
+        applicant: { via: 'sso' },
+        admission: this.admission,
       });
       tx.create(SsoIdentity, { id: uuidv7(), tenantId, userId: user.id, issuer, subject: claims.sub, createdAt: now });
       return user;

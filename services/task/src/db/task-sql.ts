@@ -155,8 +155,12 @@ export async function subtreeShape(sql: Sql, owner: Owner, rootId: string): Prom
   );
 }
 
-/** Every task of the owner, depth-first with siblings by sort_order (one query). */
-export async function ownerTreeRows(sql: Sql, owner: Owner): Promise<TaskRow[]> {
+/** The owner's tasks, depth-first with siblings by sort_order, one page of that order (one query). */
+export async function ownerTreeRows(
+  sql: Sql,
+  owner: Owner,
+  page: { limit: number; offset: number },
+): Promise<TaskRow[]> {
   return taskRows(
     sql.rows<TaskRow>(
       `with recursive walk as (
@@ -167,10 +171,19 @@ export async function ownerTreeRows(sql: Sql, owner: Owner): Promise<TaskRow[]> 
        from tasks c
        join walk on c.tenant_id = walk.tenant_id and c.user_id = walk.user_id and c.parent_task_id = walk.id
      )
-     select ${COLUMNS} from walk order by path`,
-      [owner.tenantId, owner.userId],
+     select ${COLUMNS} from walk order by path limit ? offset ?`,
+      [owner.tenantId, owner.userId, page.limit, page.offset],
     ),
   );
+}
+
+/** How many tasks the owner has (the tree's length). */
+export async function countOwnerTasks(sql: Sql, owner: Owner): Promise<number> {
+  const row = await sql.first<{ n: number }>(
+    'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?',
+    [owner.tenantId, owner.userId],
+  );
+  return row?.n ?? 0;
 }
 
 /** Writes every mutable column of a row (the domain merged the patch). */

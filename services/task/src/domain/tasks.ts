@@ -7,6 +7,7 @@ import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.j
 import { Sql } from '../db/sql.js';
 import {
   bumpVersions,
+  countOwnerTasks,
   deleteTask,
   findTask,
   findTasks,
@@ -132,8 +133,11 @@ export class TaskService {
     return { rows, edges };
   }
 
-  ownerTree(owner: Owner): Promise<TaskRow[]> {
-    return ownerTreeRows(this.reader(), owner);
+  /** One page of the owner's depth-first tree, with the total number of tasks. */
+  async ownerTree(owner: Owner, page: { limit: number; offset: number }): Promise<{ rows: TaskRow[]; total: number }> {
+    const sql = this.reader();
+    const [rows, total] = await Promise.all([ownerTreeRows(sql, owner, page), countOwnerTasks(sql, owner)]);
+    return { rows, total };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema } from '../../domain/passwords.js';
+import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 
 const isTimeZone = (tz: string) => {
   try {
@@ -72,20 +72,31 @@ export const REGISTER_FIELDS = [
   'timezone',
   'locale',
   'tenant_id',
+  'invite_token',
 ] as const;
 
-export const registerBody = z.looseObject({
-  email: z.email().max(320),
-  password: newPasswordSchema,
-  name: shortText(200).optional(),
-  first_name: shortText(100).optional(),
-  last_name: shortText(100).optional(),
-  display_name: shortText(200).optional(),
-  phone: z.string().trim().max(50).optional(),
-  timezone: timezoneSchema.optional(),
-  locale: localeSchema.optional(),
-  tenant_id: z.uuid().optional(),
-});
+export const registerBody = z
+  .looseObject({
+    email: z.email().max(320),
+    password: newPasswordSchema,
+    name: shortText(200).optional(),
+    first_name: shortText(100).optional(),
+    last_name: shortText(100).optional(),
+    display_name: shortText(200).optional(),
+    phone: z.string().trim().max(50).optional(),
+    timezone: timezoneSchema.optional(),
+    locale: localeSchema.optional(),
+    tenant_id: z.uuid().optional(),
+    /** From POST /auth/tenant/invites: how to join a tenant whose policy is `invite`. */
+    invite_token: z.string().min(1).max(256).optional(),
+  })
+  .superRefine((body, ctx) => {
+    // The password schema judged it alone; here the email is known and counts as guessable. Only when the
+    // password alone passed, so a weak one is reported once.
+    if (body.password.length < 8 || body.password.length > 128 || passwordProblem(body.password)) return;
+    const problem = passwordProblem(body.password, body.email);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+  });
 
 export const loginBody = z
   .object({
@@ -107,10 +118,11 @@ export const loginFormBody = z.looseObject({
   scope: z.string().optional(),
 });
 
-export const refreshBody = z.object({ refresh_token: z.string().min(1).max(512) });
+// Long enough for any token a client may mistake for a refresh token (an access JWT is answered 401, not 422).
+export const refreshBody = z.object({ refresh_token: z.string().min(1).max(8192) });
 
 export const logoutBody = z
-  .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(512).optional() })
+  .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(8192).optional() })
   .nullish();
 
 export const okSchema = z.object({ ok: z.literal(true) });

@@ -1,4 +1,4 @@
-import { AppError, fieldError, requirePrincipal } from '@routinely/platform';
+import { AppError, fieldError, problemSchema, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UserRow } from '../../db/entities.js';
@@ -43,7 +43,10 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Register a local account',
           body: registerBody,
-          response: { 201: registerResponseSchema },
+          response: {
+            201: registerResponseSchema,
+            403: problemSchema.describe("registration_closed: the tenant's registration policy does not admit you"),
+          },
         },
       },
       async (request, reply) => {
@@ -63,6 +66,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           timezone: body.timezone,
           locale: body.locale,
           extra,
+          inviteToken: body.invite_token,
         });
         const ssoLinked = await ctx.sso.createAtProvider(user, body.password);
         const tokens = await ctx.sessions.open(user);

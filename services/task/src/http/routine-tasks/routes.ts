@@ -7,6 +7,13 @@ import type { TaskService } from '../../domain/tasks.js';
 import { moveBody, taskIdParams, taskRead } from '../tasks/schemas.js';
 
 const tags = ['routine-tasks'];
+const TREE_DEFAULT_LIMIT = 1000;
+const TREE_MAX_LIMIT = 5000;
+/** The whole tree in one answer is unbounded work for a large account: it is paged (depth-first order). */
+const treeQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(TREE_MAX_LIMIT).default(TREE_DEFAULT_LIMIT),
+  offset: z.coerce.number().int().min(0).default(0),
+});
 
 /** The legacy aliases: a flat tree for rendering and move under another path. */
 export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
@@ -19,11 +26,21 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           tags,
-          summary: 'Every task of the user, depth-first by sort_order, each with its depth',
-          response: { 200: z.array(taskRead) },
+          summary: 'The tasks of the user, depth-first by sort_order, each with its depth; paged by limit/offset',
+          description:
+            `At most \`limit\` tasks (default ${TREE_DEFAULT_LIMIT}, max ${TREE_MAX_LIMIT}) from \`offset\` in ` +
+            'depth-first order; the X-Total-Count header gives the number of tasks.',
+          querystring: treeQuery,
+          response: {
+            200: z.array(taskRead).describe('One page of the depth-first tree; X-Total-Count: all tasks'),
+          },
         },
       },
-      async (request) => (await tasks.ownerTree(ownerOf(request))).map(toTaskRead),
+      async (request, reply) => {
+        const { rows, total } = await tasks.ownerTree(ownerOf(request), request.query);
+        reply.header('X-Total-Count', String(total));
+        return rows.map(toTaskRead);
+      },
     );
 
     r.patch(

@@ -1,0 +1,70 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError, problemOf } from '../errors.js';
+
+/** Longer URLs are refused (414) before routing; Node's own limit (16 KiB of headers) comes later as 431. */
+export const MAX_URL_LENGTH = 8192;
+
+/** A client-supplied X-Request-ID is kept only when it is a short token that is safe in logs and headers. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : uuidv7();
+}
+
+/**
+ * Errors Node's parser raises before fastify sees a request (oversized headers, malformed requests) are
+ * written straight to the socket: as problem+json here, like every other error of the API.
+ */
+export function problemClientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('headers_too_large', 'Request headers exceed the allowed size')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? undefined
+        : new AppError('validation_failed', 'Malformed HTTP request', {
+            errors: [{ loc: ['request'], msg: 'malformed HTTP request', type: 'http_invalid' }],
+          });
+  if (socket.writable) {
+    if (!appError) {
+      socket.write('HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    } else {
+      const problem = problemOf(appError, uuidv7());
+      const body = JSON.stringify(problem);
+      socket.write(
+        `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+  }
+  socket.destroy(error);
+}
+
+/**
+ * Which methods serve a path, for 405 answers: fastify's router answers a known path with an unknown method as
+ * 404. Route templates are compiled once (`:param` one segment, `*` the rest).
+ */
+export class RouteMethods {
+  private readonly routes: { pattern: RegExp; methods: string[] }[] = [];
+
+  add(url: string, method: string | string[]): void {
+    const source = url
+      .replace(/\/+$/, '')
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegExp(segment)))
+      .join('/');
+    this.routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [method].flat() });
+  }
+
+  allowed(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.routes) if (route.pattern.test(path)) for (const m of route.methods) methods.add(m);
+    return [...methods];
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,58 @@
+/**
+ * What an error may carry into a log line. Database drivers put the failing statement with its bind values
+ * interpolated into `message` and `stack` (knex: "<sql with values> - <reason>"), and PostgreSQL's own reason
+ * and `detail` quote the offending value ("invalid input syntax ...: \"<value>\"", "Key (email)=(...)"). Those
+ * values are password hashes, sealed secrets, tokens and personal data, so a database error is logged by its
+ * codes and location only, and any error's `sql`/`query`/`parameters`/`bindings` properties are dropped.
+ */
+
+const STATEMENT_KEYS = new Set(['sql', 'query', 'parameters', 'params', 'bindings', 'values', 'internalQuery']);
+/** PostgreSQL fields that name where a failure happened without quoting any value. */
+const SAFE_DB_FIELDS = ['code', 'sqlState', 'severity', 'schema', 'table', 'column', 'constraint', 'routine'] as const;
+const MAX_CAUSE_DEPTH = 5;
+
+export interface SafeError {
+  type: string;
+  message: string;
+  stack?: string;
+  [key: string]: unknown;
+}
+
+function isDatabaseError(error: Error & Record<string, unknown>): boolean {
+  if (typeof error.sqlState === 'string') return true;
+  // pg's DatabaseError: a severity and a five-character SQLSTATE code.
+  return typeof error.severity === 'string' && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code);
+}
+
+/** The stack's frames without its first line(s), which repeat the message. */
+function framesOnly(stack: string | undefined): string | undefined {
+  if (!stack) return undefined;
+  return stack
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .join('\n');
+}
+
+export function safeError(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const error = value as Error & Record<string, unknown>;
+  const type = error.constructor?.name ?? error.name;
+  const out: SafeError = { type, message: error.message };
+  if (isDatabaseError(error)) {
+    out.message = `database error ${String(error.sqlState ?? error.code)} (statement and values withheld from logs)`;
+    for (const field of SAFE_DB_FIELDS) if (typeof error[field] === 'string') out[field] = error[field];
+    const frames = framesOnly(error.stack);
+    if (frames) out.stack = frames;
+  } else {
+    if (error.stack) out.stack = error.stack;
+    for (const [key, field] of Object.entries(error)) {
+      if (STATEMENT_KEYS.has(key) || key === 'cause' || key in out) continue;
+      if (field instanceof Error) out[key] = depth < MAX_CAUSE_DEPTH ? safeError(field, depth + 1) : field.message;
+      else if (typeof field !== 'object' || field === null) out[key] = field;
+    }
+  }
+  // MikroORM keeps the driver's error as `previous`, Node as `cause`: both go through the same filter.
+  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) out.cause = safeError(error.cause, depth + 1);
+  if (error.previous instanceof Error && depth < MAX_CAUSE_DEPTH) out.previous = safeError(error.previous, depth + 1);
+  return out;
+}

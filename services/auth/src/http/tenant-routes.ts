@@ -1,0 +1,156 @@
+import { ownerOf } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TenantInviteRow } from '../db/tenant-entities.js';
+import { REGISTRATION_POLICIES, type TenantSettings } from '../domain/tenants.js';
+import type { AuthContext } from './context.js';
+
+const tags = ['tenant'];
+const adminOnly = { permission: 'SERVICE_ADMIN' } as const;
+const DEFAULT_INVITE_SECONDS = 7 * 24 * 3600;
+
+const emailDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name');
+
+const tenantSchema = z.object({
+  tenant_id: z.uuid(),
+  registration: z.enum(REGISTRATION_POLICIES),
+  allowed_email_domains: z.array(z.string()),
+  updated_at: z.iso.datetime(),
+});
+const tenantPatchBody = z
+  .object({
+    registration: z.enum(REGISTRATION_POLICIES).optional(),
+    allowed_email_domains: z.array(emailDomain).max(100).optional(),
+  })
+  .strict();
+const inviteBody = z
+  .object({
+    email: z.email().max(320).optional(),
+    role: z.enum(['user', 'admin']).default('user'),
+    expires_in_s: z
+      .number()
+      .int()
+      .min(60)
+      .max(90 * 24 * 3600)
+      .default(DEFAULT_INVITE_SECONDS),
+  })
+  .strict()
+  // No body at all is an invitation for anyone, role user, valid 7 days.
+  .prefault({});
+const inviteSchema = z.object({
+  id: z.uuid(),
+  email: z.string().nullable(),
+  role: z.enum(['user', 'admin']),
+  expires_at: z.iso.datetime(),
+  created_at: z.iso.datetime(),
+});
+const createdInviteSchema = inviteSchema.extend({
+  token: z.string().describe('Shown once: send it to the invitee, who registers with invite_token'),
+});
+
+const toTenant = (s: TenantSettings) => ({
+  tenant_id: s.tenantId,
+  registration: s.registration,
+  allowed_email_domains: s.allowedEmailDomains,
+  updated_at: s.updatedAt.toISOString(),
+});
+const toInvite = (row: TenantInviteRow) => ({
+  id: row.id,
+  email: row.email ?? null,
+  role: row.role === 'admin' ? ('admin' as const) : ('user' as const),
+  expires_at: row.expiresAt.toISOString(),
+  created_at: row.createdAt.toISOString(),
+});
+
+/** The caller's tenant: its registration policy and invitations (contract "Joining a tenant"), admins only. */
+export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/auth/tenant',
+      {
+        config: adminOnly,
+        schema: { tags, summary: "The caller's tenant and its registration policy", response: { 200: tenantSchema } },
+      },
+      async (request) => toTenant(await ctx.tenants.settings(ownerOf(request).tenantId)),
+    );
+
+    r.patch(
+      '/auth/tenant',
+      {
+        config: adminOnly,
+        schema: {
+          tags,
+          summary: "Change the tenant's registration policy (invite, domain or open) and allowed email domains",
+          body: tenantPatchBody,
+          response: { 200: tenantSchema },
+        },
+      },
+      async (request) =>
+        toTenant(
+          await ctx.tenants.update(ownerOf(request).tenantId, {
+            registration: request.body.registration,
+            allowedEmailDomains: request.body.allowed_email_domains,
+          }),
+        ),
+    );
+
+    r.post(
+      '/auth/tenant/invites',
+      {
+        config: adminOnly,
+        schema: {
+          tags,
+          summary: 'Invite someone to the tenant (single use; bound to the email when given)',
+          body: inviteBody,
+          response: { 201: createdInviteSchema },
+        },
+      },
+      async (request, reply) => {
+        const owner = ownerOf(request);
+        const { invite, token } = await ctx.tenants.createInvite(owner.tenantId, owner.userId, {
+          email: request.body.email,
+          role: request.body.role,
+          expiresInSeconds: request.body.expires_in_s,
+        });
+        return reply.status(201).send({ ...toInvite(invite), token });
+      },
+    );
+
+    r.get(
+      '/auth/tenant/invites',
+      {
+        config: adminOnly,
+        schema: {
+          tags,
+          summary: 'Invitations not yet used, revoked or expired',
+          response: { 200: z.array(inviteSchema) },
+        },
+      },
+      async (request) => (await ctx.tenants.listInvites(ownerOf(request).tenantId)).map(toInvite),
+    );
+
+    r.delete(
+      '/auth/tenant/invites/:invite_id',
+      {
+        config: adminOnly,
+        schema: {
+          tags,
+          summary: 'Revoke an invitation',
+          params: z.object({ invite_id: z.uuid() }),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await ctx.tenants.revokeInvite(ownerOf(request).tenantId, request.params.invite_id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The all-in-one as `npm start` runs it (embedded PostgreSQL, in-process transport), killed the hard way.
+const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'routinely-e2e-restart-'));
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function launch(port: number, pgPort: number): { child: ChildProcess; output: () => string } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    DATA_DIR: dataDir,
+  };
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'INTERNAL_AUTH_SECRET', 'LOG_LEVEL'])
+    delete env[name];
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  return { child, output: () => output };
+}
+
+async function healthy(port: number, pgPort: number): Promise<ChildProcess> {
+  const { child, output } = launch(port, pgPort);
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${output().slice(-2000)}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/auth/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('did not become healthy');
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map(exited));
+  // Whatever PostgreSQL a killed run left behind is stopped by the last start; make sure none outlives the test.
+  const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {}
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('all-in-one after its node process alone is killed', () => {
+  it('stops the orphaned embedded PostgreSQL of its data folder and starts with the data intact', async () => {
+    const port = await freePort();
+    const pgPort = await freePort();
+    const email = `restart-${Date.now()}@example.test`;
+    const first = await healthy(port, pgPort);
+    const registered = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'Restart' }),
+    });
+    expect(registered.status).toBe(201);
+    first.kill('SIGKILL');
+    await exited(first);
+    // The orphan still holds the data folder's lock.
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
+
+    const second = await healthy(port, pgPort);
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery staple' }),
+    });
+    expect(login.status).toBe(200);
+    second.kill('SIGTERM');
+    expect(await exited(second)).toBe(0);
+  }, 300_000);
+
+  it('refuses to start without secrets.json while data exists, saying what is wrong and what to do', async () => {
+    rmSync(join(dataDir, 'secrets.json'));
+    const { child, output } = launch(await freePort(), await freePort());
+    expect(await exited(child)).toBe(1);
+    expect(output()).toContain('secrets.json is missing');
+    expect(output()).toContain('Restore secrets.json from a backup');
+  }, 60_000);
+});
