@@ -108,6 +108,7 @@ export async function startHost(options: {
       fetchJwks: async () => JSON.parse((await jwksClient.getJwks({})).jwksJson),
       revocations: infra.revocations,
       redis: infra.redis,
+      redisNamespace: config.INFRA_NAMESPACE,
       draining: () => draining,
       metrics: config.METRICS_ENABLED,
     });

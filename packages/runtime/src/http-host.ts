@@ -26,6 +26,8 @@ declare module 'fastify' {
 
 export interface HttpHostOptions {
   config: PlatformConfig;
+  /** Prefix of this host's Redis keys (INFRA_NAMESPACE), shared with the revocation store's. */
+  redisNamespace?: string;
   logger: Logger;
   clock: Clock;
   services: ServiceInstance[];
@@ -65,6 +67,7 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
         burst: options.config.RATE_LIMIT_BURST,
       },
       options.redis,
+      options.redisNamespace,
     ),
   });
   const readiness: Record<string, () => Promise<void>> = {};

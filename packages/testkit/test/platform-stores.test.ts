@@ -46,4 +46,14 @@ describe('rate limiter shared through Redis', () => {
     expect(last.retryAfterSeconds).toBeGreaterThan(0);
     expect(last.retryAfterSeconds).toBeLessThanOrEqual(60);
   });
+
+  it('keeps the budgets of instances in different namespaces apart on one server', async () => {
+    const ip = '127.0.0.1';
+    const policy = { perMinute: 2, perHour: 100, burst: 100 };
+    const first = new IpRateLimiter(policy, redis, uniqueName('ns'));
+    const second = new IpRateLimiter(policy, redis, uniqueName('ns'));
+    const spent = [await first.consume(ip), await first.consume(ip), await first.consume(ip)];
+    expect(spent.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect((await second.consume(ip)).allowed).toBe(true);
+  });
 });

@@ -27,10 +27,12 @@ export interface RateLimitDecision {
  */
 export class IpRateLimiter {
   private readonly windows: { limiter: RateLimiterAbstract; limit: number }[];
-  constructor(policy: RateLimitPolicy, redis?: Redis) {
+  /** `namespace` keeps the Redis counters of instances sharing one server apart (INFRA_NAMESPACE, tests). */
+  constructor(policy: RateLimitPolicy, redis?: Redis, namespace = '') {
+    const scope = namespace ? `routinely:${namespace}:rl` : 'routinely:rl';
     const make = (points: number, duration: number, keyPrefix: string) =>
       redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `routinely:rl:${keyPrefix}` })
+        ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${scope}:${keyPrefix}` })
         : new RateLimiterMemory({ points, duration, keyPrefix });
     this.windows = [
       { limiter: make(policy.burst, 1, 'burst'), limit: policy.burst },

@@ -1,0 +1,178 @@
+import { type Deliver, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startLocalAllInOne } from '../src/harness.js';
+import { registerUser } from '../src/users.js';
+
+// The integration service and the task service's unified calendar together in the all-in-one: a Google and a
+// Microsoft calendar (the testkit fakes, speaking the real protocols) connected, synced, changed, pushed and
+// disconnected, checked through the calendar and free/busy routes a client reads.
+const PUBLIC_BASE_URL = 'http://public.routinely.test';
+
+let local: Awaited<ReturnType<typeof startLocalAllInOne>>;
+let google: FakeGoogle;
+let microsoft: FakeMicrosoft;
+let baseUrl = '';
+const target = () => ({ baseUrl, close: async () => {} });
+
+/** The fake reaches "the public base URL" (push notifications) at the local instance. */
+const deliver: Deliver = (url, init) => fetchDeliver(url.replace(PUBLIC_BASE_URL, baseUrl), init);
+
+beforeAll(async () => {
+  google = await FakeGoogle.start({ deliver });
+  microsoft = await FakeMicrosoft.start({ deliver });
+  local = await startLocalAllInOne({
+    ...google.env(),
+    ...microsoft.env(),
+    PUBLIC_BASE_URL,
+    INTEGRATION_POLL_INTERVAL_S: '3600',
+  });
+  baseUrl = local.running.url;
+});
+afterAll(async () => {
+  await local?.close();
+  await google?.close();
+  await microsoft?.close();
+});
+
+/** What the test asks of a provider's calendar, in each provider's own shapes. */
+interface ProviderCalendar {
+  add(id: string, title: string, start: string, end: string, free?: boolean): void;
+  cancel(id: string): void;
+  notify(): Promise<number[]>;
+}
+
+const providers: Record<'google' | 'microsoft', () => ProviderCalendar> = {
+  google: () => ({
+    add: (id, summary, start, end, free) =>
+      google.addEvent({
+        id,
+        summary,
+        start: { dateTime: start },
+        end: { dateTime: end },
+        ...(free ? { transparency: 'transparent' as const } : {}),
+      }),
+    cancel: (id) => google.cancelEvent(id),
+    notify: () => google.notify(),
+  }),
+  microsoft: () => ({
+    // Graph's offset-less wall time with its zone, as Outlook answers.
+    add: (id, subject, start, end, free) =>
+      microsoft.addEvent({
+        id,
+        subject,
+        start: { dateTime: start.replace('.000Z', '.0000000'), timeZone: 'UTC' },
+        end: { dateTime: end.replace('.000Z', '.0000000'), timeZone: 'UTC' },
+        ...(free ? { showAs: 'free' as const } : {}),
+      }),
+    cancel: (id) => microsoft.cancelEvent(id),
+    notify: () => microsoft.notify(),
+  }),
+};
+
+const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+const at = (hhmm: string) => `${day}T${hhmm}:00.000Z`;
+const window = `from=${encodeURIComponent(at('00:00'))}&to=${encodeURIComponent(`${day}T23:59:00.000Z`)}`;
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.each(['google', 'microsoft'] as const)('unified calendar fed by a connected %s calendar', (provider) => {
+  it('shows synced events, merges free/busy with tasks, follows changes and pushes, and forgets them on disconnect', async () => {
+    const calendar = providers[provider]();
+    const user = await registerUser(target());
+    const token = user.token;
+    const events = async () =>
+      (await call(target(), 'GET', `/api/v1/service/calendar/events?${window}`, { token })).json.events as {
+        id: string;
+        source: string;
+        title: string;
+        busy: boolean;
+        external_id: string | null;
+        editable: boolean;
+      }[];
+
+    calendar.add('standup', 'Standup', at('10:00'), at('11:00'));
+    calendar.add('focus', 'Focus', at('14:00'), at('15:00'), true);
+    const task = await call(target(), 'POST', '/api/v1/service/tasks', {
+      token,
+      body: { title: 'Review', duration_min: 60 },
+    });
+    expect(task.status).toBe(201);
+    const scheduled = await call(target(), 'PATCH', `/api/v1/service/tasks/${task.json.id}`, {
+      token,
+      body: { chosen_slot_start: at('10:30'), chosen_slot_end: at('11:30') },
+    });
+    expect(scheduled.status).toBe(200);
+
+    // Connect: oauth/start, the provider's consent (the fake consents at once), the browser's callback.
+    const start = await call(target(), 'POST', `/api/v1/service/integrations/${provider}/oauth/start`, {
+      token,
+      body: { return_url: '/settings' },
+    });
+    expect(start.status, start.text).toBe(200);
+    const consent = await fetch(start.json.auth_url, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location') ?? '');
+    const back = await fetch(`${baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    expect(back.status).toBe(302);
+    expect(back.headers.get('location')).toContain('status=active');
+    const integrationId = start.json.integration_id as string;
+
+    // The first sync's events reach the task service's read model through the outbox and a consumer.
+    const synced = await until('the synced events', events, (list) => list.some((e) => e.external_id === 'standup'));
+    const standup = synced.find((e) => e.external_id === 'standup');
+    expect(standup).toMatchObject({ source: provider, title: 'Standup', busy: true, editable: false });
+    expect(synced.find((e) => e.external_id === 'focus')).toMatchObject({ busy: false });
+    expect(synced.find((e) => e.id === task.json.id)).toMatchObject({ source: 'task', editable: true });
+
+    // Free/busy merges the busy event with the overlapping task; the free event is not busy.
+    const freeBusy = await call(target(), 'GET', `/api/v1/service/calendar/free-busy?${window}`, { token });
+    expect(freeBusy.json.busy).toEqual([
+      {
+        start: at('10:00'),
+        end: at('11:30'),
+        source: 'mixed',
+        sources: expect.arrayContaining([
+          { source: provider, id: standup?.id, title: 'Standup' },
+          { source: 'task', id: task.json.id, title: 'Review' },
+        ]),
+      },
+    ]);
+    const notEditable = await call(target(), 'POST', `/api/v1/service/calendar/events/${standup?.id}/done`, { token });
+    expect(notEditable.status).toBe(409);
+    expect(notEditable.json.code).toBe('event_not_editable');
+
+    // Another user sees none of it.
+    const stranger = await registerUser(target());
+    const hidden = await call(target(), 'GET', `/api/v1/service/calendar/events/${standup?.id}`, {
+      token: stranger.token,
+    });
+    expect(hidden.status).toBe(404);
+
+    // A cancellation synced on request leaves the calendar; a push makes a new event arrive.
+    calendar.cancel('standup');
+    const sync = await call(target(), 'POST', `/api/v1/service/integrations/${integrationId}/sync`, { token });
+    expect(sync.status, sync.text).toBe(200);
+    expect(sync.json).toMatchObject({ deleted: 1 });
+    await until('the cancellation', events, (list) => !list.some((e) => e.external_id === 'standup'));
+    calendar.add('lunch', 'Lunch', at('12:00'), at('13:00'));
+    const pushed = await calendar.notify();
+    expect(pushed.length).toBeGreaterThan(0);
+    expect(pushed.every((status) => status >= 200 && status < 300)).toBe(true);
+    await until('the pushed event', events, (list) => list.some((e) => e.external_id === 'lunch'));
+
+    // Disconnect: the integration is kept as revoked and its events leave the unified calendar.
+    const removed = await call(target(), 'DELETE', `/api/v1/service/integrations/${integrationId}`, { token });
+    expect(removed.status).toBe(204);
+    const left = await until('the revocation', events, (list) => !list.some((e) => e.source === provider));
+    expect(left.map((e) => e.id)).toEqual([task.json.id]);
+    const integrations = await call(target(), 'GET', '/api/v1/service/integrations', { token });
+    expect(integrations.json).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
+  });
+});
