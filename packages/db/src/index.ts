@@ -3,3 +3,4 @@ export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export * from './embedded.js';
 export * from './orm.js';
+export * from './sql.js';

@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import type { Sql } from '@routinely/db';
 
 export interface QuotaRow {
   soft_cap_usd: number;

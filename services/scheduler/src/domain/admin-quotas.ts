@@ -1,6 +1,6 @@
+import { Sql } from '@routinely/db';
 import { fieldError, notFound, type Owner } from '@routinely/platform';
 import { findKnownUser } from '../db/settings-sql.js';
-import { Sql } from '../db/sql.js';
 import {
   countTenantUsers,
   dailyCostsOf,

@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { AppError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -10,7 +11,6 @@ import {
   type SettingsRow,
   updateSettings,
 } from '../db/settings-sql.js';
-import { Sql } from '../db/sql.js';
 import type { SchedulerContext } from './context.js';
 import { iso } from './local-day.js';
 import type { ProviderName } from './providers.js';

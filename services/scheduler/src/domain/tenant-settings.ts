@@ -1,6 +1,6 @@
+import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { findTenantSettings, upsertTenantSettings } from '../db/settings-sql.js';
-import { Sql } from '../db/sql.js';
 import type { SchedulerContext } from './context.js';
 import { iso } from './local-day.js';
 import type { ProviderName } from './providers.js';

@@ -1,7 +1,7 @@
+import { Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Sql } from '../db/sql.js';
 import {
   claimSoftNotice,
   findDaily,

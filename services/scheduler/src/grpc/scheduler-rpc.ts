@@ -1,5 +1,5 @@
 import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
-import { AppError, forbidden, hasPermission, type Owner, type Permission } from '@routinely/platform';
+import { forbidden, hasPermission, type Owner, type Permission } from '@routinely/platform';
 import { scheduler_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { providerName } from '../domain/providers.js';

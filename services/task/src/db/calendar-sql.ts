@@ -1,9 +1,8 @@
-import type { EntityManager } from '@routinely/db';
+import type { EntityManager, Sql } from '@routinely/db';
 import type { ExternalEventSnapshot } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import type { ExternalEventRow } from '../domain/calendar/unified.js';
 import type { TaskRow } from '../domain/task-model.js';
-import type { Sql } from './sql.js';
 import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
 
 const EXTERNAL_COLUMNS = `id, tenant_id, user_id, integration_id, provider, external_id, title, start_at, end_at, all_day,

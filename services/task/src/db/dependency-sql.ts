@@ -1,6 +1,6 @@
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import type { DepType } from '../domain/task-model.js';
-import type { Sql } from './sql.js';
 
 export interface DependencyRow {
   id: string;

@@ -1,6 +1,6 @@
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import type { NewTask, TaskRow, TaskStatus } from '../domain/task-model.js';
-import type { Sql } from './sql.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
@@ -271,3 +271,11 @@ export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<vo
 
 /** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
 export { COLUMNS as TASK_COLUMNS, parseTaskRow };
+
+/**
+ * Serialises tree-shaping writes of one user (create under a parent, move, reorder, dependency edges,
+ * imports) until the transaction ends, so racing requests cannot together build a cycle or depth 6.
+ */
+export function lockOwnerTree(sql: Sql, owner: Owner): Promise<void> {
+  return sql.advisoryLock(`task:${owner.tenantId}:${owner.userId}`);
+}

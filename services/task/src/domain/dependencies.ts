@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -10,8 +10,7 @@ import {
   edgeExists,
   insertDependencies,
 } from '../db/dependency-sql.js';
-import { Sql } from '../db/sql.js';
-import { findTask, findTasks } from '../db/task-sql.js';
+import { findTask, findTasks, lockOwnerTree } from '../db/task-sql.js';
 import type { DepType } from './task-model.js';
 
 export interface DependencyInput {
@@ -46,7 +45,7 @@ export class DependencyService {
     const now = this.clock.now();
     return Sql.transaction(this.orm, async (sql) => {
       // Two racing edges a->b and b->a must not both pass the cycle check.
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const found = await findTasks(sql, owner, [input.task_id, input.depends_on_id]);
       if (found.length !== 2) throw notFound('Task');
       if (await edgeExists(sql, input.task_id, input.depends_on_id)) {

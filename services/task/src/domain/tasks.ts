@@ -1,10 +1,9 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
-import { Sql } from '../db/sql.js';
 import {
   bumpVersions,
   countOwnerTasks,
@@ -13,6 +12,7 @@ import {
   findTasks,
   insertTasks,
   listTasks,
+  lockOwnerTree,
   nextSortOrder,
   ownerTreeRows,
   renumberSiblings,
@@ -84,7 +84,7 @@ export class TaskService {
     return this.write(async (sql, em) => {
       let depth = 1;
       if (input.parent_task_id) {
-        await sql.lockOwner(owner.tenantId, owner.userId);
+        await lockOwnerTree(sql, owner);
         const parent = await findTask(sql, owner, input.parent_task_id);
         if (!parent) throw notFound('Parent task');
         depth = parent.depth + 1;
@@ -167,7 +167,7 @@ export class TaskService {
   async remove(owner: Owner, id: string): Promise<void> {
     const now = this.clock.now();
     await this.write(async (sql, em) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const rows = await subtreeRows(sql, owner, id);
       if (rows.length === 0) throw notFound('Task');
       const versions = await bumpVersions(
@@ -188,7 +188,7 @@ export class TaskService {
   async move(owner: Owner, id: string, parentId: string | null): Promise<TaskRow> {
     const now = this.clock.now();
     return this.write(async (sql, em) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const task = await findTask(sql, owner, id);
       if (!task) throw notFound('Task');
       let newDepth = 1;
@@ -231,7 +231,7 @@ export class TaskService {
   async applySlots(owner: Owner, assignments: SlotAssignment[]): Promise<TaskRow[]> {
     const now = this.clock.now();
     return this.write(async (sql, em) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const ids = [...new Set(assignments.map((a) => a.taskId))];
       const rows = new Map((await findTasks(sql, owner, ids)).map((row) => [row.id, row]));
       const saved: TaskRow[] = [];
@@ -260,7 +260,7 @@ export class TaskService {
   async reorder(owner: Owner, id: string, sortOrder: number): Promise<TaskRow> {
     const now = this.clock.now();
     return this.write(async (sql) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const task = await findTask(sql, owner, id);
       if (!task) throw notFound('Task');
       const ids = (await siblingIds(sql, owner, task.parent_task_id)).filter((s) => s !== id);

@@ -1,8 +1,8 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, PassResult } from '@routinely/platform';
 import type { TaskConfig } from '../config.js';
-import { Sql } from '../db/sql.js';
+import { lockOwnerTree } from '../db/task-sql.js';
 import { planAgainstStore, writePlan } from '../domain/import/importer.js';
 import type { JobStatus } from '../domain/import/jobs.js';
 
@@ -88,7 +88,7 @@ export class ImportWorker {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const now = this.clock.now();
     await Sql.transaction(this.orm, async (sql, em) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const current = await sql.first<{ status: JobStatus; rows: unknown[] }>(
         'select status, rows from import_jobs where id = ? for update',
         [job.id],

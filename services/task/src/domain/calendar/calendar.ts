@@ -1,7 +1,6 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { externalEventsIn, findExternalEvent, findTimezone, slottedTasksIn } from '../../db/calendar-sql.js';
-import { Sql } from '../../db/sql.js';
 import type { TaskRow } from '../task-model.js';
 import type { TaskService } from '../tasks.js';
 import { type BusyBlock, mergeBusy } from './free-busy.js';

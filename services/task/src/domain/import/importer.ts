@@ -1,10 +1,9 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
 import { insertDependencies } from '../../db/dependency-sql.js';
-import { Sql } from '../../db/sql.js';
-import { findTasks, insertTasks } from '../../db/task-sql.js';
+import { findTasks, insertTasks, lockOwnerTree } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
 import type { ImportQuota } from './import-quota.js';
 import { type ImportPlan, planImport } from './plan.js';
@@ -88,7 +87,7 @@ export class Importer {
     }
     const now = this.clock.now();
     const result = await Sql.transaction(this.orm, async (sql, em) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };
       if (!commit || plan.invalid > 0 || plan.total === 0) return { ...outcome, committed: false, created_ids: [] };

@@ -1,9 +1,9 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';
-import { Sql } from '../../db/sql.js';
+import { lockOwnerTree } from '../../db/task-sql.js';
 import type { Importer } from './importer.js';
 import type { RowError } from './plan.js';
 
@@ -64,7 +64,7 @@ export class ImportJobs {
     }
     const now = this.clock.now();
     const job = await Sql.transaction(this.orm, async (sql) => {
-      await sql.lockOwner(owner.tenantId, owner.userId);
+      await lockOwnerTree(sql, owner);
       await this.importer.consumeQuota(owner, 'job');
       return sql.first<JobRow>(
         `insert into import_jobs (id, tenant_id, user_id, status, rows, total, valid, invalid, errors, created_ids,

@@ -1,11 +1,12 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from './orm.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
 type Runner = Pick<Knex, 'raw'>;
 
 /**
- * Raw SQL on the service's schema. Bindings go to PostgreSQL as parameters (not inlined), so arrays bind
+ * Raw SQL on a service's schema (services keep their queries in src/db/*-sql.ts). Bindings go to PostgreSQL as parameters (not inlined), so arrays bind
  * as `?::uuid[]` and values never need escaping.
  */
 export class Sql {
@@ -36,10 +37,10 @@ export class Sql {
   }
 
   /**
-   * Serialises tree-shaping writes of one user (create under a parent, move, reorder, dependency edges,
-   * imports) until the transaction ends, so racing requests cannot together build a cycle or depth 6.
+   * Holds a transaction-scoped advisory lock on `key` until the transaction ends. Advisory locks are
+   * database-wide, so keys start with the owning service's name (`task:<tenant>:<user>`).
    */
-  async lockOwner(tenantId: string, userId: string): Promise<void> {
-    await this.runner.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`task:${tenantId}:${userId}`]);
+  async advisoryLock(key: string): Promise<void> {
+    await this.runner.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   }
 }
