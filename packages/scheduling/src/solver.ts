@@ -332,20 +332,30 @@ export function solve(input: SolverInput): SolverResult {
     consider(order);
     if (best.unscheduled.length === 0) break;
   }
-  // Repair: an unplaced task promoted to the front of the best order often fits where it displaces nothing
-  // that cannot move (fragmented free time defeats EDF). Bounded so large runs stay fast.
+  // Repair: fragmented free time defeats EDF. Moving one task to the front (an unplaced one) or to the back (a
+  // placed one) of the best order and keeping the change when the result improves; bounded so large runs stay
+  // fast (each try is one pass over every task).
   let budget = Math.floor(REPAIR_WORK / Math.max(1, p.schedulable.length));
-  const promoted = new Set<string>();
+  const seedOrder = bestOrder;
+  const rank = new Map<string, number>();
+  const ranked =
+    (ranks: Map<string, number>): OrderKey =>
+    (t) => [ranks.get(t.id) ?? 1, ...seedOrder(t)];
   let improved = true;
   while (improved && budget > 0) {
     improved = false;
-    const retry = best.unscheduled.filter((u) => u.reason !== 'blocked_by_dependency').map((u) => u.taskId);
-    for (const id of retry) {
+    const moves: [string, number][] = [
+      ...best.unscheduled
+        .filter((u) => u.reason !== 'blocked_by_dependency')
+        .map((u): [string, number] => [u.taskId, 0]),
+      ...best.placements.map((pl): [string, number] => [pl.taskId, 2]),
+    ];
+    for (const [id, to] of moves) {
+      if (rank.get(id) === to) continue;
       if (budget-- <= 0) break;
-      const base = bestOrder;
-      const tryPromoted = new Set([...promoted, id]);
-      if (consider((t) => [tryPromoted.has(t.id) ? 0 : 1, ...base(t)])) {
-        promoted.add(id);
+      const next = new Map(rank).set(id, to);
+      if (consider(ranked(next))) {
+        rank.set(id, to);
         improved = true;
         break;
       }
