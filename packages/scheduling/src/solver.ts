@@ -105,8 +105,12 @@ function prepare(input: SolverInput): Prepared {
   const predecessors = new Map<string, Dependency[]>();
   const successors = new Map<string, string[]>();
   for (const dep of input.dependencies) {
-    predecessors.set(dep.taskId, [...(predecessors.get(dep.taskId) ?? []), dep]);
-    successors.set(dep.dependsOnId, [...(successors.get(dep.dependsOnId) ?? []), dep.taskId]);
+    const before = predecessors.get(dep.taskId) ?? [];
+    const after = successors.get(dep.dependsOnId) ?? [];
+    before.push(dep);
+    after.push(dep.taskId);
+    predecessors.set(dep.taskId, before);
+    successors.set(dep.dependsOnId, after);
   }
   const fixed = new Map<string, SlotMs>();
   for (const slot of input.fixed ?? []) fixed.set(slot.id, { start: slot.start.getTime(), end: slot.end.getTime() });
