@@ -22,3 +22,4 @@ export * from './route-table.js';
 export * from './secret-box.js';
 export * from './service.js';
 export * from './tracing.js';
+export * from './zoned-time.js';

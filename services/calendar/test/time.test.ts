@@ -1,5 +1,6 @@
+import { isValidTimeZone } from '@routinely/platform';
 import { describe, expect, it } from 'vitest';
-import { addDays, isStartOfLocalDate, isValidTimeZone, localDateOf, startOfLocalDate } from '../src/domain/time.js';
+import { addDays, isStartOfLocalDate, localDateOf, startOfLocalDate } from '../src/domain/time.js';
 
 describe('calendar timezone arithmetic', () => {
   it('finds the start of a local date, across DST switches', () => {

@@ -1,11 +1,10 @@
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
-import { AppError } from '@routinely/platform';
+import { AppError, isValidTimeZone } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type CalendarDbRow, calendarRowOf, calendarsWithShareOf, readVisibleCalendar } from '../db/calendar-sql.js';
 import { Calendar, CalendarItem, type Visibility } from '../db/entities.js';
 import { type AccessLevel, type Actor, effectiveLevel, loadVisibleCalendar, requireLevel } from './access.js';
 import type { CalendarContext } from './context.js';
-import { isValidTimeZone } from './time.js';
 import { type CalendarView, calendarSnapshotOf, calendarView } from './views.js';
 
 export interface CalendarListQuery {

@@ -2,6 +2,7 @@
  * Wall-clock times without an offset (Graph's `{ dateTime, timeZone }`, Google all-day dates) read in the zone
  * the provider named, never in the server's own zone: the offset comes from Intl for that zone at that instant.
  */
+import { isValidTimeZone, zoneOffsetMs } from '@routinely/platform';
 
 /** Windows zone names Graph uses, to IANA (the common ones; IANA names pass through unchanged). */
 const WINDOWS_ZONES: Record<string, string> = {
@@ -48,32 +49,13 @@ export class UnknownTimeZone extends Error {
 export function ianaZone(zone: string | undefined | null): string {
   if (!zone) return 'UTC';
   const mapped = WINDOWS_ZONES[zone] ?? zone;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: mapped });
-    return mapped;
-  } catch {
-    throw new UnknownTimeZone(zone);
-  }
+  if (!isValidTimeZone(mapped)) throw new UnknownTimeZone(zone);
+  return mapped;
 }
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
 
-/** The zone's offset from UTC at `instant`, in milliseconds (positive east of Greenwich). */
-function offsetAt(instant: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(instant / 1000) * 1000;
-}
+const offsetAt = (instant: number, zone: string) => zoneOffsetMs(new Date(instant), zone);
 
 /**
  * `2026-11-21T09:00:00.0000000` (or a bare date, midnight) in `zone` as a UTC instant. A wall time skipped by a

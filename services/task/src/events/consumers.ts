@@ -7,14 +7,13 @@ import {
   type Subscription,
   startConsumer,
 } from '@routinely/events';
-import type { Logger, Owner } from '@routinely/platform';
+import { isValidTimeZone, type Logger, type Owner } from '@routinely/platform';
 import {
   deleteExternalEvent,
   dropIntegrationEvents,
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
-import { isValidTimeZone } from '../domain/calendar/zoned-time.js';
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
 const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };

@@ -1,5 +1,6 @@
+import { wallTimeOf } from '@routinely/platform';
 import { describe, expect, it } from 'vitest';
-import { instantOf, plusLocalDays, plusLocalMonths, startOfLocalDay, wallTimeOf } from './zoned-time.js';
+import { instantOf, plusLocalDays, plusLocalMonths, startOfLocalDay } from './zoned-time.js';
 
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0) => ({
   year,

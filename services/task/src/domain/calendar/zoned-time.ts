@@ -1,69 +1,10 @@
 /**
- * Wall-clock arithmetic in an IANA timezone with Intl only (no offset arithmetic across days): calendar views
- * are local days and months, whose length in UTC moves with daylight saving time.
+ * Wall-clock arithmetic in an IANA timezone on the platform's Intl primitive (no offset arithmetic across days):
+ * calendar views are local days and months, whose length in UTC moves with daylight saving time.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A local wall time (month 1..12); milliseconds are carried separately from Intl's whole seconds. */
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  ms: number;
-}
-
-export function wallTimeOf(at: Date, timeZone: string): WallTime {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(at)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-    ms: ((at.getTime() % 1000) + 1000) % 1000,
-  };
-}
+import { type WallTime, wallTimeOf, zoneOffsetMs } from '@routinely/platform';
 
 const wallAsUtc = (w: WallTime) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms);
-
-/** Local wall time minus UTC at an instant, in milliseconds. */
-function offsetMs(at: Date, timeZone: string): number {
-  return wallAsUtc(wallTimeOf(at, timeZone)) - at.getTime();
-}
 
 /**
  * The instant a wall time names in a timezone. An ambiguous time (clocks turned back) is its first
@@ -72,8 +13,8 @@ function offsetMs(at: Date, timeZone: string): number {
  */
 export function instantOf(wall: WallTime, timeZone: string): Date {
   const target = wallAsUtc(wall);
-  const before = offsetMs(new Date(target - 86_400_000), timeZone);
-  const after = offsetMs(new Date(target + 86_400_000), timeZone);
+  const before = zoneOffsetMs(new Date(target - 86_400_000), timeZone);
+  const after = zoneOffsetMs(new Date(target + 86_400_000), timeZone);
   // The earlier offset first: it yields the first occurrence of an ambiguous time.
   for (const offset of before === after ? [before] : [before, after]) {
     const candidate = new Date(target - offset);
