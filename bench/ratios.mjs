@@ -7,7 +7,8 @@
 // Needs DATABASE_URL (an admin URL; a fresh database is created and dropped), NATS_URL and REDIS_URL.
 // Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
-// uses the very fastify the services resolve. Webhook and SQL floors are not measured yet.
+// uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook floor is not
+// measured yet.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -93,6 +94,9 @@ async function main() {
   const children = [];
   const db = await createTestDatabase();
   try {
+    const { sqlFloors } = await import('./sql-floor.mjs');
+    const sql = await sqlFloors(db.url, { seconds: DURATION, concurrency: 50 });
+    console.log(JSON.stringify({ title: 'SQL floor', ...sql }));
     console.error(`empty route on :${emptyPort}, all-in-one on :${appPort}, database ${db.name}`);
     children.push(
       await startChild(
@@ -170,10 +174,16 @@ async function main() {
           } |`,
       ),
       '| 1,000 reminder webhooks due at one instant | not measured | not measured | not measured (bare undici loop floor) |',
-      '| SQL floor (raw `pg` queries) | not measured | not measured | not measured |',
+      '',
+      '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
+      '|---|---|---|---|',
+      `| primary-key read of one row | ${sql.read.per_s.toLocaleString('en')} | ${sql.read.p99_ms} ms | ` +
+        `GET /service/tasks/{id}: ${(rows[1].requests_per_s / sql.read.per_s).toFixed(3)} |`,
+      `| transaction: one row + one outbox row | ${sql.write.per_s.toLocaleString('en')} | ${sql.write.p99_ms} ms | ` +
+        `POST /service/tasks: ${(rows[3].requests_per_s / sql.write.per_s).toFixed(3)} |`,
     ];
     console.log(`\n${lines.join('\n')}\n`);
-    saveResults('ratios', { floor, rows: rows.map((r) => ({ ...r, share_of_empty_route: share(r) })) });
+    saveResults('ratios', { floor, sql, rows: rows.map((r) => ({ ...r, share_of_empty_route: share(r) })) });
   } finally {
     for (const child of children.reverse()) await stopChild(child);
     await db.drop();
