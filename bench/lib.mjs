@@ -58,20 +58,24 @@ export async function pool(inputs, limit, task) {
 }
 
 /**
- * One autocannon run. `paths` (after the mount) rotate across requests; `body` makes it a write.
+ * One autocannon run. `paths` (after the mount) rotate across requests; `body` makes it a write; `url`,
+ * `mount` and `duration` default to BASE_URL, MOUNT and DURATION (another target, e.g. a floor to compare with).
  * Prints and returns { title, connections, requests_per_s, p50_ms, p99_ms, non_2xx, errors }.
  */
-export async function measure(title, { paths, method = 'GET', body, token, connections = CONNECTIONS }) {
+export async function measure(
+  title,
+  { paths, method = 'GET', body, token, connections = CONNECTIONS, url = BASE_URL, mount = MOUNT, duration = DURATION },
+) {
   let i = 0;
   const result = await autocannon({
-    url: BASE_URL,
-    duration: DURATION,
+    url,
+    duration,
     connections,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(body ? { 'content-type': 'application/json' } : {}),
     },
-    requests: [{ method, body, setupRequest: (req) => ({ ...req, path: `${MOUNT}${paths[i++ % paths.length]}` }) }],
+    requests: [{ method, body, setupRequest: (req) => ({ ...req, path: `${mount}${paths[i++ % paths.length]}` }) }],
   });
   const row = {
     title,

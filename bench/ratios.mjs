@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// Side by side, in one run: an empty fastify route and the all-in-one on the same machine, each HTTP figure
+// printed as a share of the empty route so the figures compare across machines (issue 15). Not a test.
+//
+//   npm run bench -- ratios.mjs
+//
+// Needs DATABASE_URL (an admin URL; a fresh database is created and dropped), NATS_URL and REDIS_URL.
+// Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50).
+// Both servers run as child processes so that autocannon does not share their event loop; the empty route
+// uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook floor is not
+// measured yet.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+const serviceRequire = createRequire(new URL('services/task/package.json', root));
+
+// --- child mode: the empty route --------------------------------------------------------------------------
+if (process.argv[2] === '--empty-route') {
+  const { default: Fastify } = await import(pathToFileURL(serviceRequire.resolve('fastify')).href);
+  const app = Fastify({ logger: false });
+  app.get('/empty', async () => ({}));
+  await app.listen({ port: Number(process.argv[3]), host: '127.0.0.1' });
+  process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+} else {
+  await main();
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `args` with node and resolves once `readyUrl` answers 2xx; the child's stderr passes through. */
+async function startChild(name, args, env, readyUrl) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    exited = code ?? signal;
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`${name} exited (${exited}) before it was ready`);
+    try {
+      const res = await fetch(readyUrl);
+      if (res.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${name} was not ready within 60 s`);
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function main() {
+  process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+  process.env.DURATION ??= '5';
+  // The testkit's infra and host-env modules by file: its index also loads vitest helpers, which refuse to
+  // load outside vitest.
+  const testkit = (file) => import(new URL(`packages/testkit/dist/${file}`, root).href);
+  const { createTestDatabase } = await testkit('infra.js');
+  const { testHostEnv } = await testkit('host-env.js');
+  const [emptyPort, appPort] = [await freePort(), await freePort()];
+  process.env.BASE_URL = `http://127.0.0.1:${appPort}`;
+  // lib.mjs reads BASE_URL and DURATION when loaded, so it is loaded after they are set.
+  const { benchUser, client, measure, pool, saveResults, DURATION } = await import('./lib.mjs');
+
+  // Other work on the machine skews every figure, the floor included, and not in the same proportion.
+  const loadBefore = loadavg()[0];
+  if (loadBefore > 0.5) console.warn(`load average ${loadBefore.toFixed(2)} before the run: the machine is not quiet`);
+  const children = [];
+  const db = await createTestDatabase();
+  try {
+    const { sqlFloors } = await import('./sql-floor.mjs');
+    const sql = await sqlFloors(db.url, { seconds: DURATION, concurrency: 50 });
+    console.log(JSON.stringify({ title: 'SQL floor', ...sql }));
+    console.error(`empty route on :${emptyPort}, all-in-one on :${appPort}, database ${db.name}`);
+    children.push(
+      await startChild(
+        'empty route',
+        [fileURLToPath(import.meta.url), '--empty-route', String(emptyPort)],
+        process.env,
+        `http://127.0.0.1:${emptyPort}/empty`,
+      ),
+    );
+    const unlimited = '1000000000';
+    children.push(
+      await startChild(
+        'all-in-one',
+        [fileURLToPath(new URL('packages/all-in-one/dist/main.js', root))],
+        {
+          ...process.env,
+          ...testHostEnv(db.url, `bench-${Date.now()}`),
+          PORT: String(appPort),
+          LOG_LEVEL: 'warn',
+          SHUTDOWN_DRAIN_MS: '0',
+          RATE_LIMIT_PER_MINUTE: unlimited,
+          RATE_LIMIT_PER_HOUR: unlimited,
+          RATE_LIMIT_BURST: unlimited,
+        },
+        `http://127.0.0.1:${appPort}/readyz`,
+      ),
+    );
+
+    const { token } = await benchUser('ratios');
+    const api = client(token);
+    const create = (title, parent = null) =>
+      api('POST', '/service/tasks', { title, duration_min: 15, parent_task_id: parent, tags: ['bench'] });
+    console.error('seeding a tree of 101 tasks ...');
+    const treeRoot = await create('ratios tree root');
+    const children10 = await pool([...Array(10).keys()], 10, (i) => create(`child ${i}`, treeRoot.id));
+    await pool([...Array(90).keys()], 20, (i) => create(`grandchild ${i}`, children10[i % 10].id));
+    const tree = await api('GET', `/service/tasks/${treeRoot.id}/tree`);
+    if (tree.rolled_up_duration_min !== 101 * 15) throw new Error('seeded tree is not 101 tasks');
+    const one = await create('ratios single');
+
+    // A short warm-up of each target so JIT and pools are not part of the first figure.
+    const warm = { connections: 10 };
+    const emptyUrl = `http://127.0.0.1:${emptyPort}`;
+    await measure('warm-up empty', { ...warm, url: emptyUrl, mount: '', paths: ['/empty'], duration: 1 });
+    await measure('warm-up task', { ...warm, paths: [`/service/tasks/${one.id}`], token, duration: 1 });
+
+    const floor = await measure('empty fastify route', { url: emptyUrl, mount: '', paths: ['/empty'] });
+    const rows = [
+      await measure('GET /auth/me', { paths: ['/auth/me'], token }),
+      await measure('GET /service/tasks/{id}', { paths: [`/service/tasks/${one.id}`], token }),
+      await measure('GET /service/tasks/{id}/tree (101 tasks)', {
+        paths: [`/service/tasks/${treeRoot.id}/tree`],
+        token,
+      }),
+      await measure('POST /service/tasks', {
+        method: 'POST',
+        paths: ['/service/tasks'],
+        body: JSON.stringify({ title: 'ratios create', duration_min: 10 }),
+        token,
+      }),
+    ];
+
+    const share = (row) => (floor.requests_per_s > 0 ? row.requests_per_s / floor.requests_per_s : 0);
+    const lines = [
+      `ratios: ${DURATION} s per figure at ${floor.connections} connections, ${new Date().toISOString()}, ` +
+        `${cpus().length} cores, node ${process.version}, 1-min load average ${loadBefore.toFixed(2)} before and ` +
+        `${loadavg()[0].toFixed(2)} after (the run itself loads about 2)`,
+      '',
+      `| request | req/s | p99 | share of the empty route (${floor.requests_per_s.toLocaleString('en')} req/s) |`,
+      '|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| \`${r.title}\` | ${r.requests_per_s.toLocaleString('en')} | ${r.p99_ms} ms | ${share(r).toFixed(3)}${
+            r.non_2xx > 0 || r.errors > 0 ? ` (INVALID: ${r.non_2xx} non-2xx, ${r.errors} errors)` : ''
+          } |`,
+      ),
+      '| 1,000 reminder webhooks due at one instant | not measured | not measured | not measured (bare undici loop floor) |',
+      '',
+      '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
+      '|---|---|---|---|',
+      `| primary-key read of one row | ${sql.read.per_s.toLocaleString('en')} | ${sql.read.p99_ms} ms | ` +
+        `GET /service/tasks/{id}: ${(rows[1].requests_per_s / sql.read.per_s).toFixed(3)} |`,
+      `| transaction: one row + one outbox row | ${sql.write.per_s.toLocaleString('en')} | ${sql.write.p99_ms} ms | ` +
+        `POST /service/tasks: ${(rows[3].requests_per_s / sql.write.per_s).toFixed(3)} |`,
+    ];
+    console.log(`\n${lines.join('\n')}\n`);
+    saveResults('ratios', { floor, sql, rows: rows.map((r) => ({ ...r, share_of_empty_route: share(r) })) });
+  } finally {
+    for (const child of children.reverse()) await stopChild(child);
+    await db.drop();
+  }
+}
