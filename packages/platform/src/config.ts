@@ -37,6 +37,25 @@ export function refuseDevKeyInProduction(config: { NODE_ENV: string; ENCRYPTION_
 
 export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
+/** An env variable that may be unset or empty; both mean "not configured". */
+export const optionalEnv = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** An http(s) URL without trailing slashes (base URLs that paths are appended to). */
+export const httpUrlSchema = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
+
+/** A comma list of http(s) URLs, reduced to their origins (`scheme://host[:port]`). */
+export const originListSchema = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((o) => new URL(o).origin)));
+
 /** Settings every service shares: logging, rate limits, token lifetimes, internal auth, infrastructure URLs. */
 export const platformConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),

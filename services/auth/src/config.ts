@@ -1,11 +1,15 @@
-import { encryptionKeySchema, envBool, platformConfigSchema, refuseDevKeyInProduction } from '@routinely/platform';
+import {
+  encryptionKeySchema,
+  envBool,
+  httpUrlSchema,
+  optionalEnv,
+  originListSchema,
+  platformConfigSchema,
+  refuseDevKeyInProduction,
+} from '@routinely/platform';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-/** An env variable that may be unset or set to an empty string (both mean "not configured"). */
-const optionalEnv = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
 
 /** The auth service's environment. Every variable has a default so the all-in-one starts with none set. */
 export const configSchema = platformConfigSchema
@@ -38,22 +42,13 @@ export const configSchema = platformConfigSchema
     /** Confidential client secret; without one the client is public (PKCE only) and the admin API is off. */
     SSO_CLIENT_SECRET: optionalEnv(z.string().min(1)),
     /** Externally visible base URL; the redirect URI is `{PUBLIC_BASE_URL}/api/v1/auth/sso/callback`. */
-    PUBLIC_BASE_URL: httpUrl.default('http://localhost:8080'),
+    PUBLIC_BASE_URL: httpUrlSchema.default('http://localhost:8080'),
     /** HMAC key of inbound IdP events (X-IdP-Signature); without it every event is refused. */
     SSO_WEBHOOK_SECRET: optionalEnv(z.string().min(16)),
     /** Comma list of origins a return_url may point at, besides PUBLIC_BASE_URL's. */
-    SSO_ALLOWED_RETURN_ORIGINS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((o) => new URL(o).origin))),
+    SSO_ALLOWED_RETURN_ORIGINS: originListSchema,
     /** Keycloak realm admin REST base, e.g. https://idp/admin/realms/acme. */
-    SSO_ADMIN_API_URL: optionalEnv(httpUrl),
+    SSO_ADMIN_API_URL: optionalEnv(httpUrlSchema),
     /** Each provider call is abandoned (and counts as a failure) after this long. */
     SSO_PROVIDER_TIMEOUT_MS: positiveInt(5000),
     SSO_BREAKER_FAILURE_THRESHOLD: positiveInt(5),

@@ -1,11 +1,15 @@
-import { encryptionKeySchema, envBool, platformConfigSchema, refuseDevKeyInProduction } from '@routinely/platform';
+import {
+  encryptionKeySchema,
+  envBool,
+  httpUrlSchema,
+  optionalEnv,
+  originListSchema,
+  platformConfigSchema,
+  refuseDevKeyInProduction,
+} from '@routinely/platform';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-/** An env variable that may be unset or empty (both mean "not configured"). */
-const optionalEnv = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
 
 /** The integration service's environment (names fixed by the contract, area C "integrations"). */
 export const configSchema = platformConfigSchema
@@ -13,28 +17,19 @@ export const configSchema = platformConfigSchema
     /** base64 of 32 bytes; seals OAuth tokens and push secrets at rest. */
     ENCRYPTION_KEY: encryptionKeySchema,
     /** Externally visible base URL: redirect URI and push addresses are built from it. */
-    PUBLIC_BASE_URL: httpUrl.default('http://localhost:8080'),
+    PUBLIC_BASE_URL: httpUrlSchema.default('http://localhost:8080'),
     /** Comma list of origins a return_url may point at, besides PUBLIC_BASE_URL's. */
-    OAUTH_ALLOWED_RETURN_ORIGINS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((o) => new URL(o).origin))),
+    OAUTH_ALLOWED_RETURN_ORIGINS: originListSchema,
     GOOGLE_CLIENT_ID: optionalEnv(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optionalEnv(z.string().min(1)),
-    GOOGLE_AUTH_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
-    GOOGLE_REVOKE_URL: httpUrl.default('https://oauth2.googleapis.com/revoke'),
-    GOOGLE_API_BASE_URL: httpUrl.default('https://www.googleapis.com'),
+    GOOGLE_AUTH_URL: httpUrlSchema.default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: httpUrlSchema.default('https://oauth2.googleapis.com/token'),
+    GOOGLE_REVOKE_URL: httpUrlSchema.default('https://oauth2.googleapis.com/revoke'),
+    GOOGLE_API_BASE_URL: httpUrlSchema.default('https://www.googleapis.com'),
     MICROSOFT_CLIENT_ID: optionalEnv(z.string().min(1)),
     MICROSOFT_CLIENT_SECRET: optionalEnv(z.string().min(1)),
-    MICROSOFT_AUTHORITY_URL: httpUrl.default('https://login.microsoftonline.com/common'),
-    MICROSOFT_GRAPH_URL: httpUrl.default('https://graph.microsoft.com/v1.0'),
+    MICROSOFT_AUTHORITY_URL: httpUrlSchema.default('https://login.microsoftonline.com/common'),
+    MICROSOFT_GRAPH_URL: httpUrlSchema.default('https://graph.microsoft.com/v1.0'),
     /** Safety-net poll of every active integration (pushes only bring it forward). */
     INTEGRATION_POLL_INTERVAL_S: positiveInt(300),
     /** First sync window: this many days back and forward (Google timeMin/timeMax, Graph calendarView). */
