@@ -17,7 +17,7 @@ beforeAll(async () => {
   return started.close;
 });
 
-async function api(user: TestUser, method: 'GET' | 'POST' | 'PATCH', path: string, payload?: unknown) {
+async function api(user: TestUser, method: 'GET' | 'POST' | 'PATCH', path: string, payload?: Record<string, unknown>) {
   return h.app.inject({ method, url: `/api/v1/service${path}`, headers: await h.tokens.auth(user), payload });
 }
 
