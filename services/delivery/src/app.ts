@@ -12,6 +12,7 @@ import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
+import { webhookHistoryRoutes } from './http/webhooks/history-routes.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
 import { observeDeadLetterQueue } from './workers/observability.js';
@@ -103,6 +104,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       knownContacts.add(key);
     });
     await app.register(webhookRoutes(ctx));
+    await app.register(webhookHistoryRoutes(ctx));
     await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryPacer.wake() }));
     await app.register(notificationRoutes(ctx));
   };

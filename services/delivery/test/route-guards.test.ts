@@ -87,6 +87,12 @@ const TABLE: RouteGuardTable<TestUser> = {
     fixture: endpoint,
     invalid: { params: { endpoint_id: 'nope' } },
   },
+  'GET /service/webhooks/event-types': { permission: HOOK_READ },
+  'GET /service/webhooks/:endpoint_id/attempts': {
+    permission: HOOK_READ,
+    fixture: endpoint,
+    invalid: { query: 'limit=501' },
+  },
   'GET /service/reminders/upcoming': { permission: READ, invalid: { query: 'days=91' } },
   'GET /service/reminders/deliveries': { permission: READ, invalid: { query: 'channel=pigeon' } },
   'GET /service/reminders/deliveries/:delivery_id': {

@@ -37,6 +37,7 @@ const send = (url: string) =>
     url,
     secret,
     event: 'reminder.fired',
+    eventId: '01900000-0000-7000-8000-0000000000cc',
     deliveryId: '01900000-0000-7000-8000-0000000000aa',
     endpointId: '01900000-0000-7000-8000-0000000000bb',
     body: { hello: 'world' },

@@ -19,6 +19,7 @@ beforeAll(async () => {
 
 const ENDPOINT_ROUTES = [
   ['GET', '/service/webhooks/:id', 'SERVICE_WEBHOOK_READ'],
+  ['GET', '/service/webhooks/:id/attempts', 'SERVICE_WEBHOOK_READ'],
   ['PATCH', '/service/webhooks/:id', 'SERVICE_WEBHOOK_MANAGE'],
   ['DELETE', '/service/webhooks/:id', 'SERVICE_WEBHOOK_MANAGE'],
   ['POST', '/service/webhooks/:id/rotate-secret', 'SERVICE_WEBHOOK_MANAGE'],

@@ -20,8 +20,8 @@ export interface ClaimRequest {
   circuitThreshold: number;
 }
 
-const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, payload, secret_sealed,
-  attempts, max_attempts, lease_token`;
+const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
+  secret_sealed, attempts, max_attempts, lease_token`;
 
 /** Leases due in-app and email deliveries (FOR UPDATE SKIP LOCKED: workers never wait on each other). */
 export async function claimFast(knex: Knex, r: ClaimRequest): Promise<ClaimedDelivery[]> {

@@ -26,6 +26,8 @@ export const WebhookEndpoint = defineEntity({
     consecutiveFailures: p.integer().fieldName('consecutive_failures'),
     /** Until when the endpoint's deliveries pause; after it, one half-open probe at a time (ADR 043). */
     circuitOpenUntil: p.datetime().nullable().fieldName('circuit_open_until'),
+    /** Event types the endpoint subscribes to; null = every type, including ones added later (ADR 044). */
+    events: p.array().nullable(),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
@@ -73,6 +75,8 @@ export const Delivery = defineEntity({
     endpointId: p.uuid().nullable().fieldName('endpoint_id'),
     channel: p.string().length(16).$type<Channel>(),
     event: p.string().length(64),
+    /** One firing for one endpoint: kept across retries, redeliver and requeue (ADR 044). */
+    eventId: p.uuid().fieldName('event_id'),
     /** The event body minus `attempt` (added per try); stable across retries. */
     payload: p.json<Record<string, unknown>>(),
     /** Secret of the first signed try, kept for the retries of this delivery (rotation overlap). */
@@ -93,9 +97,39 @@ export const Delivery = defineEntity({
   indexes: [
     { properties: ['status', 'nextAttemptAt'], name: 'deliveries_due_idx' },
     { properties: ['tenantId', 'userId', 'createdAt'], name: 'deliveries_owner_idx' },
+    { properties: ['tenantId', 'userId', 'eventId'], name: 'deliveries_event_idx' },
   ],
 });
 export type DeliveryRow = InferEntity<typeof Delivery>;
+
+/**
+ * One row per recorded try, written in the transaction that records the try's outcome (ADR 045). Test
+ * sends have no delivery (delivery_id null) and are found through their endpoint.
+ */
+export const DeliveryAttempt = defineEntity({
+  name: 'DeliveryAttempt',
+  tableName: 'delivery_attempts',
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.string().length(64).fieldName('user_id'),
+    deliveryId: p.uuid().nullable().fieldName('delivery_id'),
+    endpointId: p.uuid().nullable().fieldName('endpoint_id'),
+    event: p.string().length(64),
+    eventId: p.uuid().fieldName('event_id'),
+    /** The `attempt` the envelope carried (starts at 1 again after a redeliver). */
+    attempt: p.integer(),
+    at: p.datetime(),
+    statusCode: p.integer().nullable().fieldName('status_code'),
+    error: p.text().nullable(),
+    latencyMs: p.integer().fieldName('latency_ms'),
+  },
+  indexes: [
+    { properties: ['deliveryId', 'at'], name: 'delivery_attempts_delivery_idx' },
+    { properties: ['endpointId', 'at'], name: 'delivery_attempts_endpoint_idx' },
+  ],
+});
+export type DeliveryAttemptRow = InferEntity<typeof DeliveryAttempt>;
 
 export const DeadLetter = defineEntity({
   name: 'DeadLetter',
@@ -167,6 +201,7 @@ export const deliveryEntities = [
   WebhookEndpoint,
   Reminder,
   Delivery,
+  DeliveryAttempt,
   DeadLetter,
   Notification,
   EmailOutbox,

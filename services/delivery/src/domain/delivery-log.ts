@@ -14,7 +14,12 @@ export interface Page {
 export async function listDeliveries(
   em: EntityManager,
   owner: Owner,
-  filter: { status?: DeliveryStatus | undefined; channel?: Channel | undefined; reminder_id?: string | undefined },
+  filter: {
+    status?: DeliveryStatus | undefined;
+    channel?: Channel | undefined;
+    reminder_id?: string | undefined;
+    event_id?: string | undefined;
+  },
   page: Page,
 ) {
   const where = {
@@ -23,6 +28,7 @@ export async function listDeliveries(
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.channel ? { channel: filter.channel } : {}),
     ...(filter.reminder_id ? { reminderId: filter.reminder_id } : {}),
+    ...(filter.event_id ? { eventId: filter.event_id } : {}),
   };
   const [items, total] = await em.findAndCount(Delivery, where, {
     orderBy: { createdAt: 'desc', id: 'desc' },
@@ -90,6 +96,8 @@ export async function requeue(em: EntityManager, owner: Owner, dlqId: string, cl
       endpointId: original.endpointId,
       channel: original.channel,
       event: original.event,
+      // Same firing, same endpoint: the event id carries over so receivers can dedupe across the requeue.
+      eventId: original.eventId,
       payload: { ...original.payload, delivery_id: id },
       secretSealed: null,
       status: 'pending',

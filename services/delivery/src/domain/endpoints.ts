@@ -2,8 +2,10 @@ import type { EntityManager } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound, type SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { insertAttempt } from '../db/attempts-sql.js';
 import { lockAndCountEndpoints } from '../db/endpoints-sql.js';
-import { WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
+import { DeliveryAttempt, WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
+import type { EventType } from './event-types.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
 import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
 import { newWebhookSecret, secretPreview } from './webhook-secret.js';
@@ -16,6 +18,8 @@ export interface EndpointInput {
   enabled?: boolean | undefined;
   max_attempts?: number | undefined;
   fallback_to_email?: boolean | undefined;
+  /** Omitted or null: every event type (ADR 044). */
+  events?: readonly EventType[] | null | undefined;
 }
 
 export interface EndpointServices {
@@ -70,6 +74,7 @@ async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointIn
     enabled: input.enabled ?? true,
     maxAttempts: input.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
     fallbackToEmail: input.fallback_to_email ?? false,
+    events: storedEvents(input.events),
     secretSealed: s.box.seal(secret, id),
     secretPreview: secretPreview(secret),
     consecutiveFailures: 0,
@@ -103,6 +108,7 @@ export async function updateEndpoint(
   if (patch.enabled !== undefined) row.enabled = patch.enabled;
   if (patch.max_attempts !== undefined) row.maxAttempts = patch.max_attempts;
   if (patch.fallback_to_email !== undefined) row.fallbackToEmail = patch.fallback_to_email;
+  if (patch.events !== undefined) row.events = storedEvents(patch.events);
   row.updatedAt = s.clock.now();
   await em.flush();
   return row;
@@ -122,13 +128,22 @@ export async function rotateSecret(em: EntityManager, owner: Owner, id: string, 
 }
 
 export async function deleteEndpoint(em: EntityManager, owner: Owner, id: string): Promise<void> {
-  const row = await findEndpoint(em, owner, id);
-  em.remove(row);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const row = await findEndpoint(tx, owner, id);
+    tx.remove(row);
+    // Test sends are reachable only through their endpoint; deliveries keep their attempts log.
+    await tx.nativeDelete(DeliveryAttempt, { endpointId: id, deliveryId: null, tenantId: owner.tenantId });
+  });
+}
+
+/** Stored form of `events`: null for "every type", else the given types once each. */
+function storedEvents(events: readonly EventType[] | null | undefined): string[] | null {
+  return events ? [...new Set(events)] : null;
 }
 
 export interface TestResult {
   ok: boolean;
+  event_id: string;
   status_code: number;
   latency_ms: number;
   signature: string;
@@ -138,7 +153,8 @@ export interface TestResult {
 
 /**
  * Sends a signed webhook.test through the same signer, guard and redirect rule as real deliveries. It
- * writes no delivery row, so it neither uses the retry budget nor touches consecutive_failures.
+ * writes no delivery row, so it neither uses the retry budget nor touches consecutive_failures; the try is
+ * recorded in the attempts log without a delivery (ADR 045).
  */
 export async function testEndpoint(
   em: EntityManager,
@@ -149,17 +165,20 @@ export async function testEndpoint(
   const row = await findEndpoint(em, owner, id);
   const now = s.clock.now();
   const deliveryId = uuidv7();
+  const eventId = uuidv7();
   let result: SendResult;
   try {
     result = await s.sender.send({
       url: row.url,
       secret: s.box.open(row.secretSealed, row.id),
       event: 'webhook.test',
+      eventId,
       deliveryId,
       endpointId: row.id,
       timestamp: Math.floor(now.getTime() / 1000),
       body: {
         event: 'webhook.test',
+        event_id: eventId,
         delivery_id: deliveryId,
         endpoint_id: row.id,
         message: `Test delivery for webhook endpoint "${row.name}" from Routinely`,
@@ -172,8 +191,22 @@ export async function testEndpoint(
   } catch (error) {
     throw new AppError('internal_error', 'Test delivery failed unexpectedly', { cause: error });
   }
+  await insertAttempt(em.getKnex(), {
+    tenant_id: owner.tenantId,
+    user_id: owner.userId,
+    delivery_id: null,
+    endpoint_id: row.id,
+    event: 'webhook.test',
+    event_id: eventId,
+    attempt: 1,
+    at: s.clock.now(),
+    status_code: result.statusCode,
+    error: result.error,
+    latency_ms: result.latencyMs,
+  });
   const out: TestResult = {
     ok: result.outcome === 'sent',
+    event_id: eventId,
     status_code: result.statusCode ?? 0,
     latency_ms: result.latencyMs,
     signature: result.signature,

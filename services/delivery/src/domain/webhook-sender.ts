@@ -11,6 +11,8 @@ export interface WebhookMessage {
   url: string;
   secret: string;
   event: string;
+  /** X-Service-Event-Id: the same for every try, redeliver and requeue of one event (ADR 044). */
+  eventId: string;
   deliveryId: string;
   endpointId: string;
   body: unknown;
@@ -54,6 +56,7 @@ export class WebhookSender {
       'x-service-timestamp': String(message.timestamp),
       'x-service-delivery-id': message.deliveryId,
       'x-service-event': message.event,
+      'x-service-event-id': message.eventId,
       'x-service-endpoint-id': message.endpointId,
     };
     const started = performance.now();

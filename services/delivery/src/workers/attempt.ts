@@ -12,6 +12,7 @@ export interface ClaimedDelivery {
   endpoint_id: string | null;
   channel: Channel;
   event: string;
+  event_id: string;
   payload: Record<string, unknown>;
   secret_sealed: string | null;
   attempts: number;
@@ -83,6 +84,7 @@ export async function attemptDelivery(delivery: ClaimedDelivery, ctx: AttemptCon
       url: endpoint.url,
       secret: ctx.box.open(secretSealed, endpoint.id),
       event: delivery.event,
+      eventId: delivery.event_id,
       deliveryId: delivery.id,
       endpointId: endpoint.id,
       body,

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { insertAttempt } from '../db/attempts-sql.js';
 import { claimFast, claimWebhooks, type Lane } from '../db/claim-sql.js';
 import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
@@ -97,6 +98,8 @@ export class DeliveryWorker {
   ) {
     const signal = this.abort.signal;
     let result: AttemptResult;
+    // Wall time of the try for the attempts log (a duration, not a domain time: the injected clock stays out).
+    const started = performance.now();
     try {
       const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
       result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
@@ -105,7 +108,8 @@ export class DeliveryWorker {
       result = unsent((error as Error).message, true);
     }
     if (signal.aborted) return;
-    await this.record(delivery, result, endpoints).catch((error) =>
+    const latencyMs = Math.round(performance.now() - started);
+    await this.record(delivery, result, endpoints, latencyMs).catch((error) =>
       this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
     );
   }
@@ -167,8 +171,16 @@ export class DeliveryWorker {
     return map;
   }
 
-  /** Writes the outcome of one try, fenced by the lease token; dead deliveries get their DLQ row here. */
-  private async record(delivery: ClaimedDelivery, result: AttemptResult, endpoints: Map<string, EndpointForSend>) {
+  /**
+   * Writes the outcome of one try, fenced by the lease token, with its attempts-log row in the same
+   * transaction; dead deliveries get their DLQ row here.
+   */
+  private async record(
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    endpoints: Map<string, EndpointForSend>,
+    latencyMs: number,
+  ) {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
     const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
@@ -181,6 +193,7 @@ export class DeliveryWorker {
         statusCode: result.statusCode,
         at: now,
         secretSealed: result.secretSealed,
+        latencyMs,
       });
     }
     const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
@@ -203,6 +216,19 @@ export class DeliveryWorker {
         ],
       );
       if (rows.length === 0) return false; // lease lost to another worker: its outcome wins
+      await insertAttempt(trx, {
+        tenant_id: delivery.tenant_id,
+        user_id: delivery.user_id,
+        delivery_id: delivery.id,
+        endpoint_id: delivery.endpoint_id,
+        event: delivery.event,
+        event_id: delivery.event_id,
+        attempt: tries,
+        at: now,
+        status_code: result.statusCode,
+        error: result.ok ? null : result.error,
+        latency_ms: latencyMs,
+      });
       if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
       if (result.ok) return true;
       const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
@@ -263,7 +289,8 @@ export class DeliveryWorker {
     );
     if (rows.length > 0) return; // the owner already gets (or got) this reminder by email
     const email = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, endpointId: null };
-    const payloadOf = (id: string) => ({ ...d.payload, delivery_id: id });
+    // Email is another target, so it is its own event (a fresh event_id).
+    const payloadOf = (id: string, eventId: string) => ({ ...d.payload, delivery_id: id, event_id: eventId });
     await trx('deliveries').insert(deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
   }
 

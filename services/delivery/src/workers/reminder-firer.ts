@@ -41,11 +41,13 @@ function envelopeTask(task: Record<string, unknown>) {
 /** Builds the stored body of a reminder.fired delivery (everything but `attempt`, added per try). */
 function reminderFiredPayload(
   deliveryId: string,
+  eventId: string,
   reminder: Pick<DueReminder, 'tenant_id' | 'user_id' | 'task' | 'reminder_set_at'>,
   firedAt: Date,
 ): Record<string, unknown> {
   return {
     event: 'reminder.fired',
+    event_id: eventId,
     delivery_id: deliveryId,
     occurred_at: firedAt.toISOString(),
     reminder_set_at: new Date(reminder.reminder_set_at).toISOString(),
@@ -57,11 +59,13 @@ function reminderFiredPayload(
 
 export function deliveryRow(
   input: { tenantId: string; userId: string; reminderId: string; channel: Channel; endpointId: string | null },
-  payloadOf: (id: string) => Record<string, unknown>,
+  payloadOf: (id: string, eventId: string) => Record<string, unknown>,
   maxAttempts: number,
   now: Date,
 ) {
   const id = uuidv7();
+  // A new event per delivery made here (one per firing and target); requeue and redeliver keep it (ADR 044).
+  const eventId = uuidv7();
   return {
     id,
     tenant_id: input.tenantId,
@@ -70,7 +74,8 @@ export function deliveryRow(
     endpoint_id: input.endpointId,
     channel: input.channel,
     event: 'reminder.fired',
-    payload: JSON.stringify(payloadOf(id)),
+    event_id: eventId,
+    payload: JSON.stringify(payloadOf(id, eventId)),
     secret_sealed: null,
     status: 'pending',
     attempts: 0,
@@ -110,11 +115,11 @@ export class ReminderFirer {
         [now, this.batchSize],
       );
       if (rows.length === 0) return [];
-      const endpoints = await this.enabledEndpoints(trx, rows);
+      const endpoints = await this.subscribedEndpoints(trx, rows);
       const deliveries = [];
       for (const reminder of rows) {
         const base = { tenantId: reminder.tenant_id, userId: reminder.user_id, reminderId: reminder.id };
-        const payloadOf = (id: string) => reminderFiredPayload(id, reminder, now);
+        const payloadOf = (id: string, eventId: string) => reminderFiredPayload(id, eventId, reminder, now);
         for (const channel of new Set(reminder.channels)) {
           if (channel !== 'webhook') {
             deliveries.push(deliveryRow({ ...base, channel, endpointId: null }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
@@ -141,14 +146,16 @@ export class ReminderFirer {
     return fired.length;
   }
 
-  private async enabledEndpoints(trx: Knex.Transaction, reminders: DueReminder[]) {
+  /** The owners' enabled endpoints whose event filter lets reminder.fired through. */
+  private async subscribedEndpoints(trx: Knex.Transaction, reminders: DueReminder[]) {
     const owners = reminders.filter((r) => r.channels.includes('webhook'));
     const byOwner = new Map<string, EnabledEndpoint[]>();
     if (owners.length === 0) return byOwner;
     const { rows } = await trx.raw<{ rows: EnabledEndpoint[] }>(
       `select id, tenant_id, user_id, max_attempts from webhook_endpoints
-       where enabled and (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[])) order by created_at`,
-      [owners.map((r) => r.tenant_id), owners.map((r) => r.user_id)],
+       where enabled and (events is null or ? = any(events))
+         and (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[])) order by created_at`,
+      ['reminder.fired', owners.map((r) => r.tenant_id), owners.map((r) => r.user_id)],
     );
     for (const row of rows) {
       const key = `${row.tenant_id}/${row.user_id}`;

@@ -2,9 +2,11 @@ import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { attemptsOfDelivery } from '../../domain/attempt-log.js';
 import { findDelivery, listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
 import { upcomingReminders } from '../../domain/reminders.js';
 import { em, type RouteContext } from '../context.js';
+import { toAttemptLogEntry } from '../webhooks/attempt-schemas.js';
 import {
   deadLetterRead,
   deliveryDetail,
@@ -53,8 +55,11 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       '/service/reminders/deliveries/:delivery_id',
       { config: { permission: READ }, schema: { tags, params: deliveryParams, response: { 200: deliveryDetail } } },
       async (request) => {
-        const row = await findDelivery(em(ctx), ownerOf(request), request.params.delivery_id);
-        return { ...toDelivery(row), payload: row.payload };
+        const owner = ownerOf(request);
+        const entityManager = em(ctx);
+        const row = await findDelivery(entityManager, owner, request.params.delivery_id);
+        const attempts = await attemptsOfDelivery(entityManager, owner, row.id);
+        return { ...toDelivery(row), payload: row.payload, attempts_log: attempts.map(toAttemptLogEntry) };
       },
     );
 

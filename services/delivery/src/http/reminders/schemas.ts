@@ -2,6 +2,7 @@ import { pageQuery } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
 import { iso } from '../context.js';
+import { attemptLogEntry } from '../webhooks/attempt-schemas.js';
 
 export const upcomingQuery = z.object({
   days: z.coerce.number().int().min(1).max(90).default(7),
@@ -20,6 +21,7 @@ export const deliveryQuery = pageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   channel: z.enum(CHANNELS).optional(),
   reminder_id: z.uuid().optional(),
+  event_id: z.uuid().optional(),
 });
 
 export const deliveryParams = z.object({ delivery_id: z.uuid() });
@@ -31,9 +33,10 @@ export const deliveryRead = z.object({
   endpoint_id: z.string().nullable(),
   channel: z.enum(CHANNELS),
   event: z.string(),
+  event_id: z.string().describe('Stable across retries, redeliver and requeue of one event for one endpoint'),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),
-  max_attempts: z.number().int(),
+  max_attempts: z.number().int().describe('Retries after the first try'),
   next_attempt_at: z.string().nullable(),
   last_status_code: z.number().int().nullable(),
   last_error: z.string().nullable(),
@@ -42,8 +45,11 @@ export const deliveryRead = z.object({
   created_at: z.string(),
 });
 
-/** Detail adds the body the receiver gets (minus the per-try `attempt`). */
-export const deliveryDetail = deliveryRead.extend({ payload: z.record(z.string(), z.unknown()) });
+/** Detail adds the body the receiver gets (minus the per-try `attempt`) and every recorded try, oldest first. */
+export const deliveryDetail = deliveryRead.extend({
+  payload: z.record(z.string(), z.unknown()),
+  attempts_log: z.array(attemptLogEntry),
+});
 
 export const deadLetterRead = z.object({
   id: z.string(),
@@ -64,6 +70,7 @@ export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {
     endpoint_id: row.endpointId ?? null,
     channel: row.channel,
     event: row.event,
+    event_id: row.eventId,
     status: row.status,
     attempts: row.attempts,
     max_attempts: row.maxAttempts,

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { WebhookEndpointRow } from '../../db/entities.js';
+import { EVENT_TYPES, eventsField, subscribedEvents } from '../../domain/event-types.js';
 import { MAX_MAX_ATTEMPTS } from '../../domain/retry-policy.js';
+
+const MAX_ATTEMPTS =
+  'Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue';
+const SUBSCRIBE =
+  'Event types to receive (GET /webhooks/event-types lists them); omitted or null means every type, including types added later';
 
 export const endpointParams = z.object({ endpoint_id: z.uuid() });
 
@@ -9,8 +15,9 @@ export const endpointCreateBody = z.object({
   url: z.string().min(1).max(2048),
   description: z.string().max(2000).nullish(),
   enabled: z.boolean().optional(),
-  max_attempts: z.number().int().min(0).max(MAX_MAX_ATTEMPTS).default(4),
+  max_attempts: z.number().int().min(0).max(MAX_MAX_ATTEMPTS).default(4).describe(MAX_ATTEMPTS),
   fallback_to_email: z.boolean().optional(),
+  events: eventsField.nullish().describe(SUBSCRIBE),
 });
 
 export const endpointPatchBody = z.object({
@@ -18,8 +25,9 @@ export const endpointPatchBody = z.object({
   url: z.string().min(1).max(2048).optional(),
   description: z.string().max(2000).nullish(),
   enabled: z.boolean().optional(),
-  max_attempts: z.number().int().min(0).max(MAX_MAX_ATTEMPTS).optional(),
+  max_attempts: z.number().int().min(0).max(MAX_MAX_ATTEMPTS).optional().describe(MAX_ATTEMPTS),
   fallback_to_email: z.boolean().optional(),
+  events: eventsField.nullish().describe(SUBSCRIBE),
 });
 
 export const endpointRead = z.object({
@@ -28,8 +36,9 @@ export const endpointRead = z.object({
   url: z.string(),
   description: z.string().nullable(),
   enabled: z.boolean(),
-  max_attempts: z.number().int(),
+  max_attempts: z.number().int().describe(MAX_ATTEMPTS),
   fallback_to_email: z.boolean(),
+  events: z.array(z.enum(EVENT_TYPES)).describe('The event types this endpoint receives'),
   secret_preview: z.string(),
   consecutive_failures: z.number().int(),
   created_at: z.string(),
@@ -41,6 +50,7 @@ export const endpointWithSecret = endpointRead.extend({ secret: z.string() });
 
 export const testResult = z.object({
   ok: z.boolean(),
+  event_id: z.string().describe('The event_id of the webhook.test sent; the attempt is listed under the endpoint'),
   status_code: z.number().int(),
   latency_ms: z.number().int(),
   signature: z.string(),
@@ -57,6 +67,7 @@ export function toEndpoint(row: WebhookEndpointRow): z.infer<typeof endpointRead
     enabled: row.enabled,
     max_attempts: row.maxAttempts,
     fallback_to_email: row.fallbackToEmail,
+    events: subscribedEvents(row.events),
     secret_preview: row.secretPreview,
     consecutive_failures: row.consecutiveFailures,
     created_at: row.createdAt.toISOString(),

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { DeliveryAttemptRow } from '../../db/entities.js';
+import { EVENT_TYPES } from '../../domain/event-types.js';
+
+/** One recorded try as the delivery detail lists it (`attempts_log`). */
+export const attemptLogEntry = z.object({
+  attempt: z.number().int().min(1).describe('The envelope `attempt` of this try; starts at 1 again after a redeliver'),
+  at: z.string().describe('When the outcome was recorded'),
+  status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when none came"),
+  error: z.string().nullable(),
+  latency_ms: z.number().int().min(0),
+});
+
+/** A try as the endpoint's log lists it: also the delivery (null for test sends) and the event. */
+export const endpointAttempt = attemptLogEntry.extend({
+  id: z.string(),
+  delivery_id: z.string().nullable(),
+  event: z.string(),
+  event_id: z.string(),
+});
+
+export const eventTypeRead = z.object({
+  name: z.enum(EVENT_TYPES),
+  description: z.string(),
+  schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope (the request body)'),
+});
+
+export function toAttemptLogEntry(row: DeliveryAttemptRow): z.infer<typeof attemptLogEntry> {
+  return {
+    attempt: row.attempt,
+    at: row.at.toISOString(),
+    status_code: row.statusCode ?? null,
+    error: row.error ?? null,
+    latency_ms: row.latencyMs,
+  };
+}
+
+export function toEndpointAttempt(row: DeliveryAttemptRow): z.infer<typeof endpointAttempt> {
+  return {
+    id: row.id,
+    delivery_id: row.deliveryId ?? null,
+    event: row.event,
+    event_id: row.eventId,
+    ...toAttemptLogEntry(row),
+  };
+}
