@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findContainingInterval, type Interval, mergeIntervals, subtractIntervals } from './intervals.js';
-import { candidatesFor, roundUpToFiveMinutes, type SolverInput, type SolverTask, solve } from './solver.js';
+import { roundUpToFiveMinutes, type SolverInput, type SolverTask, solve } from './solver.js';
+import { candidatesFor } from './solver-candidates.js';
 import { type Dependency, dependencySatisfied } from './solver-rules.js';
 
 const T0 = Date.parse('2027-03-22T00:00:00Z');
