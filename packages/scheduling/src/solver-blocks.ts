@@ -202,7 +202,10 @@ export function unitLowerBound(
 }
 
 /** Members' slots for a unit placed at `start` (epoch ms). */
-export function memberSlots<T extends BlockTask>(unit: Unit<T>, start: number): { member: BlockMember<T>; slot: SlotMs }[] {
+export function memberSlots<T extends BlockTask>(
+  unit: Unit<T>,
+  start: number,
+): { member: BlockMember<T>; slot: SlotMs }[] {
   return unit.members.map((member) => ({
     member,
     slot: { start: start + member.offset, end: start + member.offset + member.span },
