@@ -113,7 +113,8 @@ export function unitRootedAt<T extends BlockTask>(
     if (m.task.earliestStart) release = Math.max(release, m.task.earliestStart.getTime() - m.offset);
     priority = Math.min(priority, m.task.priority);
   }
-  for (const dep of dependencies) {
+  const byTask = dependenciesByTask(dependencies);
+  for (const dep of withTime.flatMap((m) => byTask.get(m.task.id) ?? [])) {
     const member = byId.get(dep.taskId);
     if (!member) continue;
     if (!inside.has(dep.dependsOnId)) {
@@ -137,6 +138,19 @@ export function unitRootedAt<T extends BlockTask>(
     blockedInside,
   };
   return { unit, zero };
+}
+
+const indexes = new WeakMap<readonly Dependency[], Map<string, Dependency[]>>();
+
+/** Dependencies by successor id, built once per dependency list (units of a large run each look theirs up). */
+function dependenciesByTask(dependencies: readonly Dependency[]): Map<string, Dependency[]> {
+  let index = indexes.get(dependencies);
+  if (!index) {
+    index = new Map();
+    for (const dep of dependencies) index.set(dep.taskId, [...(index.get(dep.taskId) ?? []), dep]);
+    indexes.set(dependencies, index);
+  }
+  return index;
 }
 
 /**

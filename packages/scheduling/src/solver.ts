@@ -13,7 +13,7 @@
  * single units to the front (unplaced) or back (placed) of the best order and keeps what improves the result.
  */
 import type { Interval } from './intervals.js';
-import { memberSlots, planUnits, type Unit, unitLowerBound } from './solver-blocks.js';
+import { planUnits, type Unit, unitLowerBound } from './solver-blocks.js';
 import type { Bound, Dependency, SlotMs } from './solver-rules.js';
 import { FreeList, Heap } from './solver-structures.js';
 
@@ -185,12 +185,17 @@ export function placeUnit(
 
 /** The placements of a unit put at `start`: the root names its bound, its descendants the block. */
 export function unitPlacements(unit: Unit<SolverTask>, start: number, rootExplanation: string): Placement[] {
-  return memberSlots(unit, start).map(({ member, slot }) => ({
-    taskId: member.task.id,
-    start: new Date(slot.start),
-    end: new Date(slot.end),
-    explanation: member.task.id === unit.id ? rootExplanation : `block:${unit.id}`,
-  }));
+  const out: Placement[] = [];
+  for (const member of unit.members) {
+    const from = start + member.offset;
+    out.push({
+      taskId: member.task.id,
+      start: new Date(from),
+      end: new Date(from + member.span),
+      explanation: member.task.id === unit.id ? rootExplanation : `block:${unit.id}`,
+    });
+  }
+  return out;
 }
 
 /** One greedy pass in the order `key` gives among units whose predecessors are resolved. */
@@ -221,9 +226,10 @@ function greedyPass(input: SolverInput, p: Prepared, base: FreeList, key: OrderK
     } else if (bound !== 'blocked') {
       const { start } = outcome;
       free.take(start, start + unit.duration);
-      const placements = unitPlacements(unit, start, start > bound.at ? 'busy_or_working_hours' : bound.by);
-      for (const pl of placements) placed.set(pl.taskId, { start: pl.start.getTime(), end: pl.end.getTime() });
-      result.placements.push(...placements);
+      for (const pl of unitPlacements(unit, start, start > bound.at ? 'busy_or_working_hours' : bound.by)) {
+        placed.set(pl.taskId, { start: pl.start.getTime(), end: pl.end.getTime() });
+        result.placements.push(pl);
+      }
     }
     for (const next of p.successors.get(unit.id) ?? []) {
       const left = (pending.get(next) ?? 0) - 1;
