@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
   candidatesFor,
+  checkPlacement,
   checkProposal,
   type Dependency,
   expandWorkingTime,
@@ -202,5 +203,21 @@ describe('daylight saving: Berlin, 2027-03-28', () => {
     expect(local).toEqual(
       days.map((date) => [`day-${date}`, date, '09:00:00', date < '2027-03-28' ? '+01:00' : '+02:00']),
     );
+  });
+});
+
+describe('checkPlacement for an override', () => {
+  it('lists working-hours and no-go breaches (warnings for the service) and nothing for a good slot', () => {
+    const rules = {
+      workingHours: [iv(0, 240), iv(240, 480)],
+      noGo: [iv(180, 200)],
+      busy: [iv(300, 330)],
+    };
+    const a = task('a', 60);
+    expect(checkPlacement(a, iv(60, 120), rules)).toEqual([]);
+    expect(checkPlacement(a, iv(200, 260), rules).map((b) => b.rule)).toEqual(['working_hours']);
+    expect(checkPlacement(a, iv(170, 230), rules).map((b) => b.rule)).toEqual(['no_go']);
+    expect(checkPlacement(a, iv(500, 560), rules).map((b) => [b.taskId, b.rule])).toEqual([['a', 'working_hours']]);
+    expect(checkPlacement(a, iv(310, 370), rules).map((b) => b.rule)).toEqual(['busy']);
   });
 });
