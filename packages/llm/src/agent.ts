@@ -93,7 +93,8 @@ export async function placeWithModel(args: ModelPlacementArgs): Promise<ModelPla
         })),
       })),
   };
-  const call = request.tasks.length > 0 ? await askModel(args, request) : { picks: new Map(), usage: null };
+  const call =
+    request.tasks.length > 0 ? await askModel(args, request) : { picks: new Map<string, PickOutcome>(), usage: null };
 
   const accepted: FixedSlot[] = [];
   const placements: ModelPlacement[] = [];
@@ -150,7 +151,7 @@ async function askModel(args: ModelPlacementArgs, request: ChooseSlotsRequest): 
     if (!(error instanceof ModelCallError)) throw error;
     const http = error.failure === 'server_error' || error.failure === 'refused';
     const failure = http && error.status !== undefined ? `http_${error.status}` : error.failure;
-    return { picks: new Map(), usage: error.usage ?? null, failure, detail: error.detail };
+    return { picks: new Map<string, PickOutcome>(), usage: error.usage ?? null, failure, detail: error.detail };
   }
 }
 
