@@ -147,6 +147,30 @@ describe.each(providers)('placeWithModel with $name against the fake API', ({ ma
     expect(bySource(result, 'agent')).toHaveLength(2);
   });
 
+  it('falls back when the model chose twice for one task, keeping the other picks', async () => {
+    fake.enqueue({
+      kind: 'answer',
+      document: (tasks: FakeLlmTask[]) => ({
+        choices: tasks.flatMap((t, position) =>
+          (position === 0 ? [0, 1] : [position + 1]).map((candidate) => ({
+            task_id: t.task_id,
+            candidate: Math.min(candidate, t.candidates.length - 1),
+            rationale: 'scripted',
+          })),
+        ),
+      }),
+      usage: { inputTokens: 10, outputTokens: 20 },
+    });
+    const result = await run(scenario());
+    const first = sentDocument(fake.requests[0] as RecordedLlmRequest).tasks[0];
+    expect(result.placements.find((p) => p.taskId === first?.task_id)).toMatchObject({
+      source: 'solver',
+      rationale: 'model pick ambiguous: the model chose 2 slots; solver placed it',
+    });
+    expect(bySource(result, 'agent')).toHaveLength(2);
+    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 20 });
+  });
+
   it('falls back to the solver plan for a non-JSON answer and still reports its usage', async () => {
     fake.enqueue({ kind: 'non_json', usage: { inputTokens: 321, outputTokens: 12 } });
     const input = scenario();
