@@ -119,7 +119,7 @@ export async function placeWithModel(args: ModelPlacementArgs): Promise<ModelPla
       const check = checkProposal(input, unit.id, new Date(pick.candidate.start), accepted);
       const breach = check.breaches[0];
       if (!breach) {
-        keep(unit, check.slots, 'agent', pick.rationale);
+        keep(unit, check.slots, 'agent', pick.rationale || `The model chose candidate ${pick.candidate.index}.`);
         continue;
       }
       why = `model pick infeasible: candidate ${pick.candidate.index} breaks ${breach.rule} (${breach.detail})`;
