@@ -25,7 +25,7 @@ export class ModelCallError extends Error {
     readonly model: string,
     readonly failure: ModelCallFailure,
     /** Safe to log and to put into a rationale: never the provider's raw message (it may echo a key). */
-    detail: string,
+    readonly detail: string,
     readonly extra: { status?: number; requestId?: string; usage?: Usage } = {},
   ) {
     super(`${provider} (${model}): ${failure}: ${detail}`);

@@ -1,3 +1,4 @@
+export * from './agent.js';
 export * from './anthropic-adapter.js';
 export * from './documents.js';
 export * from './errors.js';

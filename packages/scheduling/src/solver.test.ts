@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Interval } from './intervals.js';
-import { candidatesFor, roundUpToFiveMinutes, type SolverInput, type SolverTask, solve } from './solver.js';
+import { roundUpToFiveMinutes, type SolverInput, type SolverTask, solve } from './solver.js';
+import { candidatesFor } from './solver-candidates.js';
 import type { Dependency } from './solver-rules.js';
 
 const T0 = Date.parse('2027-01-04T08:00:00Z');

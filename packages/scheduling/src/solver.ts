@@ -2,19 +2,20 @@
  * The builtin solver: places tasks into free time (working time minus no-go minus busy, computed by the
  * caller) under the contract's hard rules ("Area C: scheduling runs and decisions").
  *
- * Each pass orders the tasks earliest-deadline-first (priority, earliest start, sort order as tie-breakers),
- * never before their predecessors, and puts each one at its earliest feasible start by sweeping the sorted
- * free list from a binary-searched position; placed time is cut out of the free list. Several orderings are
- * tried (plain EDF, EDF with deadlines propagated to predecessors, shortest-first within a deadline, release
- * first) and the best result kept: most tasks, then higher priorities, then earlier starts. Plain EDF is one of
- * the passes, so the solver never places fewer tasks than EDF greedy. A bounded repair step then moves single
- * tasks to the front (unplaced) or back (placed) of the best order and keeps what improves the result.
- *
- * Parent/children blocks are NOT handled here yet: `parentId` is ignored and every task is placed on its own.
+ * It places units (solver-blocks.ts): a task with open children is one block of its rolled-up duration holding
+ * its descendants in `sort_order`; any other task is a unit of one. Each pass orders the units
+ * earliest-deadline-first (priority, earliest start, sort order as tie-breakers), never before their
+ * predecessors, and puts each one at its earliest feasible start by sweeping the sorted free list from a
+ * binary-searched position; placed time is cut out of the free list. Several orderings are tried (plain EDF,
+ * EDF with deadlines propagated to predecessors, shortest-first within a deadline, release first, priority
+ * first) and the best result kept: most tasks, then higher priorities, then earlier starts. Plain EDF is one
+ * of the passes, so the solver never places fewer tasks than EDF greedy. A bounded repair step then moves
+ * single units to the front (unplaced) or back (placed) of the best order and keeps what improves the result.
  */
 import type { Interval } from './intervals.js';
-import { type Bound, type Dependency, lowerBound, type SlotMs } from './solver-rules.js';
-import { cutOut, FreeList, Heap } from './solver-structures.js';
+import { planUnits, type Unit, unitLowerBound } from './solver-blocks.js';
+import type { Bound, Dependency, SlotMs } from './solver-rules.js';
+import { FreeList, Heap } from './solver-structures.js';
 
 export type { Dependency, DependencyType } from './solver-rules.js';
 
@@ -26,6 +27,7 @@ export interface SolverTask {
   deadline?: Date;
   earliestStart?: Date;
   status: string;
+  /** A task whose parent is an open task of the same input is placed inside the parent's block. */
   parentId?: string;
   sortOrder: number;
 }
@@ -60,7 +62,10 @@ export interface Placement {
   taskId: string;
   start: Date;
   end: Date;
-  /** The constraint that bound the start: 'now', 'window_start', 'earliest_start', 'dependency:<id>', 'busy_or_working_hours'. */
+  /**
+   * The constraint that bound the start: 'now', 'window_start', 'earliest_start', 'dependency:<id>',
+   * 'busy_or_working_hours'; a descendant placed with its parent's block: 'block:<root task id>'.
+   */
   explanation: string;
 }
 
@@ -70,9 +75,8 @@ export interface SolverResult {
 }
 
 const MINUTE = 60_000;
-/** Task-passes the repair step may spend (a pass over n tasks costs n). */
+/** Task-passes the repair step may spend (a pass over n units costs n). */
 const REPAIR_WORK = 20_000;
-const CLOSED = new Set(['done', 'skipped', 'cancelled']);
 
 /** `now` rounded up to the next 5-minute mark (unchanged when already on one). */
 export function roundUpToFiveMinutes(now: Date): number {
@@ -80,10 +84,13 @@ export function roundUpToFiveMinutes(now: Date): number {
   return Math.ceil(now.getTime() / step) * step;
 }
 
-interface Prepared {
-  schedulable: SolverTask[];
+/** What every pass shares: the units, their dependency graph, the fixed slots and the bounds. */
+export interface Prepared {
+  units: Unit<SolverTask>[];
   closed: SolverResult['unscheduled'];
-  predecessors: Map<string, Dependency[]>;
+  /** Unit id of every member of a schedulable unit. */
+  unitOf: Map<string, string>;
+  /** Per dependency edge between two units: predecessor unit -> successor unit ids. */
   successors: Map<string, string[]>;
   fixed: Map<string, SlotMs>;
   done: Set<string>;
@@ -92,33 +99,35 @@ interface Prepared {
   nowMs: number;
 }
 
-function prepare(input: SolverInput): Prepared {
-  const closed: SolverResult['unscheduled'] = [];
-  const schedulable: SolverTask[] = [];
+export function doneIdsOf(input: SolverInput): Set<string> {
   const done = new Set(input.doneTaskIds ?? []);
-  for (const task of input.tasks) {
-    if (task.status === 'done') done.add(task.id);
-    if (CLOSED.has(task.status)) closed.push({ taskId: task.id, reason: 'not_schedulable' });
-    else if (!(task.durationMin > 0)) closed.push({ taskId: task.id, reason: 'no_duration' });
-    else schedulable.push(task);
-  }
-  const predecessors = new Map<string, Dependency[]>();
+  for (const task of input.tasks) if (task.status === 'done') done.add(task.id);
+  return done;
+}
+
+export function prepare(input: SolverInput): Prepared {
+  const done = doneIdsOf(input);
+  const plan = planUnits(input.tasks, input.dependencies, done);
+  const closed: SolverResult['unscheduled'] = [
+    ...plan.idle,
+    ...plan.blocked.map((taskId) => ({ taskId, reason: 'blocked_by_dependency' as const })),
+  ];
+  const unitOf = new Map<string, string>();
+  for (const unit of plan.units) for (const m of unit.members) unitOf.set(m.task.id, unit.id);
   const successors = new Map<string, string[]>();
-  for (const dep of input.dependencies) {
-    const before = predecessors.get(dep.taskId) ?? [];
-    const after = successors.get(dep.dependsOnId) ?? [];
-    before.push(dep);
-    after.push(dep.taskId);
-    predecessors.set(dep.taskId, before);
-    successors.set(dep.dependsOnId, after);
-  }
+  for (const unit of plan.units)
+    for (const { dep } of unit.external) {
+      const pred = unitOf.get(dep.dependsOnId);
+      if (pred === undefined || done.has(dep.dependsOnId)) continue;
+      successors.set(pred, [...(successors.get(pred) ?? []), unit.id]);
+    }
   const fixed = new Map<string, SlotMs>();
   for (const slot of input.fixed ?? []) fixed.set(slot.id, { start: slot.start.getTime(), end: slot.end.getTime() });
   const nowMs = roundUpToFiveMinutes(input.now);
   return {
-    schedulable,
+    units: plan.units,
     closed,
-    predecessors,
+    unitOf,
     successors,
     fixed,
     done,
@@ -128,30 +137,26 @@ function prepare(input: SolverInput): Prepared {
   };
 }
 
-type OrderKey = (task: SolverTask) => number[];
+type OrderKey = (unit: Unit<SolverTask>) => number[];
 
-const deadlineOf = (task: SolverTask) => task.deadline?.getTime() ?? Number.POSITIVE_INFINITY;
-const releaseOf = (task: SolverTask) => task.earliestStart?.getTime() ?? Number.NEGATIVE_INFINITY;
-
-/** The deadline a task inherits from its successors: it must end early enough for them to fit. */
+/** The deadline a unit inherits from its successors: it must end early enough for them to fit. */
 function propagatedDeadlines(p: Prepared): Map<string, number> {
-  const byId = new Map(p.schedulable.map((t) => [t.id, t]));
+  const byId = new Map(p.units.map((u) => [u.id, u]));
   const memo = new Map<string, number>();
   const visit = (id: string, depth: number): number => {
     const known = memo.get(id);
     if (known !== undefined) return known;
-    const task = byId.get(id);
-    let deadline = task ? deadlineOf(task) : Number.POSITIVE_INFINITY;
+    let deadline = byId.get(id)?.deadline ?? Number.POSITIVE_INFINITY;
     memo.set(id, deadline); // cycle guard
     if (depth < 10_000)
       for (const next of p.successors.get(id) ?? []) {
         const succ = byId.get(next);
-        if (succ) deadline = Math.min(deadline, visit(next, depth + 1) - succ.durationMin * MINUTE);
+        if (succ) deadline = Math.min(deadline, visit(next, depth + 1) - succ.duration);
       }
     memo.set(id, deadline);
     return deadline;
   };
-  for (const task of p.schedulable) visit(task.id, 0);
+  for (const unit of p.units) visit(unit.id, 0);
   return memo;
 }
 
@@ -163,68 +168,80 @@ function compareKeys(a: number[], b: number[]): number {
   return 0;
 }
 
-/** One greedy pass in the order `key` gives among tasks whose predecessors are resolved. */
+/** Places `unit` at its earliest feasible start in `free`, or says why it cannot be placed. */
+export function placeUnit(
+  unit: Unit<SolverTask>,
+  bound: Bound | 'blocked',
+  free: FreeList,
+  to: number,
+): { start: number } | { reason: UnscheduledReason } {
+  if (bound === 'blocked') return { reason: 'blocked_by_dependency' };
+  const until = Math.min(to, unit.deadline);
+  const start = free.earliest(bound.at, unit.duration, until);
+  if (start >= 0) return { start };
+  const late = until < to && free.earliest(bound.at, unit.duration, to) >= 0;
+  return { reason: late ? 'no_slot_before_deadline' : 'no_slot_in_window' };
+}
+
+/** The placements of a unit put at `start`: the root names its bound, its descendants the block. */
+export function unitPlacements(unit: Unit<SolverTask>, start: number, rootExplanation: string): Placement[] {
+  const out: Placement[] = [];
+  for (const member of unit.members) {
+    const from = start + member.offset;
+    out.push({
+      taskId: member.task.id,
+      start: new Date(from),
+      end: new Date(from + member.span),
+      explanation: member.task.id === unit.id ? rootExplanation : `block:${unit.id}`,
+    });
+  }
+  return out;
+}
+
+/** One greedy pass in the order `key` gives among units whose predecessors are resolved. */
 function greedyPass(input: SolverInput, p: Prepared, base: FreeList, key: OrderKey): SolverResult {
   const free = base.clone();
-  const inRun = new Map(p.schedulable.map((t) => [t.id, t]));
+  const byId = new Map(p.units.map((u) => [u.id, u]));
   const placed = new Map<string, SlotMs>(p.fixed);
-  const pending = new Map<string, number>();
-  for (const task of p.schedulable) {
-    const open = (p.predecessors.get(task.id) ?? []).filter(
-      (d) => inRun.has(d.dependsOnId) && !p.done.has(d.dependsOnId),
-    );
-    pending.set(task.id, open.length);
-  }
-  const ready = p.schedulable.filter((t) => pending.get(t.id) === 0);
-  const keys = new Map(p.schedulable.map((t) => [t.id, [...key(t), t.sortOrder]]));
-  const keyOf = (t: SolverTask) => keys.get(t.id) ?? [];
-  const byKey = (a: SolverTask, b: SolverTask) =>
+  const pending = new Map<string, number>(p.units.map((u) => [u.id, 0]));
+  for (const list of p.successors.values()) for (const id of list) pending.set(id, (pending.get(id) ?? 0) + 1);
+  const keys = new Map(p.units.map((u) => [u.id, [...key(u), u.root.sortOrder]]));
+  const keyOf = (u: Unit<SolverTask>) => keys.get(u.id) ?? [];
+  const byKey = (a: Unit<SolverTask>, b: Unit<SolverTask>) =>
     compareKeys(keyOf(a), keyOf(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const heap = new Heap<SolverTask>(byKey, ready);
+  const heap = new Heap<Unit<SolverTask>>(
+    byKey,
+    p.units.filter((u) => pending.get(u.id) === 0),
+  );
   const result: SolverResult = { placements: [], unscheduled: [] };
   const settled = new Set<string>();
   const bounds = { nowMs: p.nowMs, windowStart: input.window.start.getTime() };
   while (heap.size > 0) {
-    const task = heap.pop() as SolverTask;
-    settled.add(task.id);
-    const duration = task.durationMin * MINUTE;
-    const bound: Bound | 'blocked' = lowerBound(
-      task,
-      duration,
-      p.predecessors.get(task.id) ?? [],
-      placed,
-      p.done,
-      bounds,
-    );
-    if (bound === 'blocked') {
-      result.unscheduled.push({ taskId: task.id, reason: 'blocked_by_dependency' });
-    } else {
-      const until = Math.min(p.to, deadlineOf(task));
-      const start = free.earliest(bound.at, duration, until);
-      if (start < 0) {
-        const late = until < p.to && free.earliest(bound.at, duration, p.to) >= 0;
-        result.unscheduled.push({ taskId: task.id, reason: late ? 'no_slot_before_deadline' : 'no_slot_in_window' });
-      } else {
-        free.take(start, start + duration);
-        placed.set(task.id, { start, end: start + duration });
-        result.placements.push({
-          taskId: task.id,
-          start: new Date(start),
-          end: new Date(start + duration),
-          explanation: start > bound.at ? 'busy_or_working_hours' : bound.by,
-        });
+    const unit = heap.pop() as Unit<SolverTask>;
+    settled.add(unit.id);
+    const bound = unitLowerBound(unit, placed, p.done, bounds);
+    const outcome = placeUnit(unit, bound, free, p.to);
+    if ('reason' in outcome) {
+      for (const m of unit.members) result.unscheduled.push({ taskId: m.task.id, reason: outcome.reason });
+    } else if (bound !== 'blocked') {
+      const { start } = outcome;
+      free.take(start, start + unit.duration);
+      for (const pl of unitPlacements(unit, start, start > bound.at ? 'busy_or_working_hours' : bound.by)) {
+        placed.set(pl.taskId, { start: pl.start.getTime(), end: pl.end.getTime() });
+        result.placements.push(pl);
       }
     }
-    for (const next of p.successors.get(task.id) ?? []) {
+    for (const next of p.successors.get(unit.id) ?? []) {
       const left = (pending.get(next) ?? 0) - 1;
       pending.set(next, left);
-      const succ = inRun.get(next);
+      const succ = byId.get(next);
       if (left === 0 && succ) heap.push(succ);
     }
   }
-  // Tasks never released sit on a dependency cycle.
-  for (const task of p.schedulable)
-    if (!settled.has(task.id)) result.unscheduled.push({ taskId: task.id, reason: 'blocked_by_dependency' });
+  // Units never released sit on a dependency cycle.
+  for (const unit of p.units)
+    if (!settled.has(unit.id))
+      for (const m of unit.members) result.unscheduled.push({ taskId: m.task.id, reason: 'blocked_by_dependency' });
   return result;
 }
 
@@ -242,13 +259,13 @@ export function solve(input: SolverInput): SolverResult {
   const p = prepare(input);
   const base = FreeList.from(input.free, p.from, p.to);
   const propagated = propagatedDeadlines(p);
-  const eff = (t: SolverTask) => propagated.get(t.id) ?? deadlineOf(t);
+  const eff = (u: Unit<SolverTask>) => propagated.get(u.id) ?? u.deadline;
   const orders: OrderKey[] = [
-    (t) => [deadlineOf(t), t.priority, releaseOf(t)],
-    (t) => [eff(t), t.priority, releaseOf(t)],
-    (t) => [eff(t), t.durationMin, t.priority],
-    (t) => [releaseOf(t), eff(t), t.priority],
-    (t) => [t.priority, eff(t), releaseOf(t)],
+    (u) => [u.deadline, u.priority, u.release],
+    (u) => [eff(u), u.priority, u.release],
+    (u) => [eff(u), u.duration, u.priority],
+    (u) => [u.release, eff(u), u.priority],
+    (u) => [u.priority, eff(u), u.release],
   ];
   const priorities = new Map(input.tasks.map((t) => [t.id, t.priority]));
   let best: SolverResult = { placements: [], unscheduled: [] };
@@ -267,23 +284,24 @@ export function solve(input: SolverInput): SolverResult {
     consider(order);
     if (best.unscheduled.length === 0) break;
   }
-  // Repair: fragmented free time defeats EDF. Moving one task to the front (an unplaced one) or to the back (a
+  // Repair: fragmented free time defeats EDF. Moving one unit to the front (an unplaced one) or to the back (a
   // placed one) of the best order and keeping the change when the result improves; bounded so large runs stay
-  // fast (each try is one pass over every task).
-  let budget = Math.floor(REPAIR_WORK / Math.max(1, p.schedulable.length));
+  // fast (each try is one pass over every unit).
+  let budget = Math.floor(REPAIR_WORK / Math.max(1, p.units.length));
   const seedOrder = bestOrder;
   const rank = new Map<string, number>();
   const ranked =
     (ranks: Map<string, number>): OrderKey =>
-    (t) => [ranks.get(t.id) ?? 1, ...seedOrder(t)];
+    (u) => [ranks.get(u.id) ?? 1, ...seedOrder(u)];
+  const unitIds = (ids: string[]) => [...new Set(ids.map((id) => p.unitOf.get(id) ?? id))];
   let improved = true;
   while (improved && budget > 0) {
     improved = false;
     const moves: [string, number][] = [
-      ...best.unscheduled
-        .filter((u) => u.reason !== 'blocked_by_dependency')
-        .map((u): [string, number] => [u.taskId, 0]),
-      ...best.placements.map((pl): [string, number] => [pl.taskId, 2]),
+      ...unitIds(best.unscheduled.filter((u) => u.reason !== 'blocked_by_dependency').map((u) => u.taskId)).map(
+        (id): [string, number] => [id, 0],
+      ),
+      ...unitIds(best.placements.map((pl) => pl.taskId)).map((id): [string, number] => [id, 2]),
     ];
     for (const [id, to] of moves) {
       if (rank.get(id) === to) continue;
@@ -299,38 +317,4 @@ export function solve(input: SolverInput): SolverResult {
   const chosen = best;
   chosen.placements.sort((a, b) => a.start.getTime() - b.start.getTime());
   return { placements: chosen.placements, unscheduled: [...p.closed, ...chosen.unscheduled] };
-}
-
-/**
- * Up to `limit` feasible slots for one task given what is already placed (`placed` slots are taken out of the
- * free time and serve as predecessors), spread over the window: the earliest, then evenly chosen among the
- * other free intervals it fits in. Empty when the task cannot be placed at all.
- */
-export function candidatesFor(
-  task: SolverTask,
-  input: SolverInput,
-  placed: readonly FixedSlot[] = [],
-  limit = 5,
-): Interval[] {
-  const p = prepare({ ...input, tasks: [task], fixed: [...(input.fixed ?? []), ...placed] });
-  if (p.schedulable.length === 0) return [];
-  const free = FreeList.from(input.free, p.from, p.to);
-  const taken = placed
-    .map((s) => ({ start: s.start.getTime(), end: s.end.getTime() }))
-    .sort((a, b) => a.start - b.start);
-  for (const slot of taken) cutOut(free, slot.start, slot.end);
-  const duration = task.durationMin * MINUTE;
-  const bound = lowerBound(task, duration, p.predecessors.get(task.id) ?? [], p.fixed, p.done, {
-    nowMs: p.nowMs,
-    windowStart: input.window.start.getTime(),
-  });
-  if (bound === 'blocked') return [];
-  const starts = free.feasibleStarts(bound.at, duration, Math.min(p.to, deadlineOf(task)));
-  const picks = new Set<number>();
-  const n = Math.min(limit, starts.length);
-  for (let k = 0; k < n; k++) picks.add(n === 1 ? 0 : Math.round((k * (starts.length - 1)) / (n - 1)));
-  return [...picks].map((i) => {
-    const start = starts[i] as number;
-    return { start: new Date(start), end: new Date(start + duration) };
-  });
 }

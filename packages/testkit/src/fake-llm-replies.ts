@@ -31,6 +31,11 @@ export type LlmBehavior =
   | { kind: 'non_json'; usage?: UsageTokens }
   /** Well-formed JSON that does not fit the answer document (`choices` not an array). */
   | { kind: 'wrong_shape'; usage?: UsageTokens }
+  /**
+   * Exactly this answer document (OpenAI: its JSON as the content; Anthropic: the tool call's input), e.g. two
+   * choices for one task; `document` may be built from the request's tasks.
+   */
+  | { kind: 'answer'; document: unknown | ((tasks: FakeLlmTask[]) => unknown); usage?: UsageTokens }
   /** An error answer in the API's own shape, e.g. 500, or 429 with `retryAfter: '1'` (seconds). */
   | { kind: 'error'; status: number; retryAfter?: string; message?: string }
   /** Never answers (for timeouts); the connection stays open until the client gives up or the fake closes. */
@@ -88,6 +93,8 @@ function modelAnswer(behavior: Exclude<LlmBehavior, { kind: 'hang' | 'error' }>,
       return 'Sure! I would put every task into its first candidate slot.';
     case 'wrong_shape':
       return { choices: 'first candidate for every task' };
+    case 'answer':
+      return typeof behavior.document === 'function' ? behavior.document(tasks) : behavior.document;
   }
 }
 
