@@ -165,3 +165,136 @@ describe('language-model runs', () => {
     expect(builtin.decisions).toHaveLength(1);
   });
 });
+
+describe('overrides', () => {
+  it('appends a decision superseding the old one, applies it at once and warns about broken rules', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const a = await createTask(h, user, { title: 'override me', duration_min: 30 });
+    const run = await ok(await schedule(user, { task_ids: [a.id] }));
+    const original = run.decisions[0];
+    // Saturday: outside the default Monday-to-Friday working hours, allowed and listed.
+    const saturday = await ok(
+      await h.scheduler.call(user, 'POST', `/service/schedule/decisions/${original.id}/override`, {
+        chosen_slot_start: '2026-11-28T10:00:00Z',
+        chosen_slot_end: '2026-11-28T10:30:00Z',
+        rationale: 'I prefer the weekend',
+      }),
+      201,
+    );
+    expect(saturday).toMatchObject({
+      source: 'override',
+      supersedes_id: original.id,
+      task_id: a.id,
+      run_id: run.run_id,
+      applied: true,
+      warnings: ['outside_working_hours'],
+      rationale: 'I prefer the weekend',
+    });
+    expect(await getTask(h, user, a.id)).toMatchObject({ chosen_slot_start: '2026-11-28T10:00:00.000Z' });
+    // Append-only: the original decision is unchanged.
+    expect(await ok(await h.scheduler.call(user, 'GET', `/service/schedule/decisions/${original.id}`))).toEqual(original);
+
+    await ok(
+      await h.scheduler.call(user, 'POST', '/service/settings/no-go-windows', {
+        kind: 'weekly',
+        days: ['mon'],
+        start: '12:00',
+        end: '13:00',
+      }),
+      201,
+    );
+    const lunch = await ok(
+      await h.scheduler.call(user, 'POST', '/service/schedule/override', {
+        decision_id: saturday.id,
+        chosen_slot_start: '2026-11-30T12:00:00Z',
+        chosen_slot_end: '2026-11-30T12:30:00Z',
+      }),
+      201,
+    );
+    expect(lunch).toMatchObject({ supersedes_id: saturday.id, warnings: ['in_no_go_window'] });
+    expect((await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${run.run_id}`))).decisions).toHaveLength(3);
+  });
+
+  it('refuses an end not after the start, naming chosen_slot_end', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const a = await createTask(h, user, { title: 'bad override' });
+    const run = await ok(await schedule(user, { task_ids: [a.id] }));
+    const res = await h.scheduler.call(user, 'POST', `/service/schedule/decisions/${run.decisions[0].id}/override`, {
+      chosen_slot_start: '2026-11-30T12:00:00Z',
+      chosen_slot_end: '2026-11-30T12:00:00Z',
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors[0].loc).toEqual(['body', 'chosen_slot_end']);
+  });
+});
+
+describe('reflow', () => {
+  it('answers 409 not_scheduled when the root has no slot', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const root = await createTask(h, user, { title: 'root' });
+    const res = await h.scheduler.call(user, 'POST', '/service/schedule/reflow', { root_task_id: root.id });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().code).toBe('not_scheduled');
+  });
+
+  it("re-places the descendants inside the root's slot, after the root's own duration", async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const root = await createTask(h, user, { title: 'root', duration_min: 30 });
+    const one = await createTask(h, user, { title: 'one', duration_min: 30, parent_task_id: root.id });
+    const two = await createTask(h, user, { title: 'two', duration_min: 60, parent_task_id: root.id });
+    const moved = await h.task.call(user, 'PATCH', `/service/tasks/${root.id}`, {
+      chosen_slot_start: '2026-11-24T13:00:00Z',
+      chosen_slot_end: '2026-11-24T15:00:00Z',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const run = await ok(await h.scheduler.call(user, 'POST', '/service/schedule/reflow', { root_task_id: root.id }));
+    expect(run.status).toBe('completed');
+    const slots = Object.fromEntries(
+      run.decisions.map((d: { task_id: string; chosen_slot_start: string; chosen_slot_end: string }) => [
+        d.task_id,
+        [d.chosen_slot_start, d.chosen_slot_end],
+      ]),
+    );
+    expect(Object.keys(slots).sort()).toEqual([one.id, two.id].sort());
+    for (const [start, end] of Object.values(slots) as [string, string][]) {
+      expect(start >= '2026-11-24T13:30:00.000Z' && end <= '2026-11-24T15:00:00.000Z').toBe(true);
+    }
+    expect(await getTask(h, user, root.id)).toMatchObject({ chosen_slot_start: '2026-11-24T13:00:00.000Z' });
+  });
+});
+
+describe('daylight saving time', () => {
+  it('keeps 09:00-10:00 Europe/Berlin at 09:00 local on both sides of 2027-03-28', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    await ok(await h.scheduler.call(user, 'PATCH', '/service/settings/me', { timezone: 'Europe/Berlin' }));
+    const hour = [{ start: '09:00', end: '10:00' }];
+    await ok(
+      await h.scheduler.call(user, 'PUT', '/service/settings/working-hours', {
+        mon: hour,
+        tue: hour,
+        wed: hour,
+        thu: hour,
+        fri: hour,
+        sat: hour,
+        sun: hour,
+      }),
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await createTask(h, user, { title: `hour ${i}`, duration_min: 60 })).id);
+    const run = await ok(
+      await schedule(user, {
+        task_ids: ids,
+        window_start: '2027-03-26T00:00:00+01:00',
+        window_end: '2027-03-30T00:00:00+02:00',
+      }),
+    );
+    const starts = run.decisions.map((d: { chosen_slot_start: string }) => d.chosen_slot_start).sort();
+    // 09:00 CET is 08:00 UTC before the change; 09:00 CEST is 07:00 UTC after it.
+    expect(starts).toEqual([
+      '2027-03-26T08:00:00.000Z',
+      '2027-03-27T08:00:00.000Z',
+      '2027-03-28T07:00:00.000Z',
+      '2027-03-29T07:00:00.000Z',
+    ]);
+  });
+});

@@ -131,7 +131,7 @@ export const recordBatch = (
 
 export const finishRun = (sql: Sql, id: string, now: Date) =>
   sql.rows(
-    `update schedule_runs set status = 'completed', lease_until = null, completed_at = ?,
+    `update schedule_runs set status = 'completed', lease_until = null, completed_at = ?, error = null,
        cost_usd = (select coalesce(sum(cost_usd), 0) from usage_ledger where run_id = ?) where id = ?`,
     [now, id, id],
   );
