@@ -27,10 +27,7 @@ export async function startRunHarness(
   const clock = new ManualClock();
   // Filled once the task service listens: the scheduler resolves the address on its first call.
   const grpcAddresses: Partial<Record<ServiceName, string>> = {};
-  const scheduler = await startHarness(
-    { SCHEDULER_RUN_POLL_MS: '50', ...env },
-    { extra, clock, grpcAddresses },
-  );
+  const scheduler = await startHarness({ SCHEDULER_RUN_POLL_MS: '50', ...env }, { extra, clock, grpcAddresses });
   const schedulerServer = new Server();
   scheduler.service.addGrpc?.(schedulerServer);
   const schedulerAddress = await startRpcServer(schedulerServer, '127.0.0.1', 0);

@@ -30,7 +30,11 @@ async function runOf(user: TestUser, id: string) {
 }
 
 /** Polls the run until `done` holds (the worker runs on its own; no timing is asserted). */
-async function until(user: TestUser, id: string, done: (run: { status: string; progress: { done: number } }) => boolean) {
+async function until(
+  user: TestUser,
+  id: string,
+  done: (run: { status: string; progress: { done: number } }) => boolean,
+) {
   for (let i = 0; i < 600; i++) {
     const run = await runOf(user, id);
     if (done(run)) return run;
@@ -81,7 +85,10 @@ describe('background runs', () => {
       .sort();
     for (let i = 1; i < slots.length; i++) expect(slots[i][0] >= slots[i - 1][1]).toBe(true);
     for (const d of done.decisions.slice(0, 25) as { task_id: string; chosen_slot_start: string }[]) {
-      expect(await getTask(h, user, d.task_id)).toMatchObject({ status: 'scheduled', chosen_slot_start: d.chosen_slot_start });
+      expect(await getTask(h, user, d.task_id)).toMatchObject({
+        status: 'scheduled',
+        chosen_slot_start: d.chosen_slot_start,
+      });
     }
   });
 });

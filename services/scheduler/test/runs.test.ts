@@ -34,7 +34,13 @@ describe('POST /schedule (synchronous)', () => {
     });
     const b = await createTask(h, user, { title: 'review', duration_min: 30 });
     const run = await ok(await schedule(user, { task_ids: [a.id, b.id] }));
-    expect(run).toMatchObject({ status: 'completed', provider: 'builtin', model: 'solver', dry_run: false, cost_usd: 0 });
+    expect(run).toMatchObject({
+      status: 'completed',
+      provider: 'builtin',
+      model: 'solver',
+      dry_run: false,
+      cost_usd: 0,
+    });
     expect(run.unscheduled).toEqual([]);
     const slots = Object.fromEntries(
       run.decisions.map((d: { task_id: string; chosen_slot_start: string }) => [d.task_id, d.chosen_slot_start]),
@@ -53,7 +59,9 @@ describe('POST /schedule (synchronous)', () => {
     expect(stored.decisions).toEqual(run.decisions);
     expect((await ok(await h.scheduler.call(user, 'GET', '/service/schedule/runs/latest'))).id).toBe(run.run_id);
     const decision = run.decisions[0];
-    expect(await ok(await h.scheduler.call(user, 'GET', `/service/schedule/decisions/${decision.id}`))).toEqual(decision);
+    expect(await ok(await h.scheduler.call(user, 'GET', `/service/schedule/decisions/${decision.id}`))).toEqual(
+      decision,
+    );
   });
 
   it('keeps clear of busy time: a second run places around the first run’s slots', async () => {
@@ -156,7 +164,12 @@ describe('language-model runs', () => {
   it('answers 429 quota_exceeded at the hard cap for a model provider while builtin still runs', async () => {
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     // 20,000,000 input tokens at 1 USD per million: the default hard cap of 20 USD.
-    await recordCall(h.scheduler, user, { provider: 'openai', model: 'test-model', inputTokens: 20_000_000, outputTokens: 0 });
+    await recordCall(h.scheduler, user, {
+      provider: 'openai',
+      model: 'test-model',
+      inputTokens: 20_000_000,
+      outputTokens: 0,
+    });
     const a = await createTask(h, user, { title: 'capped' });
     const refused = await schedule(user, { task_ids: [a.id], provider: 'openai' });
     expect(refused.statusCode, refused.body).toBe(429);
@@ -192,7 +205,9 @@ describe('overrides', () => {
     });
     expect(await getTask(h, user, a.id)).toMatchObject({ chosen_slot_start: '2026-11-28T10:00:00.000Z' });
     // Append-only: the original decision is unchanged.
-    expect(await ok(await h.scheduler.call(user, 'GET', `/service/schedule/decisions/${original.id}`))).toEqual(original);
+    expect(await ok(await h.scheduler.call(user, 'GET', `/service/schedule/decisions/${original.id}`))).toEqual(
+      original,
+    );
 
     await ok(
       await h.scheduler.call(user, 'POST', '/service/settings/no-go-windows', {
@@ -212,7 +227,9 @@ describe('overrides', () => {
       201,
     );
     expect(lunch).toMatchObject({ supersedes_id: saturday.id, warnings: ['in_no_go_window'] });
-    expect((await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${run.run_id}`))).decisions).toHaveLength(3);
+    expect(
+      (await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${run.run_id}`))).decisions,
+    ).toHaveLength(3);
   });
 
   it('refuses an end not after the start, naming chosen_slot_end', async () => {

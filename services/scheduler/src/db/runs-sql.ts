@@ -95,7 +95,8 @@ export const latestRun = (sql: Sql, owner: { tenantId: string; userId: string })
     [owner.tenantId, owner.userId],
   );
 
-export const findRun = (sql: Sql, id: string) => sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ?`, [id]);
+export const findRun = (sql: Sql, id: string) =>
+  sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ?`, [id]);
 
 /**
  * Takes one run that is queued, or running under an expired lease (its process died), for this worker:
@@ -137,10 +138,11 @@ export const finishRun = (sql: Sql, id: string, now: Date) =>
   );
 
 export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
-  sql.rows(
-    `update schedule_runs set status = 'failed', lease_until = null, completed_at = ?, error = ? where id = ?`,
-    [now, error, id],
-  );
+  sql.rows(`update schedule_runs set status = 'failed', lease_until = null, completed_at = ?, error = ? where id = ?`, [
+    now,
+    error,
+    id,
+  ]);
 
 const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
   model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;

@@ -74,7 +74,13 @@ export async function interimPlaceWithModel(args: ModelPlacementArgs): Promise<M
           continue;
         }
         known.set(slot.id, slot);
-        accepted.push({ taskId: slot.id, start: slot.start, end: slot.end, source: 'agent', rationale: pick.rationale });
+        accepted.push({
+          taskId: slot.id,
+          start: slot.start,
+          end: slot.end,
+          source: 'agent',
+          rationale: pick.rationale,
+        });
       }
     } catch (error) {
       if (!(error instanceof ModelCallError)) throw error;

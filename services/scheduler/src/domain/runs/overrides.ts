@@ -22,13 +22,14 @@ export interface OverrideRequest {
 }
 
 /** Why a slot the user chose breaks the rules the engine keeps (allowed: the user chose it). */
-export function slotWarnings(
-  settings: Awaited<ReturnType<SettingsService['get']>>,
-  slot: Interval,
-): string[] {
+export function slotWarnings(settings: Awaited<ReturnType<SettingsService['get']>>, slot: Interval): string[] {
   // A day either side covers every wall-clock interval that could contain the slot.
   const around = { start: new Date(slot.start.getTime() - DAY_MS), end: new Date(slot.end.getTime() + DAY_MS) };
-  const hours = expandWorkingHours({ timezone: settings.timezone, workingHours: settings.working_hours, window: around });
+  const hours = expandWorkingHours({
+    timezone: settings.timezone,
+    workingHours: settings.working_hours,
+    window: around,
+  });
   const noGo = expandNoGoWindows({ timezone: settings.timezone, noGoWindows: settings.no_go_windows, window: around });
   const warnings: string[] = [];
   if (findContainingInterval(hours, slot) < 0) warnings.push('outside_working_hours');

@@ -101,7 +101,11 @@ export class RunEngine {
     if (pending.length === 0) return;
     await this.deps.tasks.applySlots(
       { tenantId: run.tenant_id, userId: run.user_id },
-      pending.map((d) => ({ taskId: d.task_id, start: new Date(d.chosen_slot_start), end: new Date(d.chosen_slot_end) })),
+      pending.map((d) => ({
+        taskId: d.task_id,
+        start: new Date(d.chosen_slot_start),
+        end: new Date(d.chosen_slot_end),
+      })),
     );
     await markApplied(
       sql,

@@ -55,7 +55,8 @@ export function predecessorsFirst(tasks: readonly SolverTask[], deps: readonly D
   const ids = new Set(tasks.map((t) => t.id));
   const preds = new Map<string, string[]>();
   for (const d of deps) {
-    if (ids.has(d.taskId) && ids.has(d.dependsOnId)) preds.set(d.taskId, [...(preds.get(d.taskId) ?? []), d.dependsOnId]);
+    if (ids.has(d.taskId) && ids.has(d.dependsOnId))
+      preds.set(d.taskId, [...(preds.get(d.taskId) ?? []), d.dependsOnId]);
   }
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const out: SolverTask[] = [];
@@ -106,10 +107,7 @@ export async function loadRunPlan(deps: PlanDeps, run: RunRow, decisions: readon
   const exclude = run.root_task_id ? [...run.task_ids, run.root_task_id] : run.task_ids;
   const busy = await deps.tasks.getBusy(actor, window, exclude);
   const taken = mergeIntervals([...busy, ...decided].map((b) => ({ start: b.start, end: b.end })));
-  const remaining = predecessorsFirst(
-    tasks.filter((t) => !settled.has(t.id)).map(toSolverTask),
-    edges,
-  );
+  const remaining = predecessorsFirst(tasks.filter((t) => !settled.has(t.id)).map(toSolverTask), edges);
   const input: SolverInput = {
     tasks: remaining,
     dependencies: edges,

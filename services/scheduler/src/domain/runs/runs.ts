@@ -1,14 +1,7 @@
 import { Sql } from '@routinely/db';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import {
-  decisionsOfRun,
-  findOwnDecision,
-  findOwnRun,
-  insertRun,
-  latestRun,
-  type RunRow,
-} from '../../db/runs-sql.js';
+import { decisionsOfRun, findOwnDecision, findOwnRun, insertRun, latestRun, type RunRow } from '../../db/runs-sql.js';
 import type { ProviderName, ProviderRegistry } from '../providers.js';
 import type { SettingsService } from '../settings.js';
 import { effectiveProvider } from '../tenant-settings.js';
@@ -93,7 +86,13 @@ export class RunService {
     const { tasks, missingIds } = await this.deps.tasks.getTasks(owner, ids, { includeDescendants: true });
     if (missingIds.length > 0) {
       throw new AppError('not_found', `Task ${missingIds[0]} not found`, {
-        errors: [{ loc: ['body', 'task_ids', ids.indexOf(missingIds[0] as string)], msg: `task ${missingIds[0]} not found`, type: 'not_found' }],
+        errors: [
+          {
+            loc: ['body', 'task_ids', ids.indexOf(missingIds[0] as string)],
+            msg: `task ${missingIds[0]} not found`,
+            type: 'not_found',
+          },
+        ],
       });
     }
     return tasks.map((t) => t.id);

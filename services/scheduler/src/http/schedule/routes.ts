@@ -34,7 +34,11 @@ function answerRun(reply: FastifyReply, started: Awaited<ReturnType<RunService['
 const mountOf = (url: string) => (url.startsWith('/v1/') ? '/v1' : '/api/v1');
 
 /** /schedule/*: runs, their decisions, overrides and reflow of the caller. */
-export function scheduleRoutes(runs: RunService, overrides: OverrideService, reflow: ReflowService): FastifyPluginAsync {
+export function scheduleRoutes(
+  runs: RunService,
+  overrides: OverrideService,
+  reflow: ReflowService,
+): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -50,7 +54,8 @@ export function scheduleRoutes(runs: RunService, overrides: OverrideService, ref
           response: { 200: syncRunOut, 202: queuedRunOut, ...errors },
         },
       },
-      async (request, reply) => answerRun(reply, await runs.start(ownerOf(request), request.body), mountOf(request.url)),
+      async (request, reply) =>
+        answerRun(reply, await runs.start(ownerOf(request), request.body), mountOf(request.url)),
     );
 
     r.get(
@@ -111,9 +116,7 @@ export function scheduleRoutes(runs: RunService, overrides: OverrideService, ref
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await overrides.override(ownerOf(request), request.params.decision_id, request.body)),
+        reply.status(201).send(await overrides.override(ownerOf(request), request.params.decision_id, request.body)),
     );
 
     r.post(
