@@ -96,24 +96,29 @@ export async function loadRunPlan(deps: PlanDeps, run: RunRow, decisions: readon
   const fixed: FixedSlot[] = outside.flatMap((t) =>
     t.chosenSlotStart && t.chosenSlotEnd ? [{ id: t.id, start: t.chosenSlotStart, end: t.chosenSlotEnd }] : [],
   );
-  const settings = await deps.settingsOf(actor);
-  const working = deps.expandWorkingTime({
-    timezone: settings.timezone,
-    workingHours: settings.working_hours,
-    noGoWindows: settings.no_go_windows,
-    window,
-  });
-  // A reflow places the descendants inside the root's own slot, so the root does not make its slot busy.
-  const exclude = run.root_task_id ? [...run.task_ids, run.root_task_id] : run.task_ids;
-  const busy = await deps.tasks.getBusy(actor, window, exclude);
-  const taken = mergeIntervals([...busy, ...decided].map((b) => ({ start: b.start, end: b.end })));
   const remaining = predecessorsFirst(tasks.filter((t) => !settled.has(t.id)).map(toSolverTask), edges);
+  // Nothing left to place, or no time to place it in (a reflow root filled by its own duration): no free time.
+  let free: Interval[] = [];
+  if (remaining.length > 0 && window.end > window.start) {
+    const settings = await deps.settingsOf(actor);
+    const working = deps.expandWorkingTime({
+      timezone: settings.timezone,
+      workingHours: settings.working_hours,
+      noGoWindows: settings.no_go_windows,
+      window,
+    });
+    // A reflow places the descendants inside the root's own slot, so the root does not make its slot busy.
+    const exclude = run.root_task_id ? [...run.task_ids, run.root_task_id] : run.task_ids;
+    const busy = await deps.tasks.getBusy(actor, window, exclude);
+    const taken = mergeIntervals([...busy, ...decided].map((b) => ({ start: b.start, end: b.end })));
+    free = subtractIntervals(working, taken);
+  }
   const input: SolverInput = {
     tasks: remaining,
     dependencies: edges,
     fixed: [...fixed, ...decided],
     doneTaskIds: outside.filter((t) => t.status === 'done').map((t) => t.id),
-    free: subtractIntervals(working, taken),
+    free,
     window,
     now: deps.now(),
   };
