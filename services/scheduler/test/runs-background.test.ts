@@ -1,15 +1,24 @@
-import type { TestUser } from '@routinely/testkit';
+import { FakeLlmServer, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok } from './harness.js';
 import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 
 const LEASE_MS = 60_000;
 let h: RunHarness;
+let llm: FakeLlmServer;
 let crashed = false;
 
 beforeAll(async () => {
+  llm = await FakeLlmServer.start();
   h = await startRunHarness(
-    { SCHEDULER_RUN_BATCH_SIZE: '10', SCHEDULER_RUN_LEASE_MS: String(LEASE_MS) },
+    {
+      SCHEDULER_RUN_BATCH_SIZE: '10',
+      SCHEDULER_RUN_LEASE_MS: String(LEASE_MS),
+      OPENAI_API_KEY: llm.apiKey,
+      OPENAI_BASE_URL: llm.openaiBaseUrl,
+      OPENAI_MODEL: 'test-model',
+      LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }),
+    },
     {
       runHooks: {
         // The process "dies" once, right after the second batch committed and before its slots were applied.
@@ -23,7 +32,10 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await llm?.close();
+});
 
 async function runOf(user: TestUser, id: string) {
   return ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${id}`));
@@ -91,4 +103,32 @@ describe('background runs', () => {
       });
     }
   });
+});
+
+describe('background language-model runs', () => {
+  it('checks the hard cap between calls: once a call reaches it, the rest of the run falls back to the solver', async () => {
+    const worker = await h.scheduler.spawn({ start: true });
+    try {
+      llm.reset();
+      // The first call alone costs the whole default hard cap (20,000,000 input tokens at 1 USD per million).
+      llm.enqueue({ kind: 'pick', pick: 'first', usage: { inputTokens: 20_000_000, outputTokens: 0 } });
+      const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+      const ids: string[] = [];
+      for (let i = 0; i < 25; i++) ids.push((await createTask(h, user, { title: `model ${i}`, duration_min: 30 })).id);
+      const res = await h.scheduler.call(user, 'POST', '/service/schedule', { task_ids: ids, provider: 'openai' });
+      expect(res.statusCode, res.body).toBe(202);
+      const run = await until(user, res.json().run_id, (r) => r.status === 'completed');
+      expect(llm.requests).toHaveLength(1);
+      expect(run).toMatchObject({ provider: 'openai', cost_usd: 20, progress: { total: 25, done: 25 } });
+      const decisions = run.decisions as { source: string; rationale: string }[];
+      expect(decisions).toHaveLength(25);
+      // The first batch (10 tasks) went to the model; the other two batches were refused before calling.
+      expect(decisions.filter((d) => d.source === 'agent').length).toBeGreaterThan(0);
+      const capped = decisions.filter((d) => d.rationale.includes('hard cap'));
+      expect(capped).toHaveLength(15);
+      for (const d of capped) expect(d.source).toBe('solver');
+    } finally {
+      await worker.service.stop();
+    }
+  }, 180_000);
 });
