@@ -50,7 +50,8 @@ const recordRequest = z.object({
 
 const consumeImportRequest = z.object({ kind: z.enum(['sync', 'job']) });
 
-const startRunRequest = z.object({ taskIds: z.array(z.uuid()).min(1).max(200) });
+/** At most 1,000 ids: what the task service's gRPC reads at once (an import's tasks, MAX_RUN_TASKS there). */
+const startRunRequest = z.object({ taskIds: z.array(z.uuid()).min(1).max(1_000) });
 
 export interface SchedulerRpcDeps {
   runs: RunService;

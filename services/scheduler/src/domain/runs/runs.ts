@@ -16,6 +16,8 @@ const DEFAULT_WINDOW_MS = 14 * DAY_MS;
 const MAX_WINDOW_MS = 90 * DAY_MS;
 /** Runs of up to this many tasks are answered synchronously (contract). */
 export const SYNC_RUN_LIMIT = 10;
+/** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
+export const MAX_RUN_TASKS = 1_000;
 
 export interface RunRequest {
   task_ids: string[];
@@ -94,6 +96,10 @@ export class RunService {
           },
         ],
       });
+    }
+    // The task service reads at most 1,000 tasks per call; a run re-reads all of its tasks every batch.
+    if (tasks.length > MAX_RUN_TASKS) {
+      throw fieldError(['body', 'task_ids'], `with their descendants these are more than ${MAX_RUN_TASKS} tasks`);
     }
     return tasks.map((t) => t.id);
   }
