@@ -5,6 +5,7 @@
 export const ERROR_TABLE = {
   validation_failed: { status: 422, grpc: 3, title: 'Validation failed' },
   provider_not_configured: { status: 422, grpc: 9, title: 'Provider not configured' },
+  provider_unavailable: { status: 422, grpc: 9, title: 'Provider unavailable' },
   not_authenticated: { status: 401, grpc: 16, title: 'Not authenticated' },
   invalid_credentials: { status: 401, grpc: 16, title: 'Invalid credentials' },
   invalid_token: { status: 401, grpc: 16, title: 'Invalid or expired token' },
@@ -24,6 +25,7 @@ export const ERROR_TABLE = {
   mfa_not_enabled: { status: 409, grpc: 9, title: 'MFA is not enabled' },
   password_already_set: { status: 409, grpc: 9, title: 'A local password is already set' },
   event_not_editable: { status: 409, grpc: 9, title: 'Event not editable' },
+  not_scheduled: { status: 409, grpc: 9, title: 'Task not scheduled' },
   method_not_allowed: { status: 405, grpc: 12, title: 'Method not allowed' },
   payload_too_large: { status: 413, grpc: 8, title: 'Payload too large' },
   uri_too_long: { status: 414, grpc: 3, title: 'URI too long' },

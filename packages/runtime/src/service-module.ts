@@ -38,6 +38,11 @@ export interface ServiceModule<X extends object = object, S extends ServiceInsta
   dbConfig: ServiceDbConfig;
   /** Services this one calls over gRPC: started earlier in the same process, or configured. */
   dependsOn: readonly ServiceName[];
+  /**
+   * Services this one calls over gRPC only once the host has started (its clients resolve the address on first
+   * use): they may start after it, which lets two services call each other (the scheduler and task).
+   */
+  callsLater: readonly ServiceName[];
   build(context: ServiceContext, extra?: Partial<X>): Promise<S>;
   /** The in-process stand-ins a host without infrastructure uses (test harnesses). */
   local: { transport(): EventTransport; internalAuth(secret: string): InternalAuth };
@@ -53,6 +58,7 @@ export function defineServiceModule<C extends z.ZodType, D extends object, S ext
     dbConfig: ServiceDbConfig;
     configSchema: C;
     dependsOn?: readonly ServiceName[];
+    callsLater?: readonly ServiceName[];
     build: (deps: D) => S | Promise<S>;
     // The composition root may ask only for what a host provides (anything else must be optional).
   } & (ServiceDeps<z.infer<C>> extends D ? unknown : { build: never }),
@@ -61,6 +67,7 @@ export function defineServiceModule<C extends z.ZodType, D extends object, S ext
     name: spec.name,
     dbConfig: spec.dbConfig,
     dependsOn: spec.dependsOn ?? [],
+    callsLater: spec.callsLater ?? [],
     build: async ({ env, ...shared }, extra) =>
       spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<C>> &
         Partial<D> as D),

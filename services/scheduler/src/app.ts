@@ -1,21 +1,32 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import type { Clock, Logger, ServiceInstance } from '@routinely/platform';
+import type { ModelAdapter } from '@routinely/llm';
+import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import type { SchedulerContext } from './domain/context.js';
 import { ProviderRegistry } from './domain/providers.js';
+import { interimPlaceWithModel } from './domain/runs/interim-place-with-model.js';
+import { RunModels } from './domain/runs/model-adapters.js';
+import type { ModelPlacer } from './domain/runs/model-placer.js';
+import { OverrideService } from './domain/runs/overrides.js';
+import { ReflowService } from './domain/runs/reflow.js';
+import { RunEngine, type RunEngineHooks } from './domain/runs/run-engine.js';
+import { RunService } from './domain/runs/runs.js';
 import { SettingsService } from './domain/settings.js';
 import { TenantSettingsService } from './domain/tenant-settings.js';
 import { UsageService } from './domain/usage.js';
 import type { ExpandWorkingTime } from './domain/working-time.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
+import { GrpcTaskGateway } from './grpc/task-client.js';
 import { adminRoutes } from './http/admin/routes.js';
+import { scheduleRoutes } from './http/schedule/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { usageRoutes } from './http/usage/routes.js';
+import { RunWorker } from './workers/run-worker.js';
 
 export interface SchedulerServiceDeps {
   config: SchedulerConfig;
@@ -28,6 +39,17 @@ export interface SchedulerServiceDeps {
   internalAuth: InternalAuth;
   /** Working-time expansion for GetSettings' intervals; `expandWorkingTime` of @routinely/scheduling by default. */
   expandWorkingTime?: ExpandWorkingTime;
+  /** Where the task service answers gRPC (the module declares `callsLater: ['task']`); asked on first use. */
+  grpcAddress(service: ServiceName): string;
+  /**
+   * The language-model placement of a batch. Until @routinely/llm's `placeWithModel` is merged this defaults
+   * to the interim implementation in domain/runs/interim-place-with-model.ts.
+   */
+  placeWithModel?: ModelPlacer;
+  /** Test seam: model adapters instead of the SDK-backed ones built from the configuration. */
+  modelAdapters?: Partial<Record<'openai' | 'anthropic', ModelAdapter>>;
+  /** Test hooks of the run engine (a process dying between batches). */
+  runHooks?: RunEngineHooks;
 }
 
 /** Composition root of the scheduler service: settings, tenant policy, providers, usage ledger and quotas. */
@@ -45,6 +67,55 @@ export function buildService(deps: SchedulerServiceDeps) {
   const tenant = new TenantSettingsService(ctx);
   const usage = new UsageService(ctx, settings);
   const adminQuotas = new AdminQuotaService(ctx);
+  const expand = deps.expandWorkingTime ?? expandWorkingTime;
+  const tasks = new GrpcTaskGateway(
+    () => deps.grpcAddress('task'),
+    deps.internalAuth,
+    deps.config.TASK_CALL_DEADLINE_MS,
+  );
+  const models = new RunModels({
+    providers,
+    usage,
+    placeWithModel: deps.placeWithModel ?? interimPlaceWithModel,
+    timeoutMs: deps.config.LLM_TIMEOUT_MS,
+    anthropicMaxTokens: deps.config.ANTHROPIC_MAX_TOKENS,
+    ...(deps.modelAdapters ? { adapters: deps.modelAdapters } : {}),
+  });
+  const engine = new RunEngine({
+    orm: deps.orm,
+    clock: deps.clock,
+    logger,
+    tasks,
+    expandWorkingTime: expand,
+    settingsOf: (actor) => settings.get(actor),
+    now: () => deps.clock.now(),
+    batchSize: deps.config.SCHEDULER_RUN_BATCH_SIZE,
+    leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
+    modelFor: (run) => models.forRun(run),
+    kick: () => relay.kick(),
+    ...(deps.runHooks ? { hooks: deps.runHooks } : {}),
+  });
+  const worker = new RunWorker(
+    deps.orm,
+    deps.clock,
+    engine,
+    { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
+    logger,
+  );
+  const pacer = new Pacer('schedule-runs', () => worker.pass(), deps.clock, deps.config.SCHEDULER_RUN_POLL_MS, logger);
+  const runs = new RunService({
+    clock: deps.clock,
+    orm: deps.orm,
+    settings,
+    usage,
+    providers,
+    tasks,
+    engine,
+    leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
+    wake: () => pacer.wake(),
+  });
+  const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks });
+  const reflow = new ReflowService(runs, tasks);
   let subscriptions: Subscription[] = [];
 
   return {
@@ -53,25 +124,30 @@ export function buildService(deps: SchedulerServiceDeps) {
       await app.register(settingsRoutes(settings));
       await app.register(usageRoutes(usage, providers));
       await app.register(adminRoutes(adminQuotas, tenant));
+      await app.register(scheduleRoutes(runs, overrides, reflow));
     },
     addGrpc: (server) =>
       addSchedulerRpc(server as Server, deps.internalAuth, {
+        runs,
         settings,
         usage,
-        expandWorkingTime: deps.expandWorkingTime ?? expandWorkingTime,
+        expandWorkingTime: expand,
       }),
     readiness: {
       database: () => databaseReady(deps.orm),
     },
     /** The domain services, for tests and the engine of the next issue. */
-    domain: { settings, usage, providers },
+    domain: { settings, usage, providers, runs },
     start: async () => {
       relay.start();
+      pacer.start();
       subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger, clock: deps.clock });
     },
     stop: async () => {
       for (const s of subscriptions) await s.stop();
       subscriptions = [];
+      await pacer.stop();
+      tasks.close();
       await relay.stop();
     },
   } satisfies ServiceInstance & Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { llmPricesSchema } from '@routinely/llm';
+import { llmConfigShape, llmPricesSchema } from '@routinely/llm';
 import { platformConfigSchema } from '@routinely/platform';
 import { z } from 'zod';
 
@@ -27,5 +27,19 @@ export const configSchema = platformConfigSchema.extend({
   /** How long a CheckAndReserveQuota reservation holds spend when RecordUsage never comes. */
   QUOTA_RESERVATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
   SCHEDULER_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
+  /** Upper bound of one Anthropic answer (the Messages API requires one). */
+  ANTHROPIC_MAX_TOKENS: llmConfigShape.ANTHROPIC_MAX_TOKENS,
+  /** Budget of one model call, its one retry included; past it the batch falls back to the solver. */
+  LLM_TIMEOUT_MS: llmConfigShape.LLM_TIMEOUT_MS,
+  /** Safety-net poll of the run worker (a queued run wakes it at once). */
+  SCHEDULER_RUN_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  /** How long a claimed run is held; renewed with every batch, taken again by any instance after it expires. */
+  SCHEDULER_RUN_LEASE_MS: z.coerce.number().int().positive().default(120_000),
+  /** Tasks placed per batch (one model call each); progress and decisions commit per batch. */
+  SCHEDULER_RUN_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Claims of one run before it is marked failed. */
+  SCHEDULER_RUN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** Deadline of each call to the task service (tasks, busy time, slots). */
+  TASK_CALL_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
 });
 export type SchedulerConfig = z.infer<typeof configSchema>;

@@ -8,6 +8,7 @@ let h: Harness;
 let server: Server;
 let settings: RpcClient<typeof scheduler_v1.SettingsServiceService>;
 let quota: RpcClient<typeof scheduler_v1.QuotaServiceService>;
+let runs: RpcClient<typeof scheduler_v1.RunServiceService>;
 
 beforeAll(async () => {
   h = await startHarness({ LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }) });
@@ -16,10 +17,12 @@ beforeAll(async () => {
   const address = await startRpcServer(server, '127.0.0.1', 0);
   settings = createRpcClient(scheduler_v1.SettingsServiceService, address, new InternalAuth(INTERNAL_SECRET, 'task'));
   quota = createRpcClient(scheduler_v1.QuotaServiceService, address, new InternalAuth(INTERNAL_SECRET, 'task'));
+  runs = createRpcClient(scheduler_v1.RunServiceService, address, new InternalAuth(INTERNAL_SECRET, 'task'));
 });
 afterAll(async () => {
   settings?.close();
   quota?.close();
+  runs?.close();
   if (server) await stopRpcServer(server);
   await h?.close();
 });
@@ -63,6 +66,20 @@ describe('scheduler.v1 over loopback gRPC', () => {
         actorOf(user),
       ),
     ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('StartRun needs the scheduling or the bulk-import permission and valid task ids', async () => {
+    const reader = h.tokens.user({ permissions: ['SERVICE_TASK_READ'] });
+    await expect(runs.startRun({ taskIds: [crypto.randomUUID()] }, actorOf(reader))).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    const importer = h.tokens.user({ permissions: ['SERVICE_TASK_BULK_IMPORT'] });
+    await expect(runs.startRun({ taskIds: ['not-a-uuid'] }, actorOf(importer))).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    await expect(runs.startRun({ taskIds: [] }, actorOf(importer))).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
   });
 
   it('CheckAndReserveQuota holds spend up to the hard cap; RecordUsage records and releases it', async () => {

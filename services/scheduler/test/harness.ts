@@ -1,5 +1,5 @@
 import type { EventTransport } from '@routinely/events';
-import type { ManualClock } from '@routinely/platform';
+import type { ManualClock, ServiceName } from '@routinely/platform';
 import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -18,11 +18,19 @@ export type Harness = ServiceHarness<
 /** The scheduler from its module on a fresh database, with a clock the test moves. */
 export function startHarness(
   env: Record<string, string> = {},
-  options: { transport?: EventTransport; extra?: Partial<SchedulerServiceDeps> } = {},
+  options: {
+    transport?: EventTransport;
+    extra?: Partial<SchedulerServiceDeps>;
+    clock?: ManualClock;
+    /** Read on each lookup, so a test may fill in the task service's address after starting it. */
+    grpcAddresses?: Partial<Record<ServiceName, string>>;
+  } = {},
 ): Promise<Harness> {
   return startServiceHarness(schedulerModule, {
     env: { SCHEDULER_OUTBOX_POLL_MS: '20', ...env },
     internalSecret: INTERNAL_SECRET,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.grpcAddresses ? { grpcAddresses: options.grpcAddresses } : {}),
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.extra ? { deps: options.extra } : {}),
   });

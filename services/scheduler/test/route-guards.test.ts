@@ -1,12 +1,32 @@
 import { type RouteGuardTable, runRouteGuards, type TestUser, tokenGuardTarget } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, knowUser, ok, startHarness } from './harness.js';
+import { call, type Harness, knowUser, ok } from './harness.js';
+import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
 
+let runs: RunHarness;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  runs = await startRunHarness();
+  h = runs.scheduler;
 });
-afterAll(() => h?.close());
+afterAll(() => runs?.close());
+
+const task = async (owner: TestUser) => ({ task_id: (await createTask(runs, owner, { title: 'guarded' })).id });
+const dryRun = async (owner: TestUser) => {
+  const { task_id } = await task(owner);
+  const run = await ok(await call(h, owner, 'POST', '/service/schedule', { task_ids: [task_id], dry_run: true }));
+  return { task_id, run_id: run.run_id, decision_id: run.decisions[0].id };
+};
+const scheduledRoot = async (owner: TestUser) => {
+  const { task_id } = await task(owner);
+  const res = await runs.task.call(owner, 'PATCH', `/service/tasks/${task_id}`, {
+    chosen_slot_start: '2026-11-24T09:00:00Z',
+    chosen_slot_end: '2026-11-24T10:00:00Z',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { task_id };
+};
+const slot = { chosen_slot_start: '2026-11-24T11:00:00Z', chosen_slot_end: '2026-11-24T11:30:00Z' };
 
 const window = async (owner: TestUser) => {
   const res = await call(h, owner, 'POST', '/service/settings/no-go-windows', {
@@ -73,6 +93,44 @@ const TABLE: RouteGuardTable<TestUser> = {
     body: () => ({ llm_provider_locked: false }),
     invalid: { body: { llm_provider_tenant_default: 'gemini' } },
   },
+  'POST /service/schedule': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: task,
+    body: (ids) => ({ task_ids: [ids.task_id], dry_run: true }),
+    bodyAddressesResource: true,
+    invalid: { body: { task_ids: [] } },
+  },
+  'GET /service/schedule/runs/latest': { permission: 'SERVICE_SCHEDULE_RUN' },
+  'GET /service/schedule/runs/:run_id': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: dryRun,
+    invalid: { params: { run_id: 'nope' } },
+  },
+  'GET /service/schedule/decisions/:decision_id': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: dryRun,
+    invalid: { params: { decision_id: 'nope' } },
+  },
+  'POST /service/schedule/decisions/:decision_id/override': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: dryRun,
+    body: () => slot,
+    invalid: { body: { chosen_slot_start: 'tomorrow', chosen_slot_end: slot.chosen_slot_end } },
+  },
+  'POST /service/schedule/override': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: dryRun,
+    body: (ids) => ({ decision_id: ids.decision_id, ...slot }),
+    bodyAddressesResource: true,
+    invalid: { body: slot },
+  },
+  'POST /service/schedule/reflow': {
+    permission: 'SERVICE_SCHEDULE_RUN',
+    fixture: scheduledRoot,
+    body: (ids) => ({ root_task_id: ids.task_id }),
+    bodyAddressesResource: true,
+    invalid: { body: { root_task_id: 'nope' } },
+  },
 };
 
 // The owner is a tenant administrator, so admin routes reach their validation; plain users are checked below.
@@ -98,6 +156,19 @@ describe('scheduler routes beyond the guard table', () => {
     expect(res.json().code).toBe('forbidden');
   });
 
+  it('GET /schedule/runs/latest is 404 for a user without runs', async () => {
+    const res = await call(h, h.tokens.user(), 'GET', '/service/schedule/runs/latest');
+    expect(res.statusCode, res.body).toBe(404);
+  });
+
+  it("a colleague's run and decision are 404, like missing ones", async () => {
+    const owner = h.tokens.user();
+    const { run_id, decision_id } = await dryRun(owner);
+    const mate = h.tokens.user({ tenantId: owner.tenantId });
+    expect((await call(h, mate, 'GET', `/service/schedule/runs/${run_id}`)).statusCode).toBe(404);
+    expect((await call(h, mate, 'GET', `/service/schedule/decisions/${decision_id}`)).statusCode).toBe(404);
+  });
+
   it("DELETE of a colleague's no-go window is 404, like a missing one", async () => {
     const owner = h.tokens.user();
     const { window_id } = await window(owner);
@@ -109,6 +180,7 @@ describe('scheduler routes beyond the guard table', () => {
 
   it('serves every route on both mounts and documents them in OpenAPI', async () => {
     const admin = h.tokens.user({ roles: ['admin'] });
+    await dryRun(admin); // so the latest run exists
     const auth = await h.tokens.auth(admin);
     const reads = Object.keys(TABLE).filter((key) => key.startsWith('GET ') && !key.includes(':'));
     for (const key of reads) {

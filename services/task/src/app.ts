@@ -5,12 +5,14 @@ import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName 
 import type { TaskConfig } from './config.js';
 import { CalendarService } from './domain/calendar/calendar.js';
 import { DependencyService } from './domain/dependencies.js';
+import type { ScheduleStarter } from './domain/import/auto-schedule.js';
 import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { TaskService } from './domain/tasks.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { SchedulerImportQuota } from './grpc/scheduler-import-quota.js';
+import { SchedulerRuns } from './grpc/scheduler-runs.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
@@ -30,6 +32,8 @@ export interface TaskServiceDeps {
   grpcAddress(service: ServiceName): string;
   /** Who counts bulk imports against their limits; defaults to the scheduler's ConsumeImportQuota over gRPC. */
   importQuota?: ImportQuota;
+  /** Who starts the scheduling run of an import with auto_schedule; defaults to the scheduler's StartRun. */
+  scheduleStarter?: ScheduleStarter;
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
   importWorkerHooks?: ImportWorkerHooks;
 }
@@ -44,7 +48,13 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     deps.importQuota ??
     new SchedulerImportQuota(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
   const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
-  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
+  const scheduleStarter =
+    deps.scheduleStarter ??
+    new SchedulerRuns(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
+  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks, {
+    starter: scheduleStarter,
+    logger,
+  });
   const importPacer = new Pacer(
     'import-worker',
     () => worker.pass(),
@@ -61,7 +71,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     routes: async (app) => {
       await app.register(taskRoutes(tasks));
       await app.register(dependencyRoutes(dependencies));
-      await app.register(importRoutes(importer, jobs));
+      await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
       await app.register(routineTaskRoutes(tasks));
       await app.register(calendarRoutes(calendar));
     },

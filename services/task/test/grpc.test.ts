@@ -35,7 +35,10 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     const b = await create('b');
     await call(h, user, 'POST', '/service/tasks/dependencies', { task_id: b.id, depends_on_id: a.id, lag_min: 15 });
     const foreign = await create('foreign', h.tokens.user({ tenantId: user.tenantId }));
-    const res = await client.getTasks({ taskIds: [a.id, b.id, foreign.id] }, { actor: actorOf(user) });
+    const res = await client.getTasks(
+      { taskIds: [a.id, b.id, foreign.id], includeDescendants: false },
+      { actor: actorOf(user) },
+    );
     expect(res.tasks.map((t) => t.title)).toEqual(['a', 'b']);
     expect(res.tasks[0]).toMatchObject({ status: 'pending', durationMin: 30, depth: 1, chosenSlotStart: '' });
     expect(res.dependencies).toEqual([
@@ -95,7 +98,9 @@ describe('task.v1.TaskService over loopback gRPC', () => {
       ),
     ).rejects.toMatchObject({ code: 'validation_failed' });
     // Requests are validated by zod schemas; the status details name the field.
-    await expect(client.getTasks({ taskIds: [a.id, 'not-a-uuid'] }, { actor: actorOf(user) })).rejects.toMatchObject({
+    await expect(
+      client.getTasks({ taskIds: [a.id, 'not-a-uuid'], includeDescendants: false }, { actor: actorOf(user) }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
       message: expect.stringMatching(/^taskIds\.1: /),
     });
@@ -118,13 +123,20 @@ describe('task.v1.TaskService over loopback gRPC', () => {
       address,
       new InternalAuth('another-secret-that-is-long-enough-000', 'scheduler'),
     );
-    await expect(forged.getTasks({ taskIds: [a.id] }, { actor: actorOf(user) })).rejects.toMatchObject({
+    await expect(
+      forged.getTasks({ taskIds: [a.id], includeDescendants: false }, { actor: actorOf(user) }),
+    ).rejects.toMatchObject({
       code: 'not_authenticated',
     });
     forged.close();
-    await expect(client.getTasks({ taskIds: [a.id] })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(client.getTasks({ taskIds: [a.id], includeDescendants: false })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
     await expect(
-      client.getTasks({ taskIds: [a.id] }, { actor: { ...actorOf(user), permissions: ['SERVICE_WEBHOOK_READ'] } }),
+      client.getTasks(
+        { taskIds: [a.id], includeDescendants: false },
+        { actor: { ...actorOf(user), permissions: ['SERVICE_WEBHOOK_READ'] } },
+      ),
     ).rejects.toMatchObject({ code: 'forbidden' });
   });
 

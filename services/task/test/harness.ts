@@ -1,6 +1,6 @@
 import type { EventTransport } from '@routinely/events';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
-import { ManualClock, type ServiceInstance } from '@routinely/platform';
+import { ManualClock, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { schedulerModule } from '@routinely/scheduler';
 import { type CallAs, type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -27,8 +27,17 @@ export interface Harness extends Omit<Shared, 'spawn'> {
 }
 
 /** The scheduler from its module, serving gRPC on a free loopback port. */
-async function startScheduler(clock: ManualClock, env: Record<string, string>): Promise<SchedulerHarness> {
-  const harness = await startServiceHarness(schedulerModule, { env, clock, internalSecret: INTERNAL_SECRET });
+async function startScheduler(
+  clock: ManualClock,
+  env: Record<string, string>,
+  grpcAddresses: Partial<Record<ServiceName, string>>,
+): Promise<SchedulerHarness> {
+  const harness = await startServiceHarness(schedulerModule, {
+    env,
+    clock,
+    internalSecret: INTERNAL_SECRET,
+    grpcAddresses,
+  });
   const server = new Server();
   harness.service.addGrpc?.(server);
   const address = await startRpcServer(server, '127.0.0.1', 0);
@@ -54,7 +63,9 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const clock = new ManualClock();
-  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {});
+  // The scheduler's runs call this task service back (an import's auto_schedule): its address once it listens.
+  const schedulerPeers: Partial<Record<ServiceName, string>> = {};
+  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {}, schedulerPeers);
   const shared = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20', ...env },
     clock,
@@ -63,13 +74,17 @@ export async function startHarness(
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.extra ? { deps: options.extra } : {}),
   });
+  const taskServer = new Server();
+  shared.service.addGrpc?.(taskServer);
+  schedulerPeers.task = await startRpcServer(taskServer, '127.0.0.1', 0);
   return {
     ...shared,
     scheduler,
     spawn: async (overrides = {}) => (await shared.spawn({ deps: overrides })).service,
     close: async () => {
-      await shared.close();
       await scheduler.close();
+      await stopRpcServer(taskServer);
+      await shared.close();
     },
   };
 }

@@ -185,14 +185,36 @@ describe('import jobs', () => {
     expect(commit.statusCode).toBe(202);
     const done = await waitForJob(who, jobId, 'committed');
     expect(done.created_ids).toHaveLength(150);
-    expect(done).toMatchObject({ auto_schedule: true, schedule_run_id: null });
+    expect(done).toMatchObject({ auto_schedule: true });
+    // auto_schedule: the worker starts a background run of the created tasks and records its id.
+    const runId = await vi.waitFor(
+      async () => {
+        const job = (await call(h, who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
+        expect(job.schedule_run_id).toMatch(/^[0-9a-f-]{36}$/);
+        return job.schedule_run_id as string;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const run = await vi.waitFor(
+      async () => {
+        const res = (await h.scheduler.call(who, 'GET', `/service/schedule/runs/${runId}`)).json();
+        expect(res.status).toBe('completed');
+        return res;
+      },
+      { timeout: 150_000, interval: 100 },
+    );
+    expect(run.progress).toEqual({ total: 150, done: 150 });
+    const first = run.decisions[0];
+    const task = (await call(h, who, 'GET', `/service/tasks/${first.task_id}`)).json();
+    expect(task).toMatchObject({ status: 'scheduled', chosen_slot_start: first.chosen_slot_start });
     const tree = (await call(h, who, 'GET', `/service/tasks/${done.created_ids[0]}/tree`)).json();
     expect(tree.children).toHaveLength(149);
     expect((await call(h, who, 'DELETE', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(409);
     const stranger = h.tokens.user({ tenantId: who.tenantId });
     expect((await call(h, stranger, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(404);
     expect((await call(h, stranger, 'DELETE', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(404);
-  });
+    // The auto_schedule run places 150 tasks in 15 batches: generous for a loaded machine (nothing is timed).
+  }, 180_000);
 
   it('refuses to commit a job with invalid rows and cancels it', async () => {
     const who = h.tokens.user();

@@ -144,7 +144,85 @@ export const ImportUse = defineEntity({
   },
 });
 
+/**
+ * One scheduling run (POST /schedule, reflow, an import's auto_schedule). Runs of more than 10 tasks are
+ * queued and claimed by the run worker with FOR UPDATE SKIP LOCKED under a lease; a synchronous run holds the
+ * lease while its request executes it, so a process dying mid-run leaves it to the worker after the lease.
+ */
+export const ScheduleRun = defineEntity({
+  name: 'ScheduleRun',
+  tableName: 'schedule_runs',
+  indexes: [
+    { name: 'schedule_runs_owner_created_idx', properties: ['tenantId', 'userId', 'createdAt'] },
+    { name: 'schedule_runs_due_idx', properties: ['status', 'leaseUntil'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    /** queued | running | completed | failed */
+    status: p.string().length(16),
+    /** schedule | reflow */
+    kind: p.string().length(16),
+    rootTaskId: p.uuid().nullable().fieldName('root_task_id'),
+    provider: p.string().length(32),
+    model: p.string().length(128),
+    taskIds: p.json<string[]>().fieldName('task_ids'),
+    windowStart: p.datetime().fieldName('window_start'),
+    windowEnd: p.datetime().fieldName('window_end'),
+    dryRun: p.boolean().fieldName('dry_run'),
+    /** `[{ task_id, reason }]`, appended batch by batch with progress. */
+    unscheduled: p.json<unknown[]>(),
+    costUsd: p.decimal().precision(14).scale(6).fieldName('cost_usd'),
+    progressTotal: p.integer().fieldName('progress_total'),
+    progressDone: p.integer().fieldName('progress_done'),
+    error: p.text().nullable(),
+    attempts: p.integer(),
+    leaseUntil: p.datetime().nullable().fieldName('lease_until'),
+    createdBy: p.uuid().fieldName('created_by'),
+    createdAt: p.datetime().fieldName('created_at'),
+    startedAt: p.datetime().nullable().fieldName('started_at'),
+    completedAt: p.datetime().nullable().fieldName('completed_at'),
+  },
+});
+
+/**
+ * Append-only: a decision's slot and rationale never change (an override appends a new row naming the one it
+ * supersedes). `applied` turns true once the task service holds the slot: a crash between writing and applying
+ * leaves it false on a non-dry-run decision, and the next pass applies it again (ApplySlots is idempotent).
+ */
+export const ScheduleDecision = defineEntity({
+  name: 'ScheduleDecision',
+  tableName: 'schedule_decisions',
+  indexes: [
+    { name: 'schedule_decisions_run_idx', properties: ['runId', 'createdAt'] },
+    { name: 'schedule_decisions_task_idx', properties: ['tenantId', 'taskId', 'createdAt'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    runId: p.uuid().nullable().fieldName('run_id'),
+    taskId: p.uuid().fieldName('task_id'),
+    chosenSlotStart: p.datetime().fieldName('chosen_slot_start'),
+    chosenSlotEnd: p.datetime().fieldName('chosen_slot_end'),
+    rationale: p.text(),
+    provider: p.string().length(32),
+    model: p.string().length(128),
+    /** agent | solver | override */
+    source: p.string().length(16),
+    supersedesId: p.uuid().nullable().fieldName('supersedes_id'),
+    dryRun: p.boolean().fieldName('dry_run'),
+    applied: p.boolean(),
+    warnings: p.json<string[]>(),
+    createdBy: p.uuid().fieldName('created_by'),
+    createdAt: p.datetime().fieldName('created_at'),
+  },
+});
+
 export const schedulerEntities = [
+  ScheduleRun,
+  ScheduleDecision,
   ImportUse,
   KnownUser,
   UserSettings,

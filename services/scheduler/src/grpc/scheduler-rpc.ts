@@ -3,6 +3,7 @@ import { forbidden, hasPermission, type Owner, type Permission } from '@routinel
 import { scheduler_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { providerName } from '../domain/providers.js';
+import type { RunService } from '../domain/runs/runs.js';
 import type { SettingsService } from '../domain/settings.js';
 import type { UsageService } from '../domain/usage.js';
 import type { ExpandWorkingTime } from '../domain/working-time.js';
@@ -49,7 +50,11 @@ const recordRequest = z.object({
 
 const consumeImportRequest = z.object({ kind: z.enum(['sync', 'job']) });
 
+/** At most 1,000 ids: what the task service's gRPC reads at once (an import's tasks, MAX_RUN_TASKS there). */
+const startRunRequest = z.object({ taskIds: z.array(z.uuid()).min(1).max(1_000) });
+
 export interface SchedulerRpcDeps {
+  runs: RunService;
   settings: SettingsService;
   usage: UsageService;
   expandWorkingTime: ExpandWorkingTime;
@@ -124,6 +129,16 @@ export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: Schedu
         usedDay: r.usedDay,
         retryAfterS: r.retryAfterS,
       };
+    },
+  });
+
+  addRpcService(server, scheduler_v1.RunServiceService, auth, {
+    startRun: async (request, caller) => {
+      // An import with auto_schedule starts it: the import permission the task service checked suffices.
+      const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN', 'SERVICE_TASK_BULK_IMPORT']);
+      const { taskIds } = parseRequest(startRunRequest, request);
+      const started = await deps.runs.startInBackground(owner, taskIds);
+      return { runId: started.body.run_id, status: started.body.status };
     },
   });
 }

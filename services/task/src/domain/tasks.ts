@@ -122,15 +122,29 @@ export class TaskService {
   }
 
   /** The owner's tasks among `ids` with every dependency edge touching them (the scheduler's read). */
-  async withDependencies(owner: Owner, ids: readonly string[]): Promise<{ rows: TaskRow[]; edges: DependencyRow[] }> {
+  async withDependencies(
+    owner: Owner,
+    ids: readonly string[],
+    includeDescendants = false,
+  ): Promise<{ rows: TaskRow[]; edges: DependencyRow[] }> {
     const sql = this.reader();
-    const rows = await findTasks(sql, owner, ids);
+    const rows = includeDescendants ? await this.subtrees(sql, owner, ids) : await findTasks(sql, owner, ids);
     const edges = await dependenciesTouching(
       sql,
       owner,
       rows.map((row) => row.id),
     );
     return { rows, edges };
+  }
+
+  /** The tasks and all their descendants, each once (parents before their children). */
+  private async subtrees(sql: Sql, owner: Owner, ids: readonly string[]): Promise<TaskRow[]> {
+    const seen = new Map<string, TaskRow>();
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      for (const row of await subtreeRows(sql, owner, id)) if (!seen.has(row.id)) seen.set(row.id, row);
+    }
+    return [...seen.values()];
   }
 
   /** One page of the owner's depth-first tree, with the total number of tasks. */

@@ -59,7 +59,7 @@ const protoInstant = z
   .union([z.literal(''), z.iso.datetime({ offset: true })])
   .transform((value) => (value === '' ? null : new Date(value)));
 
-const getTasksRequest = z.object({ taskIds: z.array(z.uuid()).max(MAX_IDS) });
+const getTasksRequest = z.object({ taskIds: z.array(z.uuid()).max(MAX_IDS), includeDescendants: z.boolean() });
 
 const applySlotsRequest = z.object({
   assignments: z
@@ -84,8 +84,8 @@ export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskServic
   addRpcService(server, task_v1.TaskServiceService, auth, {
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
-      const { taskIds } = parseRequest(getTasksRequest, request);
-      const { rows, edges } = await tasks.withDependencies(owner, taskIds);
+      const { taskIds, includeDescendants } = parseRequest(getTasksRequest, request);
+      const { rows, edges } = await tasks.withDependencies(owner, taskIds, includeDescendants);
       const found = new Set(rows.map((r) => r.id));
       return {
         tasks: rows.map(toProtoTask),

@@ -89,8 +89,8 @@ export class ImportJobs {
   }
 
   /**
-   * Hands a parsed job without errors to the worker for its all-or-nothing commit. `auto_schedule` is
-   * recorded; no scheduling run starts until the scheduler service exists (schedule_run_id stays null).
+   * Hands a parsed job without errors to the worker for its all-or-nothing commit. With `auto_schedule` the
+   * worker then starts a scheduling run of the created tasks and records its id in `schedule_run_id`.
    */
   async commit(owner: Owner, id: string, autoSchedule: boolean): Promise<JobRow> {
     const now = this.clock.now();

@@ -1,7 +1,8 @@
-import { ownerOf } from '@routinely/platform';
+import { type Logger, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { autoSchedule, type ScheduleStarter } from '../../domain/import/auto-schedule.js';
 import { rowsFromCsv } from '../../domain/import/csv.js';
 import type { Importer } from '../../domain/import/importer.js';
 import { type ImportJobs, JOB_STATUSES, toJobRead } from '../../domain/import/jobs.js';
@@ -48,7 +49,10 @@ const jobRead = z.object({
   errors: z.array(rowError),
   created_ids: z.array(z.uuid()),
   auto_schedule: z.boolean(),
-  schedule_run_id: z.uuid().nullable().describe('always null until the scheduler service exists'),
+  schedule_run_id: z
+    .uuid()
+    .nullable()
+    .describe('the scheduling run auto_schedule started once the job committed (null otherwise)'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -57,12 +61,16 @@ const jobParams = z.object({ job_id: z.uuid() });
 /** Rows and options from a JSON body or a CSV text body (options then come from the query string). */
 function readImport(body: z.output<typeof importBody>, query: z.output<typeof importQuery>) {
   if (typeof body === 'string') {
-    return { rows: rowsFromCsv(body), commit: query.commit ?? true };
+    return { rows: rowsFromCsv(body), commit: query.commit ?? true, autoSchedule: query.auto_schedule ?? false };
   }
-  return { rows: body.rows, commit: body.commit };
+  return { rows: body.rows, commit: body.commit, autoSchedule: body.auto_schedule };
 }
 
-export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPluginAsync {
+export function importRoutes(
+  importer: Importer,
+  jobs: ImportJobs,
+  scheduling: { starter: ScheduleStarter; logger: Logger },
+): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -80,7 +88,15 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
       },
       async (request) => {
         const input = readImport(request.body, request.query);
-        return importer.importSync(ownerOf(request), input.rows, input.commit);
+        const owner = ownerOf(request);
+        const result = await importer.importSync(owner, input.rows, input.commit);
+        // auto_schedule: a background run of the created tasks (GET /schedule/runs/latest finds it).
+        if (result.committed && input.autoSchedule && result.created_ids.length > 0) {
+          await autoSchedule(scheduling.starter, owner, result.created_ids, (err) =>
+            scheduling.logger.warn({ err }, 'auto_schedule: the scheduling run could not be started'),
+          );
+        }
+        return result;
       },
     );
 

@@ -21,6 +21,15 @@ import {
 
 export const protobufPackage = "scheduler.v1";
 
+export interface StartRunRequest {
+  taskIds: string[];
+}
+
+export interface StartRunResponse {
+  runId: string;
+  status: string;
+}
+
 export interface GetSettingsRequest {
   /** ISO-8601 with offset; empty means no intervals are expanded. */
   windowStart: string;
@@ -97,6 +106,142 @@ export interface ConsumeImportQuotaResponse {
   /** When refused: seconds until the window that refused frees a use. */
   retryAfterS: number;
 }
+
+function createBaseStartRunRequest(): StartRunRequest {
+  return { taskIds: [] };
+}
+
+export const StartRunRequest: MessageFns<StartRunRequest> = {
+  encode(message: StartRunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.taskIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartRunRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseStartRunRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.taskIds.push(reader.string());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): StartRunRequest {
+    return {
+      taskIds: globalThis.Array.isArray(object?.taskIds) ? object.taskIds.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: StartRunRequest): unknown {
+    const obj: any = {};
+    if (message.taskIds?.length) {
+      obj.taskIds = message.taskIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartRunRequest>, I>>(base?: I): StartRunRequest {
+    return StartRunRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartRunRequest>, I>>(object: I): StartRunRequest {
+    const message = createBaseStartRunRequest();
+    message.taskIds = object.taskIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseStartRunResponse(): StartRunResponse {
+  return { runId: "", status: "" };
+}
+
+export const StartRunResponse: MessageFns<StartRunResponse> = {
+  encode(message: StartRunResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.runId !== "") {
+      writer.uint32(10).string(message.runId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartRunResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseStartRunResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.runId = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.status = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): StartRunResponse {
+    return {
+      runId: isSet(object.runId) ? globalThis.String(object.runId) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: StartRunResponse): unknown {
+    const obj: any = {};
+    if (message.runId !== "") {
+      obj.runId = message.runId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartRunResponse>, I>>(base?: I): StartRunResponse {
+    return StartRunResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartRunResponse>, I>>(object: I): StartRunResponse {
+    const message = createBaseStartRunResponse();
+    message.runId = object.runId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
 
 function createBaseGetSettingsRequest(): GetSettingsRequest {
   return { windowStart: "", windowEnd: "" };
@@ -1330,6 +1475,63 @@ export const QuotaServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): QuotaServiceClient;
   service: typeof QuotaServiceService;
+  serviceName: string;
+};
+
+/** Scheduling runs other services start for the caller's user. */
+export type RunServiceService = typeof RunServiceService;
+export const RunServiceService = {
+  /**
+   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
+   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
+   */
+  startRun: {
+    path: "/scheduler.v1.RunService/StartRun",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: StartRunRequest): Buffer => Buffer.from(StartRunRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartRunRequest => StartRunRequest.decode(value),
+    responseSerialize: (value: StartRunResponse): Buffer => Buffer.from(StartRunResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartRunResponse => StartRunResponse.decode(value),
+  },
+} as const;
+
+export interface RunServiceServer extends UntypedServiceImplementation {
+  /**
+   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
+   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
+   */
+  startRun: handleUnaryCall<StartRunRequest, StartRunResponse>;
+}
+
+export interface RunServiceClient extends Client {
+  /**
+   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
+   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
+   */
+  startRun(
+    request: StartRunRequest,
+    callback: (error: ServiceError | null, response: StartRunResponse) => void,
+  ): ClientUnaryCall;
+  startRun(
+    request: StartRunRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartRunResponse) => void,
+  ): ClientUnaryCall;
+  startRun(
+    request: StartRunRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartRunResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const RunServiceClient = makeGenericClientConstructor(
+  RunServiceService,
+  "scheduler.v1.RunService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RunServiceClient;
+  service: typeof RunServiceService;
   serviceName: string;
 };
 

@@ -23,6 +23,8 @@ export const protobufPackage = "task.v1";
 
 export interface GetTasksRequest {
   taskIds: string[];
+  /** Also every descendant of each requested task (a parent's block and a reflow place the whole subtree). */
+  includeDescendants: boolean;
 }
 
 /** A task as the scheduler needs it. Datetimes are ISO-8601 UTC strings; empty means unset. */
@@ -106,13 +108,16 @@ export interface GetBusyResponse {
 }
 
 function createBaseGetTasksRequest(): GetTasksRequest {
-  return { taskIds: [] };
+  return { taskIds: [], includeDescendants: false };
 }
 
 export const GetTasksRequest: MessageFns<GetTasksRequest> = {
   encode(message: GetTasksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.taskIds) {
       writer.uint32(10).string(v!);
+    }
+    if (message.includeDescendants !== false) {
+      writer.uint32(16).bool(message.includeDescendants);
     }
     return writer;
   },
@@ -132,6 +137,14 @@ export const GetTasksRequest: MessageFns<GetTasksRequest> = {
           message.taskIds.push(reader.string());
           continue;
         }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.includeDescendants = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -144,6 +157,7 @@ export const GetTasksRequest: MessageFns<GetTasksRequest> = {
   fromJSON(object: any): GetTasksRequest {
     return {
       taskIds: globalThis.Array.isArray(object?.taskIds) ? object.taskIds.map((e: any) => globalThis.String(e)) : [],
+      includeDescendants: isSet(object.includeDescendants) ? globalThis.Boolean(object.includeDescendants) : false,
     };
   },
 
@@ -151,6 +165,9 @@ export const GetTasksRequest: MessageFns<GetTasksRequest> = {
     const obj: any = {};
     if (message.taskIds?.length) {
       obj.taskIds = message.taskIds;
+    }
+    if (message.includeDescendants !== false) {
+      obj.includeDescendants = message.includeDescendants;
     }
     return obj;
   },
@@ -161,6 +178,7 @@ export const GetTasksRequest: MessageFns<GetTasksRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetTasksRequest>, I>>(object: I): GetTasksRequest {
     const message = createBaseGetTasksRequest();
     message.taskIds = object.taskIds?.map((e) => e) || [];
+    message.includeDescendants = object.includeDescendants ?? false;
     return message;
   },
 };

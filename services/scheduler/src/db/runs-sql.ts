@@ -1,0 +1,201 @@
+import type { Sql } from '@routinely/db';
+import type { UnscheduledReason } from '@routinely/scheduling';
+
+export interface RunRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  kind: 'schedule' | 'reflow';
+  root_task_id: string | null;
+  provider: string;
+  model: string;
+  task_ids: string[];
+  window_start: Date;
+  window_end: Date;
+  dry_run: boolean;
+  unscheduled: { task_id: string; reason: UnscheduledReason }[];
+  cost_usd: number;
+  progress_total: number;
+  progress_done: number;
+  error: string | null;
+  attempts: number;
+  lease_until: Date | null;
+  created_by: string;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface DecisionRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  run_id: string | null;
+  task_id: string;
+  chosen_slot_start: Date;
+  chosen_slot_end: Date;
+  rationale: string;
+  provider: string;
+  model: string;
+  source: 'agent' | 'solver' | 'override';
+  supersedes_id: string | null;
+  dry_run: boolean;
+  applied: boolean;
+  warnings: string[];
+  created_by: string;
+  created_at: Date;
+}
+
+const RUN = `id, tenant_id, user_id, status, kind, root_task_id, provider, model, task_ids, window_start, window_end,
+  dry_run, unscheduled, cost_usd::float8 as cost_usd, progress_total, progress_done, error, attempts, lease_until,
+  created_by, created_at, started_at, completed_at`;
+
+export type NewRun = Omit<RunRow, 'cost_usd' | 'unscheduled' | 'progress_done' | 'error' | 'completed_at'>;
+
+export const insertRun = (sql: Sql, r: NewRun) =>
+  sql.rows(
+    `insert into schedule_runs (id, tenant_id, user_id, status, kind, root_task_id, provider, model, task_ids,
+       window_start, window_end, dry_run, unscheduled, cost_usd, progress_total, progress_done, error, attempts,
+       lease_until, created_by, created_at, started_at, completed_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, '[]'::jsonb, 0, ?, 0, null, ?, ?, ?, ?, ?, null)`,
+    [
+      r.id,
+      r.tenant_id,
+      r.user_id,
+      r.status,
+      r.kind,
+      r.root_task_id,
+      r.provider,
+      r.model,
+      JSON.stringify(r.task_ids),
+      r.window_start,
+      r.window_end,
+      r.dry_run,
+      r.progress_total,
+      r.attempts,
+      r.lease_until,
+      r.created_by,
+      r.created_at,
+      r.started_at,
+    ],
+  );
+
+/** The caller's run: another user's or tenant's is as missing as an unknown one. */
+export const findOwnRun = (sql: Sql, owner: { tenantId: string; userId: string }, id: string) =>
+  sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ? and tenant_id = ? and user_id = ?`, [
+    id,
+    owner.tenantId,
+    owner.userId,
+  ]);
+
+export const latestRun = (sql: Sql, owner: { tenantId: string; userId: string }) =>
+  sql.first<RunRow>(
+    `select ${RUN} from schedule_runs where tenant_id = ? and user_id = ? order by created_at desc, id desc limit 1`,
+    [owner.tenantId, owner.userId],
+  );
+
+export const findRun = (sql: Sql, id: string) =>
+  sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ?`, [id]);
+
+/**
+ * Takes one run that is queued, or running under an expired lease (its process died), for this worker:
+ * FOR UPDATE SKIP LOCKED so replicas never take the same run, and a lease so a dead one is taken again.
+ */
+export const claimDueRun = (sql: Sql, now: Date) =>
+  sql.first<RunRow>(
+    `select ${RUN} from schedule_runs
+     where status in ('queued', 'running') and (lease_until is null or lease_until < ?)
+     order by created_at, id limit 1 for update skip locked`,
+    [now],
+  );
+
+export const leaseRun = (sql: Sql, id: string, now: Date, leaseUntil: Date) =>
+  sql.rows(
+    `update schedule_runs set status = 'running', lease_until = ?, attempts = attempts + 1,
+       started_at = coalesce(started_at, ?) where id = ?`,
+    [leaseUntil, now, id],
+  );
+
+/** One batch's outcome, in the transaction that wrote its decisions: progress and decisions never disagree. */
+export const recordBatch = (
+  sql: Sql,
+  id: string,
+  batch: { unscheduled: { task_id: string; reason: UnscheduledReason }[]; done: number; leaseUntil: Date },
+) =>
+  sql.rows(
+    `update schedule_runs set unscheduled = unscheduled || ?::jsonb, progress_done = progress_done + ?,
+       lease_until = ?, cost_usd = (select coalesce(sum(cost_usd), 0) from usage_ledger where run_id = ?)
+     where id = ?`,
+    [JSON.stringify(batch.unscheduled), batch.done, batch.leaseUntil, id, id],
+  );
+
+export const finishRun = (sql: Sql, id: string, now: Date) =>
+  sql.rows(
+    `update schedule_runs set status = 'completed', lease_until = null, completed_at = ?, error = null,
+       cost_usd = (select coalesce(sum(cost_usd), 0) from usage_ledger where run_id = ?) where id = ?`,
+    [now, id, id],
+  );
+
+export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
+  sql.rows(`update schedule_runs set status = 'failed', lease_until = null, completed_at = ?, error = ? where id = ?`, [
+    now,
+    error,
+    id,
+  ]);
+
+const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
+  model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;
+
+export const insertDecision = (sql: Sql, d: DecisionRow) =>
+  sql.rows(
+    `insert into schedule_decisions (${DECISION}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
+    [
+      d.id,
+      d.tenant_id,
+      d.user_id,
+      d.run_id,
+      d.task_id,
+      d.chosen_slot_start,
+      d.chosen_slot_end,
+      d.rationale,
+      d.provider,
+      d.model,
+      d.source,
+      d.supersedes_id,
+      d.dry_run,
+      d.applied,
+      JSON.stringify(d.warnings),
+      d.created_by,
+      d.created_at,
+    ],
+  );
+
+export const decisionsOfRun = (sql: Sql, runId: string) =>
+  sql.rows<DecisionRow>(`select ${DECISION} from schedule_decisions where run_id = ? order by created_at, id`, [runId]);
+
+export const findOwnDecision = (sql: Sql, owner: { tenantId: string; userId: string }, id: string) =>
+  sql.first<DecisionRow>(`select ${DECISION} from schedule_decisions where id = ? and tenant_id = ? and user_id = ?`, [
+    id,
+    owner.tenantId,
+    owner.userId,
+  ]);
+
+/**
+ * Decisions written but not yet held by the task service (a crash came between): the newest decision of each
+ * task only, so a superseded slot is never applied over its override.
+ */
+export const unappliedDecisions = (sql: Sql, runId: string) =>
+  sql.rows<DecisionRow>(
+    `select ${DECISION} from schedule_decisions d where run_id = ? and not dry_run and not applied
+       and not exists (select 1 from schedule_decisions n where n.supersedes_id = d.id)
+     order by created_at, id`,
+    [runId],
+  );
+
+export const markApplied = (sql: Sql, ids: readonly string[]) =>
+  sql.rows('update schedule_decisions set applied = true where id = any(?::uuid[])', [ids]);
+
+/** Why the last pass of a run failed (it is retried after its lease; shown in `error` if it is given up). */
+export const noteRunError = (sql: Sql, id: string, error: string) =>
+  sql.rows('update schedule_runs set error = ? where id = ?', [error.slice(0, 2000), id]);

@@ -1,0 +1,90 @@
+import type { ModelAdapter } from '@routinely/llm';
+import { type FixedSlot, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
+import type { RunRow } from '../../db/runs-sql.js';
+import type { ModelPlacer } from './model-placer.js';
+import type { RunPlan } from './run-plan.js';
+
+export interface BatchDecision {
+  taskId: string;
+  start: Date;
+  end: Date;
+  source: 'agent' | 'solver';
+  rationale: string;
+}
+
+export interface BatchOutcome {
+  taskIds: string[];
+  decisions: BatchDecision[];
+  unscheduled: { task_id: string; reason: UnscheduledReason }[];
+}
+
+/** What placing one batch of a language-model run needs besides the plan. */
+export interface ModelBatchDeps {
+  adapter: ModelAdapter;
+  placeWithModel: ModelPlacer;
+  timeoutMs: number;
+  /** Today's spend is still under the hard cap (checked before each call; a reservation is held). */
+  reserve(): Promise<{ allowed: boolean; reservationId: string | null }>;
+  record(usage: { inputTokens: number; outputTokens: number }, reservationId: string | null): Promise<void>;
+}
+
+const solverRationale = (explanation: string, why?: string) =>
+  `${why ? `${why}; ` : ''}the solver chose the earliest feasible slot (bound by ${explanation})`;
+
+/** The solver over every task left (so batches agree with each other), keeping the decisions of `slice`. */
+function solverBatch(input: SolverInput, slice: Set<string>, why?: string): Omit<BatchOutcome, 'taskIds'> {
+  const result = solve(input);
+  return {
+    decisions: result.placements
+      .filter((p) => slice.has(p.taskId))
+      .map((p) => ({ ...p, source: 'solver' as const, rationale: solverRationale(p.explanation, why) })),
+    unscheduled: result.unscheduled
+      .filter((u) => slice.has(u.taskId))
+      .map((u) => ({ task_id: u.taskId, reason: u.reason })),
+  };
+}
+
+/**
+ * Places the next `size` tasks of the plan. Builtin: the solver. A language model: one call for the batch
+ * when today's spend is under the hard cap (its usage recorded at once with the run id), else the solver with
+ * the reason in the rationale. A task the placement left out is unscheduled, so every batch settles its tasks.
+ */
+export async function placeBatch(
+  run: Pick<RunRow, 'provider'>,
+  plan: RunPlan,
+  size: number,
+  model: ModelBatchDeps | null,
+): Promise<BatchOutcome> {
+  const sliceTasks = plan.remaining.slice(0, size);
+  const slice = new Set(sliceTasks.map((t) => t.id));
+  let outcome: Omit<BatchOutcome, 'taskIds'>;
+  if (run.provider === 'builtin' || !model) {
+    outcome = solverBatch(plan.input, slice);
+  } else {
+    const hold = await model.reserve();
+    if (!hold.allowed) {
+      outcome = solverBatch(plan.input, slice, "today's model spend reached the hard cap");
+    } else {
+      const placed: FixedSlot[] = plan.decided;
+      const result = await model.placeWithModel({
+        adapter: model.adapter,
+        input: { ...plan.input, tasks: sliceTasks },
+        placed,
+        titles: plan.titles,
+        timeoutMs: model.timeoutMs,
+      });
+      if (result.usage) await model.record(result.usage, hold.reservationId);
+      outcome = {
+        decisions: result.placements.filter((p) => slice.has(p.taskId)),
+        unscheduled: result.unscheduled
+          .filter((u) => slice.has(u.taskId))
+          .map((u) => ({ task_id: u.taskId, reason: u.reason })),
+      };
+    }
+  }
+  const settled = new Set([...outcome.decisions.map((d) => d.taskId), ...outcome.unscheduled.map((u) => u.task_id)]);
+  for (const id of slice) {
+    if (!settled.has(id)) outcome.unscheduled.push({ task_id: id, reason: 'no_slot_in_window' });
+  }
+  return { taskIds: [...slice], ...outcome };
+}

@@ -1,0 +1,67 @@
+import { AnthropicAdapter, type ModelAdapter, OpenAiAdapter } from '@routinely/llm';
+import type { RunRow } from '../../db/runs-sql.js';
+import type { ProviderRegistry } from '../providers.js';
+import type { UsageService } from '../usage.js';
+import type { ModelBatchDeps } from './batch.js';
+import type { ModelPlacer } from './model-placer.js';
+
+/** The adapters of the configured model providers (built once, on first use) and the quota around each call. */
+export class RunModels {
+  private readonly adapters = new Map<string, ModelAdapter>();
+
+  constructor(
+    private readonly deps: {
+      providers: ProviderRegistry;
+      usage: UsageService;
+      placeWithModel: ModelPlacer;
+      timeoutMs: number;
+      anthropicMaxTokens: number;
+      /** Test seam: adapters by provider name instead of the SDK-backed ones. */
+      adapters?: Partial<Record<'openai' | 'anthropic', ModelAdapter>>;
+    },
+  ) {}
+
+  private adapter(name: 'openai' | 'anthropic'): ModelAdapter | undefined {
+    const given = this.deps.adapters?.[name];
+    if (given) return given;
+    const config = this.deps.providers.get(name);
+    if (!config.available || !config.apiKey || !config.baseUrl) return undefined;
+    let adapter = this.adapters.get(name);
+    if (!adapter) {
+      const base = { apiKey: config.apiKey, baseURL: config.baseUrl, model: config.model };
+      adapter =
+        name === 'openai'
+          ? new OpenAiAdapter(base)
+          : new AnthropicAdapter({ ...base, maxTokens: this.deps.anthropicMaxTokens });
+      this.adapters.set(name, adapter);
+    }
+    return adapter;
+  }
+
+  /** The model side of a run's batches; null for builtin (or a provider whose key went away: the solver). */
+  forRun(run: RunRow): ModelBatchDeps | null {
+    if (run.provider !== 'openai' && run.provider !== 'anthropic') return null;
+    const adapter = this.adapter(run.provider);
+    if (!adapter) return null;
+    const owner = { tenantId: run.tenant_id, userId: run.user_id };
+    return {
+      adapter,
+      placeWithModel: this.deps.placeWithModel,
+      timeoutMs: this.deps.timeoutMs,
+      reserve: async () => {
+        const hold = await this.deps.usage.checkAndReserve(owner, run.provider, 0);
+        return { allowed: hold.allowed, reservationId: hold.reservationId || null };
+      },
+      record: async (usage, reservationId) => {
+        await this.deps.usage.record(owner, {
+          runId: run.id,
+          provider: run.provider,
+          model: run.model,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          reservationId,
+        });
+      },
+    };
+  }
+}

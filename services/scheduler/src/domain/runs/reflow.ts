@@ -1,0 +1,38 @@
+import { AppError, notFound, type Owner } from '@routinely/platform';
+import type { ProviderName } from '../providers.js';
+import type { RunService } from './runs.js';
+import type { TaskGateway } from './task-gateway.js';
+
+const MINUTE = 60_000;
+
+/**
+ * POST /schedule/reflow: keeps the root's slot and re-places its descendants inside it, answered like
+ * POST /schedule. The root's own duration comes first in its block (contract), so the descendants get the
+ * rest of the slot; what no longer fits is unscheduled with `no_slot_in_window`.
+ */
+export class ReflowService {
+  constructor(
+    private readonly runs: RunService,
+    private readonly tasks: TaskGateway,
+  ) {}
+
+  async reflow(owner: Owner, request: { root_task_id: string; provider?: ProviderName | undefined }) {
+    const { tasks } = await this.tasks.getTasks(owner, [request.root_task_id], { includeDescendants: true });
+    const root = tasks.find((t) => t.id === request.root_task_id);
+    if (!root) throw notFound(`Task ${request.root_task_id}`);
+    if (!root.chosenSlotStart || !root.chosenSlotEnd) {
+      throw new AppError('not_scheduled', `Task ${root.id} has no slot to reflow inside`);
+    }
+    const provider = await this.runs.provider(owner, request.provider);
+    const ownEnd = new Date(root.chosenSlotStart.getTime() + root.durationMin * MINUTE);
+    const start = ownEnd < root.chosenSlotEnd ? ownEnd : root.chosenSlotEnd;
+    return this.runs.launch(owner, {
+      ids: tasks.filter((t) => t.id !== root.id).map((t) => t.id),
+      window: { start, end: root.chosenSlotEnd },
+      provider,
+      dryRun: false,
+      kind: 'reflow',
+      rootTaskId: root.id,
+    });
+  }
+}

@@ -1,0 +1,192 @@
+import { Sql } from '@routinely/db';
+import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { decisionsOfRun, findOwnDecision, findOwnRun, insertRun, latestRun, type RunRow } from '../../db/runs-sql.js';
+import type { ProviderName, ProviderRegistry } from '../providers.js';
+import type { SettingsService } from '../settings.js';
+import { effectiveProvider } from '../tenant-settings.js';
+import type { UsageService } from '../usage.js';
+import type { RunEngine } from './run-engine.js';
+import { decisionView, runView, syncRunView } from './run-views.js';
+import type { TaskGateway } from './task-gateway.js';
+
+const DAY_MS = 86_400_000;
+/** Contract: the window defaults to now .. now + 14 days and spans at most 90 days. */
+const DEFAULT_WINDOW_MS = 14 * DAY_MS;
+const MAX_WINDOW_MS = 90 * DAY_MS;
+/** Runs of up to this many tasks are answered synchronously (contract). */
+export const SYNC_RUN_LIMIT = 10;
+/** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
+export const MAX_RUN_TASKS = 1_000;
+
+export interface RunRequest {
+  task_ids: string[];
+  provider?: ProviderName | undefined;
+  window_start?: Date | undefined;
+  window_end?: Date | undefined;
+  dry_run?: boolean | undefined;
+}
+
+export interface RunServiceDeps {
+  clock: Clock;
+  orm: Parameters<typeof Sql.pool>[0];
+  settings: SettingsService;
+  usage: UsageService;
+  providers: ProviderRegistry;
+  tasks: TaskGateway;
+  engine: RunEngine;
+  leaseMs: number;
+  /** Wakes the run worker (a queued run waits for no poll). */
+  wake(): void;
+}
+
+/** Starting and reading scheduling runs and their decisions. */
+export class RunService {
+  constructor(private readonly deps: RunServiceDeps) {}
+
+  /** The window of a request: defaults, then the contract's limits (ahead of now, at most 90 days). */
+  window(request: Pick<RunRequest, 'window_start' | 'window_end'>): { start: Date; end: Date } {
+    const now = this.deps.clock.now();
+    const start = request.window_start ?? now;
+    const end = request.window_end ?? new Date(start.getTime() + DEFAULT_WINDOW_MS);
+    if (end <= start) throw fieldError(['body', 'window_end'], 'window_end must be after window_start');
+    if (end.getTime() - start.getTime() > MAX_WINDOW_MS)
+      throw fieldError(['body', 'window_end'], 'the window spans at most 90 days');
+    if (end <= now) throw fieldError(['body', 'window_end'], 'the window must lie ahead of now');
+    return { start, end };
+  }
+
+  /** The effective provider of a run, refused when unavailable (422) or, for a model, at the hard cap (429). */
+  async provider(
+    owner: Owner,
+    requested: ProviderName | undefined,
+    options: { lenient?: boolean } = {},
+  ): Promise<{ name: ProviderName; model: string }> {
+    const settings = await this.deps.settings.get(owner);
+    const policy = await this.deps.settings.policyOf(owner);
+    const name = effectiveProvider(policy, requested, settings.llm_provider_default);
+    const config = this.deps.providers.get(name);
+    // A run nobody waits on (an import's auto_schedule) is never refused: the solver stands in.
+    if (options.lenient && !config.available) return { name: 'builtin', model: 'solver' };
+    if (options.lenient) return { name, model: name === 'builtin' ? 'solver' : config.model };
+    if (!config.available) {
+      throw new AppError('provider_unavailable', `The provider ${name} is not configured on this server`, {
+        errors: [{ loc: ['body', 'provider'], msg: `${name} is unavailable`, type: 'provider_unavailable' }],
+      });
+    }
+    if (name !== 'builtin' && !(await this.deps.usage.status(owner)).allowed) {
+      throw new AppError('quota_exceeded', "Today's model spend reached the hard cap; the builtin solver still runs");
+    }
+    return { name, model: name === 'builtin' ? 'solver' : config.model };
+  }
+
+  /**
+   * Every id must be a task of the caller: the first that is not is 404, named. Answers the ids the run
+   * places: the requested tasks and their descendants (scheduling a parent places its subtree).
+   */
+  async checkTasks(owner: Owner, ids: readonly string[]): Promise<string[]> {
+    const { tasks, missingIds } = await this.deps.tasks.getTasks(owner, ids, { includeDescendants: true });
+    if (missingIds.length > 0) {
+      throw new AppError('not_found', `Task ${missingIds[0]} not found`, {
+        errors: [
+          {
+            loc: ['body', 'task_ids', ids.indexOf(missingIds[0] as string)],
+            msg: `task ${missingIds[0]} not found`,
+            type: 'not_found',
+          },
+        ],
+      });
+    }
+    // The task service reads at most 1,000 tasks per call; a run re-reads all of its tasks every batch.
+    if (tasks.length > MAX_RUN_TASKS) {
+      throw fieldError(['body', 'task_ids'], `with their descendants these are more than ${MAX_RUN_TASKS} tasks`);
+    }
+    return tasks.map((t) => t.id);
+  }
+
+  /** POST /schedule: checks, then runs up to 10 tasks now and queues more for the worker. */
+  async start(owner: Owner, request: RunRequest) {
+    const window = this.window(request);
+    const ids = await this.checkTasks(owner, [...new Set(request.task_ids)]);
+    const provider = await this.provider(owner, request.provider);
+    return this.launch(owner, { ids, window, provider, dryRun: request.dry_run ?? false });
+  }
+
+  /**
+   * StartRun (an import's auto_schedule): a background run of the tasks with the user's effective provider;
+   * at the hard cap each batch falls back to the solver instead of refusing the run.
+   */
+  async startInBackground(owner: Owner, taskIds: readonly string[]) {
+    const window = this.window({});
+    const ids = await this.checkTasks(owner, [...new Set(taskIds)]);
+    const provider = await this.provider(owner, undefined, { lenient: true });
+    return this.launch(owner, { ids, window, provider, dryRun: false, background: true });
+  }
+
+  /** Writes the run and executes it (synchronous) or queues it (background). */
+  async launch(
+    owner: Owner,
+    spec: {
+      ids: string[];
+      window: { start: Date; end: Date };
+      provider: { name: ProviderName; model: string };
+      dryRun: boolean;
+      kind?: RunRow['kind'];
+      rootTaskId?: string;
+      background?: boolean;
+    },
+  ) {
+    const now = this.deps.clock.now();
+    const sync = !spec.background && spec.ids.length <= SYNC_RUN_LIMIT;
+    const id = uuidv7();
+    await insertRun(Sql.pool(this.deps.orm), {
+      id,
+      tenant_id: owner.tenantId,
+      user_id: owner.userId,
+      // A synchronous run is leased to this request: if the process dies, the worker finishes it.
+      status: sync ? 'running' : 'queued',
+      kind: spec.kind ?? 'schedule',
+      root_task_id: spec.rootTaskId ?? null,
+      provider: spec.provider.name,
+      model: spec.provider.model,
+      task_ids: spec.ids,
+      window_start: spec.window.start,
+      window_end: spec.window.end,
+      dry_run: spec.dryRun,
+      progress_total: spec.ids.length,
+      attempts: sync ? 1 : 0,
+      lease_until: sync ? new Date(now.getTime() + this.deps.leaseMs) : null,
+      created_by: owner.userId,
+      created_at: now,
+      started_at: sync ? now : null,
+    });
+    if (!sync) {
+      this.deps.wake();
+      return { sync: false as const, body: { run_id: id, status: 'queued' as const } };
+    }
+    await this.deps.engine.execute(id);
+    const sql = Sql.pool(this.deps.orm);
+    const run = (await findOwnRun(sql, owner, id)) as RunRow;
+    return { sync: true as const, body: syncRunView(run, await decisionsOfRun(sql, id)) };
+  }
+
+  async get(owner: Owner, id: string) {
+    const sql = Sql.pool(this.deps.orm);
+    const run = await findOwnRun(sql, owner, id);
+    if (!run) throw notFound('Run');
+    return runView(run, await decisionsOfRun(sql, id));
+  }
+
+  async latest(owner: Owner) {
+    const sql = Sql.pool(this.deps.orm);
+    const run = await latestRun(sql, owner);
+    if (!run) throw notFound('Run');
+    return runView(run, await decisionsOfRun(sql, run.id));
+  }
+
+  async decision(owner: Owner, id: string) {
+    const row = await findOwnDecision(Sql.pool(this.deps.orm), owner, id);
+    if (!row) throw notFound('Decision');
+    return decisionView(row);
+  }
+}

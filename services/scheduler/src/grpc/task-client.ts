@@ -1,0 +1,100 @@
+import { createRpcClient, type InternalAuth, type RpcClient } from '@routinely/grpc';
+import { task_v1 } from '@routinely/proto';
+import type { Actor, RunDependency, RunTask, TaskGateway } from '../domain/runs/task-gateway.js';
+
+/** Runs act with the scheduling permission; the task service accepts it for its three scheduler calls. */
+const PERMISSIONS = ['SERVICE_SCHEDULE_RUN'];
+const instant = (value: string) => (value ? new Date(value) : null);
+
+function fromProto(t: task_v1.Task): RunTask {
+  return {
+    id: t.id,
+    parentTaskId: t.parentTaskId || null,
+    sortOrder: t.sortOrder,
+    title: t.title,
+    status: t.status,
+    priority: t.priority,
+    durationMin: t.durationMin,
+    deadlineAt: instant(t.deadlineAt),
+    earliestStartAt: instant(t.earliestStartAt),
+    chosenSlotStart: instant(t.chosenSlotStart),
+    chosenSlotEnd: instant(t.chosenSlotEnd),
+  };
+}
+
+/**
+ * The task service over gRPC. The task service itself calls the scheduler (import quotas, auto_schedule), so
+ * it starts after the scheduler in one process: the address is resolved on the first call (the module
+ * declares `callsLater: ['task']`), when every gRPC server of the host is up.
+ */
+export class GrpcTaskGateway implements TaskGateway {
+  private client: RpcClient<typeof task_v1.TaskServiceService> | undefined;
+
+  constructor(
+    private readonly address: () => string,
+    private readonly internalAuth: InternalAuth,
+    private readonly deadlineMs: number,
+  ) {}
+
+  private rpc() {
+    this.client ??= createRpcClient(task_v1.TaskServiceService, this.address(), this.internalAuth, {
+      defaultDeadlineMs: this.deadlineMs,
+    });
+    return this.client;
+  }
+
+  private meta(actor: Actor) {
+    return { actor: { tenantId: actor.tenantId, userId: actor.userId, permissions: PERMISSIONS } };
+  }
+
+  async getTasks(actor: Actor, ids: readonly string[], options: { includeDescendants?: boolean } = {}) {
+    if (ids.length === 0) return { tasks: [], dependencies: [], missingIds: [] };
+    const res = await this.rpc().getTasks(
+      { taskIds: [...ids], includeDescendants: options.includeDescendants ?? false },
+      this.meta(actor),
+    );
+    return {
+      tasks: res.tasks.map(fromProto),
+      dependencies: res.dependencies.map(
+        (d): RunDependency => ({
+          taskId: d.taskId,
+          dependsOnId: d.dependsOnId,
+          depType: d.depType as RunDependency['depType'],
+          lagMin: d.lagMin,
+        }),
+      ),
+      missingIds: res.missingIds,
+    };
+  }
+
+  async applySlots(actor: Actor, assignments: Parameters<TaskGateway['applySlots']>[1]) {
+    if (assignments.length === 0) return;
+    await this.rpc().applySlots(
+      {
+        assignments: assignments.map((a) => ({
+          taskId: a.taskId,
+          chosenSlotStart: a.start?.toISOString() ?? '',
+          chosenSlotEnd: a.end?.toISOString() ?? '',
+        })),
+      },
+      this.meta(actor),
+    );
+  }
+
+  async getBusy(actor: Actor, window: { start: Date; end: Date }, excludeTaskIds: readonly string[]) {
+    const res = await this.rpc().getBusy(
+      {
+        windowStart: window.start.toISOString(),
+        windowEnd: window.end.toISOString(),
+        excludeTaskIds: [...excludeTaskIds],
+      },
+      this.meta(actor),
+    );
+    return res.blocks.map((b) => ({ start: new Date(b.start), end: new Date(b.end), sources: b.sources }));
+  }
+
+  close(): void {
+    this.client?.close();
+    this.client = undefined;
+  }
+}

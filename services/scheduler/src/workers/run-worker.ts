@@ -1,0 +1,52 @@
+import { type Orm, Sql } from '@routinely/db';
+import type { Clock, Logger, PassResult } from '@routinely/platform';
+import { claimDueRun, failRun, leaseRun, noteRunError } from '../db/runs-sql.js';
+import type { RunEngine } from '../domain/runs/run-engine.js';
+
+export interface RunWorkerConfig {
+  leaseMs: number;
+  maxAttempts: number;
+}
+
+/**
+ * Background runs (more than 10 tasks) and runs whose process died: a Pacer (see app.ts) runs its passes. A
+ * run is claimed with FOR UPDATE SKIP LOCKED and leased; the engine renews the lease with every batch, and a
+ * worker that dies leaves the lease to expire, after which any instance claims the run and resumes it from its
+ * committed batches. A run failing `maxAttempts` times is marked failed with the reason.
+ */
+export class RunWorker {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly engine: RunEngine,
+    private readonly config: RunWorkerConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  async pass(): Promise<PassResult> {
+    const now = this.clock.now();
+    const claimed = await Sql.transaction(this.orm, async (sql) => {
+      const run = await claimDueRun(sql, now);
+      if (!run) return undefined;
+      if (run.attempts >= this.config.maxAttempts) {
+        await failRun(sql, run.id, now, run.error ?? 'the run failed repeatedly and was given up');
+        return { id: run.id, given_up: true };
+      }
+      await leaseRun(sql, run.id, now, new Date(now.getTime() + this.config.leaseMs));
+      return { id: run.id, given_up: false };
+    });
+    if (!claimed) return { more: false, nextAt: null };
+    if (!claimed.given_up) {
+      try {
+        await this.engine.execute(claimed.id);
+      } catch (error) {
+        // The lease stays: the run is taken again once it expires (the task service may be back by then).
+        this.logger.warn({ err: error, run_id: claimed.id }, 'scheduling run pass failed');
+        const message = error instanceof Error ? error.message : String(error);
+        await noteRunError(Sql.pool(this.orm), claimed.id, message);
+        return { more: false, nextAt: null };
+      }
+    }
+    return { more: true, nextAt: null };
+  }
+}
