@@ -1,14 +1,13 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import type { ModelAdapter } from '@routinely/llm';
+import { type ModelAdapter, placeWithModel } from '@routinely/llm';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import type { SchedulerContext } from './domain/context.js';
 import { ProviderRegistry } from './domain/providers.js';
-import { interimPlaceWithModel } from './domain/runs/interim-place-with-model.js';
 import { RunModels } from './domain/runs/model-adapters.js';
 import type { ModelPlacer } from './domain/runs/model-placer.js';
 import { OverrideService } from './domain/runs/overrides.js';
@@ -41,10 +40,7 @@ export interface SchedulerServiceDeps {
   expandWorkingTime?: ExpandWorkingTime;
   /** Where the task service answers gRPC (the module declares `callsLater: ['task']`); asked on first use. */
   grpcAddress(service: ServiceName): string;
-  /**
-   * The language-model placement of a batch. Until @routinely/llm's `placeWithModel` is merged this defaults
-   * to the interim implementation in domain/runs/interim-place-with-model.ts.
-   */
+  /** The language-model placement of a batch; `placeWithModel` of @routinely/llm by default. */
   placeWithModel?: ModelPlacer;
   /** Test seam: model adapters instead of the SDK-backed ones built from the configuration. */
   modelAdapters?: Partial<Record<'openai' | 'anthropic', ModelAdapter>>;
@@ -76,7 +72,7 @@ export function buildService(deps: SchedulerServiceDeps) {
   const models = new RunModels({
     providers,
     usage,
-    placeWithModel: deps.placeWithModel ?? interimPlaceWithModel,
+    placeWithModel: deps.placeWithModel ?? placeWithModel,
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     anthropicMaxTokens: deps.config.ANTHROPIC_MAX_TOKENS,
     ...(deps.modelAdapters ? { adapters: deps.modelAdapters } : {}),
