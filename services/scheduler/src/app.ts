@@ -6,6 +6,7 @@ import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import type { SchedulerContext } from './domain/context.js';
+import { ProviderOutcomes } from './domain/provider-outcomes.js';
 import { ProviderRegistry } from './domain/providers.js';
 import { SettingsService } from './domain/settings.js';
 import { TenantSettingsService } from './domain/tenant-settings.js';
@@ -13,6 +14,7 @@ import { UsageService } from './domain/usage.js';
 import type { ExpandWorkingTime } from './domain/working-time.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
+import { addStatusRpc } from './grpc/status-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { usageRoutes } from './http/usage/routes.js';
@@ -45,6 +47,7 @@ export function buildService(deps: SchedulerServiceDeps) {
   const tenant = new TenantSettingsService(ctx);
   const usage = new UsageService(ctx, settings);
   const adminQuotas = new AdminQuotaService(ctx);
+  const outcomes = new ProviderOutcomes(deps.clock);
   let subscriptions: Subscription[] = [];
 
   return {
@@ -54,17 +57,19 @@ export function buildService(deps: SchedulerServiceDeps) {
       await app.register(usageRoutes(usage, providers));
       await app.register(adminRoutes(adminQuotas, tenant));
     },
-    addGrpc: (server) =>
+    addGrpc: (server) => {
       addSchedulerRpc(server as Server, deps.internalAuth, {
         settings,
         usage,
         expandWorkingTime: deps.expandWorkingTime ?? expandWorkingTime,
-      }),
+      });
+      addStatusRpc(server as Server, deps.internalAuth, { ctx, usage, outcomes });
+    },
     readiness: {
       database: () => databaseReady(deps.orm),
     },
     /** The domain services, for tests and the engine of the next issue. */
-    domain: { settings, usage, providers },
+    domain: { settings, usage, providers, outcomes },
     start: async () => {
       relay.start();
       subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger, clock: deps.clock });
