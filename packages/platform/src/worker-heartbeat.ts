@@ -9,7 +9,10 @@ export interface WorkerBeat {
   intervalMs: number;
   /** End of the last pass that finished without throwing; null when none has. */
   lastTickAt: Date | null;
-  /** Milliseconds since then by this process's clock; -1 when no pass has finished. */
+  /**
+   * Milliseconds since then by this process's clock, or since the worker started when no pass has finished
+   * (a worker whose passes all fail ages like a stopped one); -1 when it never started.
+   */
   lastTickAgeMs: number;
 }
 
@@ -19,6 +22,7 @@ export interface WorkerBeat {
  */
 export class WorkerHeartbeat {
   private lastTickAt: Date | null = null;
+  private startedAt: Date | null = null;
   private running = false;
 
   constructor(
@@ -38,6 +42,7 @@ export class WorkerHeartbeat {
 
   started(): void {
     this.running = true;
+    this.startedAt = this.clock.now();
   }
 
   stopped(): void {
@@ -45,13 +50,13 @@ export class WorkerHeartbeat {
   }
 
   beat(): WorkerBeat {
-    const last = this.lastTickAt;
+    const since = this.lastTickAt ?? this.startedAt;
     return {
       name: this.name,
       running: this.running,
       intervalMs: this.intervalMs,
-      lastTickAt: last,
-      lastTickAgeMs: last ? Math.max(0, this.clock.now().getTime() - last.getTime()) : -1,
+      lastTickAt: this.lastTickAt,
+      lastTickAgeMs: since ? Math.max(0, this.clock.now().getTime() - since.getTime()) : -1,
     };
   }
 }

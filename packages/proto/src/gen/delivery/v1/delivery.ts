@@ -45,7 +45,11 @@ export interface WorkerStatus {
   intervalMs: number;
   /** ISO-8601 UTC of the last finished pass; empty when none has finished yet. */
   lastTickAt: string;
-  /** Milliseconds since the last finished pass by the answering service's clock; -1 when none has finished. */
+  /**
+   * Milliseconds since the last finished pass by the answering service's clock, or since the worker started
+   * when none has finished yet (a worker whose passes all fail ages like a stopped one); -1 when it never
+   * started.
+   */
   lastTickAgeMs: number;
 }
 
