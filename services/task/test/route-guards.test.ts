@@ -35,6 +35,9 @@ const eventInvalid = { params: { event_id: 'not-a-uuid' } };
 
 // Every route of the task service: a new route fails the first check until it is listed here.
 const TABLE: RouteGuardTable<TestUser> = {
+  'GET /service/dashboard/summary': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/dashboard/tiles': {},
+  'GET /service/admin/health': { permission: 'SERVICE_ADMIN' },
   'POST /service/tasks': {
     permission: 'SERVICE_TASK_CREATE',
     fixture: task,
