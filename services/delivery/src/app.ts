@@ -1,14 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import {
-  type Clock,
-  type Logger,
-  Pacer,
-  SecretBox,
-  type ServiceInstance,
-  WorkerHeartbeat,
-} from '@routinely/platform';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './db/contacts-sql.js';

@@ -1,14 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import {
-  type Clock,
-  type Logger,
-  Pacer,
-  SecretBox,
-  type ServiceInstance,
-  WorkerHeartbeat,
-} from '@routinely/platform';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
@@ -63,8 +56,20 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
   // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).
   const syncBeat = new WorkerHeartbeat('sync', clock, pollMs);
   const channelBeat = new WorkerHeartbeat('channels', clock, pollMs);
-  syncPacer = new Pacer('integration-sync', syncBeat.wrap(() => syncPass(ctx)), clock, pollMs, logger);
-  const channelPacer = new Pacer('integration-channels', channelBeat.wrap(() => channelPass(ctx)), clock, pollMs, logger);
+  syncPacer = new Pacer(
+    'integration-sync',
+    syncBeat.wrap(() => syncPass(ctx)),
+    clock,
+    pollMs,
+    logger,
+  );
+  const channelPacer = new Pacer(
+    'integration-channels',
+    channelBeat.wrap(() => channelPass(ctx)),
+    clock,
+    pollMs,
+    logger,
+  );
 
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(integrationRoutes(ctx));

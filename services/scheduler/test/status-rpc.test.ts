@@ -37,7 +37,14 @@ describe('scheduler.v1 StatusService', () => {
     const user = h.tokens.user();
     await ok(await call(h, user, 'PATCH', '/service/settings/me', { timezone: 'Pacific/Kiritimati' }));
     await quota.recordUsage(
-      { runId: '', provider: 'openai', model: 'test-model', inputTokens: 1_000_000, outputTokens: 500_000, reservationId: '' },
+      {
+        runId: '',
+        provider: 'openai',
+        model: 'test-model',
+        inputTokens: 1_000_000,
+        outputTokens: 500_000,
+        reservationId: '',
+      },
       as(user, ['SERVICE_SCHEDULE_RUN']),
     );
     const today = await ok(await call(h, user, 'GET', '/service/llm/usage/today'));

@@ -54,7 +54,10 @@ describe('GET /admin/health', () => {
     await h.delivery.service.workers.stopReminders();
     const stopped = await healthOf(admin);
     expect(stopped.status).toBe('degraded');
-    expect(stopped.components.reminder_worker).toMatchObject({ status: 'degraded', detail: expect.stringMatching(/not running/) });
+    expect(stopped.components.reminder_worker).toMatchObject({
+      status: 'degraded',
+      detail: expect.stringMatching(/not running/),
+    });
 
     // The clock moves on: the stopped worker's last pass ages past max(3 intervals, 60 s) as well.
     h.clock.advance(2 * 60_000);

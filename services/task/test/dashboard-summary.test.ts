@@ -51,7 +51,14 @@ beforeAll(async () => {
     new InternalAuth(INTERNAL_SECRET, 'test'),
   );
   await quota.recordUsage(
-    { runId: '', provider: 'openai', model: 'gpt-4.1-mini', inputTokens: 10_000_000, outputTokens: 2_000_000, reservationId: '' },
+    {
+      runId: '',
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      inputTokens: 10_000_000,
+      outputTokens: 2_000_000,
+      reservationId: '',
+    },
     { actor: { tenantId: ada.tenantId, userId: ada.userId, permissions: ['SERVICE_SCHEDULE_RUN'] } },
   );
   quota.close();

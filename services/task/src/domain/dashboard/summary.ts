@@ -8,7 +8,11 @@ import { plusLocalDays, startOfLocalDay } from '../calendar/zoned-time.js';
 const DAY_MS = 24 * 3_600_000;
 
 /** The figures another service owns; each is null, and named in `degraded`, while its owner cannot answer. */
-export type PeerFigure = 'reminders_next_24h' | 'notifications_unread' | 'integrations_connected' | 'llm_spend_today_usd';
+export type PeerFigure =
+  | 'reminders_next_24h'
+  | 'notifications_unread'
+  | 'integrations_connected'
+  | 'llm_spend_today_usd';
 
 export interface DashboardSummary {
   tasks_due_today: number;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-const peerFigure = z.enum(['integrations_connected', 'llm_spend_today_usd', 'notifications_unread', 'reminders_next_24h']);
+const peerFigure = z.enum([
+  'integrations_connected',
+  'llm_spend_today_usd',
+  'notifications_unread',
+  'reminders_next_24h',
+]);
 
 export const dashboardSummary = z
   .object({
@@ -87,7 +92,7 @@ export const ADMIN_HEALTH_DESCRIPTION = [
   '- `database`: `select 1` on the task database with its latency; no answer within the probe deadline is `down`.',
   '- `cache`: Redis PING with its latency when REDIS_URL is set (no answer: `degraded`); `ok` in-process otherwise.',
   "- `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome); `degraded`",
-  '  when a configured language-model provider\'s last call failed; `down` when the scheduler does not answer.',
+  "  when a configured language-model provider's last call failed; `down` when the scheduler does not answer.",
   "- `integrations`: the tenant's connections by status (`counts`), push channels near expiry and expired;",
   '  `degraded` when a channel expired without renewal; `down` when the integration service does not answer.',
   "- `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):",
