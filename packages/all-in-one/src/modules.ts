@@ -7,14 +7,15 @@ import { schedulerModule } from '@routinely/scheduler';
 import { taskModule } from '@routinely/task';
 
 /**
- * Every service the all-in-one process runs, auth first (the others ask it for keys and users), the scheduler
- * before task (task asks it for import quotas).
+ * Every service the all-in-one process runs, auth first (the others ask it for keys and users); task last, after
+ * the scheduler (import quotas), delivery and integration (dashboard figures and admin health), whose gRPC
+ * addresses it needs at start.
  */
 export const SERVICE_MODULES: ServiceModule[] = [
   authModule,
   calendarModule,
   schedulerModule,
-  taskModule,
   deliveryModule,
   integrationModule,
+  taskModule,
 ];

@@ -22,4 +22,5 @@ export * from './route-table.js';
 export * from './secret-box.js';
 export * from './service.js';
 export * from './tracing.js';
+export * from './worker-heartbeat.js';
 export * from './zoned-time.js';

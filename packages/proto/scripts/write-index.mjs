@@ -12,7 +12,11 @@ const files = [];
   }
 })(genDir);
 const lines = files.sort().map((file) => {
-  const ns = file.replace(/\.ts$/, '').split('/').slice(0, 2).join('_');
+  // `scheduler/v1/scheduler.ts` -> scheduler_v1; a further file of the package keeps its own name
+  // (`scheduler/v1/status.ts` -> scheduler_v1_status), so two files of one package never share a namespace.
+  const parts = file.replace(/\.ts$/, '').split('/');
+  const base = parts.at(-1);
+  const ns = [...parts.slice(0, 2), ...(base === parts[0] ? [] : [base])].join('_');
   return `export * as ${ns} from './gen/${file.replace(/\.ts$/, '.js')}';`;
 });
 writeFileSync(

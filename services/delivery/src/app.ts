@@ -1,7 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { InternalAuth, Server } from '@routinely/grpc';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './db/contacts-sql.js';
@@ -10,6 +10,7 @@ import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
 import { WebhookSender } from './domain/webhook-sender.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
 import { subscribeConsumers } from './events/consumers.js';
+import { addDeliveryRpc } from './grpc/delivery-rpc.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
 import { webhookHistoryRoutes } from './http/webhooks/history-routes.js';
@@ -28,8 +29,8 @@ export interface DeliveryDeps {
   clock: Clock;
   orm: Orm;
   transport: EventTransport;
-  /** Accepted like every service's deps; the delivery service serves no gRPC yet. */
-  internalAuth?: InternalAuth;
+  /** Verifies the service tokens of gRPC callers (the dashboard and health reads of the task service). */
+  internalAuth: InternalAuth;
   /** Email port override; default: SMTP when SMTP_URL is set, else the local email_outbox table. */
   mailer?: Mailer;
   /** DNS override for the webhook target guard (tests that need a name resolving to a given address). */
@@ -44,6 +45,8 @@ export interface DeliveryService extends ServiceInstance {
     fireDueReminders(): Promise<number>;
     runDueDeliveries(): Promise<number>;
     deliveries: DeliveryWorker;
+    /** Stops the reminder worker alone, as a crashed or wedged worker would stop (health-page drills, tests). */
+    stopReminders(): Promise<void>;
   };
 }
 
@@ -76,9 +79,28 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
     onSettled: () => deliveryPacer.wake(),
   });
-  const deliveryPacer = new Pacer('deliveries', () => deliveries.pass(), clock, config.DELIVERY_POLL_MS, logger);
+  // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).
+  const deliveryBeat = new WorkerHeartbeat('deliveries', clock, config.DELIVERY_POLL_MS);
+  const reminderBeat = new WorkerHeartbeat('reminders', clock, config.DELIVERY_POLL_MS);
+  const deliveryPacer = new Pacer(
+    'deliveries',
+    deliveryBeat.wrap(() => deliveries.pass()),
+    clock,
+    config.DELIVERY_POLL_MS,
+    logger,
+  );
   const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wake());
-  const reminderPacer = new Pacer('reminders', () => firer.pass(), clock, config.DELIVERY_POLL_MS, logger);
+  const reminderPacer = new Pacer(
+    'reminders',
+    reminderBeat.wrap(() => firer.pass()),
+    clock,
+    config.DELIVERY_POLL_MS,
+    logger,
+  );
+  const stopReminders = async () => {
+    reminderBeat.stopped();
+    await reminderPacer.stop();
+  };
   const listener = new WakeupListener(
     String(orm.config.get('clientUrl')),
     (what) => (what === 'reminders' ? reminderPacer : deliveryPacer).wake(),
@@ -112,6 +134,8 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   return {
     name: 'delivery',
     routes,
+    addGrpc: (server) =>
+      addDeliveryRpc(server as Server, deps.internalAuth, { orm, heartbeats: [reminderBeat, deliveryBeat] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -119,6 +143,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       fireDueReminders: () => firer.fireDue(),
       runDueDeliveries: () => deliveries.runDue(),
       deliveries,
+      stopReminders,
     },
     async start() {
       const resealed = await resealUnboundSecrets(orm, box);
@@ -134,14 +159,17 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       if (!config.DELIVERY_WORKERS_ENABLED) return;
       await listener.start();
       reminderPacer.start();
+      reminderBeat.started();
       deliveryPacer.start();
+      deliveryBeat.started();
     },
     async stop() {
       unobserveQueue?.();
       for (const s of subscriptions) await s.stop();
       subscriptions = [];
       await listener.stop();
-      await reminderPacer.stop();
+      await stopReminders();
+      deliveryBeat.stopped();
       await deliveryPacer.stop();
       await deliveries.drain(SHUTDOWN_GRACE_MS);
       await sender.close();

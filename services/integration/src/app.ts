@@ -1,10 +1,11 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { InternalAuth, Server } from '@routinely/grpc';
+import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
+import { addIntegrationRpc } from './grpc/integration-rpc.js';
 import { publicRoutes } from './http/public-routes.js';
 import { integrationRoutes } from './http/routes.js';
 import { GoogleAdapter } from './providers/google.js';
@@ -17,8 +18,8 @@ export interface IntegrationServiceDeps {
   clock: Clock;
   orm: Orm;
   transport: EventTransport;
-  /** Accepted like every service's deps; the integration service serves no gRPC yet. */
-  internalAuth?: InternalAuth;
+  /** Verifies the service tokens of gRPC callers (the dashboard and health reads of the task service). */
+  internalAuth: InternalAuth;
 }
 
 export interface IntegrationService extends ServiceInstance {
@@ -52,8 +53,23 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     wakeSync: () => syncPacer?.wake(),
   };
   const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
-  syncPacer = new Pacer('integration-sync', () => syncPass(ctx), clock, pollMs, logger);
-  const channelPacer = new Pacer('integration-channels', () => channelPass(ctx), clock, pollMs, logger);
+  // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).
+  const syncBeat = new WorkerHeartbeat('sync', clock, pollMs);
+  const channelBeat = new WorkerHeartbeat('channels', clock, pollMs);
+  syncPacer = new Pacer(
+    'integration-sync',
+    syncBeat.wrap(() => syncPass(ctx)),
+    clock,
+    pollMs,
+    logger,
+  );
+  const channelPacer = new Pacer(
+    'integration-channels',
+    channelBeat.wrap(() => channelPass(ctx)),
+    clock,
+    pollMs,
+    logger,
+  );
 
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(integrationRoutes(ctx));
@@ -64,6 +80,8 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     name: 'integration',
     routes,
     relay,
+    addGrpc: (server) =>
+      addIntegrationRpc(server as Server, deps.internalAuth, { orm, clock, heartbeats: [syncBeat, channelBeat] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -75,9 +93,13 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       relay.start();
       if (!config.INTEGRATION_WORKERS_ENABLED) return;
       syncPacer?.start();
+      syncBeat.started();
       channelPacer.start();
+      channelBeat.started();
     },
     async stop() {
+      syncBeat.stopped();
+      channelBeat.stopped();
       await syncPacer?.stop();
       await channelPacer.stop();
       await relay.stop();

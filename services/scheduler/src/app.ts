@@ -7,6 +7,7 @@ import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import type { SchedulerContext } from './domain/context.js';
+import { ProviderOutcomes } from './domain/provider-outcomes.js';
 import { ProviderRegistry } from './domain/providers.js';
 import { RunModels } from './domain/runs/model-adapters.js';
 import type { ModelPlacer } from './domain/runs/model-placer.js';
@@ -21,6 +22,7 @@ import type { ExpandWorkingTime } from './domain/working-time.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
 import { GrpcTaskGateway } from './grpc/task-client.js';
+import { addStatusRpc } from './grpc/status-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { scheduleRoutes } from './http/schedule/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
@@ -69,9 +71,11 @@ export function buildService(deps: SchedulerServiceDeps) {
     deps.internalAuth,
     deps.config.TASK_CALL_DEADLINE_MS,
   );
+  const outcomes = new ProviderOutcomes(deps.clock);
   const models = new RunModels({
     providers,
     usage,
+    outcomes,
     placeWithModel: deps.placeWithModel ?? placeWithModel,
     timeoutMs: deps.config.LLM_TIMEOUT_MS,
     anthropicMaxTokens: deps.config.ANTHROPIC_MAX_TOKENS,
@@ -122,18 +126,20 @@ export function buildService(deps: SchedulerServiceDeps) {
       await app.register(adminRoutes(adminQuotas, tenant));
       await app.register(scheduleRoutes(runs, overrides, reflow));
     },
-    addGrpc: (server) =>
+    addGrpc: (server) => {
       addSchedulerRpc(server as Server, deps.internalAuth, {
         runs,
         settings,
         usage,
         expandWorkingTime: expand,
-      }),
+      });
+      addStatusRpc(server as Server, deps.internalAuth, { ctx, usage, outcomes });
+    },
     readiness: {
       database: () => databaseReady(deps.orm),
     },
     /** The domain services, for tests and the engine of the next issue. */
-    domain: { settings, usage, providers, runs },
+    domain: { settings, usage, providers, runs, outcomes },
     start: async () => {
       relay.start();
       pacer.start();

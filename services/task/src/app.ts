@@ -4,6 +4,8 @@ import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
 import { CalendarService } from './domain/calendar/calendar.js';
+import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js';
+import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
 import type { ScheduleStarter } from './domain/import/auto-schedule.js';
 import type { ImportQuota } from './domain/import/import-quota.js';
@@ -11,10 +13,12 @@ import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { TaskService } from './domain/tasks.js';
 import { subscribeConsumers } from './events/consumers.js';
+import { DashboardPeers } from './grpc/dashboard-peers.js';
 import { SchedulerImportQuota } from './grpc/scheduler-import-quota.js';
 import { SchedulerRuns } from './grpc/scheduler-runs.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
+import { dashboardRoutes } from './http/dashboard/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
@@ -28,12 +32,14 @@ export interface TaskServiceDeps {
   orm: Orm;
   transport: EventTransport;
   internalAuth: InternalAuth;
-  /** Where the host found the scheduler (the module declares `dependsOn: ['scheduler']`). */
+  /** Where the host found the scheduler, delivery and integration (the module's `dependsOn`). */
   grpcAddress(service: ServiceName): string;
   /** Who counts bulk imports against their limits; defaults to the scheduler's ConsumeImportQuota over gRPC. */
   importQuota?: ImportQuota;
   /** Who starts the scheduling run of an import with auto_schedule; defaults to the scheduler's StartRun. */
   scheduleStarter?: ScheduleStarter;
+  /** Shared Redis when REDIS_URL is set: the admin health page PINGs it. */
+  redis?: CachePing | undefined;
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
   importWorkerHooks?: ImportWorkerHooks;
 }
@@ -64,6 +70,9 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   );
   const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importPacer);
   const calendar = new CalendarService(deps.orm, deps.clock, tasks);
+  const peers = new DashboardPeers(deps.grpcAddress, deps.internalAuth, deps.config.DASHBOARD_CALL_DEADLINE_MS);
+  const dashboard = new DashboardSummaryReader(deps.orm, deps.clock, peers, logger);
+  const health = new AdminHealth(deps.orm, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS);
   let subscriptions: Subscription[] = [];
 
   return {
@@ -74,6 +83,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
       await app.register(routineTaskRoutes(tasks));
       await app.register(calendarRoutes(calendar));
+      await app.register(dashboardRoutes(dashboard, health));
     },
     addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks, calendar),
     readiness: {
@@ -90,6 +100,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await importPacer.stop();
       await relay.stop();
       if (importQuota instanceof SchedulerImportQuota) importQuota.close();
+      peers.close();
     },
   };
 }

@@ -8,6 +8,11 @@ export const configSchema = platformConfigSchema.extend({
    * scheduler (its IMPORT_QUOTA_PER_HOUR / IMPORT_QUOTA_PER_DAY and the administrator's overrides; ADR 050).
    */
   SCHEDULER_CALL_DEADLINE_MS: z.coerce.number().int().positive().default(3_000),
+  /**
+   * Deadline of each call the dashboard summary and the admin health page make to the scheduler, delivery and
+   * integration services (and of the health page's database and Redis probes); a late owner's figures are null.
+   */
+  DASHBOARD_CALL_DEADLINE_MS: z.coerce.number().int().positive().default(2_000),
   /** Largest import job; the synchronous import is fixed at 100 rows by the spec. */
   IMPORT_JOB_MAX_ROWS: z.coerce.number().int().positive().default(10_000),
   /** How often the import worker looks for work, and how long a claimed job stays leased to one worker. */

@@ -8,7 +8,8 @@ export const taskModule = defineServiceModule({
   name: 'task',
   dbConfig,
   configSchema,
-  // Bulk-import limits are the scheduler's (ConsumeImportQuota at import time).
-  dependsOn: ['scheduler'],
+  // Bulk-import limits are the scheduler's (ConsumeImportQuota at import time); the dashboard and the admin
+  // health page read the scheduler's, delivery's and integration's figures (ADR 025, 026).
+  dependsOn: ['scheduler', 'delivery', 'integration'],
   build: buildService,
 });

@@ -9,6 +9,9 @@ import { type TaskServiceDeps, taskModule } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
+/** A loopback port nothing listens on (the discard port). */
+export const NO_PEER = '127.0.0.1:9';
+
 type Shared = ServiceHarness<Parameters<typeof taskModule.build>[0], TaskServiceDeps, ServiceInstance, ManualClock>;
 
 /** What task tests use of the scheduler: its HTTP routes, its event transport and its gRPC address. */
@@ -70,7 +73,9 @@ export async function startHarness(
     env: { IMPORT_WORKER_POLL_MS: '20', ...env },
     clock,
     internalSecret: INTERNAL_SECRET,
-    grpcAddresses: { scheduler: scheduler.address },
+    // Delivery and integration answer only the dashboard and health routes (test/dashboard-harness.ts starts
+    // them); elsewhere nothing listens there and those figures come back null.
+    grpcAddresses: { scheduler: scheduler.address, delivery: NO_PEER, integration: NO_PEER },
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.extra ? { deps: options.extra } : {}),
   });

@@ -35,6 +35,9 @@ const eventInvalid = { params: { event_id: 'not-a-uuid' } };
 
 // Every route of the task service: a new route fails the first check until it is listed here.
 const TABLE: RouteGuardTable<TestUser> = {
+  'GET /service/dashboard/summary': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/dashboard/tiles': {},
+  'GET /service/admin/health': { permission: 'SERVICE_ADMIN' },
   'POST /service/tasks': {
     permission: 'SERVICE_TASK_CREATE',
     fixture: task,
@@ -198,8 +201,17 @@ describe('task ownership beyond the tenant', () => {
         '/api/v1/service/routine-tasks/tree',
         '/api/v1/service/calendar/events/{event_id}/done',
         '/api/v1/service/calendar/free-busy',
+        '/api/v1/service/dashboard/summary',
+        '/api/v1/service/dashboard/tiles',
+        '/api/v1/service/admin/health',
       ]),
     );
     expect(paths.some((p) => p.startsWith('/v1/'))).toBe(false);
+    expect(doc.paths['/api/v1/service/dashboard/summary'].get.operationId).toBe('getDashboardSummary');
+    expect(doc.paths['/api/v1/service/dashboard/tiles'].get.operationId).toBe('listDashboardTiles');
+    expect(doc.paths['/api/v1/service/admin/health'].get).toMatchObject({
+      operationId: 'getAdminHealth',
+      description: expect.stringMatching(/Overall: `down` when the database is down/),
+    });
   });
 });

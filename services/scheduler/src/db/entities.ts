@@ -81,7 +81,11 @@ export const UserQuota = defineEntity({
 export const UsageEntry = defineEntity({
   name: 'UsageEntry',
   tableName: 'usage_ledger',
-  indexes: [{ name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] }],
+  indexes: [
+    { name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] },
+    // The admin health page reads each provider's last recorded call (ADR 026).
+    { name: 'usage_ledger_provider_at_idx', properties: ['provider', 'at'] },
+  ],
   properties: {
     id: p.uuid().primary(),
     tenantId: p.string().length(64).fieldName('tenant_id'),

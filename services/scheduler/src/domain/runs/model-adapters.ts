@@ -1,5 +1,6 @@
 import { AnthropicAdapter, type ModelAdapter, OpenAiAdapter } from '@routinely/llm';
 import type { RunRow } from '../../db/runs-sql.js';
+import type { ProviderErrorClass, ProviderOutcomes } from '../provider-outcomes.js';
 import type { ProviderRegistry } from '../providers.js';
 import type { UsageService } from '../usage.js';
 import type { ModelBatchDeps } from './batch.js';
@@ -14,6 +15,8 @@ export class RunModels {
       providers: ProviderRegistry;
       usage: UsageService;
       placeWithModel: ModelPlacer;
+      /** Where each call's outcome goes for the admin health page's model registry (ADR 026). */
+      outcomes: ProviderOutcomes;
       timeoutMs: number;
       anthropicMaxTokens: number;
       /** Test seam: adapters by provider name instead of the SDK-backed ones. */
@@ -41,12 +44,18 @@ export class RunModels {
   /** The model side of a run's batches; null for builtin (or a provider whose key went away: the solver). */
   forRun(run: RunRow): ModelBatchDeps | null {
     if (run.provider !== 'openai' && run.provider !== 'anthropic') return null;
-    const adapter = this.adapter(run.provider);
+    const provider = run.provider;
+    const adapter = this.adapter(provider);
     if (!adapter) return null;
     const owner = { tenantId: run.tenant_id, userId: run.user_id };
     return {
       adapter,
-      placeWithModel: this.deps.placeWithModel,
+      placeWithModel: async (args) => {
+        const result = await this.deps.placeWithModel(args);
+        if (result.failure) this.deps.outcomes.report(provider, 'error', errorClassOf(result.failure));
+        else if (result.usage) this.deps.outcomes.report(provider, 'ok');
+        return result;
+      },
       timeoutMs: this.deps.timeoutMs,
       reserve: async () => {
         const hold = await this.deps.usage.checkAndReserve(owner, run.provider, 0);
@@ -64,4 +73,11 @@ export class RunModels {
       },
     };
   }
+}
+
+/** The health page's class of a failed call (`placeWithModel`'s `failure`: timeout, aborted, network, rate_limited, http_<status>, invalid_answer). */
+function errorClassOf(failure: string): ProviderErrorClass {
+  if (failure === 'timeout' || failure === 'aborted') return 'timeout';
+  if (failure === 'network' || failure === 'invalid_answer') return failure;
+  return failure.startsWith('http_5') ? 'http_5xx' : 'http_4xx';
 }

@@ -1,0 +1,42 @@
+import type { Orm } from '@routinely/db';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
+import type { WorkerHeartbeat } from '@routinely/platform';
+import { delivery_v1 } from '@routinely/proto';
+import { z } from 'zod';
+import { userSummary } from '../domain/user-summary.js';
+
+/** A window of at most a week: the dashboard asks for the next 24 hours. */
+const MAX_WINDOW_MS = 7 * 24 * 3_600_000;
+
+const summaryRequest = z
+  .object({ windowStart: z.iso.datetime({ offset: true }), windowEnd: z.iso.datetime({ offset: true }) })
+  .transform((r) => ({ start: new Date(r.windowStart), end: new Date(r.windowEnd) }))
+  .refine((w) => w.end > w.start && w.end.getTime() - w.start.getTime() <= MAX_WINDOW_MS, {
+    path: ['windowEnd'],
+    message: 'window_end must be after window_start, at most 7 days later',
+  });
+
+export interface DeliveryRpcDeps {
+  orm: Orm;
+  heartbeats: readonly WorkerHeartbeat[];
+}
+
+/** The dashboard's and the health page's reads of the delivery service (proto delivery.v1). */
+export function addDeliveryRpc(server: Server, auth: InternalAuth, deps: DeliveryRpcDeps): void {
+  addRpcService(server, delivery_v1.DeliveryStatusServiceService, auth, {
+    getUserSummary: async (request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);
+      const window = parseRequest(summaryRequest, request);
+      return userSummary(deps.orm.em.fork(), owner, window);
+    },
+    getWorkerStatus: async (_request, caller) => {
+      ownerOfCaller(caller, ['SERVICE_ADMIN']);
+      return {
+        workers: deps.heartbeats.map((h) => {
+          const beat = h.beat();
+          return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
+        }),
+      };
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import type { Orm } from '@routinely/db';
+import { addRpcService, type InternalAuth, ownerOfCaller, type Server } from '@routinely/grpc';
+import type { Clock, WorkerHeartbeat } from '@routinely/platform';
+import { integration_v1 } from '@routinely/proto';
+import { countConnected, tenantIntegrationHealth } from '../db/status-sql.js';
+import { CHANNEL_RENEW_BEFORE_MS } from '../domain/channels.js';
+
+export interface IntegrationRpcDeps {
+  orm: Orm;
+  clock: Clock;
+  heartbeats: readonly WorkerHeartbeat[];
+}
+
+/** The dashboard's and the health page's reads of the integration service (proto integration.v1). */
+export function addIntegrationRpc(server: Server, auth: InternalAuth, deps: IntegrationRpcDeps): void {
+  addRpcService(server, integration_v1.IntegrationStatusServiceService, auth, {
+    getUserSummary: async (_request, caller) => {
+      const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);
+      return { integrationsConnected: await countConnected(deps.orm, owner.tenantId, owner.userId) };
+    },
+    getIntegrationHealth: async (_request, caller) => {
+      // Counts stay within the administrator's own tenant.
+      const { tenantId } = ownerOfCaller(caller, ['SERVICE_ADMIN']);
+      const now = deps.clock.now();
+      const health = await tenantIntegrationHealth(
+        deps.orm,
+        tenantId,
+        now,
+        new Date(now.getTime() + CHANNEL_RENEW_BEFORE_MS),
+      );
+      return {
+        byStatus: health.byStatus,
+        channelsNearExpiry: health.nearExpiry,
+        channelsExpired: health.expired,
+        workers: deps.heartbeats.map((h) => {
+          const beat = h.beat();
+          return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
+        }),
+      };
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { Sql } from '@routinely/db';
+import type { Clock } from '@routinely/platform';
+import { lastRecordedCall } from '../db/status-sql.js';
+import type { SchedulerContext } from './context.js';
+import { PROVIDER_NAMES, type ProviderName } from './providers.js';
+
+/** A fixed class of a failed model call; never the provider's message, which may echo a prompt or a key. */
+export type ProviderErrorClass = 'timeout' | 'http_4xx' | 'http_5xx' | 'invalid_answer' | 'network';
+
+interface Outcome {
+  outcome: 'ok' | 'error';
+  at: Date;
+  error: ProviderErrorClass | null;
+}
+
+/**
+ * The last outcome of each model provider's calls for the admin health page (ADR 026). A call that
+ * succeeded is in the usage ledger (shared by every replica, kept across restarts); a failed call costs
+ * nothing and leaves no ledger row, so the caller of the model (the scheduling engine) reports it here, in
+ * this process's memory. The newer of the two is the provider's last call.
+ */
+export class ProviderOutcomes {
+  private readonly reported = new Map<ProviderName, Outcome>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Called by whoever calls a model, after each call. */
+  report(provider: ProviderName, outcome: 'ok' | 'error', error: ProviderErrorClass | null = null): void {
+    this.reported.set(provider, { outcome, at: this.clock.now(), error: outcome === 'error' ? error : null });
+  }
+
+  async status(ctx: SchedulerContext) {
+    const sql = Sql.pool(ctx.orm);
+    return Promise.all(
+      PROVIDER_NAMES.map(async (name) => {
+        const { model, available } = ctx.providers.get(name);
+        const recorded = await lastRecordedCall(sql, name);
+        const reported = this.reported.get(name);
+        const last: Outcome | null =
+          reported && (!recorded || reported.at >= recorded)
+            ? reported
+            : recorded
+              ? { outcome: 'ok', at: recorded, error: null }
+              : null;
+        return { name, model, available, last };
+      }),
+    );
+  }
+}

@@ -1,0 +1,158 @@
+import { databaseReady, type Orm } from '@routinely/db';
+import type { Actor, DashboardPeers, WorkerReport } from '../../grpc/dashboard-peers.js';
+import { type HealthStatus, judgeWorker, overall, worst } from './health-rules.js';
+
+/** What the cache component needs of Redis; absent when the process keeps its counters in memory. */
+export interface CachePing {
+  ping(): Promise<unknown>;
+}
+
+/** What a probe found: a status, words for people, and the component's own figures. */
+export interface ComponentBody {
+  status: HealthStatus;
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+export type Component = ComponentBody & { latency_ms?: number };
+
+type Settled<T> = { ok: true; value: T; latencyMs: number } | { ok: false; error: unknown; latencyMs: number };
+
+/** Runs a probe and times it; latency is a measurement of this process (the monotonic clock, not domain time). */
+async function settle<T>(probe: () => Promise<T>): Promise<Settled<T>> {
+  const started = performance.now();
+  const latencyMs = () => Math.round((performance.now() - started) * 10) / 10;
+  try {
+    const value = await probe();
+    return { ok: true, value, latencyMs: latencyMs() };
+  } catch (error) {
+    return { ok: false, error, latencyMs: latencyMs() };
+  }
+}
+
+/** A component from a settled probe: `judge` reads an answer, `onError` says what a failure means. */
+function component<T>(
+  settled: Settled<T>,
+  judge: (value: T) => ComponentBody,
+  onError: (error: unknown) => ComponentBody,
+): Component {
+  const body = settled.ok ? judge(settled.value) : onError(settled.error);
+  return { ...body, latency_ms: settled.latencyMs };
+}
+
+/** A probe that does not settle within `ms` fails (a Redis client may queue a command while it reconnects). */
+function within<T>(ms: number, probe: () => Promise<T>): () => Promise<T> {
+  return () =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timeout')), ms);
+      probe().then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+}
+
+const unreachable = (service: string) => (error: unknown) => ({
+  status: 'down' as const,
+  detail: `${service} did not answer (${(error as { code?: string } | undefined)?.code ?? 'error'})`,
+});
+
+function workers(reports: readonly WorkerReport[], names: readonly string[]): Component {
+  const wanted = names.map((name) => reports.find((r) => r.name === name));
+  const judged = wanted.map((w, i) =>
+    w ? judgeWorker(w) : { status: 'degraded' as const, detail: `${names[i]}: not reported` },
+  );
+  return {
+    status: worst(judged.map((j) => j.status)),
+    detail: judged.map((j) => j.detail).join('; '),
+    workers: wanted.flatMap((w) =>
+      w ? [{ name: w.name, running: w.running, interval_ms: w.intervalMs, last_tick_age_ms: w.lastTickAgeMs }] : [],
+    ),
+  };
+}
+
+type Registry = Awaited<ReturnType<DashboardPeers['modelRegistry']>>['providers'];
+type IntegrationHealth = Awaited<ReturnType<DashboardPeers['integrationHealth']>>;
+
+/** `builtin` is always there; a configured language-model provider whose last call failed degrades the registry. */
+function modelRegistry(providers: Registry): ComponentBody {
+  const failing = providers.filter((p) => p.available && p.lastOutcome === 'error').map((p) => p.name);
+  return {
+    status: failing.length ? 'degraded' : 'ok',
+    detail: failing.length
+      ? `last call failed: ${failing.join(', ')}`
+      : `${providers.filter((p) => p.available).length} of ${providers.length} providers configured`,
+    providers: providers.map((p) => ({
+      name: p.name,
+      model: p.model,
+      available: p.available,
+      last_outcome: p.lastOutcome || null,
+      last_call_at: p.lastCallAt || null,
+      last_error: p.lastError || null,
+    })),
+  };
+}
+
+/** A push channel that expired without renewal means the renewal is failing (polling still covers the data). */
+function integrationCounts(h: IntegrationHealth): ComponentBody {
+  return {
+    status: h.channelsExpired > 0 ? 'degraded' : 'ok',
+    detail:
+      h.channelsExpired > 0
+        ? `${h.channelsExpired} push channel(s) expired without renewal`
+        : `${h.channelsNearExpiry} push channel(s) near expiry`,
+    counts: Object.fromEntries(h.byStatus.map((c) => [c.status, c.count])),
+    channels_near_expiry: h.channelsNearExpiry,
+    channels_expired: h.channelsExpired,
+  };
+}
+
+/** The administrators' health page (ADR 026): every component probed at once. */
+export class AdminHealth {
+  constructor(
+    private readonly orm: Orm,
+    private readonly peers: DashboardPeers,
+    private readonly cache: CachePing | undefined,
+    private readonly probeTimeoutMs: number,
+  ) {}
+
+  async check(actor: Actor) {
+    const cache = this.cache;
+    const [database, ping, registry, integration, delivery] = await Promise.all([
+      settle(within(this.probeTimeoutMs, () => databaseReady(this.orm))),
+      cache ? settle(within(this.probeTimeoutMs, () => cache.ping())) : Promise.resolve(null),
+      settle(() => this.peers.modelRegistry(actor)),
+      settle(() => this.peers.integrationHealth(actor)),
+      settle(() => this.peers.deliveryWorkers(actor)),
+    ]);
+    const components = {
+      database: component(
+        database,
+        () => ({ status: 'ok' }),
+        () => ({ status: 'down', detail: 'the task database did not answer' }),
+      ),
+      cache: ping
+        ? component(
+            ping,
+            () => ({ status: 'ok', detail: 'redis' }),
+            () => ({ status: 'degraded', detail: 'redis did not answer' }),
+          )
+        : ({ status: 'ok', detail: 'in-process (no REDIS_URL): counters live in this process' } as Component),
+      model_registry: component(registry, ({ providers }) => modelRegistry(providers), unreachable('scheduler')),
+      integrations: component(integration, integrationCounts, unreachable('integration')),
+      reminder_worker: component(delivery, (d) => workers(d.workers, ['reminders']), unreachable('delivery')),
+      calendar_worker: component(
+        integration,
+        (i) => workers(i.workers, ['sync', 'channels']),
+        unreachable('integration'),
+      ),
+    };
+    return { status: overall(components), components };
+  }
+}

@@ -1,0 +1,93 @@
+import { type Orm, Sql } from '@routinely/db';
+import { type Clock, type Logger, wallTimeOf } from '@routinely/platform';
+import { findTimezone } from '../../db/calendar-sql.js';
+import { countDueTasks } from '../../db/dashboard-sql.js';
+import type { Actor, DashboardPeers } from '../../grpc/dashboard-peers.js';
+import { plusLocalDays, startOfLocalDay } from '../calendar/zoned-time.js';
+
+const DAY_MS = 24 * 3_600_000;
+
+/** The figures another service owns; each is null, and named in `degraded`, while its owner cannot answer. */
+export type PeerFigure =
+  | 'reminders_next_24h'
+  | 'notifications_unread'
+  | 'integrations_connected'
+  | 'llm_spend_today_usd';
+
+export interface DashboardSummary {
+  tasks_due_today: number;
+  tasks_overdue: number;
+  reminders_next_24h: number | null;
+  integrations_connected: number | null;
+  llm_spend_today_usd: number | null;
+  notifications_unread: number | null;
+  date: string;
+  timezone: string;
+  degraded: PeerFigure[];
+}
+
+const isoDate = (at: Date, timeZone: string) => {
+  const w = wallTimeOf(at, timeZone);
+  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+};
+
+/**
+ * The per-user rollup of the dashboard (ADR 025). Task figures are read here; the others are asked of the
+ * services that own them, at once and each under its deadline, so one slow owner delays the answer by at
+ * most that deadline and costs only its own figures.
+ */
+export class DashboardSummaryReader {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly peers: DashboardPeers,
+    private readonly logger: Logger,
+  ) {}
+
+  async summary(actor: Actor): Promise<DashboardSummary> {
+    const now = this.clock.now();
+    const [daily, delivery, integration] = await Promise.allSettled([
+      this.peers.dailySummary(actor),
+      this.peers.deliverySummary(actor, { start: now, end: new Date(now.getTime() + DAY_MS) }),
+      this.peers.integrationSummary(actor),
+    ]);
+    this.logFailures({ scheduler: daily, delivery, integration });
+    const sql = Sql.pool(this.orm);
+    // "Today" is the calendar day in the user's settings timezone; while the scheduler cannot say which, the
+    // profile timezone the auth events told us (else UTC) stands in, so the task figures still come.
+    const timezone =
+      daily.status === 'fulfilled' && daily.value.timezone
+        ? daily.value.timezone
+        : ((await findTimezone(sql, actor)) ?? 'UTC');
+    const endOfToday = plusLocalDays(startOfLocalDay(now, timezone), 1, timezone);
+    const tasks = await countDueTasks(sql, actor, now, endOfToday);
+
+    const degraded: PeerFigure[] = [];
+    const figure = <T, V>(result: PromiseSettledResult<T>, names: PeerFigure[], pick: (value: T) => V): V | null => {
+      if (result.status === 'fulfilled') return pick(result.value);
+      degraded.push(...names);
+      return null;
+    };
+    const reminders = figure(delivery, ['reminders_next_24h', 'notifications_unread'], (d) => d);
+    return {
+      tasks_due_today: tasks.dueToday,
+      tasks_overdue: tasks.overdue,
+      reminders_next_24h: reminders?.remindersScheduled ?? null,
+      integrations_connected: figure(integration, ['integrations_connected'], (i) => i.integrationsConnected),
+      llm_spend_today_usd: figure(daily, ['llm_spend_today_usd'], (d) => d.spendUsd),
+      notifications_unread: reminders?.notificationsUnread ?? null,
+      date: isoDate(now, timezone),
+      timezone,
+      degraded: degraded.sort(),
+    };
+  }
+
+  private logFailures(results: Record<string, PromiseSettledResult<unknown>>): void {
+    for (const [service, result] of Object.entries(results)) {
+      if (result.status === 'rejected') {
+        const code = (result.reason as { code?: string } | undefined)?.code ?? 'unknown';
+        this.logger.warn({ peer: service, code }, 'dashboard figure unavailable: its owner did not answer');
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { startServiceHarness, type TestUser } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { taskModule } from '../src/index.js';
+import { type DashboardHarness, startDashboardHarness } from './dashboard-harness.js';
+import { INTERNAL_SECRET, NO_PEER } from './harness.js';
+
+let h: DashboardHarness;
+let admin: TestUser;
+
+const healthOf = async (user: TestUser) => {
+  const res = await h.task.call(user, 'GET', '/service/admin/health');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+beforeAll(async () => {
+  h = await startDashboardHarness('2026-11-21T08:00:00.000Z');
+  admin = h.task.tokens.user({ roles: ['admin'] });
+  await h.connectGoogle(h.task.tokens.user({ tenantId: admin.tenantId }));
+}, 60_000);
+
+afterAll(() => h?.close());
+
+describe('GET /admin/health', () => {
+  it('is ok while every component answers and every worker passes', async () => {
+    // The workers make their first pass as they start; wait for it rather than for a time.
+    await vi.waitFor(async () => expect((await healthOf(admin)).status).toBe('ok'), { timeout: 10_000 });
+    const health = await healthOf(admin);
+    const { components } = health;
+    expect(Object.keys(components).sort()).toEqual([
+      'cache',
+      'calendar_worker',
+      'database',
+      'integrations',
+      'model_registry',
+      'reminder_worker',
+    ]);
+    for (const c of Object.values(components) as { status: string }[]) expect(c.status).toBe('ok');
+    expect(components.database.latency_ms).toEqual(expect.any(Number));
+    expect(components.cache.detail).toMatch(/in-process/);
+    expect(components.model_registry.providers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'builtin', available: true }),
+        expect.objectContaining({ name: 'openai', available: false }),
+      ]),
+    );
+    // Counts of the administrator's own tenant: the one connection made above.
+    expect(components.integrations).toMatchObject({ counts: { active: 1 }, channels_expired: 0 });
+    expect(components.reminder_worker.workers).toEqual([expect.objectContaining({ name: 'reminders', running: true })]);
+    expect(components.calendar_worker.workers.map((w: { name: string }) => w.name)).toEqual(['sync', 'channels']);
+  });
+
+  it('is degraded once the reminder worker stops and its last pass grows older than the rule allows', async () => {
+    await h.delivery.service.workers.stopReminders();
+    const stopped = await healthOf(admin);
+    expect(stopped.status).toBe('degraded');
+    expect(stopped.components.reminder_worker).toMatchObject({
+      status: 'degraded',
+      detail: expect.stringMatching(/not running/),
+    });
+
+    // The clock moves on: the stopped worker's last pass ages past max(3 intervals, 60 s) as well.
+    h.clock.advance(2 * 60_000);
+    const aged = await healthOf(admin);
+    expect(aged.status).toBe('degraded');
+    expect(aged.components.reminder_worker.workers[0].last_tick_age_ms).toBeGreaterThan(60_000);
+    expect(aged.components.database.status).toBe('ok');
+    expect(aged.components.model_registry.status).toBe('ok');
+  });
+
+  it('marks a peer that does not answer down and the whole degraded', async () => {
+    const cut = await startServiceHarness(taskModule, {
+      clock: h.clock,
+      db: h.task.db,
+      internalSecret: INTERNAL_SECRET,
+      grpcAddresses: { scheduler: NO_PEER, delivery: h.addresses.delivery, integration: h.addresses.integration },
+    });
+    try {
+      const res = await cut.call(admin, 'GET', '/service/admin/health');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        components: { model_registry: { status: 'down' }, database: { status: 'ok' } },
+      });
+    } finally {
+      await cut.close();
+    }
+  });
+
+  it('answers 403 to a user without SERVICE_ADMIN', async () => {
+    const res = await h.task.call(h.task.tokens.user(), 'GET', '/service/admin/health');
+    expect(res.statusCode).toBe(403);
+  });
+});
