@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
+import { checkNoPendingMigrations } from './migrate.js';
 import { loadSecrets } from './secrets.js';
 import { observeServiceDatabase } from './service-metrics.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
@@ -70,8 +71,9 @@ export async function startHost(options: {
         secrets.internalAuthSecret,
         logger,
       );
-      const orm = await openOrm(serviceUrl, module.dbConfig);
+      const orm = await openOrm(serviceUrl, module.dbConfig, { migrate: config.MIGRATE_ON_START });
       orms.push(orm);
+      if (!config.MIGRATE_ON_START) await checkNoPendingMigrations(module.name, orm);
       unobserve.push(observeServiceDatabase(module.name, orm, clock));
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
       const context: ServiceContext = {
