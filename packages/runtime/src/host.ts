@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { type Orm, openOrm } from '@routinely/db';
-import { createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import {
+  createRpcClient,
+  InternalAuth,
+  RPC_SERVER_OPTIONS,
+  Server,
+  startRpcServer,
+  stopRpcServer,
+} from '@routinely/grpc';
 import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import type { FastifyInstance } from 'fastify';
@@ -89,7 +96,7 @@ export async function startHost(options: {
       };
       const service = await module.build(context);
       if (service.addGrpc) {
-        const server = new Server();
+        const server = new Server(RPC_SERVER_OPTIONS);
         service.addGrpc(server);
         addresses.record(module.name, await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT));
         servers.push(server);
