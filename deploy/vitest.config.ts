@@ -1,3 +1,4 @@
 import { defineProject } from '../vitest.shared.js';
 
-export default defineProject();
+// helm runs and the first compile of the Kubernetes models take seconds each on a busy machine.
+export default defineProject({ testTimeout: 120_000 });

@@ -23,7 +23,12 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
     // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the schema exists,
     // and a service role only owns its schema.
     const { rowCount } = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
-    if (!rowCount) await client.query(`CREATE SCHEMA "${schema}"`);
+    if (!rowCount) {
+      // Another process starting at the same moment may create it between the check and this statement.
+      await client.query(`CREATE SCHEMA "${schema}"`).catch((error: { code?: string }) => {
+        if (error.code !== '42P06' && error.code !== '23505') throw error;
+      });
+    }
   } finally {
     await client.end();
   }
@@ -31,7 +36,7 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
 
 /**
  * Opens MikroORM on the service's own schema (search_path pinned to it, so raw SQL stays inside) and
- * applies the committed migrations.
+ * applies the committed migrations unless `migrate: false` (a migration Job or init container applied them).
  */
 export async function openOrm(
   url: string,
@@ -60,8 +65,33 @@ export async function openOrm(
     discovery: { warnWhenNoEntities: false },
     debug: false,
   });
-  if (options.migrate !== false) await orm.migrator.up();
+  if (options.migrate !== false) await applyMigrations(orm, url);
   return orm;
+}
+
+/**
+ * Applies the schema's pending migrations under a session advisory lock on a connection of its own, so
+ * replicas (or migration init containers) starting together never run the same migration twice: the first
+ * applies them, the others wait and then find nothing pending. Returns the names it applied.
+ */
+export async function applyMigrations(orm: Orm, url: string): Promise<string[]> {
+  const key = `routinely:migrations:${String(orm.config.get('schema'))}`;
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    const applied = await orm.migrator.up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    // Ending the session releases the lock too; unlocking first keeps the release explicit.
+    await lock.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => {});
+    await lock.end();
+  }
+}
+
+/** Names of committed migrations not yet applied to the schema. */
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  return (await orm.migrator.getPendingMigrations()).map((migration) => migration.name);
 }
 
 /** SQL that would bring the database in line with the entities: empty when migrations match them. */

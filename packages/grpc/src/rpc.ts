@@ -47,6 +47,23 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   [status.DEADLINE_EXCEEDED]: 'service_unavailable',
 };
 
+/**
+ * Calls go round-robin over every address the name resolves to: in Kubernetes the peer is a headless Service
+ * (one address per ready pod), so calls spread over its replicas instead of riding one pinned connection.
+ */
+const CLIENT_CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};
+
+/**
+ * Servers close each connection after a few minutes (in-flight calls get a grace period), so clients
+ * resolve the name again and find replicas added since they connected.
+ */
+export const RPC_SERVER_OPTIONS = {
+  'grpc.max_connection_age_ms': 5 * 60_000,
+  'grpc.max_connection_age_grace_ms': 30_000,
+};
+
 export function createRpcClient<D extends Record<string, AnyMethod>>(
   definition: D,
   address: string,
@@ -54,7 +71,11 @@ export function createRpcClient<D extends Record<string, AnyMethod>>(
   options: { defaultDeadlineMs?: number; channelCredentials?: ChannelCredentials } = {},
 ): RpcClient<D> {
   const Ctor = makeGenericClientConstructor(definition as unknown as ServiceDefinition, 'routinely');
-  const raw = new Ctor(address, options.channelCredentials ?? credentials.createInsecure()) as unknown as Record<
+  const raw = new Ctor(
+    address,
+    options.channelCredentials ?? credentials.createInsecure(),
+    CLIENT_CHANNEL_OPTIONS,
+  ) as unknown as Record<
     string,
     (
       req: unknown,

@@ -72,3 +72,34 @@ describe('gRPC between services', () => {
     client.close();
   });
 });
+
+describe('gRPC load balancing', () => {
+  it('spreads calls over every address of the peer (a headless Service resolves to one per pod)', async () => {
+    const hits = [0, 0];
+    const replicas = hits.map((_, i) => {
+      const replica = new Server();
+      addRpcService(replica, auth_v1.AuthServiceService, new InternalAuth(secret, 'auth'), {
+        getJwks: async () => {
+          hits[i] = (hits[i] ?? 0) + 1;
+          return { jwksJson: '{"keys":[]}' };
+        },
+        lookupUser: async () => {
+          throw new AppError('not_found', 'No such user');
+        },
+      });
+      return replica;
+    });
+    const addresses = await Promise.all(replicas.map((replica) => startRpcServer(replica, '127.0.0.1', 0)));
+    // One name with two addresses, as DNS answers for a headless Service with two ready pods.
+    const target = `ipv4:${addresses.join(',')}`;
+    const client = createRpcClient(auth_v1.AuthServiceService, target, new InternalAuth(secret, 'calendar'));
+    try {
+      for (let i = 0; i < 10; i++) await client.getJwks({});
+      expect(hits[0]).toBeGreaterThan(0);
+      expect(hits[1]).toBeGreaterThan(0);
+    } finally {
+      client.close();
+      await Promise.all(replicas.map((replica) => stopRpcServer(replica)));
+    }
+  });
+});

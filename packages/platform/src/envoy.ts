@@ -2,13 +2,67 @@ import { ROUTE_TABLE, SERVICE_NAMES, type ServiceName } from './route-table.js';
 
 /** Port every service's HTTP listener uses inside the cluster (distributed mode). */
 export const SERVICE_HTTP_PORT = 8080;
+/** Envoy's public listener and its admin (stats, /ready) listener. */
+export const ENVOY_LISTENER_PORT = 8080;
+export const ENVOY_ADMIN_PORT = 9901;
+
+export interface EnvoyOptions {
+  /**
+   * DNS name of a service's pods. Envoy resolves it with STRICT_DNS and balances over every address, so in
+   * Kubernetes it is a headless Service (one A record per ready pod). Default `routinely-<svc>`.
+   */
+  upstreamHost?: (service: ServiceName) => string;
+  /**
+   * How many proxies in front of Envoy append to X-Forwarded-For and are trusted (0: Envoy's TCP peer is the
+   * client). A string is written as is: the Helm chart's copy carries a placeholder the template fills.
+   */
+  xffNumTrustedHops?: number | string;
+}
+
+const typed = (type: string, rest: Record<string, unknown> = {}) => ({
+  '@type': `type.googleapis.com/${type}`,
+  ...rest,
+});
+
+/** One JSON line per request on stdout: no query string (OAuth codes, tokens), no headers but the request id. */
+const accessLog = {
+  name: 'envoy.access_loggers.stdout',
+  typed_config: typed('envoy.extensions.access_loggers.stream.v3.StdoutAccessLog', {
+    log_format: {
+      json_format: {
+        time: '%START_TIME%',
+        method: '%REQ(:METHOD)%',
+        path: '%REQ_WITHOUT_QUERY(X-ENVOY-ORIGINAL-PATH?:PATH)%',
+        protocol: '%PROTOCOL%',
+        status: '%RESPONSE_CODE%',
+        flags: '%RESPONSE_FLAGS%',
+        duration_ms: '%DURATION%',
+        bytes_in: '%BYTES_RECEIVED%',
+        bytes_out: '%BYTES_SENT%',
+        client: '%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%',
+        request_id: '%REQ(X-REQUEST-ID)%',
+        upstream: '%UPSTREAM_CLUSTER%',
+        upstream_host: '%UPSTREAM_HOST%',
+      },
+      formatters: [
+        {
+          name: 'envoy.formatter.req_without_query',
+          typed_config: typed('envoy.extensions.formatter.req_without_query.v3.ReqWithoutQuery'),
+        },
+      ],
+    },
+  }),
+};
 
 /**
  * Envoy's static configuration, derived from ROUTE_TABLE: /v1/... is rewritten to /api/v1/..., each
  * prefix goes to the cluster of the service that owns it (longest prefix first, as Envoy takes the first match).
+ * The client address Envoy settles on (its peer, or the trusted hop of X-Forwarded-For) replaces the
+ * X-Forwarded-For header the services see, so TRUST_PROXY=true there reads exactly that one address and a
+ * client cannot choose its own rate-limit bucket.
  */
-export function renderEnvoyConfig(options: { namespaceSuffix?: string } = {}): Record<string, unknown> {
-  const host = (service: ServiceName) => `routinely-${service}${options.namespaceSuffix ?? ''}`;
+export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
+  const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
   const entries = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes: unknown[] = [];
   for (const entry of entries) {
@@ -24,30 +78,51 @@ export function renderEnvoyConfig(options: { namespaceSuffix?: string } = {}): R
     }
   }
   return {
+    admin: { address: { socket_address: { address: '0.0.0.0', port_value: ENVOY_ADMIN_PORT } } },
     static_resources: {
       listeners: [
         {
           name: 'public',
-          address: { socket_address: { address: '0.0.0.0', port_value: 8080 } },
+          address: { socket_address: { address: '0.0.0.0', port_value: ENVOY_LISTENER_PORT } },
           filter_chains: [
             {
               filters: [
                 {
                   name: 'envoy.filters.network.http_connection_manager',
-                  typed_config: {
-                    '@type':
-                      'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
-                    stat_prefix: 'public',
-                    use_remote_address: true,
-                    xff_num_trusted_hops: 0,
-                    route_config: { name: 'routinely', virtual_hosts: [{ name: 'api', domains: ['*'], routes }] },
-                    http_filters: [
-                      {
-                        name: 'envoy.filters.http.router',
-                        typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router' },
+                  typed_config: typed(
+                    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+                    {
+                      stat_prefix: 'public',
+                      use_remote_address: true,
+                      xff_num_trusted_hops: options.xffNumTrustedHops ?? 0,
+                      // `/api/v1/service/tasks/../admin/x` is routed as what the service will see.
+                      normalize_path: true,
+                      merge_slashes: true,
+                      access_log: [accessLog],
+                      route_config: {
+                        name: 'routinely',
+                        virtual_hosts: [
+                          {
+                            name: 'api',
+                            domains: ['*'],
+                            request_headers_to_add: [
+                              {
+                                header: { key: 'x-forwarded-for', value: '%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%' },
+                                append_action: 'OVERWRITE_IF_EXISTS_OR_ADD',
+                              },
+                            ],
+                            routes,
+                          },
+                        ],
                       },
-                    ],
-                  },
+                      http_filters: [
+                        {
+                          name: 'envoy.filters.http.router',
+                          typed_config: typed('envoy.extensions.filters.http.router.v3.Router'),
+                        },
+                      ],
+                    },
+                  ),
                 },
               ],
             },
@@ -57,8 +132,19 @@ export function renderEnvoyConfig(options: { namespaceSuffix?: string } = {}): R
       clusters: SERVICE_NAMES.map((service) => ({
         name: service,
         type: 'STRICT_DNS',
+        dns_refresh_rate: '5s',
         connect_timeout: '2s',
         lb_policy: 'ROUND_ROBIN',
+        // Below Node's 72 s keep-alive, so Envoy never reuses a connection the service is closing.
+        typed_extension_protocol_options: {
+          'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': typed(
+            'envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
+            {
+              common_http_protocol_options: { idle_timeout: '60s' },
+              explicit_http_config: { http_protocol_options: {} },
+            },
+          ),
+        },
         load_assignment: {
           cluster_name: service,
           endpoints: [

@@ -18,5 +18,10 @@ export const hostConfigSchema = platformConfigSchema.extend({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** Serve Prometheus metrics at /metrics on the listener. */
   METRICS_ENABLED: envBool(true),
+  /**
+   * Apply each service's pending migrations at start (under a lock per schema). `false` where a migration Job
+   * or init container applies them first (the Helm chart): the host then refuses to start while any is pending.
+   */
+  MIGRATE_ON_START: envBool(true),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;

@@ -1,12 +1,20 @@
 import { resolve } from 'node:path';
 import { type Orm, openOrm } from '@routinely/db';
-import { createRpcClient, InternalAuth, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import {
+  createRpcClient,
+  InternalAuth,
+  RPC_SERVER_OPTIONS,
+  Server,
+  startRpcServer,
+  stopRpcServer,
+} from '@routinely/grpc';
 import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import type { FastifyInstance } from 'fastify';
 import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
+import { checkNoPendingMigrations } from './migrate.js';
 import { loadSecrets } from './secrets.js';
 import { observeServiceDatabase } from './service-metrics.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
@@ -70,8 +78,9 @@ export async function startHost(options: {
         secrets.internalAuthSecret,
         logger,
       );
-      const orm = await openOrm(serviceUrl, module.dbConfig);
+      const orm = await openOrm(serviceUrl, module.dbConfig, { migrate: config.MIGRATE_ON_START });
       orms.push(orm);
+      if (!config.MIGRATE_ON_START) await checkNoPendingMigrations(module.name, orm);
       unobserve.push(observeServiceDatabase(module.name, orm, clock));
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);
       const context: ServiceContext = {
@@ -87,7 +96,7 @@ export async function startHost(options: {
       };
       const service = await module.build(context);
       if (service.addGrpc) {
-        const server = new Server();
+        const server = new Server(RPC_SERVER_OPTIONS);
         service.addGrpc(server);
         addresses.record(module.name, await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT));
         servers.push(server);

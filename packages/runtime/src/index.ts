@@ -3,6 +3,7 @@ export * from './host-config.js';
 export * from './http-host.js';
 export * from './infrastructure.js';
 export * from './main-loop.js';
+export * from './migrate.js';
 export * from './secrets.js';
 export * from './service-metrics.js';
 export * from './service-module.js';
