@@ -95,7 +95,12 @@ if (treeJson(steps.before) !== treeJson(steps.after)) throw new Error('the two t
 
 const lines = [
   ['serialize one task read', cost(() => zodWrite(read), 20_000), cost(() => compiledWrite(read), 20_000)],
-  ['tree of 101: parse rows, build, stringify', cost(() => treeJson(steps.before), 500), cost(() => treeJson(steps.after), 500)],
+  [
+    'tree of 101: parse rows, build, stringify',
+    cost(() => treeJson(steps.before), 500),
+    cost(() => treeJson(steps.after), 500),
+  ],
 ];
 console.log('| step | before (µs) | after (µs) | after / before |\n|---|---|---|---|');
-for (const [name, b, a] of lines) console.log(`| ${name} | ${b.toFixed(1)} | ${a.toFixed(1)} | ${(a / b).toFixed(2)} |`);
+for (const [name, b, a] of lines)
+  console.log(`| ${name} | ${b.toFixed(1)} | ${a.toFixed(1)} | ${(a / b).toFixed(2)} |`);
