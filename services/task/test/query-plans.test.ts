@@ -1,6 +1,6 @@
 // Scale check of issue 15: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
-import { openOrm, type Orm, Sql } from '@routinely/db';
+import { type Orm, openOrm, Sql } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
