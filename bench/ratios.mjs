@@ -5,11 +5,15 @@
 //   npm run bench -- ratios.mjs
 //
 // Needs DATABASE_URL (an admin URL; a fresh database is created and dropped), NATS_URL and REDIS_URL.
-// Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50).
+// Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50), CPU_PROF_DIR (runs the all-in-one
+// with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
+// me,task,tree,create; the others print as skipped), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
+// packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook floor is not
 // measured yet.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -63,6 +67,32 @@ async function startChild(name, args, env, readyUrl) {
   throw new Error(`${name} was not ready within 60 s`);
 }
 
+/** CPU time (ms, user + system) the process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ: 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `measure` plus the server's CPU time per answered request: on a shared machine req/s moves with whatever
+ * else runs, while the CPU a request costs the server process moves much less.
+ */
+async function measureWithCpu(measure, pid, title, options) {
+  const before = cpuMsOf(pid);
+  const row = await measure(title, options);
+  const after = cpuMsOf(pid);
+  const requests = row.requests_per_s * (options.duration ?? Number(process.env.DURATION));
+  row.server_cpu_us_per_request =
+    before === null || after === null || requests === 0 ? null : Math.round(((after - before) * 1000) / requests);
+  return row;
+}
+
 function stopChild(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -86,7 +116,7 @@ async function main() {
   const [emptyPort, appPort] = [await freePort(), await freePort()];
   process.env.BASE_URL = `http://127.0.0.1:${appPort}`;
   // lib.mjs reads BASE_URL and DURATION when loaded, so it is loaded after they are set.
-  const { benchUser, client, measure, pool, saveResults, DURATION } = await import('./lib.mjs');
+  const { benchUser, client, measure, pool, saveResults, CONNECTIONS, DURATION } = await import('./lib.mjs');
 
   // Other work on the machine skews every figure, the floor included, and not in the same proportion.
   const loadBefore = loadavg()[0];
@@ -95,7 +125,10 @@ async function main() {
   const db = await createTestDatabase();
   try {
     const { sqlFloors } = await import('./sql-floor.mjs');
-    const sql = await sqlFloors(db.url, { seconds: DURATION, concurrency: 50 });
+    const skipped = { per_s: 0, p99_ms: 0 };
+    const sql = process.env.SKIP_SQL
+      ? { read: skipped, write: skipped }
+      : await sqlFloors(db.url, { seconds: DURATION, concurrency: 50 });
     console.log(JSON.stringify({ title: 'SQL floor', ...sql }));
     console.error(`empty route on :${emptyPort}, all-in-one on :${appPort}, database ${db.name}`);
     children.push(
@@ -110,7 +143,10 @@ async function main() {
     children.push(
       await startChild(
         'all-in-one',
-        [fileURLToPath(new URL('packages/all-in-one/dist/main.js', root))],
+        [
+          ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
+          process.env.APP_MAIN ?? fileURLToPath(new URL('packages/all-in-one/dist/main.js', root)),
+        ],
         {
           ...process.env,
           ...testHostEnv(db.url, `bench-${Date.now()}`),
@@ -143,15 +179,25 @@ async function main() {
     await measure('warm-up empty', { ...warm, url: emptyUrl, mount: '', paths: ['/empty'], duration: 1 });
     await measure('warm-up task', { ...warm, paths: [`/service/tasks/${one.id}`], token, duration: 1 });
 
-    const floor = await measure('empty fastify route', { url: emptyUrl, mount: '', paths: ['/empty'] });
+    const [emptyChild, appChild] = children;
+    const floor = await measureWithCpu(measure, emptyChild.pid, 'empty fastify route', {
+      url: emptyUrl,
+      mount: '',
+      paths: ['/empty'],
+    });
+    const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : undefined;
+    const row = async (key, title, options) =>
+      !only || only.has(key)
+        ? measureWithCpu(measure, appChild.pid, title, options)
+        : { title, connections: CONNECTIONS, requests_per_s: 0, p99_ms: 0, non_2xx: 0, errors: 0, skipped: true };
     const rows = [
-      await measure('GET /auth/me', { paths: ['/auth/me'], token }),
-      await measure('GET /service/tasks/{id}', { paths: [`/service/tasks/${one.id}`], token }),
-      await measure('GET /service/tasks/{id}/tree (101 tasks)', {
+      await row('me', 'GET /auth/me', { paths: ['/auth/me'], token }),
+      await row('task', 'GET /service/tasks/{id}', { paths: [`/service/tasks/${one.id}`], token }),
+      await row('tree', 'GET /service/tasks/{id}/tree (101 tasks)', {
         paths: [`/service/tasks/${treeRoot.id}/tree`],
         token,
       }),
-      await measure('POST /service/tasks', {
+      await row('create', 'POST /service/tasks', {
         method: 'POST',
         paths: ['/service/tasks'],
         body: JSON.stringify({ title: 'ratios create', duration_min: 10 }),
@@ -159,21 +205,28 @@ async function main() {
       }),
     ];
 
+    // The empty route's CPU per request over this row's: the share the row would reach if CPU alone bound it.
+    const cpuShare = (row) =>
+      floor.server_cpu_us_per_request && row.server_cpu_us_per_request
+        ? (floor.server_cpu_us_per_request / row.server_cpu_us_per_request).toFixed(3)
+        : 'n/a';
     const share = (row) => (floor.requests_per_s > 0 ? row.requests_per_s / floor.requests_per_s : 0);
     const lines = [
       `ratios: ${DURATION} s per figure at ${floor.connections} connections, ${new Date().toISOString()}, ` +
         `${cpus().length} cores, node ${process.version}, 1-min load average ${loadBefore.toFixed(2)} before and ` +
         `${loadavg()[0].toFixed(2)} after (the run itself loads about 2)`,
       '',
-      `| request | req/s | p99 | share of the empty route (${floor.requests_per_s.toLocaleString('en')} req/s) |`,
-      '|---|---|---|---|',
-      ...rows.map(
-        (r) =>
-          `| \`${r.title}\` | ${r.requests_per_s.toLocaleString('en')} | ${r.p99_ms} ms | ${share(r).toFixed(3)}${
-            r.non_2xx > 0 || r.errors > 0 ? ` (INVALID: ${r.non_2xx} non-2xx, ${r.errors} errors)` : ''
-          } |`,
+      `| request | req/s | p99 | share of the empty route (${floor.requests_per_s.toLocaleString('en')} req/s) | ` +
+        `server CPU per request (empty route: ${floor.server_cpu_us_per_request} µs) | CPU share |`,
+      '|---|---|---|---|---|---|',
+      ...rows.map((r) =>
+        r.skipped
+          ? `| \`${r.title}\` | skipped | skipped | skipped | skipped | skipped |`
+          : `| \`${r.title}\` | ${r.requests_per_s.toLocaleString('en')} | ${r.p99_ms} ms | ${share(r).toFixed(3)}${
+              r.non_2xx > 0 || r.errors > 0 ? ` (INVALID: ${r.non_2xx} non-2xx, ${r.errors} errors)` : ''
+            } | ${r.server_cpu_us_per_request} µs | ${cpuShare(r)} |`,
       ),
-      '| 1,000 reminder webhooks due at one instant | not measured | not measured | not measured (bare undici loop floor) |',
+      '| 1,000 reminder webhooks due at one instant | not measured | not measured | not measured (bare undici loop floor) | | |',
       '',
       '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
       '|---|---|---|---|',

@@ -23,6 +23,14 @@ export class Sql {
     });
   }
 
+  /**
+   * Runs `work` in one transaction of raw SQL only, without an EntityManager (no fork, no unit of work to
+   * flush at commit): for hot writes whose outbox rows are inserted as SQL too (`insertOutbox`).
+   */
+  static rawTransaction<T>(orm: Orm, work: (sql: Sql) => Promise<T>): Promise<T> {
+    return orm.em.getKnex().transaction((trx) => work(new Sql(trx)));
+  }
+
   static pool(orm: Orm): Sql {
     return new Sql(orm.em.getKnex());
   }

@@ -11,4 +11,5 @@ export * from './jetstream.js';
 export * from './metrics.js';
 export * from './outbox.js';
 export * from './outbox-backlog.js';
+export * from './outbox-sql.js';
 export * from './transport.js';

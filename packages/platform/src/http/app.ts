@@ -7,7 +7,6 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { hasPermission, type Permission } from '../auth/permissions.js';
 import type { Principal, TokenVerifier } from '../auth/tokens.js';
@@ -19,6 +18,7 @@ import { registerRequestObservability } from './observability.js';
 import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { responseSerializerCompiler } from './serializer.js';
 import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -108,6 +108,16 @@ function validationErrors(error: { validation?: unknown; validationContext?: str
   return [{ loc: [context], msg: 'Invalid input', type: 'invalid' }];
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects, so it may wait unobserved while other checks run first. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
 function sendProblem(reply: FastifyReply, error: AppError) {
   const problem = problemOf(error, String(reply.request.id));
   if (error.headers) reply.headers(error.headers);
@@ -134,7 +144,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   const csrf = new CookieCsrfGuard(options.allowedOrigins ?? []);
   registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('tenantId', null);
   await app.register(cookie);
@@ -149,6 +159,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       throw new AppError('uri_too_long', `Request URI longer than ${MAX_URL_LENGTH} characters`);
     }
     const config = request.routeOptions.config;
+    const mode: AuthMode = config.auth ?? 'required';
+    const caller = mode === 'none' ? undefined : callerToken(request);
+    // The token check (its revocation lookup is a Redis round trip) runs alongside the rate limit's; its
+    // outcome is only looked at once the limit let the request through, so the order of checks stays.
+    const verified = caller?.token ? settle(options.verifyToken(caller.token)) : undefined;
     if (options.rateLimiter && config.rateLimit !== false) {
       const decision = await options.rateLimiter.consume(request.ip);
       reply.header('RateLimit-Limit', decision.limit);
@@ -160,12 +175,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
         });
       }
     }
-    const mode: AuthMode = config.auth ?? 'required';
-    const caller = mode === 'none' ? undefined : callerToken(request);
     if (caller !== undefined) {
-      if (caller.token === '') throw new AppError('not_authenticated', 'Malformed Authorization header');
+      if (caller.token === '' || !verified) throw new AppError('not_authenticated', 'Malformed Authorization header');
       if (caller.source === 'cookie') csrf.check(request);
-      request.principal = await options.verifyToken(caller.token);
+      const outcome = await verified;
+      if (!outcome.ok) throw outcome.error;
+      request.principal = outcome.value;
       request.tenantId = request.principal.tenantId;
     } else if (mode === 'required' && request.routeOptions.url) {
       throw new AppError('not_authenticated', 'Authentication required');

@@ -1,15 +1,24 @@
 import type { EntityManager } from '@routinely/db';
-import { enqueue, makeEvent, taskEvents } from '@routinely/events';
+import { type EventEnvelope, enqueue, makeEvent, taskEvents } from '@routinely/events';
 import { type TaskRow, toSnapshot } from './task-model.js';
 
 export type TaskEventKind = keyof typeof taskEvents;
 
+/**
+ * Where a transaction's events go: the unit of work of an EntityManager transaction, or the list a raw SQL
+ * transaction inserts into the outbox before it commits (TaskService's writes, see `insertOutbox`).
+ */
+export type TaskOutbox = EntityManager | EventEnvelope[];
+
 /** Adds the event of a task change to the outbox of the caller's transaction. */
-export function emitTaskEvent(em: EntityManager, kind: TaskEventKind, row: TaskRow, at: Date): void {
-  enqueue(
-    em,
-    makeEvent(taskEvents[kind], { tenantId: row.tenant_id, userId: row.user_id, at }, { task: toSnapshot(row) }),
+export function emitTaskEvent(outbox: TaskOutbox, kind: TaskEventKind, row: TaskRow, at: Date): void {
+  const event = makeEvent(
+    taskEvents[kind],
+    { tenantId: row.tenant_id, userId: row.user_id, at },
+    { task: toSnapshot(row) },
   );
+  if (Array.isArray(outbox)) outbox.push(event);
+  else enqueue(outbox, event);
 }
 
 /**

@@ -47,7 +47,23 @@ export const TASK_DEFAULTS = {
   reminder_offset_min: 10,
 };
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+
+/**
+ * `date.toISOString()` for years 1000-9999, written from the UTC fields: a tree of 500 tasks formats 1,000+
+ * timestamps per answer and V8's toISOString was the costliest call of that path (issue 15). Other years
+ * (and invalid dates) take toISOString itself.
+ */
+export function isoTimestamp(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString();
+  const ms = date.getUTCMilliseconds();
+  return `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]}T${
+    TWO_DIGITS[date.getUTCHours()]
+  }:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
+const iso = (d: Date | null) => (d ? isoTimestamp(d) : null);
 
 /** RoutineTaskRead of the contract. */
 export function toTaskRead(row: TaskRow) {
@@ -72,8 +88,8 @@ export function toTaskRead(row: TaskRow) {
     chosen_slot_start: iso(row.chosen_slot_start),
     chosen_slot_end: iso(row.chosen_slot_end),
     completed_at: iso(row.completed_at),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 export type TaskRead = ReturnType<typeof toTaskRead>;

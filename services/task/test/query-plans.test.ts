@@ -1,0 +1,131 @@
+// Scale check of issue 15: with realistic row counts and fresh statistics, the hot queries of the task store
+// walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
+import { type Orm, openOrm, Sql } from '@routinely/db';
+import { createTestDatabase } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
+import { dbConfig } from '../src/index.js';
+
+const OWNERS = 1_000;
+const TASKS_PER_OWNER = 100;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every node of an EXPLAIN (FORMAT JSON) plan, depth first. */
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+/**
+ * Runs a query function of src/db against a stand-in that records the SQL it sends instead of running it,
+ * then asks PostgreSQL for the plan of exactly that statement with the same parameters.
+ */
+async function planOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
+  let sent: { query: string; params: readonly unknown[] } | undefined;
+  const recorder = {
+    rows: async (query: string, params: readonly unknown[] = []) => {
+      sent = { query, params };
+      return [];
+    },
+    first: async (query: string, params: readonly unknown[] = []) => {
+      sent = { query, params };
+      return undefined;
+    },
+  };
+  await run(recorder as unknown as Sql);
+  if (!sent) throw new Error('the query function sent no SQL');
+  const [row] = await Sql.pool(orm).rows<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+    `explain (format json) ${sent.query}`,
+    sent.params,
+  );
+  const plan = row?.['QUERY PLAN'][0]?.Plan;
+  if (!plan) throw new Error('no plan');
+  return nodesOf(plan);
+}
+
+const seqScansOnTasks = (nodes: PlanNode[]) =>
+  nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'tasks');
+const indexesUsed = (nodes: PlanNode[]) => nodes.map((n) => n['Index Name']).filter(Boolean);
+
+describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let orm: Orm;
+  // The owner under test: 1,000 root tasks plus a tree of a root with 9 children, each with 10 grandchildren.
+  const tenant = '00000000-0000-4000-8000-000000000001';
+  const user = '00000000-0000-4000-8000-000000000002';
+  const owner = { tenantId: tenant, userId: user };
+  let rootId = '';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await openOrm(db.url, dbConfig);
+    const sql = Sql.pool(orm);
+    // Other owners: 100 root tasks each, spread over statuses.
+    await sql.rows(
+      `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
+         duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
+       select gen_random_uuid(), md5('t' || (n / ?))::uuid, md5('u' || (n / ?))::uuid, null, 1, n % ?,
+         'task ' || n, (array['pending','scheduled','done'])[1 + n % 3], 3, 30, '{inapp}', 10, '{}', now(), now()
+       from generate_series(0, ? - 1) as n`,
+      [TASKS_PER_OWNER, TASKS_PER_OWNER, TASKS_PER_OWNER, (OWNERS - 1) * TASKS_PER_OWNER],
+    );
+    const insert = (parent: string | null, depth: number, order: number) =>
+      sql.first<{ id: string }>(
+        `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
+           duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, ?, 'tree task', 'pending', 3, 30, '{inapp}', 10, '{}', now(), now())
+         returning id`,
+        [tenant, user, parent, depth, order],
+      );
+    await sql.rows(
+      `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
+         duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
+       select gen_random_uuid(), ?, ?, null, 1, n, 'own task ' || n, 'pending', 3, 30, '{inapp}', 10, '{home}',
+         now(), now()
+       from generate_series(1, 1000) as n`,
+      [tenant, user],
+    );
+    const root = await insert(null, 1, 0);
+    rootId = root?.id ?? '';
+    for (let c = 0; c < 9; c++) {
+      const child = await insert(rootId, 2, c);
+      for (let g = 0; g < 10; g++) await insert(child?.id ?? null, 3, g);
+    }
+    await sql.rows('analyze tasks');
+  }, 120_000);
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('reads a task by id through the primary key', async () => {
+    const nodes = await planOf(orm, (sql) => findTask(sql, owner, rootId));
+    expect(seqScansOnTasks(nodes)).toEqual([]);
+    expect(indexesUsed(nodes)).toContain('tasks_pkey');
+  });
+
+  it('walks a tree through the primary key and the parent index', async () => {
+    const nodes = await planOf(orm, (sql) => subtreeRows(sql, owner, rootId));
+    expect(seqScansOnTasks(nodes)).toEqual([]);
+    expect(indexesUsed(nodes)).toEqual(expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx']));
+  });
+
+  it('lists an owner through an owner index, with and without filters', async () => {
+    for (const filters of [
+      { limit: 50, offset: 0 },
+      { status: 'pending' as const, limit: 50, offset: 0 },
+      { parentTaskId: rootId, limit: 50, offset: 0 },
+      { tag: 'home', limit: 50, offset: 0 },
+    ]) {
+      const nodes = await planOf(orm, (sql) => listTasks(sql, owner, filters));
+      expect(seqScansOnTasks(nodes), JSON.stringify(filters)).toEqual([]);
+      expect(indexesUsed(nodes).some((name) => String(name).startsWith('tasks_owner_'))).toBe(true);
+    }
+  });
+});
