@@ -35,7 +35,8 @@ export async function startRunHarness(
     env: { IMPORT_WORKER_POLL_MS: '20' },
     clock,
     internalSecret: INTERNAL_SECRET,
-    grpcAddresses: { scheduler: schedulerAddress },
+    // The dashboard's peers are not part of these tests: a loopback port nothing listens on.
+    grpcAddresses: { scheduler: schedulerAddress, delivery: '127.0.0.1:9', integration: '127.0.0.1:9' },
   });
   const taskServer = new Server();
   task.service.addGrpc?.(taskServer);
