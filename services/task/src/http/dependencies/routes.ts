@@ -32,7 +32,13 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       '/service/tasks/dependencies',
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
-        schema: { tags, summary: 'Create a dependency edge', body: createBody, response: { 201: dependencyRead } },
+        schema: {
+          operationId: 'createDependency',
+          tags,
+          summary: 'Create a dependency edge',
+          body: createBody,
+          response: { 201: dependencyRead },
+        },
       },
       async (request, reply) =>
         reply.status(201).send(toDependencyRead(await dependencies.create(ownerOf(request), request.body))),
@@ -42,7 +48,12 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       '/service/tasks/dependencies/:dep_id',
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
-        schema: { tags, summary: 'Delete a dependency edge', params: z.object({ dep_id: z.uuid() }) },
+        schema: {
+          operationId: 'deleteDependency',
+          tags,
+          summary: 'Delete a dependency edge',
+          params: z.object({ dep_id: z.uuid() }),
+        },
       },
       async (request, reply) => {
         await dependencies.remove(ownerOf(request), request.params.dep_id);
@@ -55,6 +66,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'listTaskDependencies',
           tags,
           summary: "A task's dependencies and dependents",
           params: taskIdParams,

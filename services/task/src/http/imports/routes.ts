@@ -71,6 +71,7 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
       {
         config: { permission },
         schema: {
+          operationId: 'importTasks',
           tags,
           summary: 'Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run',
           body: importBody,
@@ -90,6 +91,7 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
         config: { permission },
         bodyLimit: 32 * 1024 * 1024,
         schema: {
+          operationId: 'createImportJob',
           tags,
           summary: 'Queue a large import; a background worker parses it',
           body: importBody,
@@ -108,7 +110,13 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
       '/service/tasks/bulk-import/jobs/:job_id',
       {
         config: { permission },
-        schema: { tags, summary: 'Status of an import job', params: jobParams, response: { 200: jobRead } },
+        schema: {
+          operationId: 'getImportJob',
+          tags,
+          summary: 'Status of an import job',
+          params: jobParams,
+          response: { 200: jobRead },
+        },
       },
       async (request) => toJobRead(await jobs.get(ownerOf(request), request.params.job_id)),
     );
@@ -118,6 +126,7 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
       {
         config: { permission },
         schema: {
+          operationId: 'commitImportJob',
           tags,
           summary: 'Commit a parsed job (all or nothing); the worker writes it',
           params: jobParams,
@@ -133,7 +142,10 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
 
     r.delete(
       '/service/tasks/bulk-import/jobs/:job_id',
-      { config: { permission }, schema: { tags, summary: 'Cancel an import job', params: jobParams } },
+      {
+        config: { permission },
+        schema: { operationId: 'cancelImportJob', tags, summary: 'Cancel an import job', params: jobParams },
+      },
       async (request, reply) => {
         await jobs.cancel(ownerOf(request), request.params.job_id);
         return reply.status(204).send();
