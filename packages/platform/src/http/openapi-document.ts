@@ -1,4 +1,4 @@
-import { sample } from 'openapi-sampler';
+import { exampleOf } from './openapi-examples.js';
 import { DOCUMENT_HEADERS, DOCUMENT_RESPONSES, type RouteFacts, withProblemResponses } from './problem-responses.js';
 
 /** Extension key the route transform leaves on each operation for the document pass; removed by it. */
@@ -82,12 +82,23 @@ function tidyComponents(document: Json): void {
       }
     }
   }
-  components.schemas = Object.fromEntries(
-    Object.keys(schemas)
-      .filter((name) => used.has(name))
-      .sort()
-      .map((name) => [name, schemas[name]]),
-  );
+  // A request-only schema goes by its plain name (TaskCreate, not TaskCreateInput).
+  const kept = [...used].filter((name) => schemas[name]);
+  for (const name of kept) {
+    const base = name.endsWith('Input') ? name.slice(0, -'Input'.length) : undefined;
+    if (base && !used.has(base)) renames.set(`${SCHEMA_REF}${name}`, `${SCHEMA_REF}${base}`);
+  }
+  walk(document, (node) => {
+    const target = typeof node.$ref === 'string' ? renames.get(node.$ref) : undefined;
+    if (target) node.$ref = target;
+  });
+  const named = kept.map((name) => {
+    // zod writes each as a standalone JSON Schema; inside the document they are plain component schemas.
+    const { $schema: _s, $id: _i, ...schema } = schemas[name] as Json;
+    const target = renames.get(`${SCHEMA_REF}${name}`);
+    return [target ? target.slice(SCHEMA_REF.length) : name, schema] as const;
+  });
+  components.schemas = Object.fromEntries(named.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /**
@@ -124,8 +135,8 @@ function addExamples(document: Json): void {
     if (!isObject(content)) return;
     for (const [type, media] of Object.entries(content)) {
       if (!isObject(media) || !isObject(media.schema) || media.example !== undefined || media.examples) continue;
-      if (type === 'text/csv') continue;
-      media.example = sample(media.schema as never, { skipReadOnly: true, maxSampleDepth: 4, quiet: true }, document);
+      if (!type.includes('json') && !type.startsWith('text/') && type !== 'application/x-www-form-urlencoded') continue;
+      media.example = exampleOf(media.schema, document);
     }
   };
   const responses = (document.components as Json | undefined)?.responses as Record<string, Json> | undefined;

@@ -67,6 +67,27 @@ export function documentWebhook(app: FastifyInstance, event: string, doc: Webhoo
 }
 
 /**
+ * A body accepted as JSON or as text (CSV import: `z.union([z.string(), jsonShape])` with `consumes`) is
+ * documented per media type: the string branch under the text types, the rest under JSON.
+ */
+function splitTextBody(schema: Record<string, unknown>): void {
+  const consumes = schema.consumes as string[] | undefined;
+  const body = schema.body as { anyOf?: Record<string, unknown>[] } | undefined;
+  const textTypes = (consumes ?? []).filter((type) => type.startsWith('text/'));
+  if (!body?.anyOf || textTypes.length === 0) return;
+  const text = body.anyOf.filter((branch) => branch.type === 'string');
+  const json = body.anyOf.filter((branch) => branch.type !== 'string');
+  if (text.length !== 1 || json.length === 0) return;
+  const jsonSchema = json.length === 1 ? json[0] : { anyOf: json };
+  schema.body = {
+    content: Object.fromEntries(
+      (consumes ?? []).map((type) => [type, { schema: textTypes.includes(type) ? text[0] : jsonSchema }]),
+    ),
+  };
+  delete schema.consumes;
+}
+
+/**
  * One OpenAPI 3.1 document for every route registered on this app. Only canonical /api/v1 routes are
  * documented; the /v1 alias mount and operational routes are hidden. Named schemas are zod schemas carrying
  * `.meta({ id })` (zod's global registry); the per-route pass records the route's facts, the document pass
@@ -91,10 +112,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         contact: { name: 'Routinely' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [
-        { url: '/', description: 'The deployment serving this document' },
-        { url: 'http://localhost:8080', description: '`npm start` on this machine' },
-      ],
+      // Relative: the deployment serving the document (`npm start`: http://localhost:8080).
+      servers: [{ url: '/', description: 'The deployment serving this document' }],
       components: {
         securitySchemes: {
           OAuth2PasswordBearer: {
@@ -126,6 +145,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           hasInput: ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
         };
         schema[FACTS_KEY] = facts;
+        splitTextBody(schema);
       }
       return out;
     },
@@ -155,4 +175,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get(ALIAS_DOCS_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (_req, reply) =>
     reply.redirect(DOCS_PATH),
   );
+}
+
+/** A schema to name, alone or with an example for readers (where one built from the schema says little). */
+export type NamedSchema = ZodType | { schema: ZodType; example: unknown };
+
+/**
+ * Names schemas in the OpenAPI document (`#/components/schemas/<name>`), keeping what else they carry. A
+ * named schema is written once and referred to; a recursive one (a task tree) can only be written this way.
+ */
+export function nameSchemas(schemas: Record<string, NamedSchema>): void {
+  for (const [id, entry] of Object.entries(schemas)) {
+    const schema = 'schema' in entry ? entry.schema : entry;
+    const examples = 'schema' in entry ? { examples: [entry.example] } : {};
+    z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), ...examples, id });
+  }
 }

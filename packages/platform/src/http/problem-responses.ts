@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_TABLE } from '../errors.js';
+import { ERROR_TABLE, type ErrorCode } from '../errors.js';
 
 /** RFC 9457 problem body of every error answer (see errors.ts problemOf); the document's `Problem` schema. */
 export const problemSchema = z
@@ -87,14 +87,35 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': ref('RateLimit-Reset'),
 };
 
+const EXAMPLE_REQUEST_ID = '0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e';
+
+/** What an answer of this status looks like: the first code of the error table with that status. */
+function problemExample(status: number) {
+  const code = (Object.keys(ERROR_TABLE) as ErrorCode[]).find((c) => ERROR_TABLE[c].status === status);
+  if (!code) return undefined;
+  const { title } = ERROR_TABLE[code];
+  return {
+    type: `urn:routinely:problem:${code}`,
+    title,
+    status,
+    detail: status === 422 ? 'Request validation failed' : title,
+    code,
+    request_id: EXAMPLE_REQUEST_ID,
+    ...(status === 422
+      ? { errors: [{ loc: ['body', 'dealine_at'], msg: 'Unknown parameter: dealine_at', type: 'unrecognized_keys' }] }
+      : {}),
+  };
+}
+
 function problemResponse(status: number, description: string) {
+  const example = problemExample(status);
   return {
     description,
     headers: {
       ...REQUEST_ID_HEADER,
       ...(status === 429 ? { 'Retry-After': ref('Retry-After'), ...RATE_LIMIT_HEADERS } : {}),
     },
-    content: { 'application/problem+json': { schema: { $ref: PROBLEM_REF } } },
+    content: { 'application/problem+json': { schema: { $ref: PROBLEM_REF }, ...(example ? { example } : {}) } },
   };
 }
 

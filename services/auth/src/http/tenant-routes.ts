@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -163,3 +163,10 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Tenant: tenantSchema,
+  Invite: inviteSchema,
+  InviteWithToken: createdInviteSchema,
+});

@@ -60,6 +60,9 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: "End the cookie's session (OIDC Front-Channel Logout); answers a 1x1 transparent GIF",
           querystring: frontChannelLogoutQuery,
           produces: ['image/gif'],
+          response: {
+            200: z.custom<Buffer>().meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' }),
+          },
         },
       },
       async (request, reply) => {

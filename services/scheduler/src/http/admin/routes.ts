@@ -1,4 +1,4 @@
-import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
+import { nameSchemas, ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -127,3 +127,10 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  UserQuota: quotaRow,
+  UserQuotaPatch: quotaPatch,
+  TenantSchedulingSettings: tenantSettings,
+});

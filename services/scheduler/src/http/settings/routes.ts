@@ -113,11 +113,17 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       '/service/settings/no-go-windows/:window_id',
       {
         config: { permission },
-        schema: { operationId: 'deleteNoGoWindow', tags, summary: 'Remove a no-go window', params: windowIdParams },
+        schema: {
+          response: { 204: z.null().describe('Removed') },
+          operationId: 'deleteNoGoWindow',
+          tags,
+          summary: 'Remove a no-go window',
+          params: windowIdParams,
+        },
       },
       async (request, reply) => {
         await settings.removeWindow(ownerOf(request), request.params.window_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
   };

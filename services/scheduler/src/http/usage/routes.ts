@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -134,3 +134,11 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  ScheduleCost: costStatus,
+  Quota: quotaMe,
+  UsageToday: usageToday,
+  UsageMonthly: usageMonthly,
+});

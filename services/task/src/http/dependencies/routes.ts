@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -49,6 +49,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          response: { 204: z.null().describe('Deleted') },
           operationId: 'deleteDependency',
           tags,
           summary: 'Delete a dependency edge',
@@ -57,7 +58,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       },
       async (request, reply) => {
         await dependencies.remove(ownerOf(request), request.params.dep_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
@@ -83,3 +84,9 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Dependency: dependencyRead,
+  DependencyCreate: createBody,
+});

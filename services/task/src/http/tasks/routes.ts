@@ -131,11 +131,17 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks/:task_id',
       {
         config: { permission: 'SERVICE_TASK_DELETE' },
-        schema: { operationId: 'deleteTask', tags, summary: 'Delete a task and its subtree', params: taskIdParams },
+        schema: {
+          response: { 204: z.null().describe('Deleted with its subtree') },
+          operationId: 'deleteTask',
+          tags,
+          summary: 'Delete a task and its subtree',
+          params: taskIdParams,
+        },
       },
       async (request, reply) => {
         await tasks.remove(ownerOf(request), request.params.task_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
