@@ -12,6 +12,7 @@ import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
+import { documentWebhookEvents } from './http/webhooks/events-doc.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
 import { observeDeadLetterQueue } from './workers/observability.js';
@@ -89,6 +90,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   const knownContacts = new Set<string>();
 
   const routes: FastifyPluginAsync = async (app) => {
+    documentWebhookEvents(app);
     // Reminder emails go to the address in the caller's token when no auth event has told us one.
     app.addHook('preHandler', async (request) => {
       const p = request.principal;

@@ -1475,7 +1475,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "reminder.fired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task's reminder is due (channel webhook)
+         * @description Sent to every enabled endpoint of the task's owner that takes reminder.fired. max_attempts (0 to 8, default 4) counts the retries after the first try; 3xx answers are followed once.
+         */
+        post: operations["onReminderFired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test send (POST /service/webhooks/{endpoint_id}/test)
+         * @description Signed like real deliveries; sent once, never retried, and not counted against max_attempts.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AuthStatus: {
@@ -2041,6 +2082,69 @@ export interface components {
             user: components["schemas"]["UserProfile"];
             sso_linked?: boolean;
         };
+        /**
+         * @example {
+         *       "event": "reminder.fired",
+         *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+         *       "delivery_id": "0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b",
+         *       "occurred_at": "2026-03-02T08:45:00Z",
+         *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+         *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+         *       "attempt": 1,
+         *       "reminder_set_at": "2026-03-01T18:00:00Z",
+         *       "task": {
+         *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7b",
+         *         "title": "Water the plants",
+         *         "description": null,
+         *         "priority": 3,
+         *         "duration_min": 15,
+         *         "chosen_slot_start": "2026-03-02T09:00:00Z",
+         *         "chosen_slot_end": "2026-03-02T09:15:00Z",
+         *         "tags": [
+         *           "garden"
+         *         ]
+         *       }
+         *     }
+         */
+        ReminderFiredEvent: {
+            /** @constant */
+            event: "reminder.fired";
+            /**
+             * Format: uuid
+             * @description Same for one firing and endpoint across retries, redeliver and requeue (a requeue makes a new delivery_id): dedupe on it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description This delivery; stable across its retries
+             */
+            delivery_id: string;
+            /**
+             * Format: date-time
+             * @description UTC, with Z
+             */
+            occurred_at: string;
+            tenant_id: string;
+            user_id: string;
+            /** @description 1 on the first try, then 2, 3, ... */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the reminder was scheduled
+             */
+            reminder_set_at: string;
+            task: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                description: string | null;
+                priority: number;
+                duration_min: number;
+                chosen_slot_start: string | null;
+                chosen_slot_end: string | null;
+                tags: string[];
+            };
+        };
         ScheduleCost: {
             date: string;
             /** @description USD, rounded to 6 decimals */
@@ -2403,6 +2507,46 @@ export interface components {
             created_at: string;
             updated_at: string;
             secret: string;
+        };
+        /**
+         * @example {
+         *       "event": "webhook.test",
+         *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+         *       "delivery_id": "0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b",
+         *       "occurred_at": "2026-03-02T08:45:00Z",
+         *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+         *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+         *       "attempt": 1,
+         *       "endpoint_id": "0195f3a2-9e63-7f4a-9d3c-5b8a4f6e7d9c",
+         *       "message": "Test delivery for webhook endpoint \"Home automation\" from Routinely"
+         *     }
+         */
+        WebhookTestEvent: {
+            /** @constant */
+            event: "webhook.test";
+            /**
+             * Format: uuid
+             * @description Same for one firing and endpoint across retries, redeliver and requeue (a requeue makes a new delivery_id): dedupe on it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description This delivery; stable across its retries
+             */
+            delivery_id: string;
+            /**
+             * Format: date-time
+             * @description UTC, with Z
+             */
+            occurred_at: string;
+            tenant_id: string;
+            user_id: string;
+            /** @description 1 on the first try, then 2, 3, ... */
+            attempt: number;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @description A diagnostic line naming the endpoint */
+            message: string;
         };
         WebhookTestResult: {
             ok: boolean;
@@ -8516,6 +8660,187 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    onReminderFired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>; see "Verifying a signature"
+                 * @example t=1772441100,v1=5b2d9c0e4f6a8b1c3d5e7f9a0b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f2a4b6c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description Unix seconds at send (the t of the signature)
+                 * @example 1772441100
+                 */
+                "X-Service-Timestamp": string;
+                /**
+                 * @description The event kind
+                 * @example reminder.fired
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description event_id of the body: dedupe on it
+                 * @example 0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description delivery_id of the body
+                 * @example 0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b
+                 */
+                "X-Service-Delivery-Id": string;
+                /**
+                 * @description The endpoint this was sent to
+                 * @example 0195f3a2-9e63-7f4a-9d3c-5b8a4f6e7d9c
+                 */
+                "X-Service-Endpoint-Id": string;
+                /**
+                 * @description Routinely/1.0
+                 * @example Routinely/1.0
+                 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "reminder.fired",
+                 *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "delivery_id": "0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b",
+                 *       "occurred_at": "2026-03-02T08:45:00Z",
+                 *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                 *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                 *       "attempt": 1,
+                 *       "reminder_set_at": "2026-03-01T18:00:00Z",
+                 *       "task": {
+                 *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7b",
+                 *         "title": "Water the plants",
+                 *         "description": null,
+                 *         "priority": 3,
+                 *         "duration_min": 15,
+                 *         "chosen_slot_start": "2026-03-02T09:00:00Z",
+                 *         "chosen_slot_end": "2026-03-02T09:15:00Z",
+                 *         "tags": [
+                 *           "garden"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReminderFiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any other 4xx: failed hard, straight to the dead-letter queue (requeue it from there) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later (5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h within the endpoint max_attempts) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any 5xx (and a timeout or connection error): retried like 429 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is sent */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>; see "Verifying a signature"
+                 * @example t=1772441100,v1=5b2d9c0e4f6a8b1c3d5e7f9a0b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f2a4b6c
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description Unix seconds at send (the t of the signature)
+                 * @example 1772441100
+                 */
+                "X-Service-Timestamp": string;
+                /**
+                 * @description The event kind
+                 * @example webhook.test
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description event_id of the body: dedupe on it
+                 * @example 0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description delivery_id of the body
+                 * @example 0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b
+                 */
+                "X-Service-Delivery-Id": string;
+                /**
+                 * @description The endpoint this was sent to
+                 * @example 0195f3a2-9e63-7f4a-9d3c-5b8a4f6e7d9c
+                 */
+                "X-Service-Endpoint-Id": string;
+                /**
+                 * @description Routinely/1.0
+                 * @example Routinely/1.0
+                 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "webhook.test",
+                 *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "delivery_id": "0195f3a2-8d52-7e3f-8c2b-4a7f3e5d6c8b",
+                 *       "occurred_at": "2026-03-02T08:45:00Z",
+                 *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                 *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                 *       "attempt": 1,
+                 *       "endpoint_id": "0195f3a2-9e63-7f4a-9d3c-5b8a4f6e7d9c",
+                 *       "message": "Test delivery for webhook endpoint \"Home automation\" from Routinely"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any non-2xx answer is reported back in the test result */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
