@@ -1684,9 +1684,9 @@ export interface components {
              * @default finish_to_start
              * @enum {string}
              */
-            dep_type: "finish_to_start" | "start_to_start" | "finish_to_finish" | "start_to_finish";
+            dep_type?: "finish_to_start" | "start_to_start" | "finish_to_finish" | "start_to_finish";
             /** @default 0 */
-            lag_min: number;
+            lag_min?: number;
         };
         FreeBusy: {
             from: string;
@@ -1746,9 +1746,9 @@ export interface components {
             /** @description task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own */
             rows: unknown[];
             /** @default true */
-            commit: boolean;
+            commit?: boolean;
             /** @default false */
-            auto_schedule: boolean;
+            auto_schedule?: boolean;
         };
         ImportResult: {
             total: number;
@@ -1836,7 +1836,7 @@ export interface components {
              * @default event
              * @enum {string}
              */
-            type: "meeting" | "event" | "task";
+            type?: "meeting" | "event" | "task";
             title: string;
             description?: string | null;
             location?: string | null;
@@ -1845,12 +1845,12 @@ export interface components {
             /** Format: date-time */
             end_at: string;
             /** @default false */
-            all_day: boolean;
+            all_day?: boolean;
             /**
              * @default confirmed
              * @enum {string}
              */
-            status: "confirmed" | "tentative";
+            status?: "confirmed" | "tentative";
         };
         ItemPatch: {
             /** @enum {string} */
@@ -2273,9 +2273,9 @@ export interface components {
              * @description 1 = highest .. 5 = lowest
              * @default 3
              */
-            priority: number;
+            priority?: number;
             /** @default 30 */
-            duration_min: number;
+            duration_min?: number;
             deadline_at?: string | null;
             earliest_start_at?: string | null;
             /**
@@ -2283,13 +2283,13 @@ export interface components {
              *       "inapp"
              *     ]
              */
-            reminder_channels: ("email" | "inapp" | "webhook")[];
+            reminder_channels?: ("email" | "inapp" | "webhook")[];
             /** @default 10 */
-            reminder_offset_min: number;
+            reminder_offset_min?: number;
             /** @default [] */
-            tags: string[];
+            tags?: string[];
             /** @default null */
-            parent_task_id: string | null;
+            parent_task_id?: string | null;
         };
         TaskMove: {
             parent_task_id: string | null;
@@ -2483,7 +2483,7 @@ export interface components {
             description?: string | null;
             enabled?: boolean;
             /** @default 4 */
-            max_attempts: number;
+            max_attempts?: number;
             fallback_to_email?: boolean;
         };
         WebhookEndpointPatch: {
