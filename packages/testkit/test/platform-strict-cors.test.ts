@@ -10,7 +10,10 @@ const body = z.object({
   title: z.string(),
   reminder: reminder.nullable().optional(),
   rows: z.array(z.object({ ref: z.string() })).optional(),
-  tags: z.array(z.string()).transform((t) => [...new Set(t)]).optional(),
+  tags: z
+    .array(z.string())
+    .transform((t) => [...new Set(t)])
+    .optional(),
 });
 
 const routes: FastifyPluginAsync = async (app) => {
