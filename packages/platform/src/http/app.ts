@@ -20,8 +20,8 @@ import { registerRequestObservability } from './observability.js';
 import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 import { registerSecurityHeaders } from './security-headers.js';
-import { refuseUnsafeText } from './unsafe-text.js';
 import { unknownFields } from './unknown-fields.js';
+import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 

@@ -47,7 +47,8 @@ function dropSafeIntegerNoise(document: Json): void {
 function schemaRefs(value: unknown): Set<string> {
   const names = new Set<string>();
   walk(value, (node) => {
-    if (typeof node.$ref === 'string' && node.$ref.startsWith(SCHEMA_REF)) names.add(node.$ref.slice(SCHEMA_REF.length));
+    if (typeof node.$ref === 'string' && node.$ref.startsWith(SCHEMA_REF))
+      names.add(node.$ref.slice(SCHEMA_REF.length));
   });
   return names;
 }

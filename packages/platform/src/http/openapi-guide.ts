@@ -79,7 +79,7 @@ dead-letter queue, from where \`POST /api/v1/service/reminders/dlq/{dlq_id}/requ
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: 'Registration, login, tokens, sessions and the profile',
   mfa: 'TOTP multi-factor authentication and backup codes',
-  sso: 'Single sign-on over OpenID Connect, and the identity provider\'s calls',
+  sso: "Single sign-on over OpenID Connect, and the identity provider's calls",
   tenant: "Tenant registration policy and invitations (the tenant's admins)",
   tasks: 'Routine task trees: create, read, update, move, reorder and delete tasks',
   'routine-tasks': 'Routine task listing by the routine-tasks paths of the contract',

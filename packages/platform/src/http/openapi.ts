@@ -169,8 +169,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     app.swagger(),
   );
   // One docs page: the alias mount sends the browser to it (its assets load relative to /api/v1/docs/).
-  app.get(`${ALIAS_DOCS_PATH}/*`, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (req, reply) =>
-    reply.redirect(`${DOCS_PATH}/${(req.params as { '*': string })['*']}`),
+  app.get(
+    `${ALIAS_DOCS_PATH}/*`,
+    { config: { auth: 'none', rateLimit: false }, schema: { hide: true } },
+    (req, reply) => reply.redirect(`${DOCS_PATH}/${(req.params as { '*': string })['*']}`),
   );
   app.get(ALIAS_DOCS_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (_req, reply) =>
     reply.redirect(DOCS_PATH),

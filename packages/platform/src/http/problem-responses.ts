@@ -34,7 +34,9 @@ export const problemSchema = z
         detail: 'Request validation failed',
         code: 'validation_failed',
         request_id: '0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e',
-        errors: [{ loc: ['body', 'title'], msg: 'Too small: expected string to have >=1 characters', type: 'too_small' }],
+        errors: [
+          { loc: ['body', 'title'], msg: 'Too small: expected string to have >=1 characters', type: 'too_small' },
+        ],
       },
     ],
   });

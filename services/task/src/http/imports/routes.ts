@@ -24,7 +24,8 @@ const jsonImport = z.object({
   commit: z.boolean().default(true),
   auto_schedule: z.boolean().default(false),
 });
-const CSV_EXAMPLE = 'ref,title,duration_min,parent_ref,tags\nhome,Keep the house,,,\nplants,Water the plants,15,home,garden;weekly\n';
+const CSV_EXAMPLE =
+  'ref,title,duration_min,parent_ref,tags\nhome,Keep the house,,,\nplants,Water the plants,15,home,garden;weekly\n';
 const importBody = z.union([
   z.string().meta({ description: 'text/csv with a header row; list cells split on ";"', examples: [CSV_EXAMPLE] }),
   jsonImport,
