@@ -1,4 +1,4 @@
-import { call, type Target } from './harness.js';
+import { apiFor, type Target } from './harness.js';
 
 export interface E2eUser {
   id: string;
@@ -19,13 +19,21 @@ export async function registerUser(target: Target, joining?: E2eUser): Promise<E
   const tenantId = joining?.tenantId ?? crypto.randomUUID();
   let inviteToken: string | undefined;
   if (joining) {
-    const invite = await call(target, 'POST', '/api/v1/auth/tenant/invites', { token: joining.token, body: { email } });
-    if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
-    inviteToken = invite.json.token;
+    const invite = await apiFor(target, joining.token).POST('/api/v1/auth/tenant/invites', { body: { email } });
+    if (!invite.data) throw new Error(`invite failed: ${invite.response.status} ${JSON.stringify(invite.error)}`);
+    inviteToken = invite.data.token;
   }
-  const res = await call(target, 'POST', '/api/v1/auth/register', {
+  const res = await apiFor(target).POST('/api/v1/auth/register', {
     body: { email, password: PASSWORD, tenant_id: tenantId, ...(inviteToken ? { invite_token: inviteToken } : {}) },
   });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-  return { id: res.json.user.id, email, tenantId, token: res.json.access_token, refreshToken: res.json.refresh_token };
+  if (res.response.status !== 201 || !res.data) {
+    throw new Error(`register failed: ${res.response.status} ${JSON.stringify(res.error)}`);
+  }
+  return {
+    id: res.data.user.id,
+    email,
+    tenantId,
+    token: res.data.access_token,
+    refreshToken: res.data.refresh_token,
+  };
 }

@@ -1,6 +1,6 @@
 import { defined, WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTarget, type Target } from '../src/harness.js';
+import { apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
 // The acceptance path of the delivery issue across the real services: the task service's outbox event
@@ -22,33 +22,36 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function scheduleTaskIn(token: string, seconds: number, channels: string[]) {
+type Channel = 'email' | 'inapp' | 'webhook';
+
+async function scheduleTaskIn(token: string, seconds: number, channels: Channel[]) {
+  const api = apiFor(target, token);
   const start = new Date(Date.now() + seconds * 1000 + 60_000);
-  const task = await call(target, 'POST', '/api/v1/service/tasks', {
-    token,
+  const task = await api.POST('/api/v1/service/tasks', {
     body: { title: 'Take the pills', reminder_channels: channels, reminder_offset_min: 1, duration_min: 5 },
   });
-  expect(task.status).toBe(201);
-  const scheduled = await call(target, 'PATCH', `/api/v1/service/tasks/${task.json.id}`, {
-    token,
+  expect(task.response.status).toBe(201);
+  const taskId = String(task.data?.id);
+  const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
+    params: { path: { task_id: taskId } },
     body: {
       chosen_slot_start: start.toISOString(),
       chosen_slot_end: new Date(start.getTime() + 300_000).toISOString(),
     },
   });
-  expect(scheduled.status).toBe(200);
-  return task.json.id as string;
+  expect(scheduled.response.status).toBe(200);
+  return taskId;
 }
 
 describe('reminders end to end', () => {
   it('fires a signed reminder.fired and a bell notification, retries a 500 with the same delivery id, dead-letters a 410 and requeues it', async () => {
     const user = await registerUser(target);
-    const endpoint = await call(target, 'POST', '/api/v1/service/webhooks', {
-      token: user.token,
+    const api = apiFor(target, user.token);
+    const endpoint = await api.POST('/api/v1/service/webhooks', {
       body: { name: 'receiver', url: `${receiver.url}/hooks` },
     });
-    expect(endpoint.status).toBe(201);
-    secret = endpoint.json.secret;
+    expect(endpoint.response.status).toBe(201);
+    secret = String(endpoint.data?.secret);
 
     // 1. 500 then 200: the retry comes about 5 s later with the same delivery id.
     plan.push(500, 200);
@@ -67,30 +70,27 @@ describe('reminders end to end', () => {
     expect(body.task).toMatchObject({ id: taskId, title: 'Take the pills' });
     expect(second?.json).toMatchObject({ attempt: 2 });
     expect(first?.headers['x-service-event']).toBe('reminder.fired');
-    const feed = await call(target, 'GET', '/api/v1/service/notifications', { token: user.token });
-    expect(feed.status).toBe(200);
-    expect(feed.json.unread_count).toBeGreaterThanOrEqual(1);
+    const feed = await api.GET('/api/v1/service/notifications');
+    expect(feed.response.status).toBe(200);
+    expect(feed.data?.unread_count).toBeGreaterThanOrEqual(1);
 
     // 2. 410: dead-lettered; requeue delivers it.
     plan.push(410);
     await scheduleTaskIn(user.token, 2, ['webhook']);
     await receiver.waitFor(3, 30_000);
-    let dlq: Awaited<ReturnType<typeof call>> | undefined;
-    for (let i = 0; i < 50; i++) {
-      dlq = await call(target, 'GET', '/api/v1/service/reminders/dlq', { token: user.token });
-      if (dlq.json.items.length > 0) break;
+    let dead = (await api.GET('/api/v1/service/reminders/dlq')).data?.items ?? [];
+    for (let i = 0; i < 50 && dead.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 200));
+      dead = (await api.GET('/api/v1/service/reminders/dlq')).data?.items ?? [];
     }
-    expect(dlq?.json.items).toHaveLength(1);
-    const requeued = await call(target, 'POST', `/api/v1/service/reminders/dlq/${dlq?.json.items[0].id}/requeue`, {
-      token: user.token,
+    expect(dead).toHaveLength(1);
+    const requeued = await api.POST('/api/v1/service/reminders/dlq/{dlq_id}/requeue', {
+      params: { path: { dlq_id: defined(dead[0], 'the dead letter').id } },
     });
-    expect(requeued.status).toBeLessThan(300);
+    expect(requeued.response.status).toBeLessThan(300);
     const all = await receiver.waitFor(4, 30_000);
     expect(all[3]?.status).toBe(200);
     expect(all[3]?.verified).toBe(true);
-    expect((await call(target, 'GET', '/api/v1/service/reminders/dlq', { token: user.token })).json.items).toHaveLength(
-      0,
-    );
+    expect((await api.GET('/api/v1/service/reminders/dlq')).data?.items).toHaveLength(0);
   }, 90_000);
 });

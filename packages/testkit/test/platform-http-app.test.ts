@@ -120,7 +120,8 @@ describe('platform HTTP app', () => {
   it('documents only canonical routes in one OpenAPI 3.1 document', async () => {
     const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info).toMatchObject({ title: 'Routinely', version: '1.0.0' });
+    expect(doc.info).toMatchObject({ title: 'Routinely API', version: '1.0.0' });
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(Object.keys(doc.paths)).toContain('/api/v1/service/widgets');
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/v1/'))).toBe(false);
     expect(doc.paths['/api/v1/service/widgets'].post.security).toBeDefined();
@@ -131,19 +132,25 @@ describe('platform HTTP app', () => {
     const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
     const create = doc.paths['/api/v1/service/widgets'].post.responses;
     expect(Object.keys(create).sort()).toEqual(['201', '401', '403', '422', '429']);
+    // The shared answers live in components.responses; each is problem+json with the Problem schema.
+    const resolve = (r: { $ref?: string }) => (r.$ref ? doc.components.responses[r.$ref.split('/').pop() ?? ''] : r);
+    expect(doc.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'detail', 'code', 'request_id']),
+    );
     for (const code of ['401', '403', '422', '429']) {
-      expect(Object.keys(create[code].content)).toEqual(['application/problem+json']);
-      expect(create[code].content['application/problem+json'].schema.required).toEqual(
-        expect.arrayContaining(['type', 'title', 'status', 'detail', 'code', 'request_id']),
-      );
+      const answer = resolve(create[code]);
+      expect(Object.keys(answer.content)).toEqual(['application/problem+json']);
+      expect(answer.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+      expect(answer.headers).toHaveProperty('X-Request-Id');
     }
-    expect(Object.keys(create['429'].headers)).toEqual(
+    expect(create['201'].headers).toHaveProperty('X-Request-Id');
+    expect(Object.keys(resolve(create['429']).headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
     );
     const read = doc.paths['/api/v1/service/widgets/{widget_id}'].get.responses;
     expect(Object.keys(read).sort()).toEqual(['200', '401', '404', '422', '429']);
     const publicRoute = doc.paths['/api/v1/service/widgets/missing'].get;
-    expect(publicRoute.security).toBeUndefined();
+    expect(publicRoute.security).toEqual([]);
     expect(Object.keys(publicRoute.responses).sort()).toEqual(['200', '429']);
   });
 });

@@ -201,8 +201,11 @@ describe('OpenAPI', () => {
       expect(paths).toContain(`/api/v1/auth/${path}`);
     }
     expect(paths.some((p) => p.startsWith('/v1/'))).toBe(false);
-    const login = res.json().paths['/api/v1/auth/login'].post;
-    expect(login.security).toBeUndefined();
-    expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
+    const doc = res.json();
+    const login = doc.paths['/api/v1/auth/login'].post;
+    // Public: an empty security requirement, and the body is the named LoginRequest schema.
+    expect(login.security).toEqual([]);
+    expect(login.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LoginRequest' });
+    expect(doc.components.schemas.LoginRequest.properties).toHaveProperty('email');
   });
 });

@@ -32,9 +32,10 @@ describe('SSO routes in the OpenAPI document and on /v1', () => {
     }
     expect(doc.paths['/api/v1/auth/sso/callback'].get).toBeUndefined();
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/v1/'))).toBe(false);
-    expect(
-      doc.paths['/api/v1/auth/login'].post.requestBody.content['application/json'].schema.properties,
-    ).toHaveProperty('sso_token');
+    expect(doc.paths['/api/v1/auth/login'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/LoginRequest',
+    });
+    expect(doc.components.schemas.LoginRequest.properties).toHaveProperty('sso_token');
     expect(doc.paths['/api/v1/auth/sso/back-channel-logout'].post.requestBody.content).toHaveProperty(
       'application/x-www-form-urlencoded',
     );
@@ -43,7 +44,7 @@ describe('SSO routes in the OpenAPI document and on /v1', () => {
       'header:x-idp-signature',
     );
     // Public SSO routes carry no security requirement; the admin-API routes need a bearer token.
-    expect(doc.paths['/api/v1/auth/sso/login'].get.security).toBeUndefined();
+    expect(doc.paths['/api/v1/auth/sso/login'].get.security).toEqual([]);
     expect(doc.paths['/api/v1/auth/select-role'].post.security).toBeDefined();
   });
 

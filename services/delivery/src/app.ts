@@ -14,6 +14,7 @@ import { addDeliveryRpc } from './grpc/delivery-rpc.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
 import { webhookHistoryRoutes } from './http/webhooks/history-routes.js';
+import { documentWebhookEvents } from './http/webhooks/events-doc.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
 import { observeDeadLetterQueue } from './workers/observability.js';
@@ -112,6 +113,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   const knownContacts = new Set<string>();
 
   const routes: FastifyPluginAsync = async (app) => {
+    documentWebhookEvents(app);
     // Reminder emails go to the address in the caller's token when no auth event has told us one.
     app.addHook('preHandler', async (request) => {
       const p = request.principal;

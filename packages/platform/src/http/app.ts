@@ -12,6 +12,7 @@ import { hasPermission, type Permission } from '../auth/permissions.js';
 import type { Principal, TokenVerifier } from '../auth/tokens.js';
 import { AppError, type FieldError, problemOf } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { registerCors } from './cors.js';
 import { CookieCsrfGuard } from './csrf.js';
 import { MAX_URL_LENGTH, problemClientErrorHandler, RouteMethods, requestIdOf } from './framework-errors.js';
 import { registerRequestObservability } from './observability.js';
@@ -19,6 +20,7 @@ import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { responseSerializerCompiler } from './serializer.js';
+import { unknownFields } from './unknown-fields.js';
 import { refuseUnsafeText } from './unsafe-text.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -86,12 +88,17 @@ function callerToken(request: FastifyRequest): CallerToken | undefined {
   return cookieToken ? { token: cookieToken, source: 'cookie' } : undefined;
 }
 
-/** Validator compiler that keeps zod's issue paths so a 422 can name the exact field. */
-function zodValidatorCompiler({ schema }: { schema: unknown }) {
+/**
+ * Validator compiler that keeps zod's issue paths so a 422 can name the exact field. Bodies are strict: a
+ * field the schema does not name is a 422 too (unknown-fields.ts), where zod alone would drop it.
+ */
+function zodValidatorCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
   return (data: unknown) => {
     const result = (schema as ZodType).safeParse(data);
-    if (result.success) return { value: result.data };
-    return { error: Object.assign(new Error('validation'), { zodIssues: result.error.issues }) };
+    if (!result.success) return { error: Object.assign(new Error('validation'), { zodIssues: result.error.issues }) };
+    const unknown = httpPart === 'body' ? unknownFields(schema as ZodType, data) : [];
+    if (unknown.length > 0) return { error: Object.assign(new Error('validation'), { zodIssues: unknown }) };
+    return { value: result.data };
   };
 }
 
@@ -147,6 +154,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('tenantId', null);
+  await registerCors(app, options.allowedOrigins ?? []);
   await app.register(cookie);
   await app.register(formbody);
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));

@@ -1,21 +1,103 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { withProblemResponses } from './problem-responses.js';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { type ZodType, z } from 'zod';
+import { DOCS_LOGO_SVG, DOCS_THEME_CSS } from './docs-theme.js';
+import { type DocumentExtras, FACTS_KEY, finishDocument } from './openapi-document.js';
+import { API_DESCRIPTION, TAG_DESCRIPTIONS } from './openapi-guide.js';
+import type { RouteFacts } from './problem-responses.js';
 import { DOCS_CSP } from './security-headers.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/api/v1/docs';
+/** The same document and docs page on the alias mount. */
+export const ALIAS_OPENAPI_PATH = '/v1/openapi.json';
+export const ALIAS_DOCS_PATH = '/v1/docs';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the document says beyond the routes (webhooks); filled by services while they register. */
+    openApiExtras: DocumentExtras;
+  }
+}
+
+const SECURED = [{ OAuth2PasswordBearer: [] }, { HTTPBearer: [] }, { SessionCookie: [] }];
+
+export interface WebhookDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** A schema registered with `.meta({ id })`: the envelope's component. */
+  payload: ZodType;
+  /** Request headers the receiver gets, by name. */
+  headers: Record<string, { description: string; example: string }>;
+  /** What the receiver's answers mean. */
+  responses: Record<string, string>;
+}
+
+/** Adds an outgoing event to the document's `webhooks` section (OpenAPI 3.1). */
+export function documentWebhook(app: FastifyInstance, event: string, doc: WebhookDoc): void {
+  const payloadId = z.globalRegistry.get(doc.payload)?.id;
+  if (!payloadId) throw new Error(`webhook ${event}: its payload schema needs .meta({ id })`);
+  app.openApiExtras.webhooks[event] = {
+    post: {
+      operationId: doc.operationId,
+      summary: doc.summary,
+      description: doc.description,
+      tags: ['webhooks'],
+      security: [],
+      parameters: Object.entries(doc.headers).map(([name, h]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description: h.description,
+        schema: { type: 'string' },
+        example: h.example,
+      })),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${payloadId}` } } },
+      },
+      responses: Object.fromEntries(
+        Object.entries(doc.responses).map(([code, description]) => [code, { description }]),
+      ),
+    },
+  };
+}
+
+/**
+ * A body accepted as JSON or as text (CSV import: `z.union([z.string(), jsonShape])` with `consumes`) is
+ * documented per media type: the string branch under the text types, the rest under JSON.
+ */
+function splitTextBody(schema: Record<string, unknown>): void {
+  const consumes = schema.consumes as string[] | undefined;
+  const body = schema.body as { anyOf?: Record<string, unknown>[] } | undefined;
+  const textTypes = (consumes ?? []).filter((type) => type.startsWith('text/'));
+  if (!body?.anyOf || textTypes.length === 0) return;
+  const text = body.anyOf.filter((branch) => branch.type === 'string');
+  const json = body.anyOf.filter((branch) => branch.type !== 'string');
+  if (text.length !== 1 || json.length === 0) return;
+  const jsonSchema = json.length === 1 ? json[0] : { anyOf: json };
+  schema.body = {
+    content: Object.fromEntries(
+      (consumes ?? []).map((type) => [type, { schema: textTypes.includes(type) ? text[0] : jsonSchema }]),
+    ),
+  };
+  delete schema.consumes;
+}
 
 /**
  * One OpenAPI 3.1 document for every route registered on this app. Only canonical /api/v1 routes are
- * documented; the /v1 alias mount and operational routes are hidden.
+ * documented; the /v1 alias mount and operational routes are hidden. Named schemas are zod schemas carrying
+ * `.meta({ id })` (zod's global registry); the per-route pass records the route's facts, the document pass
+ * (openapi-document.ts) turns them into error answers, headers and examples.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.decorate('openApiExtras', { webhooks: {}, tagDescriptions: TAG_DESCRIPTIONS });
   // Documentation routes are public.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(DOCS_PATH) || route.url === OPENAPI_PATH) {
+    if (route.url.startsWith(DOCS_PATH) || [OPENAPI_PATH, ALIAS_OPENAPI_PATH].includes(route.url)) {
       route.config = { ...(route.config ?? {}), auth: 'none', rateLimit: false };
       route.schema = { ...(route.schema ?? {}), hide: true };
     }
@@ -24,11 +106,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Routinely',
+        title: 'Routinely API',
         version: '1.0.0',
-        description:
-          'Multi-tenant task scheduling, reminder and calendar service. Every path is also served under the /v1 alias.',
+        description: API_DESCRIPTION,
+        contact: { name: 'Routinely' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      // Relative: the deployment serving the document (`npm start`: http://localhost:8080).
+      servers: [{ url: '/', description: 'The deployment serving this document' }],
       components: {
         securitySchemes: {
           OAuth2PasswordBearer: {
@@ -50,20 +135,61 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const auth = config.auth ?? 'required';
       const schema = out.schema as Record<string, unknown> | undefined;
       if (schema && !schema.hide) {
-        if (auth !== 'none') {
-          schema.security = [{ OAuth2PasswordBearer: [] }, { HTTPBearer: [] }, { SessionCookie: [] }];
-        }
-        schema.response = withProblemResponses(schema.response as Record<string, unknown> | undefined, {
+        // Public: no credentials; optional: a token changes the answer, none is accepted too.
+        schema.security = auth === 'none' ? [] : auth === 'optional' ? [...SECURED, {}] : SECURED;
+        const facts: RouteFacts = {
           auth,
           hasPermission: config.permission !== undefined,
           rateLimited: config.rateLimit !== false,
           url,
           hasInput: ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
-        });
+        };
+        schema[FACTS_KEY] = facts;
+        splitTextBody(schema);
       }
       return out;
     },
+    transformObject: (input) => {
+      const document = jsonSchemaTransformObject(input) as Record<string, unknown>;
+      return finishDocument(document, app.openApiExtras) as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: DOCS_CSP });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PATH,
+    staticCSP: DOCS_CSP,
+    logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_LOGO_SVG), href: DOCS_PATH, target: '_self' },
+    theme: {
+      title: 'Routinely API',
+      css: [{ filename: 'routinely.css', content: DOCS_THEME_CSS }],
+    },
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
+  });
   app.get(OPENAPI_PATH, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
+  app.get(ALIAS_OPENAPI_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  // One docs page: the alias mount sends the browser to it (its assets load relative to /api/v1/docs/).
+  app.get(
+    `${ALIAS_DOCS_PATH}/*`,
+    { config: { auth: 'none', rateLimit: false }, schema: { hide: true } },
+    (req, reply) => reply.redirect(`${DOCS_PATH}/${(req.params as { '*': string })['*']}`),
+  );
+  app.get(ALIAS_DOCS_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (_req, reply) =>
+    reply.redirect(DOCS_PATH),
+  );
+}
+
+/** A schema to name, alone or with an example for readers (where one built from the schema says little). */
+export type NamedSchema = ZodType | { schema: ZodType; example: unknown };
+
+/**
+ * Names schemas in the OpenAPI document (`#/components/schemas/<name>`), keeping what else they carry. A
+ * named schema is written once and referred to; a recursive one (a task tree) can only be written this way.
+ */
+export function nameSchemas(schemas: Record<string, NamedSchema>): void {
+  for (const [id, entry] of Object.entries(schemas)) {
+    const schema = 'schema' in entry ? entry.schema : entry;
+    const examples = 'schema' in entry ? { examples: [entry.example] } : {};
+    z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), ...examples, id });
+  }
 }

@@ -8,7 +8,11 @@ export function jwksRoutes(keys: SigningKeyStore): FastifyPluginAsync {
       '/.well-known/jwks.json',
       {
         config: { auth: 'none', rateLimit: false },
-        schema: { tags: ['auth'], summary: 'JSON Web Key Set of the access-token signing keys' },
+        schema: {
+          operationId: 'getJwks',
+          tags: ['auth'],
+          summary: 'JSON Web Key Set of the access-token signing keys',
+        },
       },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');

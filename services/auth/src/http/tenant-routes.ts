@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -76,7 +76,12 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/tenant',
       {
         config: adminOnly,
-        schema: { tags, summary: "The caller's tenant and its registration policy", response: { 200: tenantSchema } },
+        schema: {
+          operationId: 'getTenant',
+          tags,
+          summary: "The caller's tenant and its registration policy",
+          response: { 200: tenantSchema },
+        },
       },
       async (request) => toTenant(await ctx.tenants.settings(ownerOf(request).tenantId)),
     );
@@ -86,6 +91,7 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: adminOnly,
         schema: {
+          operationId: 'updateTenant',
           tags,
           summary: "Change the tenant's registration policy (invite, domain or open) and allowed email domains",
           body: tenantPatchBody,
@@ -106,6 +112,7 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: adminOnly,
         schema: {
+          operationId: 'createInvite',
           tags,
           summary: 'Invite someone to the tenant (single use; bound to the email when given)',
           body: inviteBody,
@@ -128,6 +135,7 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: adminOnly,
         schema: {
+          operationId: 'listInvites',
           tags,
           summary: 'Invitations not yet used, revoked or expired',
           response: { 200: z.array(inviteSchema) },
@@ -141,6 +149,7 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: adminOnly,
         schema: {
+          operationId: 'revokeInvite',
           tags,
           summary: 'Revoke an invitation',
           params: z.object({ invite_id: z.uuid() }),
@@ -154,3 +163,10 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Tenant: tenantSchema,
+  Invite: inviteSchema,
+  InviteWithToken: createdInviteSchema,
+});

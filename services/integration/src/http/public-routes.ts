@@ -16,7 +16,7 @@ export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
   return async (app) => {
     app.get(
       '/service/integrations/oauth/callback',
-      { config: publicRoute, schema: { hide: true } },
+      { config: publicRoute, schema: { operationId: 'completeIntegrationOauth', hide: true } },
       async (request, reply) => {
         const query = request.query as Record<string, string | undefined>;
         const result = await finishConnection(ctx, { code: query.code, state: query.state, error: query.error });
@@ -32,7 +32,7 @@ export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
 
     app.post(
       '/service/integrations/google/notifications',
-      { config: publicRoute, schema: { hide: true } },
+      { config: publicRoute, schema: { operationId: 'receiveGoogleNotification', hide: true } },
       async (request, reply) => {
         // The first message of a channel (resource state "sync") announces it; there is nothing to fetch yet.
         const announcing = first(request.headers['x-goog-resource-state']) === 'sync';
@@ -51,7 +51,7 @@ export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
 
     app.post(
       '/service/integrations/microsoft/notifications',
-      { config: publicRoute, schema: { hide: true } },
+      { config: publicRoute, schema: { operationId: 'receiveMicrosoftNotification', hide: true } },
       async (request, reply) => {
         const token = (request.query as Record<string, string | undefined>).validationToken;
         // Graph's subscription handshake: echo the token as plain text within 10 seconds.

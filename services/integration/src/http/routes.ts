@@ -28,7 +28,12 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       '/service/integrations',
       {
         config,
-        schema: { tags, summary: 'List my calendar integrations', response: { 200: z.array(integrationRead) } },
+        schema: {
+          operationId: 'listIntegrations',
+          tags,
+          summary: 'List my calendar integrations',
+          response: { 200: z.array(integrationRead) },
+        },
       },
       async (request) => (await listIntegrations(ctx, ownerOf(request))).map(integrationView),
     );
@@ -38,6 +43,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       {
         config,
         schema: {
+          operationId: 'startIntegrationOauth',
           tags,
           summary: 'Start connecting a provider calendar (authorization code with PKCE)',
           params: providerParams,
@@ -53,6 +59,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       {
         config,
         schema: {
+          operationId: 'reconnectIntegration',
           tags,
           summary: 'Authorise an existing integration again',
           params: integrationParams,
@@ -68,6 +75,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       {
         config,
         schema: {
+          operationId: 'syncIntegration',
           tags,
           summary: 'Sync now; answers exact counts',
           params: integrationParams,
@@ -82,6 +90,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
       {
         config,
         schema: {
+          operationId: 'disconnectIntegration',
           tags,
           summary: 'Disconnect: revoke, stop push, drop its events (the row stays as revoked)',
           params: integrationParams,

@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 
 export const integrationRead = z.object({
@@ -39,4 +40,11 @@ export const graphNotifications = z.object({
     .array(z.object({ subscriptionId: z.string().min(1), clientState: z.string().optional() }))
     .min(1)
     .max(1000),
+});
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Integration: integrationRead,
+  IntegrationAuthorization: authorizationAnswer,
+  SyncCounts: syncCounts,
 });

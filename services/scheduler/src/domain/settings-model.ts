@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { providerName } from './providers.js';
 
@@ -195,3 +196,12 @@ export const settingsOut = z.object({
   ignored: z.array(z.string()).optional(),
 });
 export type SettingsOut = z.infer<typeof settingsOut>;
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  WorkingHours: workingHoursOut,
+  NoGoWindowCreate: noGoWindowInput,
+  NoGoWindow: noGoWindowOut,
+  SettingsPatch: settingsPatchSchema,
+  Settings: settingsOut,
+});

@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { type NewTask, REMINDER_CHANNELS, TASK_DEFAULTS } from './task-model.js';
 
@@ -56,3 +57,8 @@ export function toNewTask(input: TaskCreateInput): NewTask {
     parent_task_id: input.parent_task_id,
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  TaskCreate: taskCreateSchema,
+});

@@ -23,7 +23,12 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
     r.get(
       '/auth/me',
       {
-        schema: { tags, summary: 'The caller: profile plus access-token claims', response: { 200: meResponseSchema } },
+        schema: {
+          operationId: 'getMe',
+          tags,
+          summary: 'The caller: profile plus access-token claims',
+          response: { 200: meResponseSchema },
+        },
       },
       async (request) => {
         const { principal, user } = await signedIn(ctx, request, { cached: true });
@@ -53,6 +58,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/me',
       {
         schema: {
+          operationId: 'updateMe',
           tags,
           summary: 'Update the caller profile',
           body: profilePatchBody,
@@ -80,6 +86,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: { auth: 'optional' },
         schema: {
+          operationId: 'getAuthStatus',
           tags,
           summary: 'Available login methods and whether the caller is signed in',
           response: { 200: authStatusWithUserSchema },
@@ -97,6 +104,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: { auth: 'none' },
         schema: {
+          operationId: 'getAuthHealth',
           tags,
           summary: 'Single sign-on availability and the active auth method',
           response: { 200: authStatusSchema },
@@ -109,6 +117,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/set-local-password',
       {
         schema: {
+          operationId: 'setLocalPassword',
           tags,
           summary: 'Set or change the local password (current password required when one exists)',
           body: setLocalPasswordBody,
@@ -129,6 +138,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/local/setup-password',
       {
         schema: {
+          operationId: 'setupLocalPassword',
           tags,
           summary: 'Add a local fallback password to an account without one',
           body: setupPasswordBody,

@@ -15,6 +15,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/mfa/setup',
       {
         schema: {
+          operationId: 'startMfaSetup',
           tags,
           summary: 'Start TOTP setup (MFA is on only after /auth/mfa/verify)',
           response: { 200: mfaSetupSchema },
@@ -31,6 +32,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: { auth: 'optional' },
         schema: {
+          operationId: 'verifyMfa',
           tags,
           summary: 'With mfa_token: complete a login. With a bearer token: confirm MFA setup.',
           body: mfaVerifyBody,
@@ -57,6 +59,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/mfa',
       {
         schema: {
+          operationId: 'disableMfa',
           tags,
           summary: 'Disable MFA ({ password }, or { code } for accounts without a local password)',
           body: mfaDisableBody,

@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 
@@ -193,3 +194,17 @@ export const mfaDisableBody = z.object({
 });
 
 export const mfaDisabledSchema = z.object({ ok: z.literal(true), mfa_enabled: z.literal(false) });
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  UserProfile: userProfileSchema,
+  TokenResponse: tokenResponseSchema,
+  RegisterResponse: registerResponseSchema,
+  MfaRequired: mfaRequiredSchema,
+  RegisterRequest: registerBody,
+  LoginRequest: loginBody,
+  Me: meResponseSchema,
+  UserProfilePatch: profilePatchBody,
+  AuthStatus: authStatusSchema,
+  MfaSetup: mfaSetupSchema,
+});

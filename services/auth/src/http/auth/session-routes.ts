@@ -40,6 +40,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'register',
           tags,
           summary: 'Register a local account',
           body: registerBody,
@@ -80,6 +81,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'login',
           tags,
           summary: 'Log in with email and password (may ask for an MFA code), or with a provider token (sso_token)',
           body: loginBody,
@@ -106,6 +108,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'loginWithForm',
           tags,
           summary: 'OAuth2 password-flow login (form fields username, password)',
           consumes: ['application/x-www-form-urlencoded'],
@@ -123,7 +126,13 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/refresh',
       {
         config: publicRoute,
-        schema: { tags, summary: 'Rotate a refresh token', body: refreshBody, response: { 200: tokenResponseSchema } },
+        schema: {
+          operationId: 'refreshToken',
+          tags,
+          summary: 'Rotate a refresh token',
+          body: refreshBody,
+          response: { 200: tokenResponseSchema },
+        },
       },
       async (request, reply) => {
         const tokens = await ctx.sessions.refresh(request.body.refresh_token);
@@ -136,6 +145,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/logout',
       {
         schema: {
+          operationId: 'logout',
           tags,
           summary: 'End this session (or every session with logout_all)',
           body: logoutBody,

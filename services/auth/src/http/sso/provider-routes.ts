@@ -22,18 +22,16 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
       return { admin, principal, user, subject };
     }
 
-    const sendVerification = (summary: string) => ({
-      schema: { tags, summary, response: { 200: verificationSentSchema } },
+    const sendVerification = (operationId: string, summary: string) => ({
+      schema: { operationId, tags, summary, response: { 200: verificationSentSchema } },
     });
 
     for (const path of ['/auth/verify-email', '/auth/resend-verification'] as const) {
       r.post(
         path,
-        sendVerification(
-          path === '/auth/verify-email'
-            ? "Send the provider's verify-email action to the caller"
-            : "Send the provider's verify-email action again",
-        ),
+        path === '/auth/verify-email'
+          ? sendVerification('sendVerifyEmail', "Send the provider's verify-email action to the caller")
+          : sendVerification('resendVerifyEmail', "Send the provider's verify-email action again"),
         async (request) => {
           const { admin, subject } = await callerAtProvider(request);
           if (!subject) throw new AppError('conflict', 'This account is not linked to the identity provider');
@@ -47,6 +45,7 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/available-roles',
       {
         schema: {
+          operationId: 'listAvailableRoles',
           tags,
           summary: "The roles of this service's client the provider grants the caller",
           response: { 200: z.array(providerRoleSchema) },
@@ -62,6 +61,7 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/select-role',
       {
         schema: {
+          operationId: 'selectRole',
           tags,
           summary: 'Take one of the provider-granted roles locally (permissions follow at the next refresh)',
           body: selectRoleBody,

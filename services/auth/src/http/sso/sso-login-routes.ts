@@ -57,6 +57,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'startSsoLogin',
           tags,
           summary: 'Start single sign-on: redirect to the provider (code flow, PKCE S256)',
           querystring: returnUrlQuery,
@@ -71,6 +72,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'startSsoRegistration',
           tags,
           summary: 'Start sign-up at the provider (prompt=create), then sign in like /auth/sso/login',
           querystring: returnUrlQuery,
@@ -83,7 +85,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
     // The browser's return from the provider: public, and not part of the API document.
     r.get(
       '/auth/sso/callback',
-      { config: publicRoute, schema: { hide: true, querystring: callbackQuery } },
+      {
+        config: publicRoute,
+        schema: { operationId: 'completeSsoLoginRedirect', hide: true, querystring: callbackQuery },
+      },
       async (request, reply) => {
         const callbackUrl = new URL(`${config.PUBLIC_BASE_URL}/api/v1/auth/sso/callback`);
         callbackUrl.search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
@@ -106,6 +111,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'completeSsoLogin',
           tags,
           summary: 'Sign in with a provider ID token or access token',
           body: ssoTokenBody,
@@ -124,6 +130,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'validateSsoToken',
           tags,
           summary: 'Check a provider token without opening a session',
           querystring: validateQuery,
@@ -138,6 +145,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'getSsoStatus',
           tags,
           summary: 'Whether the caller has a single sign-on session',
           response: { 200: ssoStatusResponse },
@@ -162,7 +170,12 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/sso/forgot-password',
       {
         config: publicRoute,
-        schema: { tags, summary: "Redirect to the provider's password recovery page", response: redirectDoc },
+        schema: {
+          operationId: 'startSsoPasswordRecovery',
+          tags,
+          summary: "Redirect to the provider's password recovery page",
+          response: redirectDoc,
+        },
       },
       async (_request, reply) => reply.redirect(ctx.sso.available().recoveryUrl().toString(), 302),
     );
@@ -172,6 +185,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'ssoLogout',
           tags,
           summary: "End the local session and redirect to the provider's logout (id_token_hint)",
           response: { 302: z.null().describe('Redirect to the provider logout, or to / without one') },

@@ -27,6 +27,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
         // Every malformed request is the contract's 400 invalid_request, never a 422.
         attachValidation: true,
         schema: {
+          operationId: 'ssoBackChannelLogout',
           tags,
           summary: 'OIDC Back-Channel Logout 1.0 (form field logout_token)',
           consumes: ['application/x-www-form-urlencoded'],
@@ -54,10 +55,14 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         config: publicRoute,
         schema: {
+          operationId: 'ssoFrontChannelLogout',
           tags,
           summary: "End the cookie's session (OIDC Front-Channel Logout); answers a 1x1 transparent GIF",
           querystring: frontChannelLogoutQuery,
           produces: ['image/gif'],
+          response: {
+            200: z.custom<Buffer>().meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' }),
+          },
         },
       },
       async (request, reply) => {
@@ -85,6 +90,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
         {
           config: publicRoute,
           schema: {
+            operationId: 'receiveIdpEvent',
             tags,
             summary: 'Signed lifecycle events from the provider (X-IdP-Signature: t=<unix>,v1=<hex HMAC-SHA256>)',
             headers: z.looseObject({

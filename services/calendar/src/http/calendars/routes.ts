@@ -25,6 +25,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
       '/calendars',
       {
         schema: {
+          operationId: 'listCalendars',
           tags,
           summary: 'List calendars the caller owns or can see',
           querystring: calendarListQuery,
@@ -38,6 +39,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
       '/calendars',
       {
         schema: {
+          operationId: 'createCalendar',
           tags,
           summary: 'Create a calendar owned by the caller',
           body: calendarCreateBody,
@@ -51,6 +53,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
       '/calendars/:calendar_id',
       {
         schema: {
+          operationId: 'getCalendar',
           tags,
           summary: 'Get a calendar (view permission or better)',
           params: calendarIdParams,
@@ -64,6 +67,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
       '/calendars/:calendar_id',
       {
         schema: {
+          operationId: 'updateCalendar',
           tags,
           summary: 'Change a calendar (edit permission or better; visibility needs admin)',
           params: calendarIdParams,
@@ -78,6 +82,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
       '/calendars/:calendar_id',
       {
         schema: {
+          operationId: 'deleteCalendar',
           tags,
           summary: 'Soft-delete a calendar and its items (owner or admin)',
           params: calendarIdParams,

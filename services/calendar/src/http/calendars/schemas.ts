@@ -1,4 +1,4 @@
-import { queryBool } from '@routinely/platform';
+import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import { VISIBILITIES } from '../../db/entities.js';
 import { isoDateTimeOut } from '../common.js';
@@ -59,3 +59,11 @@ export const calendarPatchBody = z
   })
   .partial()
   .strict();
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Calendar: calendarSchema,
+  CalendarPage: calendarPageSchema,
+  CalendarCreate: calendarCreateBody,
+  CalendarPatch: calendarPatchBody,
+});

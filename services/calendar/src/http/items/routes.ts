@@ -18,6 +18,7 @@ export function itemRoutes(items: ItemService): FastifyPluginAsync {
       '/calendars/:calendar_id/items',
       {
         schema: {
+          operationId: 'listCalendarItems',
           tags,
           summary: 'Items overlapping a window of dates in the calendar timezone',
           params: calendarIdParams,
@@ -32,6 +33,7 @@ export function itemRoutes(items: ItemService): FastifyPluginAsync {
       '/calendars/:calendar_id/items',
       {
         schema: {
+          operationId: 'createCalendarItem',
           tags,
           summary: 'Add an item (edit permission or better)',
           params: calendarIdParams,
@@ -47,6 +49,7 @@ export function itemRoutes(items: ItemService): FastifyPluginAsync {
       '/calendars/:calendar_id/items/:item_id',
       {
         schema: {
+          operationId: 'updateCalendarItem',
           tags,
           summary: 'Change an item (edit permission or better)',
           params: itemParams,
@@ -62,6 +65,7 @@ export function itemRoutes(items: ItemService): FastifyPluginAsync {
       '/calendars/:calendar_id/items/:item_id',
       {
         schema: {
+          operationId: 'cancelCalendarItem',
           tags,
           summary: 'Cancel an item (edit permission or better); answers the cancelled item',
           params: itemParams,

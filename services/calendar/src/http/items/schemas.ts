@@ -1,4 +1,4 @@
-import { queryBool } from '@routinely/platform';
+import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import { ITEM_STATUSES, ITEM_TYPES } from '../../db/entities.js';
 import { isoDateTimeOut, queryList } from '../common.js';
@@ -64,3 +64,11 @@ export const itemPatchBody = z
   })
   .partial()
   .strict();
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Item: itemSchema,
+  ItemWindow: itemWindowSchema,
+  ItemCreate: itemCreateBody,
+  ItemPatch: itemPatchBody,
+});

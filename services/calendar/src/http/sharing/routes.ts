@@ -19,6 +19,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
       '/calendars/:calendar_id/share',
       {
         schema: {
+          operationId: 'shareCalendar',
           tags,
           summary: 'Share with a user of the tenant by user_id or email (owner or admin)',
           params: calendarIdParams,
@@ -36,6 +37,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
       '/calendars/:calendar_id/sharing',
       {
         schema: {
+          operationId: 'listCalendarShares',
           tags,
           summary: 'Sharing entries: all for the owner and admins, only their own for others',
           params: calendarIdParams,
@@ -49,6 +51,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
       '/calendars/:calendar_id/sharing/:sharing_id',
       {
         schema: {
+          operationId: 'updateCalendarShare',
           tags,
           summary: 'Change the permission level of a share (owner or admin)',
           params: sharingParams,
@@ -69,6 +72,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
       '/calendars/:calendar_id/sharing/:sharing_id',
       {
         schema: {
+          operationId: 'revokeCalendarShare',
           tags,
           summary: 'Revoke a share (owner or admin)',
           params: sharingParams,

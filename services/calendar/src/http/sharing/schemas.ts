@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { SHARE_LEVELS } from '../../db/entities.js';
 import { isoDateTimeOut } from '../common.js';
@@ -26,3 +27,10 @@ export const shareCreateBody = z
   });
 
 export const sharePatchBody = z.object({ permission: z.enum(SHARE_LEVELS) });
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Share: sharingSchema,
+  ShareCreate: shareCreateBody,
+  SharePatch: sharePatchBody,
+});

@@ -20,7 +20,15 @@ export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.get(
       '/service/notifications',
-      { schema: { tags, querystring: notificationQuery, response: { 200: notificationPage } } },
+      {
+        schema: {
+          operationId: 'listNotifications',
+          summary: 'The bell feed, newest first, with the unread count',
+          tags,
+          querystring: notificationQuery,
+          response: { 200: notificationPage },
+        },
+      },
       async (request) => {
         const { limit, offset, unread_only } = request.query;
         const page = await listNotifications(em(ctx), ownerOf(request), unread_only, { limit, offset });
@@ -36,7 +44,15 @@ export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.patch(
       '/service/notifications/:notif_id/read',
-      { schema: { tags, params: notificationParams, response: { 200: notificationRead } } },
+      {
+        schema: {
+          operationId: 'markNotificationRead',
+          summary: 'Mark a notification read',
+          tags,
+          params: notificationParams,
+          response: { 200: notificationRead },
+        },
+      },
       async (request) => toNotification(await markRead(em(ctx), ownerOf(request), request.params.notif_id, ctx.clock)),
     );
   };

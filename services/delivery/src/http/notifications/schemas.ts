@@ -1,4 +1,4 @@
-import { pageOf, pageQuery, queryBool } from '@routinely/platform';
+import { nameSchemas, pageOf, pageQuery, queryBool } from '@routinely/platform';
 import { z } from 'zod';
 import type { NotificationRow } from '../../db/entities.js';
 import { iso } from '../context.js';
@@ -31,3 +31,9 @@ export function toNotification(row: NotificationRow): z.infer<typeof notificatio
     created_at: row.createdAt.toISOString(),
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Notification: notificationRead,
+  NotificationPage: notificationPage,
+});

@@ -32,7 +32,13 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       '/service/reminders/upcoming',
       {
         config: { permission: READ },
-        schema: { tags, querystring: upcomingQuery, response: { 200: z.array(upcomingItem) } },
+        schema: {
+          operationId: 'listUpcomingReminders',
+          summary: 'Reminders not yet fired, soonest first',
+          tags,
+          querystring: upcomingQuery,
+          response: { 200: z.array(upcomingItem) },
+        },
       },
       async (request) =>
         upcomingReminders(em(ctx), ownerOf(request), request.query.days, request.query.limit, ctx.clock),
@@ -42,7 +48,13 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       '/service/reminders/deliveries',
       {
         config: { permission: READ },
-        schema: { tags, querystring: deliveryQuery, response: { 200: pageOf(deliveryRead) } },
+        schema: {
+          operationId: 'listDeliveries',
+          summary: 'The delivery log (filters status, channel, reminder_id), newest first',
+          tags,
+          querystring: deliveryQuery,
+          response: { 200: pageOf(deliveryRead) },
+        },
       },
       async (request) => {
         const { limit, offset, ...filter } = request.query;
@@ -53,7 +65,16 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
 
     r.get(
       '/service/reminders/deliveries/:delivery_id',
-      { config: { permission: READ }, schema: { tags, params: deliveryParams, response: { 200: deliveryDetail } } },
+      {
+        config: { permission: READ },
+        schema: {
+          operationId: 'getDelivery',
+          summary: 'One delivery',
+          tags,
+          params: deliveryParams,
+          response: { 200: deliveryDetail },
+        },
+      },
       async (request) => {
         const owner = ownerOf(request);
         const entityManager = em(ctx);
@@ -65,7 +86,16 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
 
     r.post(
       '/service/reminders/deliveries/:delivery_id/redeliver',
-      { config: { permission: WRITE }, schema: { tags, params: deliveryParams, response: { 200: deliveryRead } } },
+      {
+        config: { permission: WRITE },
+        schema: {
+          operationId: 'redeliverDelivery',
+          summary: 'Send a delivery again now',
+          tags,
+          params: deliveryParams,
+          response: { 200: deliveryRead },
+        },
+      },
       async (request) => {
         const row = await redeliver(em(ctx), ownerOf(request), request.params.delivery_id, ctx.clock);
         ctx.onRequeued();
@@ -77,7 +107,13 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       '/service/reminders/dlq',
       {
         config: { permission: READ },
-        schema: { tags, querystring: pageQuery, response: { 200: pageOf(deadLetterRead) } },
+        schema: {
+          operationId: 'listDeadLetters',
+          summary: 'Deliveries that exhausted their attempts or failed hard',
+          tags,
+          querystring: pageQuery,
+          response: { 200: pageOf(deadLetterRead) },
+        },
       },
       async (request) => {
         const { limit, offset } = request.query;
@@ -88,7 +124,16 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
 
     r.post(
       '/service/reminders/dlq/:dlq_id/requeue',
-      { config: { permission: WRITE }, schema: { tags, params: dlqParams, response: { 200: deliveryRead } } },
+      {
+        config: { permission: WRITE },
+        schema: {
+          operationId: 'requeueDeadLetter',
+          summary: 'Send a dead-lettered delivery again as a new delivery',
+          tags,
+          params: dlqParams,
+          response: { 200: deliveryRead },
+        },
+      },
       async (request) => {
         const row = await requeue(em(ctx), ownerOf(request), request.params.dlq_id, ctx.clock);
         ctx.onRequeued();

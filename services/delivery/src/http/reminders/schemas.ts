@@ -1,4 +1,4 @@
-import { pageQuery } from '@routinely/platform';
+import { nameSchemas, pageQuery } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
 import { iso } from '../context.js';
@@ -96,3 +96,11 @@ export function toDeadLetter(row: DeadLetterRow): z.infer<typeof deadLetterRead>
     created_at: row.createdAt.toISOString(),
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  UpcomingReminder: upcomingItem,
+  Delivery: deliveryRead,
+  DeliveryDetail: deliveryDetail,
+  DeadLetter: deadLetterRead,
+});

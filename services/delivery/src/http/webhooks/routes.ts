@@ -33,7 +33,15 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.get(
       '/service/webhooks',
-      { config: { permission: READ }, schema: { tags, response: { 200: z.array(endpointRead) } } },
+      {
+        config: { permission: READ },
+        schema: {
+          operationId: 'listWebhookEndpoints',
+          summary: 'List webhook endpoints (secrets never returned, only secret_preview)',
+          tags,
+          response: { 200: z.array(endpointRead) },
+        },
+      },
       async (request) => (await listEndpoints(em(ctx), ownerOf(request))).map(toEndpoint),
     );
 
@@ -41,7 +49,13 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
       '/service/webhooks',
       {
         config: { permission: WRITE },
-        schema: { tags, body: endpointCreateBody, response: { 201: endpointWithSecret } },
+        schema: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Create a webhook endpoint; the answer carries its secret, once',
+          tags,
+          body: endpointCreateBody,
+          response: { 201: endpointWithSecret },
+        },
       },
       async (request, reply) => {
         const { row, secret } = await createEndpoint(em(ctx), ownerOf(request), request.body, ctx);
@@ -51,7 +65,16 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.get(
       '/service/webhooks/:endpoint_id',
-      { config: { permission: READ }, schema: { tags, params: endpointParams, response: { 200: endpointRead } } },
+      {
+        config: { permission: READ },
+        schema: {
+          operationId: 'getWebhookEndpoint',
+          summary: 'One webhook endpoint, without its secret',
+          tags,
+          params: endpointParams,
+          response: { 200: endpointRead },
+        },
+      },
       async (request) => toEndpoint(await findEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id)),
     );
 
@@ -59,7 +82,14 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
       '/service/webhooks/:endpoint_id',
       {
         config: { permission: WRITE },
-        schema: { tags, params: endpointParams, body: endpointPatchBody, response: { 200: endpointRead } },
+        schema: {
+          operationId: 'updateWebhookEndpoint',
+          summary: 'Change a webhook endpoint',
+          tags,
+          params: endpointParams,
+          body: endpointPatchBody,
+          response: { 200: endpointRead },
+        },
       },
       async (request) =>
         toEndpoint(await updateEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, request.body, ctx)),
@@ -67,7 +97,16 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.delete(
       '/service/webhooks/:endpoint_id',
-      { config: { permission: WRITE }, schema: { tags, params: endpointParams, response: { 204: z.null() } } },
+      {
+        config: { permission: WRITE },
+        schema: {
+          operationId: 'deleteWebhookEndpoint',
+          summary: 'Delete a webhook endpoint',
+          tags,
+          params: endpointParams,
+          response: { 204: z.null() },
+        },
+      },
       async (request, reply) => {
         await deleteEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id);
         return reply.status(204).send(null);
@@ -78,7 +117,13 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
       '/service/webhooks/:endpoint_id/rotate-secret',
       {
         config: { permission: WRITE },
-        schema: { tags, params: endpointParams, response: { 200: endpointWithSecret } },
+        schema: {
+          operationId: 'rotateWebhookSecret',
+          summary: 'Replace the signing secret; the answer carries the new one, once',
+          tags,
+          params: endpointParams,
+          response: { 200: endpointWithSecret },
+        },
       },
       async (request) => {
         const { row, secret } = await rotateSecret(em(ctx), ownerOf(request), request.params.endpoint_id, ctx);
@@ -88,7 +133,16 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
 
     r.post(
       '/service/webhooks/:endpoint_id/test',
-      { config: { permission: WRITE }, schema: { tags, params: endpointParams, response: { 200: testResult } } },
+      {
+        config: { permission: WRITE },
+        schema: {
+          operationId: 'testWebhookEndpoint',
+          summary: "Send a signed webhook.test now and report the receiver's answer (no retries)",
+          tags,
+          params: endpointParams,
+          response: { 200: testResult },
+        },
+      },
       async (request) => testEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, ctx),
     );
   };

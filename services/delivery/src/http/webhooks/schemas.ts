@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import type { WebhookEndpointRow } from '../../db/entities.js';
 import { EVENT_TYPES, eventsField, subscribedEvents } from '../../domain/event-types.js';
@@ -74,3 +75,12 @@ export function toEndpoint(row: WebhookEndpointRow): z.infer<typeof endpointRead
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  WebhookEndpointCreate: endpointCreateBody,
+  WebhookEndpointPatch: endpointPatchBody,
+  WebhookEndpoint: endpointRead,
+  WebhookEndpointWithSecret: endpointWithSecret,
+  WebhookTestResult: testResult,
+});

@@ -1,4 +1,4 @@
-import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
+import { nameSchemas, ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -56,6 +56,7 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
       {
         config: { permission: 'SERVICE_ADMIN' },
         schema: {
+          operationId: 'listUserQuotas',
           tags,
           summary: 'Quota rows of every user of the tenant, paged (limit at most 500)',
           querystring: pageQuery,
@@ -69,7 +70,13 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
       '/service/admin/quotas/:user_id',
       {
         config: { permission: 'SERVICE_ADMIN' },
-        schema: { tags, summary: "One user's quota row", params: userIdParams, response: { 200: quotaRow } },
+        schema: {
+          operationId: 'getUserQuota',
+          tags,
+          summary: "One user's quota row",
+          params: userIdParams,
+          response: { 200: quotaRow },
+        },
       },
       async (request) => quotas.get(ownerOf(request), request.params.user_id),
     );
@@ -79,6 +86,7 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
       {
         config: { permission: 'SERVICE_QUOTA_OVERRIDE' },
         schema: {
+          operationId: 'updateUserQuota',
           tags,
           summary: 'Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard)',
           params: userIdParams,
@@ -93,7 +101,12 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
       '/service/admin/tenant/settings',
       {
         config: { permission: 'SERVICE_ADMIN' },
-        schema: { tags, summary: "The tenant's provider policy", response: { 200: tenantSettings } },
+        schema: {
+          operationId: 'getTenantSchedulingSettings',
+          tags,
+          summary: "The tenant's provider policy",
+          response: { 200: tenantSettings },
+        },
       },
       async (request) => tenant.get(ownerOf(request)),
     );
@@ -103,6 +116,7 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
       {
         config: { permission: 'SERVICE_ADMIN' },
         schema: {
+          operationId: 'updateTenantSchedulingSettings',
           tags,
           summary: 'Set the tenant default provider and whether it is locked for every user',
           body: tenantPatch,
@@ -113,3 +127,10 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  UserQuota: quotaRow,
+  UserQuotaPatch: quotaPatch,
+  TenantSchedulingSettings: tenantSettings,
+});

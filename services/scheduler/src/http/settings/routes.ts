@@ -25,7 +25,12 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       '/service/settings/me',
       {
         config: { permission },
-        schema: { tags, summary: "The caller's settings, created on first read", response: { 200: settingsOut } },
+        schema: {
+          operationId: 'getMySettings',
+          tags,
+          summary: "The caller's settings, created on first read",
+          response: { 200: settingsOut },
+        },
       },
       async (request) => settings.get(ownerOf(request)),
     );
@@ -35,6 +40,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       {
         config: { permission },
         schema: {
+          operationId: 'updateMySettings',
           tags,
           summary:
             'Change some settings; llm_provider_default is ignored (and listed in `ignored`) while the tenant locks it',
@@ -50,6 +56,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       {
         config: { permission },
         schema: {
+          operationId: 'getWorkingHours',
           tags,
           summary: 'Working hours, wall-clock in the settings timezone',
           response: { 200: workingHoursOut },
@@ -63,6 +70,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       {
         config: { permission },
         schema: {
+          operationId: 'replaceWorkingHours',
           tags,
           summary: 'Replace working hours (HH:MM, end may be 24:00, no overlaps, at most 6 a day; a missing day is [])',
           body: workingHoursSchema,
@@ -76,7 +84,12 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       '/service/settings/no-go-windows',
       {
         config: { permission },
-        schema: { tags, summary: 'No-go windows, oldest first', response: { 200: z.array(noGoWindowOut) } },
+        schema: {
+          operationId: 'listNoGoWindows',
+          tags,
+          summary: 'No-go windows, oldest first',
+          response: { 200: z.array(noGoWindowOut) },
+        },
       },
       async (request) => settings.windows(ownerOf(request)),
     );
@@ -86,6 +99,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       {
         config: { permission },
         schema: {
+          operationId: 'createNoGoWindow',
           tags,
           summary: 'Add a weekly or once no-go window (the server generates the id when none is given)',
           body: noGoWindowInput,
@@ -99,11 +113,17 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       '/service/settings/no-go-windows/:window_id',
       {
         config: { permission },
-        schema: { tags, summary: 'Remove a no-go window', params: windowIdParams },
+        schema: {
+          response: { 204: z.null().describe('Removed') },
+          operationId: 'deleteNoGoWindow',
+          tags,
+          summary: 'Remove a no-go window',
+          params: windowIdParams,
+        },
       },
       async (request, reply) => {
         await settings.removeWindow(ownerOf(request), request.params.window_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
   };

@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -67,6 +67,7 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
       {
         config: { permission },
         schema: {
+          operationId: 'getMyScheduleCost',
           tags: ['scheduling'],
           summary: "Today's model spend and quota status",
           response: { 200: costStatus },
@@ -80,6 +81,7 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
       {
         config: { permission },
         schema: {
+          operationId: 'getMyQuota',
           tags: ['usage'],
           summary: 'Spend caps, breach flags and bulk-import limits of the caller',
           response: { 200: quotaMe },
@@ -92,7 +94,12 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
       '/service/llm/usage/today',
       {
         config: { permission },
-        schema: { tags: ['usage'], summary: "Today's cost and tokens per provider", response: { 200: usageToday } },
+        schema: {
+          operationId: 'getTodayUsage',
+          tags: ['usage'],
+          summary: "Today's cost and tokens per provider",
+          response: { 200: usageToday },
+        },
       },
       async (request) => usage.today(ownerOf(request)),
     );
@@ -102,6 +109,7 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
       {
         config: { permission },
         schema: {
+          operationId: 'getMonthlyUsage',
           tags: ['usage'],
           summary: 'Every day of a month (default: this month in the caller timezone)',
           querystring: monthQuery,
@@ -116,6 +124,7 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
       {
         config: { permission },
         schema: {
+          operationId: 'listModelProviders',
           tags: ['usage'],
           summary: 'Configured providers, their model and availability',
           response: { 200: providerList },
@@ -125,3 +134,11 @@ export function usageRoutes(usage: UsageService, providers: ProviderRegistry): F
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  ScheduleCost: costStatus,
+  Quota: quotaMe,
+  UsageToday: usageToday,
+  UsageMonthly: usageMonthly,
+});

@@ -18,6 +18,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'listCalendarEvents',
           tags,
           summary: 'Scheduled tasks and connected calendar events as one list, sorted by start',
           querystring: eventsQuery,
@@ -39,7 +40,13 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       '/service/calendar/events/:event_id',
       {
         config: { permission: 'SERVICE_TASK_READ' },
-        schema: { tags, summary: 'One calendar event', params: eventIdParams, response: { 200: unifiedEvent } },
+        schema: {
+          operationId: 'getCalendarEvent',
+          tags,
+          summary: 'One calendar event',
+          params: eventIdParams,
+          response: { 200: unifiedEvent },
+        },
       },
       async (request) => toEventRead(await calendar.get(ownerOf(request), request.params.event_id)),
     );
@@ -49,6 +56,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'markCalendarEventDone',
           tags,
           summary: 'Mark the task behind the event done',
           params: eventIdParams,
@@ -63,6 +71,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'skipCalendarEvent',
           tags,
           summary: 'Mark the task behind the event skipped',
           params: eventIdParams,
@@ -77,6 +86,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'unscheduleCalendarEvent',
           tags,
           summary: 'Unschedule: the task goes back to pending and its reminder is cancelled',
           params: eventIdParams,
@@ -94,6 +104,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'getFreeBusy',
           tags,
           summary: 'Busy blocks of every source in the window, naming what made each busy',
           querystring: freeBusyQuery,

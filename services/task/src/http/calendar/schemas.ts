@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { VIEWS } from '../../domain/calendar/calendar.js';
 
@@ -50,4 +51,11 @@ export const freeBusyRead = z.object({
       sources: z.array(z.object({ source, id: z.uuid(), title: z.string() })),
     }),
   ),
+});
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  CalendarEvent: unifiedEvent,
+  CalendarEventsPage: eventsPage,
+  FreeBusy: freeBusyRead,
 });

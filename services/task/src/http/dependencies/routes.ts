@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,7 +32,13 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       '/service/tasks/dependencies',
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
-        schema: { tags, summary: 'Create a dependency edge', body: createBody, response: { 201: dependencyRead } },
+        schema: {
+          operationId: 'createDependency',
+          tags,
+          summary: 'Create a dependency edge',
+          body: createBody,
+          response: { 201: dependencyRead },
+        },
       },
       async (request, reply) =>
         reply.status(201).send(toDependencyRead(await dependencies.create(ownerOf(request), request.body))),
@@ -42,11 +48,17 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       '/service/tasks/dependencies/:dep_id',
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
-        schema: { tags, summary: 'Delete a dependency edge', params: z.object({ dep_id: z.uuid() }) },
+        schema: {
+          response: { 204: z.null().describe('Deleted') },
+          operationId: 'deleteDependency',
+          tags,
+          summary: 'Delete a dependency edge',
+          params: z.object({ dep_id: z.uuid() }),
+        },
       },
       async (request, reply) => {
         await dependencies.remove(ownerOf(request), request.params.dep_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
@@ -55,6 +67,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'listTaskDependencies',
           tags,
           summary: "A task's dependencies and dependents",
           params: taskIdParams,
@@ -71,3 +84,9 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Dependency: dependencyRead,
+  DependencyCreate: createBody,
+});

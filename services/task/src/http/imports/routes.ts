@@ -1,4 +1,4 @@
-import { type Logger, ownerOf } from '@routinely/platform';
+import { type Logger, nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,7 +25,12 @@ const jsonImport = z.object({
   commit: z.boolean().default(true),
   auto_schedule: z.boolean().default(false),
 });
-const importBody = z.union([z.string().describe('text/csv with a header row'), jsonImport]);
+const CSV_EXAMPLE =
+  'ref,title,duration_min,parent_ref,tags\nhome,Keep the house,,,\nplants,Water the plants,15,home,garden;weekly\n';
+const importBody = z.union([
+  z.string().meta({ description: 'text/csv with a header row; list cells split on ";"', examples: [CSV_EXAMPLE] }),
+  jsonImport,
+]);
 const importQuery = z.object({
   commit: flag.optional().describe('CSV bodies only (JSON bodies carry it); default true'),
   auto_schedule: flag.optional(),
@@ -79,9 +84,11 @@ export function importRoutes(
       {
         config: { permission },
         schema: {
+          operationId: 'importTasks',
           tags,
           summary: 'Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run',
           body: importBody,
+          consumes: ['application/json', 'text/csv'],
           querystring: importQuery,
           response: { 200: importResult },
         },
@@ -106,9 +113,11 @@ export function importRoutes(
         config: { permission },
         bodyLimit: 32 * 1024 * 1024,
         schema: {
+          operationId: 'createImportJob',
           tags,
           summary: 'Queue a large import; a background worker parses it',
           body: importBody,
+          consumes: ['application/json', 'text/csv'],
           querystring: importQuery,
           response: { 202: z.object({ job_id: z.uuid(), status: z.enum(JOB_STATUSES) }) },
         },
@@ -124,7 +133,13 @@ export function importRoutes(
       '/service/tasks/bulk-import/jobs/:job_id',
       {
         config: { permission },
-        schema: { tags, summary: 'Status of an import job', params: jobParams, response: { 200: jobRead } },
+        schema: {
+          operationId: 'getImportJob',
+          tags,
+          summary: 'Status of an import job',
+          params: jobParams,
+          response: { 200: jobRead },
+        },
       },
       async (request) => toJobRead(await jobs.get(ownerOf(request), request.params.job_id)),
     );
@@ -134,6 +149,7 @@ export function importRoutes(
       {
         config: { permission },
         schema: {
+          operationId: 'commitImportJob',
           tags,
           summary: 'Commit a parsed job (all or nothing); the worker writes it',
           params: jobParams,
@@ -149,11 +165,38 @@ export function importRoutes(
 
     r.delete(
       '/service/tasks/bulk-import/jobs/:job_id',
-      { config: { permission }, schema: { tags, summary: 'Cancel an import job', params: jobParams } },
+      {
+        config: { permission },
+        schema: {
+          response: { 204: z.null().describe('Cancelled') },
+          operationId: 'cancelImportJob',
+          tags,
+          summary: 'Cancel an import job',
+          params: jobParams,
+        },
+      },
       async (request, reply) => {
         await jobs.cancel(ownerOf(request), request.params.job_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  ImportRowError: rowError,
+  ImportRequest: {
+    schema: jsonImport,
+    example: {
+      rows: [
+        { ref: 'home', title: 'Keep the house' },
+        { ref: 'plants', parent_ref: 'home', title: 'Water the plants', duration_min: 15, tags: ['garden'] },
+      ],
+      commit: true,
+      auto_schedule: false,
+    },
+  },
+  ImportResult: importResult,
+  ImportJob: jobRead,
+});

@@ -25,6 +25,7 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'listRoutineTaskTree',
           tags,
           summary: 'The tasks of the user, depth-first by sort_order, each with its depth; paged by limit/offset',
           description:
@@ -48,6 +49,7 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'setRoutineTaskParent',
           tags,
           summary: 'Alias of POST /tasks/{task_id}/move',
           params: taskIdParams,

@@ -27,7 +27,13 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks',
       {
         config: { permission: 'SERVICE_TASK_CREATE' },
-        schema: { tags, summary: 'Create a task', body: taskCreateSchema, response: { 201: taskRead } },
+        schema: {
+          operationId: 'createTask',
+          tags,
+          summary: 'Create a task',
+          body: taskCreateSchema,
+          response: { 201: taskRead },
+        },
       },
       async (request, reply) => {
         const row = await tasks.create(ownerOf(request), toNewTask(request.body));
@@ -39,7 +45,13 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks',
       {
         config: { permission: 'SERVICE_TASK_READ' },
-        schema: { tags, summary: 'List tasks', querystring: taskListQuery, response: { 200: z.array(taskRead) } },
+        schema: {
+          operationId: 'listTasks',
+          tags,
+          summary: 'List tasks',
+          querystring: taskListQuery,
+          response: { 200: z.array(taskRead) },
+        },
       },
       async (request) => {
         const q = request.query;
@@ -58,7 +70,13 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks/:task_id',
       {
         config: { permission: 'SERVICE_TASK_READ' },
-        schema: { tags, summary: 'Get a task', params: taskIdParams, response: { 200: taskRead } },
+        schema: {
+          operationId: 'getTask',
+          tags,
+          summary: 'Get a task',
+          params: taskIdParams,
+          response: { 200: taskRead },
+        },
       },
       async (request) => toTaskRead(await tasks.get(ownerOf(request), request.params.task_id)),
     );
@@ -68,6 +86,7 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
+          operationId: 'getTaskTree',
           tags,
           summary: 'A task with its whole subtree and rolled-up duration',
           params: taskIdParams,
@@ -87,6 +106,7 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'updateTask',
           tags,
           summary: 'Update a task (also manual scheduling and status changes)',
           params: taskIdParams,
@@ -111,11 +131,17 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       '/service/tasks/:task_id',
       {
         config: { permission: 'SERVICE_TASK_DELETE' },
-        schema: { tags, summary: 'Delete a task and its subtree', params: taskIdParams },
+        schema: {
+          response: { 204: z.null().describe('Deleted with its subtree') },
+          operationId: 'deleteTask',
+          tags,
+          summary: 'Delete a task and its subtree',
+          params: taskIdParams,
+        },
       },
       async (request, reply) => {
         await tasks.remove(ownerOf(request), request.params.task_id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
@@ -124,6 +150,7 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'moveTask',
           tags,
           summary: 'Re-parent a task (null makes it a root)',
           params: taskIdParams,
@@ -140,6 +167,7 @@ export function taskRoutes(tasks: TaskService): FastifyPluginAsync {
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
+          operationId: 'reorderTask',
           tags,
           summary: 'Set the position of a task among its siblings',
           params: taskIdParams,

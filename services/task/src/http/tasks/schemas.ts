@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { taskFieldRules as rules, unique } from '../../domain/task-input.js';
 import { REMINDER_CHANNELS, TASK_STATUSES } from '../../domain/task-model.js';
@@ -66,4 +67,13 @@ export const taskListQuery = z.object({
 export const moveBody = z.object({ parent_task_id: z.uuid().nullable() });
 export const reorderBody = z.object({
   sort_order: z.number().int().min(0).describe('0-based position among the siblings; past the end appends'),
+});
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  Task: taskRead,
+  TaskTree: taskTreeNode,
+  TaskPatch: taskPatchBody,
+  TaskMove: moveBody,
+  TaskReorder: reorderBody,
 });
