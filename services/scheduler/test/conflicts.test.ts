@@ -109,6 +109,29 @@ describe('a calendar event overlapping a scheduled task', () => {
     });
   });
 
+  it('moves a parent with its children as one block', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const parent = await createTask(h, user, { title: 'parent', duration_min: 30 });
+    const child = await createTask(h, user, { title: 'child', duration_min: 30, parent_task_id: parent.id });
+    await ok(await h.scheduler.call(user, 'POST', '/service/schedule', { task_ids: [parent.id] }));
+    expect(await getTask(h, user, child.id)).toMatchObject({ chosen_slot_start: '2026-11-23T09:30:00.000Z' });
+    const event = calendarEvent(user, { title: 'Call', start: '2026-11-23T09:15:00Z', end: '2026-11-23T09:45:00Z' });
+    await publish(event);
+    await vi.waitFor(async () => expect(await checksDone(event.data.event.id)).toEqual([{ status: 'done' }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(await getTask(h, user, parent.id)).toMatchObject({
+      chosen_slot_start: '2026-11-23T09:45:00.000Z',
+      chosen_slot_end: '2026-11-23T10:45:00.000Z',
+    });
+    expect(await getTask(h, user, child.id)).toMatchObject({
+      chosen_slot_start: '2026-11-23T10:15:00.000Z',
+      chosen_slot_end: '2026-11-23T10:45:00.000Z',
+    });
+    expect(await conflictEvents(user.userId)).toHaveLength(1);
+  });
+
   it('does nothing when the event overlaps no scheduled task', async () => {
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     const task = await createTask(h, user, { title: 'elsewhere', duration_min: 30 });

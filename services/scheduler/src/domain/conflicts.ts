@@ -17,6 +17,8 @@ import type { RunTask, TaskGateway } from './runs/task-gateway.js';
 const DAY_MS = 86_400_000;
 /** Re-placement looks as far ahead as a default run: now .. now + 14 days. */
 const WINDOW_MS = 14 * DAY_MS;
+/** How far ahead a conflict is looked for (the contract's longest run window). */
+const LOOK_AHEAD_MS = 90 * DAY_MS;
 
 export interface ConflictDeps extends PlanDeps {
   orm: Orm;
@@ -52,22 +54,31 @@ export class ConflictResolver {
     const actor = { tenantId: check.tenant_id, userId: check.user_id };
     const eventStart = new Date(check.event_start);
     const eventEnd = new Date(check.event_end);
-    const busy = await this.deps.tasks.getBusy(actor, { start: eventStart, end: eventEnd }, []);
+    const now = this.deps.clock.now();
+    // Only slots still ahead move (a task under way or over is the user's business); GetBusy spans <= 366 days.
+    const from = eventStart > now ? eventStart : now;
+    const to = new Date(Math.min(eventEnd.getTime(), now.getTime() + LOOK_AHEAD_MS));
+    if (!(to > from)) return this.commit(check, [], []);
+    const busy = await this.deps.tasks.getBusy(actor, { start: from, end: to }, []);
     const candidateIds = [
       ...new Set(busy.flatMap((b) => b.sources.filter((s) => s.source === 'task').map((s) => s.id))),
     ];
     const { tasks } = await this.deps.tasks.getTasks(actor, candidateIds, { includeDescendants: true });
     const byId = new Map(tasks.map((t) => [t.id, t]));
-    // What moves: overlapping scheduled top-level tasks with their blocks. A descendant lies inside its parent's
-    // slot, so it overlaps only when its parent does and moves with it.
+    // What moves: overlapping scheduled top-level tasks not yet started, with their blocks. A descendant lies
+    // inside its parent's slot, so it overlaps only when its parent does and moves with it.
     const movers = tasks.filter(
       (t) =>
-        candidateIds.includes(t.id) && t.status === 'scheduled' && !t.parentTaskId && overlaps(t, eventStart, eventEnd),
+        candidateIds.includes(t.id) &&
+        t.status === 'scheduled' &&
+        !t.parentTaskId &&
+        t.chosenSlotStart !== null &&
+        t.chosenSlotStart >= now &&
+        overlaps(t, eventStart, eventEnd),
     );
     const open = tasks.filter((t) => (movers.includes(t) || isBelow(t, movers, byId)) && !CLOSED.has(t.status));
     if (movers.length === 0) return this.commit(check, [], []);
 
-    const now = this.deps.clock.now();
     const window = { start: now, end: new Date(now.getTime() + WINDOW_MS) };
     const event = { start: eventStart, end: eventEnd };
     // The event is busy even before the task service's copy of it exists (both consume the same event).
