@@ -6,6 +6,7 @@ import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName 
 import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
+import { ConflictResolver } from './domain/conflicts.js';
 import type { SchedulerContext } from './domain/context.js';
 import { ProviderOutcomes } from './domain/provider-outcomes.js';
 import { ProviderRegistry } from './domain/providers.js';
@@ -27,6 +28,7 @@ import { adminRoutes } from './http/admin/routes.js';
 import { scheduleRoutes } from './http/schedule/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { usageRoutes } from './http/usage/routes.js';
+import { ConflictWorker } from './workers/conflict-worker.js';
 import { RunWorker } from './workers/run-worker.js';
 
 export interface SchedulerServiceDeps {
@@ -114,6 +116,28 @@ export function buildService(deps: SchedulerServiceDeps) {
     leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
     wake: () => pacer.wake(),
   });
+  const conflicts = new ConflictWorker(
+    deps.orm,
+    deps.clock,
+    new ConflictResolver({
+      orm: deps.orm,
+      clock: deps.clock,
+      tasks,
+      expandWorkingTime: expand,
+      settingsOf: (actor) => settings.get(actor),
+      now: () => deps.clock.now(),
+      kick: () => relay.kick(),
+    }),
+    { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
+    logger,
+  );
+  const conflictPacer = new Pacer(
+    'schedule-conflicts',
+    () => conflicts.pass(),
+    deps.clock,
+    deps.config.SCHEDULER_RUN_POLL_MS,
+    logger,
+  );
   const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks });
   const reflow = new ReflowService(runs, tasks);
   let subscriptions: Subscription[] = [];
@@ -143,12 +167,20 @@ export function buildService(deps: SchedulerServiceDeps) {
     start: async () => {
       relay.start();
       pacer.start();
-      subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger, clock: deps.clock });
+      conflictPacer.start();
+      subscriptions = await subscribeConsumers({
+        orm: deps.orm,
+        transport: deps.transport,
+        logger,
+        clock: deps.clock,
+        onConflictCheck: () => conflictPacer.wake(),
+      });
     },
     stop: async () => {
       for (const s of subscriptions) await s.stop();
       subscriptions = [];
       await pacer.stop();
+      await conflictPacer.stop();
       tasks.close();
       await relay.stop();
     },

@@ -278,6 +278,35 @@ describe('reflow', () => {
     }
     expect(await getTask(h, user, root.id)).toMatchObject({ chosen_slot_start: '2026-11-24T13:00:00.000Z' });
   });
+
+  it('lays the children out in sort order; a child that no longer fits is unscheduled, its own slot not busy', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const root = await createTask(h, user, { title: 'root', duration_min: 30 });
+    const one = await createTask(h, user, { title: 'one', duration_min: 30, parent_task_id: root.id });
+    const two = await createTask(h, user, { title: 'two', duration_min: 60, parent_task_id: root.id });
+    // The first child already sits where it belongs: its own current slot must not count as busy time.
+    for (const [id, start, end] of [
+      [one.id, '2026-11-24T13:30:00Z', '2026-11-24T14:00:00Z'],
+      [root.id, '2026-11-24T13:00:00Z', '2026-11-24T14:00:00Z'],
+    ] as const) {
+      const res = await h.task.call(user, 'PATCH', `/service/tasks/${id}`, {
+        chosen_slot_start: start,
+        chosen_slot_end: end,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const run = await ok(await h.scheduler.call(user, 'POST', '/service/schedule/reflow', { root_task_id: root.id }));
+    expect(run.status).toBe('completed');
+    expect(run.decisions).toHaveLength(1);
+    expect(run.decisions[0]).toMatchObject({
+      task_id: one.id,
+      chosen_slot_start: '2026-11-24T13:30:00.000Z',
+      chosen_slot_end: '2026-11-24T14:00:00.000Z',
+      source: 'solver',
+      applied: true,
+    });
+    expect(run.unscheduled).toEqual([{ task_id: two.id, reason: 'no_slot_in_window' }]);
+  });
 });
 
 describe('daylight saving time', () => {

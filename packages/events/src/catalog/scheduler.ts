@@ -19,4 +19,38 @@ export const schedulerEvents = {
       hard_cap_usd: z.number().nonnegative(),
     }),
   ),
+  /**
+   * A busy event of a connected calendar came to overlap scheduled tasks and the scheduler re-placed them
+   * (a solver decision each) or could not keep them (their slots cleared). One per (calendar event, version)
+   * that moved or dropped anything; the delivery service turns it into one `schedule.conflict` bell
+   * notification. Carries titles and instants only, never provider data beyond the event's title.
+   */
+  scheduleConflicted: defineEvent(
+    'scheduler.schedule.conflicted',
+    z.object({
+      user_id: z.string().uuid(),
+      tenant_id: z.string(),
+      event: z.object({ id: z.string().uuid(), title: z.string(), start: z.string(), end: z.string() }),
+      moved: z.array(
+        z.object({
+          task_id: z.string().uuid(),
+          title: z.string(),
+          decision_id: z.string().uuid(),
+          from_start: z.string(),
+          from_end: z.string(),
+          to_start: z.string(),
+          to_end: z.string(),
+        }),
+      ),
+      unscheduled: z.array(
+        z.object({
+          task_id: z.string().uuid(),
+          title: z.string(),
+          reason: z.string(),
+          from_start: z.string(),
+          from_end: z.string(),
+        }),
+      ),
+    }),
+  ),
 };

@@ -11,6 +11,7 @@ import {
 } from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
+import { writeConflictNotification } from '../domain/conflict-notices.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
 import { writeSoftBreachNotification } from '../domain/quota-notices.js';
 import { applyTaskEvent } from '../domain/reminders.js';
@@ -20,7 +21,8 @@ const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_0
 
 /**
  * The delivery service's consumers: task events maintain reminders; auth user events keep the email address
- * reminders are mailed to; a calendar integration needing re-authorisation puts a notice in the bell. All only
+ * reminders are mailed to; a calendar integration needing re-authorisation, a crossed soft cap and a calendar
+ * conflict the scheduler resolved put a notice in the bell. All only
  * write rows; sending is the workers' job.
  */
 export function deliveryConsumers(options: { clock: Clock; onReminderChanged: () => void }) {
@@ -59,6 +61,12 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       policy: rowWriterPolicy,
       handle: (em, event) => writeSoftBreachNotification(em, event, clock.now()),
     }),
+    conflictNotices: defineConsumer({
+      durable: 'delivery.schedule-conflicts',
+      events: [schedulerEvents.scheduleConflicted],
+      policy: rowWriterPolicy,
+      handle: (em, event) => writeConflictNotification(em, event, clock.now()),
+    }),
   };
 }
 
@@ -75,5 +83,6 @@ export async function subscribeConsumers(options: {
     startConsumer(consumers.contacts, options),
     startConsumer(consumers.integrationAlerts, options),
     startConsumer(consumers.quotaNotices, options),
+    startConsumer(consumers.conflictNotices, options),
   ]);
 }

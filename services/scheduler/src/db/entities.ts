@@ -224,7 +224,39 @@ export const ScheduleDecision = defineEntity({
   },
 });
 
+/**
+ * One busy calendar event (at one version) to check against the user's scheduled tasks (ADR 058). The consumer
+ * of `integration.event.upserted` writes it; the conflict worker claims it with FOR UPDATE SKIP LOCKED under a
+ * lease. `outcome` holds the slots to apply once decided, so a crash after the decisions re-applies them only.
+ */
+export const ScheduleConflictCheck = defineEntity({
+  name: 'ScheduleConflictCheck',
+  tableName: 'schedule_conflict_checks',
+  indexes: [{ name: 'schedule_conflict_checks_due_idx', properties: ['status', 'leaseUntil'] }],
+  uniques: [{ name: 'schedule_conflict_checks_event_version_key', properties: ['eventId', 'eventVersion'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    eventId: p.uuid().fieldName('event_id'),
+    eventVersion: p.integer().fieldName('event_version'),
+    title: p.text(),
+    eventStart: p.datetime().fieldName('event_start'),
+    eventEnd: p.datetime().fieldName('event_end'),
+    /** pending | done | failed */
+    status: p.string().length(16),
+    /** `[{ task_id, start, end, decision_id }]` (start/end null: the slot is cleared), once decided. */
+    outcome: p.json<unknown[]>().nullable(),
+    attempts: p.integer(),
+    leaseUntil: p.datetime().nullable().fieldName('lease_until'),
+    error: p.text().nullable(),
+    createdAt: p.datetime().fieldName('created_at'),
+    completedAt: p.datetime().nullable().fieldName('completed_at'),
+  },
+});
+
 export const schedulerEntities = [
+  ScheduleConflictCheck,
   ScheduleRun,
   ScheduleDecision,
   ImportUse,

@@ -1,6 +1,15 @@
 import type { EntityManager, Orm } from '@routinely/db';
-import { authEvents, defineConsumer, type EventTransport, type Subscription, startConsumer } from '@routinely/events';
+import {
+  authEvents,
+  defineConsumer,
+  type EventTransport,
+  integrationEvents,
+  type Subscription,
+  startConsumer,
+} from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { insertConflictCheck } from '../db/conflicts-sql.js';
 import { canonicalTimeZone } from '../domain/settings-model.js';
 
 const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
@@ -25,9 +34,39 @@ export async function rememberUser(
   );
 }
 
-/** The scheduler's consumers only write rows. */
-export function schedulerConsumers(options: { clock: Clock }) {
+/**
+ * The scheduler's consumers only write rows. A busy, live calendar event (new or changed) becomes a conflict
+ * check the conflict worker runs (ADR 058); the owner comes from the envelope (the integration service's own
+ * write), an event already over is left alone, and one (event, version) is checked once.
+ */
+export function schedulerConsumers(options: { clock: Clock; onConflictCheck?: () => void }) {
   return {
+    conflicts: defineConsumer({
+      durable: 'scheduler.schedule-conflicts',
+      events: [integrationEvents.eventUpserted],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        const { event: external } = event.data;
+        if (!event.user_id || !external.busy || external.status === 'cancelled') return;
+        const start = new Date(external.start);
+        const end = new Date(external.end);
+        const now = options.clock.now();
+        if (!(end > start) || end <= now) return;
+        await insertConflictCheck(em, {
+          id: uuidv7(),
+          tenant_id: event.tenant_id,
+          user_id: event.user_id,
+          event_id: external.id,
+          event_version: external.version,
+          title: external.title,
+          start,
+          end,
+          now,
+        });
+        // The commit follows this handler; the worker's poll covers a wake-up that comes too early.
+        if (options.onConflictCheck) setTimeout(options.onConflictCheck, 25);
+      },
+    }),
     users: defineConsumer({
       durable: 'scheduler.users',
       events: [authEvents.userRegistered, authEvents.userUpdated],
@@ -42,7 +81,8 @@ export async function subscribeConsumers(options: {
   transport: EventTransport;
   logger: Logger;
   clock: Clock;
+  onConflictCheck?: () => void;
 }): Promise<Subscription[]> {
   const consumers = schedulerConsumers(options);
-  return [await startConsumer(consumers.users, options)];
+  return [await startConsumer(consumers.users, options), await startConsumer(consumers.conflicts, options)];
 }

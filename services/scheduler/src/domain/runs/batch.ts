@@ -1,8 +1,8 @@
 import type { ModelAdapter } from '@routinely/llm';
-import { type FixedSlot, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
+import { type FixedSlot, reflowSubtree, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
 import type { RunRow } from '../../db/runs-sql.js';
 import type { ModelPlacer } from './model-placer.js';
-import type { RunPlan } from './run-plan.js';
+import { nextFamilies, type RunPlan } from './run-plan.js';
 
 export interface BatchDecision {
   taskId: string;
@@ -50,12 +50,13 @@ function solverBatch(input: SolverInput, slice: Set<string>, why?: string): Omit
  * the reason in the rationale. A task the placement left out is unscheduled, so every batch settles its tasks.
  */
 export async function placeBatch(
-  run: Pick<RunRow, 'provider'>,
+  run: Pick<RunRow, 'provider' | 'kind'>,
   plan: RunPlan,
   size: number,
   model: ModelBatchDeps | null,
 ): Promise<BatchOutcome> {
-  const sliceTasks = plan.remaining.slice(0, size);
+  if (run.kind === 'reflow') return reflowBatch(plan);
+  const sliceTasks = nextFamilies(plan.remaining, plan.input.dependencies, size);
   const slice = new Set(sliceTasks.map((t) => t.id));
   let outcome: Omit<BatchOutcome, 'taskIds'>;
   if (run.provider === 'builtin' || !model) {
@@ -82,9 +83,38 @@ export async function placeBatch(
       };
     }
   }
+  return settle(slice, outcome);
+}
+
+/** A task the placement left out is unscheduled, so every batch settles its tasks and a run always ends. */
+function settle(slice: Set<string>, outcome: Omit<BatchOutcome, 'taskIds'>): BatchOutcome {
   const settled = new Set([...outcome.decisions.map((d) => d.taskId), ...outcome.unscheduled.map((u) => u.task_id)]);
   for (const id of slice) {
     if (!settled.has(id)) outcome.unscheduled.push({ task_id: id, reason: 'no_slot_in_window' });
   }
   return { taskIds: [...slice], ...outcome };
+}
+
+/**
+ * A reflow run in one batch: `reflowSubtree` keeps the root's current slot and lays the descendants out in
+ * `sort_order` inside it (ADR 053). The layout is fixed by the contract, so no model is asked whatever the
+ * run's provider. A root that lost its slot since the run started leaves every descendant unscheduled.
+ */
+function reflowBatch(plan: RunPlan): BatchOutcome {
+  const slice = new Set(plan.remaining.map((t) => t.id));
+  if (!plan.root) return settle(slice, { decisions: [], unscheduled: [] });
+  const { task, start, end } = plan.root;
+  const result = reflowSubtree({ ...plan.input, tasks: [task, ...plan.remaining], root: { id: task.id, start, end } });
+  return settle(slice, {
+    decisions: result.placements
+      .filter((p) => slice.has(p.taskId))
+      .map((p) => ({
+        ...p,
+        source: 'solver' as const,
+        rationale: `reflowed inside the slot of its root task (bound by ${p.explanation})`,
+      })),
+    unscheduled: result.unscheduled
+      .filter((u) => slice.has(u.taskId))
+      .map((u) => ({ task_id: u.taskId, reason: u.reason })),
+  });
 }

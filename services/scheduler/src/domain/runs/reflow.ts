@@ -3,12 +3,10 @@ import type { ProviderName } from '../providers.js';
 import type { RunService } from './runs.js';
 import type { TaskGateway } from './task-gateway.js';
 
-const MINUTE = 60_000;
-
 /**
  * POST /schedule/reflow: keeps the root's slot and re-places its descendants inside it, answered like
- * POST /schedule. The root's own duration comes first in its block (contract), so the descendants get the
- * rest of the slot; what no longer fits is unscheduled with `no_slot_in_window`.
+ * POST /schedule. The root's own duration comes first in its block (contract), then each child's block in
+ * `sort_order`; what no longer fits is unscheduled with `no_slot_in_window` (ADR 053, `reflowSubtree`).
  */
 export class ReflowService {
   constructor(
@@ -24,11 +22,10 @@ export class ReflowService {
       throw new AppError('not_scheduled', `Task ${root.id} has no slot to reflow inside`);
     }
     const provider = await this.runs.provider(owner, request.provider);
-    const ownEnd = new Date(root.chosenSlotStart.getTime() + root.durationMin * MINUTE);
-    const start = ownEnd < root.chosenSlotEnd ? ownEnd : root.chosenSlotEnd;
+    // The window is the root's slot; the engine re-reads it and lays the block out with reflowSubtree.
     return this.runs.launch(owner, {
       ids: tasks.filter((t) => t.id !== root.id).map((t) => t.id),
-      window: { start, end: root.chosenSlotEnd },
+      window: { start: root.chosenSlotStart, end: root.chosenSlotEnd },
       provider,
       dryRun: false,
       kind: 'reflow',

@@ -19,6 +19,8 @@ export interface RunPlan {
   /** Slots earlier batches of the run chose: fixed, taken out of the free time. */
   decided: FixedSlot[];
   titles: Map<string, string>;
+  /** A reflow run: its root, whose current slot the descendants are placed inside (ADR 053). */
+  root?: { task: SolverTask; start: Date; end: Date } | undefined;
 }
 
 export interface PlanDeps {
@@ -73,13 +75,68 @@ export function predecessorsFirst(tasks: readonly SolverTask[], deps: readonly D
 }
 
 /**
+ * The next batch of at least `size` tasks (fewer at the end) made of whole families: a parent and its
+ * descendants are one block (ADR 053), so a batch never holds part of one, or a later batch would place the rest
+ * outside the parent's slot. Families are taken predecessors first (edges between families), cycles as given.
+ */
+export function nextFamilies(
+  remaining: readonly SolverTask[],
+  deps: readonly Dependency[],
+  size: number,
+): SolverTask[] {
+  const byId = new Map(remaining.map((t) => [t.id, t]));
+  const familyOf = (task: SolverTask): string => {
+    let current = task;
+    const seen = new Set<string>();
+    while (current.parentId && !seen.has(current.id)) {
+      seen.add(current.id);
+      const parent = byId.get(current.parentId);
+      if (!parent) break;
+      current = parent;
+    }
+    return current.id;
+  };
+  const families = new Map<string, SolverTask[]>();
+  const family = new Map<string, string>();
+  for (const t of remaining) {
+    const id = familyOf(t);
+    family.set(t.id, id);
+    families.set(id, [...(families.get(id) ?? []), t]);
+  }
+  const preds = new Map<string, string[]>();
+  for (const d of deps) {
+    const from = family.get(d.dependsOnId);
+    const to = family.get(d.taskId);
+    if (from && to && from !== to) preds.set(to, [...(preds.get(to) ?? []), from]);
+  }
+  const batch: SolverTask[] = [];
+  const visited = new Set<string>();
+  const visit = (id: string) => {
+    if (visited.has(id) || batch.length >= size) return;
+    visited.add(id);
+    for (const p of preds.get(id) ?? []) visit(p);
+    if (batch.length < size) batch.push(...(families.get(id) ?? []));
+  };
+  for (const id of families.keys()) visit(id);
+  return batch;
+}
+
+/**
  * Reads what a run needs from the task service and the settings, fresh for each batch: the tasks still to
  * place, their dependencies (predecessors outside the run as fixed slots or done), and the free time of the
  * window = working hours minus no-go windows minus busy time (external events and the user's other scheduled
  * tasks; the run's own tasks' current slots do not count) minus the slots earlier batches chose.
  */
-export async function loadRunPlan(deps: PlanDeps, run: RunRow, decisions: readonly DecisionRow[], window: Interval) {
+export async function loadRunPlan(
+  deps: PlanDeps,
+  run: Pick<RunRow, 'tenant_id' | 'user_id' | 'task_ids' | 'unscheduled' | 'root_task_id'>,
+  decisions: readonly DecisionRow[],
+  runWindow: Interval,
+) {
   const actor = { tenantId: run.tenant_id, userId: run.user_id };
+  // A reflow places inside the root's slot as it is now (it may have moved since the run started).
+  const root = run.root_task_id ? await reflowRoot(deps, actor, run.root_task_id) : undefined;
+  const window = root ? { start: root.start, end: root.end } : runWindow;
   const { tasks, dependencies } = await deps.tasks.getTasks(actor, run.task_ids);
   const inRun = new Set(run.task_ids);
   const latest = new Map<string, DecisionRow>();
@@ -123,5 +180,12 @@ export async function loadRunPlan(deps: PlanDeps, run: RunRow, decisions: readon
     now: deps.now(),
   };
   const titles = new Map(tasks.map((t) => [t.id, t.title]));
-  return { remaining, input, decided, titles } satisfies RunPlan;
+  return { remaining, input, decided, titles, root } satisfies RunPlan;
+}
+
+/** The reflow root as it is now (its slot may have moved since the run started); none without a slot. */
+async function reflowRoot(deps: PlanDeps, actor: Actor, rootId: string): Promise<RunPlan['root']> {
+  const [root] = (await deps.tasks.getTasks(actor, [rootId])).tasks;
+  if (!root?.chosenSlotStart || !root.chosenSlotEnd) return undefined;
+  return { task: toSolverTask(root), start: root.chosenSlotStart, end: root.chosenSlotEnd };
 }

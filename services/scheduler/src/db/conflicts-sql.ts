@@ -1,0 +1,103 @@
+import type { EntityManager, Sql } from '@routinely/db';
+
+/** A slot to apply once decided: start and end null clear the slot (the task could not be kept). */
+export interface ConflictAssignment {
+  task_id: string;
+  start: string | null;
+  end: string | null;
+  decision_id: string | null;
+}
+
+export interface ConflictCheckRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  event_id: string;
+  event_version: number;
+  title: string;
+  event_start: Date;
+  event_end: Date;
+  status: 'pending' | 'done' | 'failed';
+  outcome: ConflictAssignment[] | null;
+  attempts: number;
+  lease_until: Date | null;
+  error: string | null;
+  created_at: Date;
+}
+
+const CHECK = `id, tenant_id, user_id, event_id, event_version, title, event_start, event_end, status, outcome,
+  attempts, lease_until, error, created_at`;
+
+/** The consumer's one write: a redelivered or repeated (event, version) inserts nothing. */
+export async function insertConflictCheck(
+  em: EntityManager,
+  c: Pick<ConflictCheckRow, 'id' | 'tenant_id' | 'user_id' | 'event_id' | 'event_version' | 'title'> & {
+    start: Date;
+    end: Date;
+    now: Date;
+  },
+): Promise<void> {
+  await em.getConnection().execute(
+    `insert into schedule_conflict_checks (id, tenant_id, user_id, event_id, event_version, title, event_start,
+       event_end, status, outcome, attempts, lease_until, error, created_at, completed_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', null, 0, null, null, ?, null)
+     on conflict (event_id, event_version) do nothing`,
+    [c.id, c.tenant_id, c.user_id, c.event_id, c.event_version, c.title, c.start, c.end, c.now],
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
+/** One pending check nobody holds (or whose holder's lease ran out), locked for this worker. */
+export const claimDueCheck = (sql: Sql, now: Date) =>
+  sql.first<ConflictCheckRow>(
+    `select ${CHECK} from schedule_conflict_checks
+     where status = 'pending' and (lease_until is null or lease_until < ?)
+     order by created_at, id limit 1 for update skip locked`,
+    [now],
+  );
+
+export const leaseCheck = (sql: Sql, id: string, leaseUntil: Date) =>
+  sql.rows('update schedule_conflict_checks set lease_until = ?, attempts = attempts + 1 where id = ?', [
+    leaseUntil,
+    id,
+  ]);
+
+export const findCheck = (sql: Sql, id: string) =>
+  sql.first<ConflictCheckRow>(`select ${CHECK} from schedule_conflict_checks where id = ?`, [id]);
+
+/** The decided slots, in the transaction of the decisions and the outbox event. */
+export const saveOutcome = (sql: Sql, id: string, outcome: readonly ConflictAssignment[]) =>
+  sql.rows('update schedule_conflict_checks set outcome = ?::jsonb where id = ?', [JSON.stringify(outcome), id]);
+
+export const finishCheck = (sql: Sql, id: string, now: Date) =>
+  sql.rows(`update schedule_conflict_checks set status = 'done', lease_until = null, completed_at = ? where id = ?`, [
+    now,
+    id,
+  ]);
+
+export const failCheck = (sql: Sql, id: string, now: Date, error: string) =>
+  sql.rows(
+    `update schedule_conflict_checks set status = 'failed', lease_until = null, completed_at = ?, error = ?
+     where id = ?`,
+    [now, error.slice(0, 2000), id],
+  );
+
+export const noteCheckError = (sql: Sql, id: string, error: string) =>
+  sql.rows('update schedule_conflict_checks set error = ? where id = ?', [error.slice(0, 2000), id]);
+
+/** The newest decision of each task (what a conflict decision supersedes). */
+export async function latestDecisionIds(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  taskIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await sql.rows<{ task_id: string; id: string }>(
+    `select distinct on (task_id) task_id, id from schedule_decisions
+     where tenant_id = ? and user_id = ? and task_id = any(?::uuid[]) and not dry_run
+     order by task_id, created_at desc, id desc`,
+    [owner.tenantId, owner.userId, taskIds],
+  );
+  return new Map(rows.map((r) => [r.task_id, r.id]));
+}
