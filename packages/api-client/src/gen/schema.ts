@@ -851,6 +851,451 @@ export interface paths {
         patch: operations["updateTenantSchedulingSettings"];
         trace?: never;
     };
+    "/api/v1/service/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Schedule tasks: up to 10 at once (200), more in the background (202 + Location) */
+        post: operations["createScheduleRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/runs/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's most recent run (404 when none) */
+        get: operations["getLatestScheduleRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run with its progress and all its decisions */
+        get: operations["getScheduleRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/decisions/{decision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One decision */
+        get: operations["getScheduleDecision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/decisions/{decision_id}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule) */
+        post: operations["overrideScheduleDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Alias of the decision override with decision_id in the body */
+        post: operations["overrideScheduleDecisionByBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/reflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one) */
+        post: operations["reflowScheduleSubtree"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (secrets never returned, only secret_preview) */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Create a webhook endpoint; the answer carries its secret, once */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhooks/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint, without its secret */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/service/webhooks/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the answer carries the new one, once */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhooks/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed webhook.test now and report the receiver's answer (no retries) */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the event types sent to webhooks, with the JSON Schema of each envelope */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhooks/{endpoint_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the tries made to a webhook endpoint, test sends included, newest first */
+        get: operations["listWebhookEndpointAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reminders not yet fired, soonest first */
+        get: operations["listUpcomingReminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log (filters status, channel, reminder_id), newest first */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now */
+        post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/dlq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries that exhausted their attempts or failed hard */
+        get: operations["listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/reminders/dlq/{dlq_id}/requeue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a dead-lettered delivery again as a new delivery */
+        post: operations["requeueDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bell feed, newest first, with the unread count */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/notifications/{notif_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a notification read */
+        patch: operations["markNotificationRead"];
+        trace?: never;
+    };
+    "/api/v1/service/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List my calendar integrations */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/integrations/{provider}/oauth/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start connecting a provider calendar (authorization code with PKCE) */
+        post: operations["startIntegrationOauth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/integrations/{integration_id}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Authorise an existing integration again */
+        post: operations["reconnectIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/integrations/{integration_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync now; answers exact counts */
+        post: operations["syncIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/integrations/{integration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect: revoke, stop push, drop its events (the row stays as revoked) */
+        delete: operations["disconnectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/tasks": {
         parameters: {
             query?: never;
@@ -1182,86 +1627,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/service/webhooks": {
+    "/api/v1/service/dashboard/summary": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints (secrets never returned, only secret_preview) */
-        get: operations["listWebhookEndpoints"];
-        put?: never;
-        /** Create a webhook endpoint; the answer carries its secret, once */
-        post: operations["createWebhookEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/webhooks/{endpoint_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One webhook endpoint, without its secret */
-        get: operations["getWebhookEndpoint"];
-        put?: never;
-        post?: never;
-        /** Delete a webhook endpoint */
-        delete: operations["deleteWebhookEndpoint"];
-        options?: never;
-        head?: never;
-        /** Change a webhook endpoint */
-        patch: operations["updateWebhookEndpoint"];
-        trace?: never;
-    };
-    "/api/v1/service/webhooks/{endpoint_id}/rotate-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replace the signing secret; the answer carries the new one, once */
-        post: operations["rotateWebhookSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/webhooks/{endpoint_id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a signed webhook.test now and report the receiver's answer (no retries) */
-        post: operations["testWebhookEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/reminders/upcoming": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reminders not yet fired, soonest first */
-        get: operations["listUpcomingReminders"];
+        /** The caller's tasks due and overdue, reminders, integrations, model spend and unread notifications */
+        get: operations["getDashboardSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1270,15 +1644,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/service/reminders/deliveries": {
+    "/api/v1/service/dashboard/tiles": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The delivery log (filters status, channel, reminder_id), newest first */
-        get: operations["listDeliveries"];
+        /**
+         * The contract's tile tree filtered by the caller's permissions
+         * @description Any signed-in user. A tile shows when the caller holds its permission (SERVICE_ADMIN and SERVICE_SUPER_ADMIN open every tile); a child shows only under its shown parent (ADR 027).
+         */
+        get: operations["listDashboardTiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1287,188 +1664,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/service/reminders/deliveries/{delivery_id}": {
+    "/api/v1/service/admin/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One delivery */
-        get: operations["getDelivery"];
+        /**
+         * Status of database, cache, model registry, integrations, reminder worker and calendar worker
+         * @description Probes every component at once (ADR 026). Rules:
+         *     - `database`: `select 1` on the task database with its latency; no answer within the probe deadline is `down`.
+         *     - `cache`: Redis PING with its latency when REDIS_URL is set (no answer: `degraded`); `ok` in-process otherwise.
+         *     - `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome); `degraded`
+         *       when a configured language-model provider's last call failed; `down` when the scheduler does not answer.
+         *     - `integrations`: the tenant's connections by status (`counts`), push channels near expiry and expired;
+         *       `degraded` when a channel expired without renewal; `down` when the integration service does not answer.
+         *     - `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):
+         *       `degraded` when not running in the answering process or when the last finished pass is older than
+         *       max(3 poll intervals, 60 s); `down` when the owning service does not answer.
+         *     Overall: `down` when the database is down, else `degraded` when any component is not `ok`, else `ok`. The
+         *     answer is 200 whatever the status: the body says it.
+         */
+        get: operations["getAdminHealth"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/reminders/deliveries/{delivery_id}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a delivery again now */
-        post: operations["redeliverDelivery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/reminders/dlq": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Deliveries that exhausted their attempts or failed hard */
-        get: operations["listDeadLetters"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/reminders/dlq/{dlq_id}/requeue": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a dead-lettered delivery again as a new delivery */
-        post: operations["requeueDeadLetter"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/notifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The bell feed, newest first, with the unread count */
-        get: operations["listNotifications"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/notifications/{notif_id}/read": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Mark a notification read */
-        patch: operations["markNotificationRead"];
-        trace?: never;
-    };
-    "/api/v1/service/integrations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List my calendar integrations */
-        get: operations["listIntegrations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/integrations/{provider}/oauth/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start connecting a provider calendar (authorization code with PKCE) */
-        post: operations["startIntegrationOauth"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/integrations/{integration_id}/reconnect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Authorise an existing integration again */
-        post: operations["reconnectIntegration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/integrations/{integration_id}/sync": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Sync now; answers exact counts */
-        post: operations["syncIntegration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/integrations/{integration_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Disconnect: revoke, stop push, drop its events (the row stays as revoked) */
-        delete: operations["disconnectIntegration"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1519,6 +1740,72 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        AdminHealth: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            components: {
+                database: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                cache: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                model_registry: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                integrations: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                reminder_worker: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                calendar_worker: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         AuthStatus: {
             sso_available: boolean;
             sso_configured: boolean;
@@ -1606,6 +1893,36 @@ export interface components {
             /** @enum {string} */
             visibility?: "private" | "shared" | "public";
         };
+        /** @description The caller's rollup; 'today' is the calendar day in their timezone. Each figure is read from the service that owns it over gRPC. When an owner does not answer, its figures are null and named in `degraded` (the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025). */
+        DashboardSummary: {
+            /** @description open tasks (pending or scheduled) whose deadline lies between now and the end of local today */
+            tasks_due_today: number;
+            /** @description open tasks whose deadline has passed */
+            tasks_overdue: number;
+            /** @description scheduled reminders firing within the next 24 hours (delivery service); null while it cannot answer */
+            reminders_next_24h: number | null;
+            /** @description active calendar connections (integration service); null while it cannot answer */
+            integrations_connected: number | null;
+            /** @description model spend counted on local today, USD (scheduler); null while it cannot answer */
+            llm_spend_today_usd: number | null;
+            /** @description unread bell notifications (delivery service); null while it cannot answer */
+            notifications_unread: number | null;
+            /** @description local today, YYYY-MM-DD */
+            date: string;
+            /** @description IANA zone of 'today': the scheduler's settings timezone, else the profile's while it cannot answer */
+            timezone: string;
+            /** @description figures whose owning service did not answer in time (each is null); empty when all answered */
+            degraded: ("integrations_connected" | "llm_spend_today_usd" | "notifications_unread" | "reminders_next_24h")[];
+        };
+        DashboardTile: {
+            id: string;
+            title: string;
+            /** @description canonical API path (under /api/v1) the tile opens, a GET its permission allows */
+            path: string;
+            /** @description permission code that shows the tile */
+            permission: string;
+            children: components["schemas"]["DashboardTile"][];
+        };
         DeadLetter: {
             id: string;
             delivery_id: string;
@@ -1618,6 +1935,43 @@ export interface components {
             attempts: number;
             created_at: string;
         };
+        Decision: {
+            /** Format: uuid */
+            id: string;
+            run_id: string | null;
+            /** Format: uuid */
+            task_id: string;
+            chosen_slot_start: string;
+            chosen_slot_end: string;
+            rationale: string;
+            provider: string;
+            model: string;
+            /** @enum {string} */
+            source: "agent" | "solver" | "override";
+            supersedes_id: string | null;
+            applied: boolean;
+            /** @description outside_working_hours, in_no_go_window (overrides only) */
+            warnings: string[];
+            /** Format: uuid */
+            created_by: string;
+            created_at: string;
+        };
+        DecisionOverride: {
+            /** Format: date-time */
+            chosen_slot_start: string;
+            /** Format: date-time */
+            chosen_slot_end: string;
+            rationale?: string;
+        };
+        DecisionOverrideAlias: {
+            /** Format: date-time */
+            chosen_slot_start: string;
+            /** Format: date-time */
+            chosen_slot_end: string;
+            rationale?: string;
+            /** Format: uuid */
+            decision_id: string;
+        };
         Delivery: {
             id: string;
             reminder_id: string;
@@ -1625,9 +1979,12 @@ export interface components {
             /** @enum {string} */
             channel: "email" | "inapp" | "webhook";
             event: string;
+            /** @description Stable across retries, redeliver and requeue of one event for one endpoint */
+            event_id: string;
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dead";
             attempts: number;
+            /** @description Retries after the first try */
             max_attempts: number;
             next_attempt_at: string | null;
             last_status_code: number | null;
@@ -1636,6 +1993,16 @@ export interface components {
             delivered_at: string | null;
             created_at: string;
         };
+        DeliveryAttempt: {
+            /** @description The envelope `attempt` of this try; starts at 1 again after a redeliver */
+            attempt: number;
+            /** @description When the outcome was recorded */
+            at: string;
+            /** @description The receiver's HTTP status; null when none came */
+            status_code: number | null;
+            error: string | null;
+            latency_ms: number;
+        };
         DeliveryDetail: {
             id: string;
             reminder_id: string;
@@ -1643,9 +2010,12 @@ export interface components {
             /** @enum {string} */
             channel: "email" | "inapp" | "webhook";
             event: string;
+            /** @description Stable across retries, redeliver and requeue of one event for one endpoint */
+            event_id: string;
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dead";
             attempts: number;
+            /** @description Retries after the first try */
             max_attempts: number;
             next_attempt_at: string | null;
             last_status_code: number | null;
@@ -1656,6 +2026,7 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
+            attempts_log: components["schemas"]["DeliveryAttempt"][];
         };
         Dependency: {
             /** Format: uuid */
@@ -1716,7 +2087,7 @@ export interface components {
             errors: components["schemas"]["ImportRowError"][];
             created_ids: string[];
             auto_schedule: boolean;
-            /** @description always null until the scheduler service exists */
+            /** @description the scheduling run auto_schedule started once the job committed (null otherwise) */
             schedule_run_id: string | null;
             created_at: string;
             updated_at: string;
@@ -2026,7 +2397,7 @@ export interface components {
              * @description Stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "provider_not_configured" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
+            code: "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
             /** @description The X-Request-Id of the request, for support */
             request_id: string;
             /** @description Each invalid field (422 only) */
@@ -2054,6 +2425,12 @@ export interface components {
                 used_hour: number;
                 used_day: number;
             };
+        };
+        ReflowRequest: {
+            /** Format: uuid */
+            root_task_id: string;
+            /** @enum {string} */
+            provider?: "builtin" | "openai" | "anthropic";
         };
         RegisterRequest: {
             /** Format: email */
@@ -2156,6 +2533,67 @@ export interface components {
             allowed: boolean;
             /** @enum {string} */
             breached: "none" | "soft" | "hard";
+        };
+        ScheduleRequest: {
+            task_ids: string[];
+            /** @enum {string} */
+            provider?: "builtin" | "openai" | "anthropic";
+            /** Format: date-time */
+            window_start?: string;
+            /** Format: date-time */
+            window_end?: string;
+            dry_run?: boolean;
+        };
+        ScheduleRun: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            provider: string;
+            model: string;
+            task_ids: string[];
+            decisions: components["schemas"]["Decision"][];
+            unscheduled: {
+                /** Format: uuid */
+                task_id: string;
+                /** @enum {string} */
+                reason: "not_schedulable" | "no_duration" | "no_slot_in_window" | "no_slot_before_deadline" | "blocked_by_dependency";
+            }[];
+            /** @description USD, rounded to 6 decimals */
+            cost_usd: number;
+            dry_run: boolean;
+            progress: {
+                total: number;
+                done: number;
+            };
+            error: string | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+        };
+        ScheduleRunQueued: {
+            /** Format: uuid */
+            run_id: string;
+            /** @constant */
+            status: "queued";
+        };
+        ScheduleRunResult: {
+            /** Format: uuid */
+            run_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            provider: string;
+            model: string;
+            decisions: components["schemas"]["Decision"][];
+            unscheduled: {
+                /** Format: uuid */
+                task_id: string;
+                /** @enum {string} */
+                reason: "not_schedulable" | "no_duration" | "no_slot_in_window" | "no_slot_before_deadline" | "blocked_by_dependency";
+            }[];
+            /** @description USD, rounded to 6 decimals */
+            cost_usd: number;
+            dry_run: boolean;
         };
         Settings: {
             /** Format: uuid */
@@ -2470,29 +2908,54 @@ export interface components {
             url: string;
             description: string | null;
             enabled: boolean;
+            /** @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue */
             max_attempts: number;
             fallback_to_email: boolean;
+            /** @description The event types this endpoint receives */
+            events: ("reminder.fired" | "webhook.test")[];
             secret_preview: string;
             consecutive_failures: number;
             created_at: string;
             updated_at: string;
+        };
+        WebhookEndpointAttempt: {
+            /** @description The envelope `attempt` of this try; starts at 1 again after a redeliver */
+            attempt: number;
+            /** @description When the outcome was recorded */
+            at: string;
+            /** @description The receiver's HTTP status; null when none came */
+            status_code: number | null;
+            error: string | null;
+            latency_ms: number;
+            id: string;
+            delivery_id: string | null;
+            event: string;
+            event_id: string;
         };
         WebhookEndpointCreate: {
             name: string;
             url: string;
             description?: string | null;
             enabled?: boolean;
-            /** @default 4 */
+            /**
+             * @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue
+             * @default 4
+             */
             max_attempts?: number;
             fallback_to_email?: boolean;
+            /** @description Event types to receive (GET /webhooks/event-types lists them); omitted or null means every type, including types added later */
+            events?: ("reminder.fired" | "webhook.test")[] | null;
         };
         WebhookEndpointPatch: {
             name?: string;
             url?: string;
             description?: string | null;
             enabled?: boolean;
+            /** @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue */
             max_attempts?: number;
             fallback_to_email?: boolean;
+            /** @description Event types to receive (GET /webhooks/event-types lists them); omitted or null means every type, including types added later */
+            events?: ("reminder.fired" | "webhook.test")[] | null;
         };
         WebhookEndpointWithSecret: {
             id: string;
@@ -2500,13 +2963,25 @@ export interface components {
             url: string;
             description: string | null;
             enabled: boolean;
+            /** @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue */
             max_attempts: number;
             fallback_to_email: boolean;
+            /** @description The event types this endpoint receives */
+            events: ("reminder.fired" | "webhook.test")[];
             secret_preview: string;
             consecutive_failures: number;
             created_at: string;
             updated_at: string;
             secret: string;
+        };
+        WebhookEventType: {
+            /** @enum {string} */
+            name: "reminder.fired" | "webhook.test";
+            description: string;
+            /** @description JSON Schema (2020-12) of the envelope (the request body) */
+            schema: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @example {
@@ -2550,6 +3025,8 @@ export interface components {
         };
         WebhookTestResult: {
             ok: boolean;
+            /** @description The event_id of the webhook.test sent; the attempt is listed under the endpoint */
+            event_id: string;
             status_code: number;
             latency_ms: number;
             signature: string;
@@ -6182,6 +6659,1673 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    createScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "task_ids": [
+                 *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                 *       ],
+                 *       "provider": "builtin",
+                 *       "window_start": "2026-03-02T09:00:00Z",
+                 *       "window_end": "2026-03-02T09:00:00Z",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "string",
+                     *           "chosen_slot_end": "string",
+                     *           "rationale": "string",
+                     *           "provider": "string",
+                     *           "model": "string",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunResult"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunQueued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:email_taken",
+                     *       "title": "Email already registered",
+                     *       "status": 409,
+                     *       "detail": "Email already registered",
+                     *       "code": "email_taken",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLatestScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "task_ids": [
+                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *       ],
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "string",
+                     *           "chosen_slot_end": "string",
+                     *           "rationale": "string",
+                     *           "provider": "string",
+                     *           "model": "string",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true,
+                     *       "progress": {
+                     *         "total": 1,
+                     *         "done": 1
+                     *       },
+                     *       "error": "string",
+                     *       "created_at": "string",
+                     *       "started_at": "string",
+                     *       "completed_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRun"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "task_ids": [
+                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *       ],
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "string",
+                     *           "chosen_slot_end": "string",
+                     *           "rationale": "string",
+                     *           "provider": "string",
+                     *           "model": "string",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true,
+                     *       "progress": {
+                     *         "total": 1,
+                     *         "done": 1
+                     *       },
+                     *       "error": "string",
+                     *       "created_at": "string",
+                     *       "started_at": "string",
+                     *       "completed_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRun"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScheduleDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                decision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "string",
+                     *       "chosen_slot_end": "string",
+                     *       "rationale": "string",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    overrideScheduleDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                decision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                 *       "rationale": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecisionOverride"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "string",
+                     *       "chosen_slot_end": "string",
+                     *       "rationale": "string",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    overrideScheduleDecisionByBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                 *       "rationale": "string",
+                 *       "decision_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecisionOverrideAlias"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "string",
+                     *       "chosen_slot_end": "string",
+                     *       "rationale": "string",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reflowScheduleSubtree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "root_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "provider": "builtin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReflowRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "string",
+                     *       "model": "string",
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "string",
+                     *           "chosen_slot_end": "string",
+                     *           "rationale": "string",
+                     *           "provider": "string",
+                     *           "model": "string",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunResult"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunQueued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:email_taken",
+                     *       "title": "Email already registered",
+                     *       "status": 409,
+                     *       "detail": "Email already registered",
+                     *       "code": "email_taken",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "string",
+                     *         "name": "Ada Lovelace",
+                     *         "url": "https://hooks.example.com/routinely",
+                     *         "description": "Every other morning, before work",
+                     *         "enabled": true,
+                     *         "max_attempts": 1,
+                     *         "fallback_to_email": true,
+                     *         "events": [
+                     *           "reminder.fired"
+                     *         ],
+                     *         "secret_preview": "whsec_5r9h...yHk",
+                     *         "consecutive_failures": 1,
+                     *         "created_at": "string",
+                     *         "updated_at": "string"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "url": "https://hooks.example.com/routinely",
+                 *       "description": "Every other morning, before work",
+                 *       "enabled": true,
+                 *       "max_attempts": 4,
+                 *       "fallback_to_email": true,
+                 *       "events": [
+                 *         "reminder.fired"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "Ada Lovelace",
+                     *       "url": "https://hooks.example.com/routinely",
+                     *       "description": "Every other morning, before work",
+                     *       "enabled": true,
+                     *       "max_attempts": 1,
+                     *       "fallback_to_email": true,
+                     *       "events": [
+                     *         "reminder.fired"
+                     *       ],
+                     *       "secret_preview": "whsec_5r9h...yHk",
+                     *       "consecutive_failures": 1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "Ada Lovelace",
+                     *       "url": "https://hooks.example.com/routinely",
+                     *       "description": "Every other morning, before work",
+                     *       "enabled": true,
+                     *       "max_attempts": 1,
+                     *       "fallback_to_email": true,
+                     *       "events": [
+                     *         "reminder.fired"
+                     *       ],
+                     *       "secret_preview": "whsec_5r9h...yHk",
+                     *       "consecutive_failures": 1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "url": "https://hooks.example.com/routinely",
+                 *       "description": "Every other morning, before work",
+                 *       "enabled": true,
+                 *       "max_attempts": 1,
+                 *       "fallback_to_email": true,
+                 *       "events": [
+                 *         "reminder.fired"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "Ada Lovelace",
+                     *       "url": "https://hooks.example.com/routinely",
+                     *       "description": "Every other morning, before work",
+                     *       "enabled": true,
+                     *       "max_attempts": 1,
+                     *       "fallback_to_email": true,
+                     *       "events": [
+                     *         "reminder.fired"
+                     *       ],
+                     *       "secret_preview": "whsec_5r9h...yHk",
+                     *       "consecutive_failures": 1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "Ada Lovelace",
+                     *       "url": "https://hooks.example.com/routinely",
+                     *       "description": "Every other morning, before work",
+                     *       "enabled": true,
+                     *       "max_attempts": 1,
+                     *       "fallback_to_email": true,
+                     *       "events": [
+                     *         "reminder.fired"
+                     *       ],
+                     *       "secret_preview": "whsec_5r9h...yHk",
+                     *       "consecutive_failures": 1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "event_id": "string",
+                     *       "status_code": 1,
+                     *       "latency_ms": 1,
+                     *       "signature": "string",
+                     *       "response_preview": "string",
+                     *       "error": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "reminder.fired",
+                     *         "description": "Every other morning, before work",
+                     *         "schema": {}
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["WebhookEventType"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookEndpointAttempts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "at": "string",
+                     *           "status_code": 1,
+                     *           "error": "string",
+                     *           "latency_ms": 0,
+                     *           "id": "string",
+                     *           "delivery_id": "string",
+                     *           "event": "string",
+                     *           "event_id": "string"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 1,
+                     *       "offset": 1
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["WebhookEndpointAttempt"][];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listUpcomingReminders: {
+        parameters: {
+            query?: {
+                days?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "reminder_id": "string",
+                     *         "task_id": "string",
+                     *         "task_title": "string",
+                     *         "remind_at": "string",
+                     *         "channels": [
+                     *           "string"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["UpcomingReminder"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "sent" | "failed" | "dead";
+                channel?: "email" | "inapp" | "webhook";
+                reminder_id?: string;
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "reminder_id": "string",
+                     *           "endpoint_id": "string",
+                     *           "channel": "email",
+                     *           "event": "string",
+                     *           "event_id": "string",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "max_attempts": 1,
+                     *           "next_attempt_at": "string",
+                     *           "last_status_code": 1,
+                     *           "last_error": "string",
+                     *           "last_attempt_at": "string",
+                     *           "delivered_at": "string",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 1,
+                     *       "offset": 1
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["Delivery"][];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "reminder_id": "string",
+                     *       "endpoint_id": "string",
+                     *       "channel": "email",
+                     *       "event": "string",
+                     *       "event_id": "string",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "max_attempts": 1,
+                     *       "next_attempt_at": "string",
+                     *       "last_status_code": 1,
+                     *       "last_error": "string",
+                     *       "last_attempt_at": "string",
+                     *       "delivered_at": "string",
+                     *       "created_at": "string",
+                     *       "payload": {},
+                     *       "attempts_log": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "at": "string",
+                     *           "status_code": 1,
+                     *           "error": "string",
+                     *           "latency_ms": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "reminder_id": "string",
+                     *       "endpoint_id": "string",
+                     *       "channel": "email",
+                     *       "event": "string",
+                     *       "event_id": "string",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "max_attempts": 1,
+                     *       "next_attempt_at": "string",
+                     *       "last_status_code": 1,
+                     *       "last_error": "string",
+                     *       "last_attempt_at": "string",
+                     *       "delivered_at": "string",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "delivery_id": "string",
+                     *           "reminder_id": "string",
+                     *           "endpoint_id": "string",
+                     *           "channel": "email",
+                     *           "reason": "string",
+                     *           "last_status_code": 1,
+                     *           "attempts": 1,
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 1,
+                     *       "offset": 1
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["DeadLetter"][];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requeueDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dlq_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "reminder_id": "string",
+                     *       "endpoint_id": "string",
+                     *       "channel": "email",
+                     *       "event": "string",
+                     *       "event_id": "string",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "max_attempts": 1,
+                     *       "next_attempt_at": "string",
+                     *       "last_status_code": 1,
+                     *       "last_error": "string",
+                     *       "last_attempt_at": "string",
+                     *       "delivered_at": "string",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                unread_only?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "kind": "string",
+                     *           "title": "Water the plants",
+                     *           "body": "string",
+                     *           "data": {},
+                     *           "read": true,
+                     *           "read_at": "string",
+                     *           "created_at": "string"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "unread_count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    markNotificationRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                notif_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "kind": "string",
+                     *       "title": "Water the plants",
+                     *       "body": "string",
+                     *       "data": {},
+                     *       "read": true,
+                     *       "read_at": "string",
+                     *       "created_at": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "provider": "google",
+                     *         "status": "pending",
+                     *         "account_email": "string",
+                     *         "last_synced_at": "string",
+                     *         "last_error": "string",
+                     *         "push_expires_at": "string",
+                     *         "created_at": "string",
+                     *         "updated_at": "string"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Integration"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    startIntegrationOauth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "return_url": "/settings/integrations"
+                 *     }
+                 */
+                "application/json": {
+                    return_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth_url": "string",
+                     *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationAuthorization"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reconnectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "return_url": "/settings/integrations"
+                 *     }
+                 */
+                "application/json": {
+                    return_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth_url": "string",
+                     *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationAuthorization"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    syncIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fetched": 1,
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SyncCounts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:email_taken",
+                     *       "title": "Email already registered",
+                     *       "status": 409,
+                     *       "detail": "Email already registered",
+                     *       "code": "email_taken",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:service_unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service unavailable",
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disconnectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listTasks: {
         parameters: {
             query?: {
@@ -7686,7 +9830,49 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    listWebhookEndpoints: {
+    getDashboardSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tasks_due_today": 1,
+                     *       "tasks_overdue": 1,
+                     *       "reminders_next_24h": 1,
+                     *       "integrations_connected": 1,
+                     *       "llm_spend_today_usd": 1,
+                     *       "notifications_unread": 1,
+                     *       "date": "string",
+                     *       "timezone": "Europe/Berlin",
+                     *       "degraded": [
+                     *         "integrations_connected"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDashboardTiles: {
         parameters: {
             query?: never;
             header?: never;
@@ -7709,361 +9895,31 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": "string",
-                     *         "name": "Ada Lovelace",
-                     *         "url": "https://hooks.example.com/routinely",
-                     *         "description": "Every other morning, before work",
-                     *         "enabled": true,
-                     *         "max_attempts": 1,
-                     *         "fallback_to_email": true,
-                     *         "secret_preview": "whsec_5r9h...yHk",
-                     *         "consecutive_failures": 1,
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["WebhookEndpoint"][];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Ada Lovelace",
-                 *       "url": "https://hooks.example.com/routinely",
-                 *       "description": "Every other morning, before work",
-                 *       "enabled": true,
-                 *       "max_attempts": 4,
-                 *       "fallback_to_email": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["WebhookEndpointCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "name": "Ada Lovelace",
-                     *       "url": "https://hooks.example.com/routinely",
-                     *       "description": "Every other morning, before work",
-                     *       "enabled": true,
-                     *       "max_attempts": 1,
-                     *       "fallback_to_email": true,
-                     *       "secret_preview": "whsec_5r9h...yHk",
-                     *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "name": "Ada Lovelace",
-                     *       "url": "https://hooks.example.com/routinely",
-                     *       "description": "Every other morning, before work",
-                     *       "enabled": true,
-                     *       "max_attempts": 1,
-                     *       "fallback_to_email": true,
-                     *       "secret_preview": "whsec_5r9h...yHk",
-                     *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookEndpoint"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    deleteWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Ada Lovelace",
-                 *       "url": "https://hooks.example.com/routinely",
-                 *       "description": "Every other morning, before work",
-                 *       "enabled": true,
-                 *       "max_attempts": 1,
-                 *       "fallback_to_email": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["WebhookEndpointPatch"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "name": "Ada Lovelace",
-                     *       "url": "https://hooks.example.com/routinely",
-                     *       "description": "Every other morning, before work",
-                     *       "enabled": true,
-                     *       "max_attempts": 1,
-                     *       "fallback_to_email": true,
-                     *       "secret_preview": "whsec_5r9h...yHk",
-                     *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookEndpoint"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    rotateWebhookSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "name": "Ada Lovelace",
-                     *       "url": "https://hooks.example.com/routinely",
-                     *       "description": "Every other morning, before work",
-                     *       "enabled": true,
-                     *       "max_attempts": 1,
-                     *       "fallback_to_email": true,
-                     *       "secret_preview": "whsec_5r9h...yHk",
-                     *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    testWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "status_code": 1,
-                     *       "latency_ms": 1,
-                     *       "signature": "string",
-                     *       "response_preview": "string",
-                     *       "error": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookTestResult"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listUpcomingReminders: {
-        parameters: {
-            query?: {
-                days?: number;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "reminder_id": "string",
-                     *         "task_id": "string",
-                     *         "task_title": "string",
-                     *         "remind_at": "string",
-                     *         "channels": [
-                     *           "string"
+                     *         "title": "Water the plants",
+                     *         "path": "string",
+                     *         "permission": "string",
+                     *         "children": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "Water the plants",
+                     *             "path": "string",
+                     *             "permission": "string",
+                     *             "children": []
+                     *           }
                      *         ]
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["UpcomingReminder"][];
+                    "application/json": components["schemas"]["DashboardTile"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };
-    listDeliveries: {
+    getAdminHealth: {
         parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                status?: "pending" | "sent" | "failed" | "dead";
-                channel?: "email" | "inapp" | "webhook";
-                reminder_id?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -8082,583 +9938,46 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "string",
-                     *           "reminder_id": "string",
-                     *           "endpoint_id": "string",
-                     *           "channel": "email",
-                     *           "event": "string",
-                     *           "status": "pending",
-                     *           "attempts": 1,
-                     *           "max_attempts": 1,
-                     *           "next_attempt_at": "string",
-                     *           "last_status_code": 1,
-                     *           "last_error": "string",
-                     *           "last_attempt_at": "string",
-                     *           "delivered_at": "string",
-                     *           "created_at": "string"
+                     *       "status": "ok",
+                     *       "components": {
+                     *         "database": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
+                     *         },
+                     *         "cache": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
+                     *         },
+                     *         "model_registry": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
+                     *         },
+                     *         "integrations": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
+                     *         },
+                     *         "reminder_worker": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
+                     *         },
+                     *         "calendar_worker": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "string"
                      *         }
-                     *       ],
-                     *       "total": 1,
-                     *       "limit": 1,
-                     *       "offset": 1
-                     *     }
-                     */
-                    "application/json": {
-                        items: components["schemas"]["Delivery"][];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                delivery_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
-                     *       "channel": "email",
-                     *       "event": "string",
-                     *       "status": "pending",
-                     *       "attempts": 1,
-                     *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
-                     *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string",
-                     *       "payload": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DeliveryDetail"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    redeliverDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                delivery_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
-                     *       "channel": "email",
-                     *       "event": "string",
-                     *       "status": "pending",
-                     *       "attempts": 1,
-                     *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
-                     *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listDeadLetters: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "string",
-                     *           "delivery_id": "string",
-                     *           "reminder_id": "string",
-                     *           "endpoint_id": "string",
-                     *           "channel": "email",
-                     *           "reason": "string",
-                     *           "last_status_code": 1,
-                     *           "attempts": 1,
-                     *           "created_at": "string"
-                     *         }
-                     *       ],
-                     *       "total": 1,
-                     *       "limit": 1,
-                     *       "offset": 1
-                     *     }
-                     */
-                    "application/json": {
-                        items: components["schemas"]["DeadLetter"][];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    requeueDeadLetter: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                dlq_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
-                     *       "channel": "email",
-                     *       "event": "string",
-                     *       "status": "pending",
-                     *       "attempts": 1,
-                     *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
-                     *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listNotifications: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                unread_only?: "0" | "1" | "true" | "false";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "string",
-                     *           "kind": "string",
-                     *           "title": "Water the plants",
-                     *           "body": "string",
-                     *           "data": {},
-                     *           "read": true,
-                     *           "read_at": "string",
-                     *           "created_at": "string"
-                     *         }
-                     *       ],
-                     *       "total": 1,
-                     *       "limit": 1,
-                     *       "offset": 1,
-                     *       "unread_count": 1
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotificationPage"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    markNotificationRead: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                notif_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "kind": "string",
-                     *       "title": "Water the plants",
-                     *       "body": "string",
-                     *       "data": {},
-                     *       "read": true,
-                     *       "read_at": "string",
-                     *       "created_at": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Notification"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listIntegrations: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "provider": "google",
-                     *         "status": "pending",
-                     *         "account_email": "string",
-                     *         "last_synced_at": "string",
-                     *         "last_error": "string",
-                     *         "push_expires_at": "string",
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
                      *       }
-                     *     ]
+                     *     }
                      */
-                    "application/json": components["schemas"]["Integration"][];
+                    "application/json": components["schemas"]["AdminHealth"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    startIntegrationOauth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                provider: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "return_url": "/settings/integrations"
-                 *     }
-                 */
-                "application/json": {
-                    return_url: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "auth_url": "string",
-                     *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["IntegrationAuthorization"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    reconnectIntegration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                integration_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "return_url": "/settings/integrations"
-                 *     }
-                 */
-                "application/json": {
-                    return_url: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "auth_url": "string",
-                     *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["IntegrationAuthorization"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    syncIntegration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                integration_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "fetched": 1,
-                     *       "created": 1,
-                     *       "updated": 1,
-                     *       "deleted": 1
-                     *     }
-                     */
-                    "application/json": components["schemas"]["SyncCounts"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
-                     *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-            /** @description Service unavailable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:service_unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "detail": "Service unavailable",
-                     *       "code": "service_unavailable",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    disconnectIntegration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                integration_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

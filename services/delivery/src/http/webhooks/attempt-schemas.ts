@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import type { DeliveryAttemptRow } from '../../db/entities.js';
 import { EVENT_TYPES } from '../../domain/event-types.js';
@@ -44,3 +45,6 @@ export function toEndpointAttempt(row: DeliveryAttemptRow): z.infer<typeof endpo
     ...toAttemptLogEntry(row),
   };
 }
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({ DeliveryAttempt: attemptLogEntry, WebhookEndpointAttempt: endpointAttempt, WebhookEventType: eventTypeRead });

@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../../domain/providers.js';
 
@@ -83,3 +84,15 @@ export const runOut = z.object({
 
 export const runIdParams = z.object({ run_id: z.uuid() });
 export const decisionIdParams = z.object({ decision_id: z.uuid() });
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({
+  ScheduleRequest: runRequest,
+  ReflowRequest: reflowRequest,
+  DecisionOverride: overrideBody,
+  DecisionOverrideAlias: overrideAliasBody,
+  Decision: decisionOut,
+  ScheduleRunResult: syncRunOut,
+  ScheduleRunQueued: queuedRunOut,
+  ScheduleRun: runOut,
+});

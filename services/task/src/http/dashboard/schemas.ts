@@ -1,3 +1,4 @@
+import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 
 const peerFigure = z.enum([
@@ -101,3 +102,6 @@ export const ADMIN_HEALTH_DESCRIPTION = [
   'Overall: `down` when the database is down, else `degraded` when any component is not `ok`, else `ok`. The',
   'answer is 200 whatever the status: the body says it.',
 ].join('\n');
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({ DashboardSummary: dashboardSummary, DashboardTile: tileRead, AdminHealth: adminHealth });
