@@ -47,4 +47,8 @@ export function toEndpointAttempt(row: DeliveryAttemptRow): z.infer<typeof endpo
 }
 
 // Named in the OpenAPI document (components.schemas).
-nameSchemas({ DeliveryAttempt: attemptLogEntry, WebhookEndpointAttempt: endpointAttempt, WebhookEventType: eventTypeRead });
+nameSchemas({
+  DeliveryAttempt: attemptLogEntry,
+  WebhookEndpointAttempt: endpointAttempt,
+  WebhookEventType: eventTypeRead,
+});
