@@ -120,7 +120,7 @@ describe('platform HTTP app', () => {
   it('documents only canonical routes in one OpenAPI 3.1 document', async () => {
     const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info).toMatchObject({ title: 'Routinely API', version: '1.0.0' });
+    expect(doc.info).toMatchObject({ title: 'Routinely', version: '1.0.0' });
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(Object.keys(doc.paths)).toContain('/api/v1/service/widgets');
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/v1/'))).toBe(false);

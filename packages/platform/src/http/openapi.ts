@@ -106,7 +106,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Routinely API',
+        // Contract ("General"): info.title is the product name.
+        title: 'Routinely',
         version: '1.0.0',
         description: API_DESCRIPTION,
         contact: { name: 'Routinely' },
