@@ -171,8 +171,12 @@ describe("the scheduler's import limits", () => {
 describe('import jobs', () => {
   it('parses in the background, commits on request and reports the job', async () => {
     const who = h.tokens.user();
+    // A parent is one block with its children (contract): 150 two-minute tasks make a 300-minute block that fits
+    // one working day.
     const rows = Array.from({ length: 150 }, (_, i) =>
-      i === 0 ? { ref: 'root', title: 'root' } : { parent_ref: 'root', title: `child ${i}` },
+      i === 0
+        ? { ref: 'root', title: 'root', duration_min: 2 }
+        : { parent_ref: 'root', title: `child ${i}`, duration_min: 2 },
     );
     const created = await call(h, who, 'POST', '/service/tasks/bulk-import/jobs', { rows });
     expect(created.statusCode, created.body).toBe(202);
@@ -204,6 +208,8 @@ describe('import jobs', () => {
       { timeout: 150_000, interval: 100 },
     );
     expect(run.progress).toEqual({ total: 150, done: 150 });
+    expect(run.unscheduled).toEqual([]);
+    expect(run.decisions).toHaveLength(150);
     const first = run.decisions[0];
     const task = (await call(h, who, 'GET', `/service/tasks/${first.task_id}`)).json();
     expect(task).toMatchObject({ status: 'scheduled', chosen_slot_start: first.chosen_slot_start });
