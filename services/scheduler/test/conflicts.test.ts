@@ -132,6 +132,22 @@ describe('a calendar event overlapping a scheduled task', () => {
     expect(await conflictEvents(user.userId)).toHaveLength(1);
   });
 
+  it('keeps a slot the user set by hand: no decision, no move, no conflict event', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const task = await createTask(h, user, { title: 'by hand', duration_min: 60 });
+    const slot = { chosen_slot_start: '2026-11-23T10:30:00.000Z', chosen_slot_end: '2026-11-23T11:30:00.000Z' };
+    await ok(await h.task.call(user, 'PATCH', `/service/tasks/${task.id}`, slot));
+    const event = calendarEvent(user, { title: 'Standup', start: '2026-11-23T10:00:00Z', end: '2026-11-23T11:00:00Z' });
+    await publish(event);
+    await vi.waitFor(async () => expect(await checksDone(event.data.event.id)).toEqual([{ status: 'done' }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(await getTask(h, user, task.id)).toMatchObject(slot);
+    expect(await decisionsOf(task.id)).toEqual([]);
+    expect(await conflictEvents(user.userId)).toEqual([]);
+  });
+
   it('does nothing when the event overlaps no scheduled task', async () => {
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     const task = await createTask(h, user, { title: 'elsewhere', duration_min: 30 });

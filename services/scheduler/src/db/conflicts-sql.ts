@@ -101,3 +101,24 @@ export async function latestDecisionIds(
   );
   return new Map(rows.map((r) => [r.task_id, r.id]));
 }
+
+/** The newest applied decision of each task (its source and slot): what the engine last put on the calendar. */
+export async function latestAppliedDecisions(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  taskIds: readonly string[],
+): Promise<Map<string, { source: string; start: Date; end: Date }>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await sql.rows<{ task_id: string; source: string; chosen_slot_start: Date; chosen_slot_end: Date }>(
+    `select distinct on (task_id) task_id, source, chosen_slot_start, chosen_slot_end from schedule_decisions
+     where tenant_id = ? and user_id = ? and task_id = any(?::uuid[]) and not dry_run and applied
+     order by task_id, created_at desc, id desc`,
+    [owner.tenantId, owner.userId, taskIds],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.task_id,
+      { source: r.source, start: new Date(r.chosen_slot_start), end: new Date(r.chosen_slot_end) },
+    ]),
+  );
+}

@@ -7,6 +7,7 @@ import {
   type ConflictAssignment,
   type ConflictCheckRow,
   finishCheck,
+  latestAppliedDecisions,
   latestDecisionIds,
   saveOutcome,
 } from '../db/conflicts-sql.js';
@@ -67,7 +68,7 @@ export class ConflictResolver {
     const byId = new Map(tasks.map((t) => [t.id, t]));
     // What moves: overlapping scheduled top-level tasks not yet started, with their blocks. A descendant lies
     // inside its parent's slot, so it overlaps only when its parent does and moves with it.
-    const movers = tasks.filter(
+    const overlapping = tasks.filter(
       (t) =>
         candidateIds.includes(t.id) &&
         t.status === 'scheduled' &&
@@ -76,6 +77,22 @@ export class ConflictResolver {
         t.chosenSlotStart >= now &&
         overlaps(t, eventStart, eventEnd),
     );
+    // Only what the engine placed moves: a slot the user set by hand (a PATCH, or an override) is the user's
+    // choice, kept like an override's (ADR 058), so its task's slot must still be its newest engine decision's.
+    const placed = await latestAppliedDecisions(
+      Sql.pool(this.deps.orm),
+      actor,
+      overlapping.map((t) => t.id),
+    );
+    const movers = overlapping.filter((t) => {
+      const d = placed.get(t.id);
+      return (
+        d !== undefined &&
+        d.source !== 'override' &&
+        d.start.getTime() === t.chosenSlotStart?.getTime() &&
+        d.end.getTime() === t.chosenSlotEnd?.getTime()
+      );
+    });
     const open = tasks.filter((t) => (movers.includes(t) || isBelow(t, movers, byId)) && !CLOSED.has(t.status));
     if (movers.length === 0) return this.commit(check, [], []);
 
