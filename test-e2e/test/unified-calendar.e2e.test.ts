@@ -125,7 +125,10 @@ describe.each(['google', 'microsoft'] as const)('unified calendar fed by a conne
     const integrationId = start.json.integration_id as string;
 
     // The first sync's events reach the task service's read model through the outbox and a consumer.
-    const synced = await until('the synced events', events, (list) => list.some((e) => e.external_id === 'standup'));
+    // Each event travels on its own, so wait for both of the first sync's events.
+    const synced = await until('the synced events', events, (list) =>
+      ['standup', 'focus'].every((id) => list.some((e) => e.external_id === id)),
+    );
     const standup = synced.find((e) => e.external_id === 'standup');
     expect(standup).toMatchObject({ source: provider, title: 'Standup', busy: true, editable: false });
     expect(synced.find((e) => e.external_id === 'focus')).toMatchObject({ busy: false });
