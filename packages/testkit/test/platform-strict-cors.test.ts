@@ -61,6 +61,21 @@ describe('strict request bodies', () => {
     ]);
   });
 
+  it('lists unknown fields in the same 422 as the fields zod refuses', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/service/things',
+      payload: { colour: 'red', reminder: { offset_min: 'soon', channels: [], chanels: [] } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.map((e: { loc: unknown[]; type: string }) => [e.loc, e.type])).toEqual([
+      [['body', 'title'], 'invalid_type'],
+      [['body', 'reminder', 'offset_min'], 'invalid_type'],
+      [['body', 'colour'], 'unrecognized_keys'],
+      [['body', 'reminder', 'chanels'], 'unrecognized_keys'],
+    ]);
+  });
+
   it('accepts known fields (through nullable, transforms and arrays) and schemas that allow extras', async () => {
     const ok = await app.inject({
       method: 'POST',

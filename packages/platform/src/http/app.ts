@@ -90,14 +90,15 @@ function callerToken(request: FastifyRequest): CallerToken | undefined {
 
 /**
  * Validator compiler that keeps zod's issue paths so a 422 can name the exact field. Bodies are strict: a
- * field the schema does not name is a 422 too (unknown-fields.ts), where zod alone would drop it.
+ * field the schema does not name is a 422 too (unknown-fields.ts), where zod alone would drop it. One 422
+ * lists both kinds, so a client fixing a missing field does not learn of its misspelt one on the next try.
  */
 function zodValidatorCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
   return (data: unknown) => {
     const result = (schema as ZodType).safeParse(data);
-    if (!result.success) return { error: Object.assign(new Error('validation'), { zodIssues: result.error.issues }) };
     const unknown = httpPart === 'body' ? unknownFields(schema as ZodType, data) : [];
-    if (unknown.length > 0) return { error: Object.assign(new Error('validation'), { zodIssues: unknown }) };
+    const issues = [...(result.success ? [] : result.error.issues), ...unknown];
+    if (issues.length > 0) return { error: Object.assign(new Error('validation'), { zodIssues: issues }) };
     return { value: result.data };
   };
 }
