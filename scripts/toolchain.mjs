@@ -4,7 +4,7 @@
 //   start            build the all-in-one runtime and run it (signals forwarded, exit code kept)
 //   test             build and run every test (unit, integration, end-to-end)
 //   run <task...>    any turbo task (build, typecheck, lint, generate)
-//   bench [file]     run a benchmark harness from bench/
+//   bench [name]     run a benchmark harness from bench/ (default: ratios)
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -127,7 +127,9 @@ if (command === 'run') {
   process.exit(result.status === 0 && totals.failed === 0 ? 0 : 1);
 } else if (command === 'bench') {
   turbo(env, ['run', 'build']);
-  run(join(binDir, 'node'), [join(root, 'bench', rest[0] ?? 'run-all.mjs'), ...rest.slice(1)], { env });
+  // `npm run bench -- ratios` and `-- ratios.mjs` name the same harness; with no name, the ratios run.
+  const harness = (rest[0] ?? 'ratios').replace(/(\.mjs)?$/, '.mjs');
+  run(join(binDir, 'node'), [join(root, 'bench', harness), ...rest.slice(1)], { env });
 } else if (command === 'start') {
   turbo(env, ['run', 'build', '--filter=@routinely/all-in-one...']);
   const child = spawn(join(binDir, 'node'), [join(root, 'packages', 'all-in-one', 'dist', 'main.js')], {
