@@ -20,6 +20,19 @@ export interface ClaimRequest {
   circuitThreshold: number;
 }
 
+/**
+ * Locks up to `limit` due reminders for the caller's transaction (FOR UPDATE SKIP LOCKED: the row lock is the
+ * lease, ADR 042), which writes their deliveries and marks them fired before it commits.
+ */
+export async function claimDueReminders<Row>(trx: Knex, now: Date, limit: number): Promise<Row[]> {
+  const { rows } = await trx.raw<{ rows: Row[] }>(
+    `select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
+     where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
+    [now, limit],
+  );
+  return rows;
+}
+
 const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
   secret_sealed, attempts, max_attempts, lease_token`;
 
@@ -75,4 +88,21 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
     );
     return rows;
   });
+}
+
+/** When the earliest scheduled reminder is due (the reminder pacer sleeps until then), null when none is. */
+export async function nextReminderDue(knex: Knex): Promise<Date | null> {
+  const { rows } = await knex.raw<{ rows: { next: Date | null }[] }>(
+    `select min(remind_at) as next from reminders where status = 'scheduled'`,
+  );
+  return rows[0]?.next ? new Date(rows[0].next) : null;
+}
+
+/** When the earliest pending or failed delivery can be tried (beyond its lease), null when none can. */
+export async function nextDeliveryDue(knex: Knex): Promise<Date | null> {
+  const { rows } = await knex.raw<{ rows: { next: Date | null }[] }>(
+    `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
+     from deliveries where status in ('pending', 'failed')`,
+  );
+  return rows[0]?.next ? new Date(rows[0].next) : null;
 }

@@ -3,7 +3,7 @@ import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { claimFast, claimWebhooks, type Lane } from '../db/claim-sql.js';
+import { claimFast, claimWebhooks, type Lane, nextDeliveryDue } from '../db/claim-sql.js';
 import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
@@ -315,11 +315,7 @@ export class DeliveryWorker {
   async pass(): Promise<PassResult> {
     const started = await this.startDue();
     if (started.some((s) => s.full)) return { more: true, nextAt: null };
-    const { rows } = await this.o.orm.em.getKnex().raw<{ rows: { next: Date | null }[] }>(
-      `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
-       from deliveries where status in ('pending', 'failed')`,
-    );
-    const next = rows[0]?.next ? new Date(rows[0].next) : null;
+    const next = await nextDeliveryDue(this.o.orm.em.getKnex());
     // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
     // poll covers the rest.
     if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };

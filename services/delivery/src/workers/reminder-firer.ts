@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import { observeFireLag } from './observability.js';
@@ -109,11 +110,7 @@ export class ReminderFirer {
     const now = this.clock.now();
     const knex = this.orm.em.getKnex();
     const fired = await knex.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: DueReminder[] }>(
-        `select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
-         where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
-        [now, this.batchSize],
-      );
+      const rows = await claimDueReminders<DueReminder>(trx, now, this.batchSize);
       if (rows.length === 0) return [];
       const endpoints = await this.subscribedEndpoints(trx, rows);
       const deliveries = [];
@@ -167,11 +164,6 @@ export class ReminderFirer {
   async pass(): Promise<PassResult> {
     const fired = await this.fireDue();
     if (fired >= this.batchSize) return { more: true, nextAt: null };
-    const { rows } = await this.orm.em
-      .getKnex()
-      .raw<{ rows: { next: Date | null }[] }>(
-        `select min(remind_at) as next from reminders where status = 'scheduled'`,
-      );
-    return { more: false, nextAt: rows[0]?.next ? new Date(rows[0].next) : null };
+    return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
   }
 }
