@@ -3,7 +3,7 @@ import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { claimFast, claimWebhooks, type Lane, nextDeliveryDue } from '../db/claim-sql.js';
+import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
 import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
@@ -16,6 +16,7 @@ import {
   unsent,
 } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
+import { EndpointGate } from './endpoint-gate.js';
 import { countAttempt, failureClass } from './observability.js';
 import { deliveryRow } from './reminder-firer.js';
 import { SentRecorder } from './sent-recorder.js';
@@ -38,6 +39,8 @@ export interface DeliveryWorkerOptions {
   /** WEBHOOK_MAX_IN_FLIGHT_PER_USER */
   perUser: number;
   circuit: CircuitPolicy;
+  /** WEBHOOK_TIMEOUT_MS: a queued send starts only while its lease outlasts it. */
+  sendTimeoutMs: number;
   /** Called when a started delivery is recorded: a place in its lane (and at its endpoint) is free again. */
   onSettled?: () => void;
 }
@@ -56,21 +59,22 @@ export class DeliveryWorker {
     this.sent = new SentRecorder(o.orm);
   }
 
-  private readonly inFlight: Record<Lane, Set<Promise<void>>> = { fast: new Set(), webhook: new Set() };
+  /** Claimed deliveries not yet recorded (or given back), per lane: what a lane's capacity counts. */
+  private readonly inFlight: Record<Lane, Set<Promise<boolean>>> = { fast: new Set(), webhook: new Set() };
 
-  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it handled. */
+  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it tried. */
   async runDue(): Promise<number> {
     const started = await this.startDue();
-    await Promise.all(started.map((s) => s.done));
-    return started.length;
+    const tried = await Promise.all(started.map((s) => s.done));
+    return tried.filter(Boolean).length;
   }
 
   /**
    * Claims and starts what each lane has room for without waiting for the sends: a pass never waits on a
    * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`).
    */
-  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<void> }[]> {
-    const started: { lane: Lane; full: boolean; done: Promise<void> }[] = [];
+  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<boolean> }[]> {
+    const started: { lane: Lane; full: boolean; done: Promise<boolean> }[] = [];
     for (const lane of ['fast', 'webhook'] as const) {
       const room = Math.min(this.o.batchSize, this.o.concurrency - this.inFlight[lane].size);
       if (room <= 0) continue;
@@ -79,8 +83,14 @@ export class DeliveryWorker {
       const knex = this.o.orm.em.getKnex();
       const endpoints = await this.endpointsOf(knex, claimed);
       const emails = await this.emailsOf(knex, claimed);
+      // A webhook claim holds whole endpoints (ADR 081): one gate each paces their sends.
+      const gates = new Map<string, EndpointGate>();
+      const sendsPerEndpoint = Math.min(this.o.perEndpoint, this.o.perUser);
       for (const delivery of claimed) {
-        const done: Promise<void> = this.process(delivery, endpoints, emails).finally(() => {
+        const endpointId = lane === 'webhook' ? delivery.endpoint_id : null;
+        if (endpointId && !gates.has(endpointId)) gates.set(endpointId, new EndpointGate(sendsPerEndpoint));
+        const gate = endpointId ? (gates.get(endpointId) ?? null) : null;
+        const done: Promise<boolean> = this.process(delivery, endpoints, emails, gate).finally(() => {
           this.inFlight[lane].delete(done);
           this.o.onSettled?.();
         });
@@ -91,12 +101,15 @@ export class DeliveryWorker {
     return started;
   }
 
+  /** One claimed delivery: waits for its endpoint's gate, tries it, records it; false when it was not tried. */
   private async process(
     delivery: ClaimedDelivery,
     endpoints: Map<string, EndpointForSend>,
     emails: Map<string, string>,
-  ) {
+    gate: EndpointGate | null,
+  ): Promise<boolean> {
     const signal = this.abort.signal;
+    if (gate && !(await this.mayStart(delivery, gate))) return false;
     let result: AttemptResult;
     // Wall time of the try for the attempts log (a duration, not a domain time: the injected clock stays out).
     const started = performance.now();
@@ -104,14 +117,41 @@ export class DeliveryWorker {
       const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
       result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
     } catch (error) {
-      if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
       result = unsent((error as Error).message, true);
     }
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      gate?.close(); // killed: leave the leases to expire, the attempts are retried elsewhere
+      return true;
+    }
+    // The endpoint's next send starts now, while this outcome is written. Only a failure of the receiver
+    // itself (not a deleted or disabled endpoint) stops the rest.
+    const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
+    gate?.release(result.ok || !endpoint?.enabled);
     const latencyMs = Math.round(performance.now() - started);
     await this.record(delivery, result, endpoints, latencyMs).catch((error) =>
       this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
     );
+    return true;
+  }
+
+  /**
+   * Waits for a place at the endpoint. A send starts only while its lease outlasts the send's timeout, so no
+   * other worker can claim it mid-send; a delivery that may not start is given back at once (its lease
+   * released), unless the worker was killed, which leaves its leases to expire like a dead process.
+   */
+  private async mayStart(delivery: ClaimedDelivery, gate: EndpointGate): Promise<boolean> {
+    const open = await gate.acquire();
+    if (this.abort.signal.aborted) {
+      if (open) gate.close();
+      return false;
+    }
+    const leaseLeftMs = new Date(delivery.lease_until).getTime() - this.o.clock.now().getTime();
+    if (open && leaseLeftMs > this.o.sendTimeoutMs) return true;
+    if (open) gate.release(false); // the rest of the claim has the same lease: give it all back
+    await releaseLeases(this.o.orm.em.getKnex(), [delivery.id], delivery.lease_token).catch((error) =>
+      this.o.logger.warn({ err: error, delivery: delivery.id }, 'could not give a lease back; it will expire'),
+    );
+    return false;
   }
 
   private async claim(lane: Lane, limit: number): Promise<ClaimedDelivery[]> {
