@@ -111,10 +111,10 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
  */
 export async function releaseLeases(knex: Knex, ids: string[], leaseToken: string): Promise<void> {
   if (ids.length === 0) return;
-  await knex.raw('update deliveries set lease_until = null, lease_token = null where id = any(?::uuid[]) and lease_token = ?', [
-    ids,
-    leaseToken,
-  ] as never);
+  await knex.raw(
+    'update deliveries set lease_until = null, lease_token = null where id = any(?::uuid[]) and lease_token = ?',
+    [ids, leaseToken] as never,
+  );
 }
 
 /** When the earliest scheduled reminder is due (the reminder pacer sleeps until then), null when none is. */

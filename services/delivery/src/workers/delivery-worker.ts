@@ -4,21 +4,14 @@ import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
-import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
+import { nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
-import {
-  type AttemptResult,
-  attemptDelivery,
-  type ClaimedDelivery,
-  type EndpointForSend,
-  type FailedAttempt,
-  unsent,
-} from './attempt.js';
+import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend, unsent } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
 import { EndpointGate } from './endpoint-gate.js';
 import { countAttempt, failureClass } from './observability.js';
-import { deliveryRow } from './reminder-firer.js';
+import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
 import { SentRecorder } from './sent-recorder.js';
 
 type DeliveryStatus = 'sent' | 'failed' | 'dead';
@@ -269,14 +262,14 @@ export class DeliveryWorker {
         error: result.ok ? null : result.error,
         latency_ms: latencyMs,
       });
-      if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
+      if (delivery.channel === 'inapp' && result.ok) await writeNotification(trx, delivery, now);
       if (result.ok) return true;
       const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
       // Only tries that reached for the receiver count against it (not a deleted or disabled endpoint).
       if (endpoint?.enabled) await recordEndpointFailure(trx, endpoint.id, now, this.o.circuit);
       if (status !== 'dead') return true;
-      await this.deadLetter(trx, delivery, result, tries, now);
-      if (endpoint?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
+      await deadLetter(trx, delivery, result, tries, now);
+      if (endpoint?.fallback_to_email) await fallBackToEmail(trx, delivery, now);
       return true;
     });
     if (recorded) this.observe(delivery, result, status, tries, delay);
@@ -302,54 +295,6 @@ export class DeliveryWorker {
     };
     if (status === 'dead') this.o.logger.error(fields, 'delivery dead-lettered');
     else this.o.logger.warn({ ...fields, retry_in_ms: delay }, 'delivery attempt failed');
-  }
-
-  private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: FailedAttempt, tries: number, now: Date) {
-    const reason = result.retryable ? `retries exhausted: ${result.error}` : result.error;
-    await trx('dead_letters').insert({
-      id: uuidv7(),
-      tenant_id: d.tenant_id,
-      user_id: d.user_id,
-      delivery_id: d.id,
-      reminder_id: d.reminder_id,
-      endpoint_id: d.endpoint_id,
-      channel: d.channel,
-      reason,
-      last_status_code: result.statusCode,
-      attempts: tries,
-      created_at: now,
-    });
-  }
-
-  /** ADR 041: a dead webhook delivery of an endpoint with fallback_to_email becomes an email delivery. */
-  private async fallBackToEmail(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
-    const { rows } = await trx.raw<{ rows: unknown[] }>(
-      `select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`,
-      [d.reminder_id],
-    );
-    if (rows.length > 0) return; // the owner already gets (or got) this reminder by email
-    const email = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, endpointId: null };
-    // Email is another target, so it is its own event (a fresh event_id).
-    const payloadOf = (id: string, eventId: string) => ({ ...d.payload, delivery_id: id, event_id: eventId });
-    await trx('deliveries').insert(deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
-  }
-
-  private async writeNotification(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
-    const task = (d.payload.task ?? {}) as Record<string, unknown>;
-    await trx.raw(
-      `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
-       values (?, ?, ?, 'reminder', ?, ?, ?, ?, null, ?) on conflict (delivery_id) do nothing`,
-      [
-        uuidv7(),
-        d.tenant_id,
-        d.user_id,
-        `Reminder: ${String(task.title ?? 'task')}`,
-        task.chosen_slot_start ? `Starts at ${String(task.chosen_slot_start)}` : 'Your task is coming up',
-        JSON.stringify({ task_id: task.id, reminder_id: d.reminder_id, delivery_id: d.id, task }),
-        d.id,
-        now,
-      ],
-    );
   }
 
   async pass(): Promise<PassResult> {
