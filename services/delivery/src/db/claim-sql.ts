@@ -18,6 +18,8 @@ export interface ClaimRequest {
   perUser: number;
   /** WEBHOOK_CIRCUIT_THRESHOLD: an endpoint at it whose pause is over gets one probe at a time. */
   circuitThreshold: number;
+  /** Webhook claims: how many endpoints the lane has places for (each takes up to `perEndpoint` places). */
+  maxEndpoints?: number;
 }
 
 /**
@@ -83,10 +85,13 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
            dense_rank() over (
              partition by due.tenant_id, due.user_id order by due.endpoint_first, due.endpoint_id) as user_place
          from due left join user_busy u on u.tenant_id = due.tenant_id and u.user_id = due.user_id
-         where due.place <= due.allowed)
+         where due.place <= due.allowed),
+       user_fit as (
+         select endpoint_fit.*,
+           dense_rank() over (order by endpoint_first, endpoint_id) as lane_place
+         from endpoint_fit where user_endpoints + user_place <= ?)
        update deliveries set lease_until = ?, lease_token = ?
-       where id in (
-         select id from endpoint_fit where user_endpoints + user_place <= ? order by next_attempt_at, id limit ?)
+       where id in (select id from user_fit where lane_place <= ? order by next_attempt_at, id limit ?)
        ${RETURNING}`,
       [
         r.now,
@@ -95,9 +100,10 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
         r.now,
         r.now,
         r.now,
+        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
         r.leaseUntil,
         r.leaseToken,
-        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
+        r.maxEndpoints ?? r.limit,
         r.limit,
       ],
     );

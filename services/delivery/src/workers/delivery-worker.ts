@@ -54,6 +54,8 @@ export class DeliveryWorker {
 
   /** Claimed deliveries not yet recorded (or given back), per lane: what a lane's capacity counts. */
   private readonly inFlight: Record<Lane, Set<Promise<boolean>>> = { fast: new Set(), webhook: new Set() };
+  /** Webhook lane places taken: the sends the held endpoints may have in flight (ADR 081). */
+  private webhookPlaces = 0;
 
   /** Claims what each lane has room for and waits until all of it is recorded; returns how many it tried. */
   async runDue(): Promise<number> {
@@ -64,34 +66,71 @@ export class DeliveryWorker {
 
   /**
    * Claims and starts what each lane has room for without waiting for the sends: a pass never waits on a
-   * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`).
+   * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`). The
+   * fast lane's places are claimed rows; the webhook lane's are sends: a claimed endpoint takes as many places
+   * as it may have sends in flight, however many of its deliveries wait behind its gate (ADR 081).
    */
   private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<boolean> }[]> {
     const started: { lane: Lane; full: boolean; done: Promise<boolean> }[] = [];
+    const sendsPerEndpoint = Math.min(this.o.perEndpoint, this.o.perUser);
     for (const lane of ['fast', 'webhook'] as const) {
-      const room = Math.min(this.o.batchSize, this.o.concurrency - this.inFlight[lane].size);
-      if (room <= 0) continue;
-      const claimed = await this.claim(lane, room);
+      const free = this.o.concurrency - (lane === 'fast' ? this.inFlight.fast.size : this.webhookPlaces);
+      if (free <= 0) continue;
+      const maxEndpoints = Math.max(1, Math.floor(free / sendsPerEndpoint));
+      const limit = lane === 'fast' ? Math.min(this.o.batchSize, free) : this.o.batchSize;
+      const claimed = await this.claim(lane, limit, maxEndpoints);
       if (claimed.length === 0) continue;
       const knex = this.o.orm.em.getKnex();
       const endpoints = await this.endpointsOf(knex, claimed);
       const emails = await this.emailsOf(knex, claimed);
-      // A webhook claim holds whole endpoints (ADR 081): one gate each paces their sends.
-      const gates = new Map<string, EndpointGate>();
-      const sendsPerEndpoint = Math.min(this.o.perEndpoint, this.o.perUser);
+      const groups = lane === 'webhook' ? this.holdEndpoints(claimed, sendsPerEndpoint) : new Map();
+      const filledLane = lane === 'fast' ? claimed.length === free : groups.size >= maxEndpoints;
+      const wake = this.settleWaker(claimed.length, filledLane);
       for (const delivery of claimed) {
-        const endpointId = lane === 'webhook' ? delivery.endpoint_id : null;
-        if (endpointId && !gates.has(endpointId)) gates.set(endpointId, new EndpointGate(sendsPerEndpoint));
-        const gate = endpointId ? (gates.get(endpointId) ?? null) : null;
-        const done: Promise<boolean> = this.process(delivery, endpoints, emails, gate).finally(() => {
+        const group = delivery.endpoint_id ? groups.get(delivery.endpoint_id) : undefined;
+        const done: Promise<boolean> = this.process(delivery, endpoints, emails, group?.gate ?? null).finally(() => {
           this.inFlight[lane].delete(done);
-          this.o.onSettled?.();
+          const endpointDone = group ? --group.left === 0 : lane === 'webhook';
+          if (endpointDone) this.webhookPlaces -= group?.places ?? 1;
+          wake(lane === 'fast' || endpointDone);
         });
+        if (lane === 'webhook' && !group) this.webhookPlaces += 1; // a webhook row without an endpoint id
         this.inFlight[lane].add(done);
         started.push({ lane, full: claimed.length === this.o.batchSize, done });
       }
     }
     return started;
+  }
+
+  /** The claimed endpoints with the gate pacing each and the lane places it takes (ADR 081). */
+  private holdEndpoints(claimed: ClaimedDelivery[], sendsPerEndpoint: number) {
+    const groups = new Map<string, { gate: EndpointGate; places: number; left: number }>();
+    for (const d of claimed) {
+      if (!d.endpoint_id) continue;
+      const group = groups.get(d.endpoint_id) ?? { gate: new EndpointGate(sendsPerEndpoint), places: 0, left: 0 };
+      group.left++;
+      groups.set(d.endpoint_id, group);
+    }
+    for (const group of groups.values()) {
+      group.places = Math.min(sendsPerEndpoint, group.left);
+      this.webhookPlaces += group.places;
+    }
+    return groups;
+  }
+
+  /**
+   * Whether a settled delivery of a claim wakes the pacer for another claim: one that freed places (an in-app
+   * or email row; the last row of a claimed endpoint, which can be claimed again) always, and, if the claim
+   * filled the lane, once half of it has settled. Waking for every webhook would run a claim per delivery
+   * while its endpoint is still held (ADR 081).
+   */
+  private settleWaker(size: number, filledLane: boolean): (freedPlaces: boolean) => void {
+    let unsettled = size;
+    const half = Math.floor(size / 2);
+    return (freedPlaces) => {
+      unsettled--;
+      if (freedPlaces || (filledLane && unsettled === half)) this.o.onSettled?.();
+    };
   }
 
   /** One claimed delivery: waits for its endpoint's gate, tries it, records it; false when it was not tried. */
@@ -121,7 +160,7 @@ export class DeliveryWorker {
     const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
     gate?.release(result.ok || !endpoint?.enabled);
     const latencyMs = Math.round(performance.now() - started);
-    await this.record(delivery, result, endpoints, latencyMs).catch((error) =>
+    await this.record(delivery, result, endpoints, latencyMs, gate?.idle ?? false).catch((error) =>
       this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
     );
     return true;
@@ -147,7 +186,7 @@ export class DeliveryWorker {
     return false;
   }
 
-  private async claim(lane: Lane, limit: number): Promise<ClaimedDelivery[]> {
+  private async claim(lane: Lane, limit: number, maxEndpoints: number): Promise<ClaimedDelivery[]> {
     const now = this.o.clock.now();
     const request = {
       now,
@@ -157,6 +196,7 @@ export class DeliveryWorker {
       perEndpoint: this.o.perEndpoint,
       perUser: this.o.perUser,
       circuitThreshold: this.o.circuit.threshold,
+      maxEndpoints,
     };
     const knex = this.o.orm.em.getKnex();
     return lane === 'fast' ? claimFast(knex, request) : claimWebhooks(knex, request);
@@ -213,6 +253,7 @@ export class DeliveryWorker {
     result: AttemptResult,
     endpoints: Map<string, EndpointForSend>,
     latencyMs: number,
+    lastOfEndpoint: boolean,
   ) {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
@@ -220,14 +261,17 @@ export class DeliveryWorker {
     const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
     if (result.ok && delivery.channel === 'webhook') {
       countAttempt(delivery.channel, 'sent');
-      return this.sent.record({
-        id: delivery.id,
-        leaseToken: delivery.lease_token,
-        statusCode: result.statusCode,
-        at: now,
-        secretSealed: result.secretSealed,
-        latencyMs,
-      });
+      return this.sent.record(
+        {
+          id: delivery.id,
+          leaseToken: delivery.lease_token,
+          statusCode: result.statusCode,
+          at: now,
+          secretSealed: result.secretSealed,
+          latencyMs,
+        },
+        lastOfEndpoint,
+      );
     }
     const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { id: string }[] }>(

@@ -29,6 +29,11 @@ export class EndpointGate {
     else this.running--;
   }
 
+  /** Nothing in flight and nothing waiting: the claim's last send to the endpoint has its answer. */
+  get idle(): boolean {
+    return this.running === 0 && this.waiting.length === 0;
+  }
+
   close(): void {
     this.closed = true;
     for (const waiter of this.waiting.splice(0)) waiter(false);
