@@ -120,6 +120,7 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, cp
     p99_lag_ms: Math.round(percentile(lags, 0.99) ?? Number.NaN),
     last_lag_ms: Math.round(lags.at(-1) ?? Number.NaN),
     body_bytes: got.sizes[0] ?? 0,
+    connections: got.connections,
     server_cpu_us_per_delivery:
       cpuBefore === null || cpuAfter === null || at.length === 0
         ? null

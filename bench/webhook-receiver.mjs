@@ -4,12 +4,12 @@
 // (wall clock, sub-millisecond), its X-Service-Event-Id and its body size. Not a test.
 //
 //   node bench/webhook-receiver.mjs <port>
-//   GET /arrivals -> { at_ms: number[], event_ids: string[], sizes: number[] }; GET /count -> { count };
+//   GET /arrivals -> { at_ms: number[], event_ids: string[], sizes: number[], connections }; GET /count -> { count };
 //   DELETE /arrivals forgets them.
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
-let arrivals = { at_ms: [], event_ids: [], sizes: [] };
+let arrivals = { at_ms: [], event_ids: [], sizes: [], connections: 0 };
 
 const server = createServer((req, res) => {
   if (req.method === 'POST') {
@@ -27,10 +27,15 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  if (req.url === '/arrivals' && req.method === 'DELETE') arrivals = { at_ms: [], event_ids: [], sizes: [] };
+  if (req.url === '/arrivals' && req.method === 'DELETE')
+    arrivals = { at_ms: [], event_ids: [], sizes: [], connections: 0 };
   // GET /count is what the bench polls while a figure runs: cheap for the receiver.
   const body = JSON.stringify(req.url === '/count' ? { count: arrivals.at_ms.length } : arrivals);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+});
+// New TCP connections since the last reset: a sender without keep-alive would open one per request.
+server.on('connection', () => {
+  arrivals.connections++;
 });
 server.keepAliveTimeout = 60_000;
 server.listen(port, '127.0.0.1');
