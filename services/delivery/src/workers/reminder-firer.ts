@@ -106,11 +106,18 @@ export class ReminderFirer {
     private readonly onFired: () => void,
   ) {}
 
-  async fireDue(): Promise<number> {
+  /**
+   * The first pass after an idle one fires at most this many: a burst due at one instant gets its first
+   * deliveries out after a short transaction, and the following passes take whole batches (ADR 081).
+   */
+  private static readonly FIRST_BATCH = 20;
+  private burst = false;
+
+  async fireDue(limit = this.batchSize): Promise<number> {
     const now = this.clock.now();
     const knex = this.orm.em.getKnex();
     const fired = await knex.transaction(async (trx) => {
-      const rows = await claimDueReminders<DueReminder>(trx, now, this.batchSize);
+      const rows = await claimDueReminders<DueReminder>(trx, now, limit);
       if (rows.length === 0) return [];
       const endpoints = await this.subscribedEndpoints(trx, rows);
       const deliveries = [];
@@ -162,8 +169,10 @@ export class ReminderFirer {
   }
 
   async pass(): Promise<PassResult> {
-    const fired = await this.fireDue();
-    if (fired >= this.batchSize) return { more: true, nextAt: null };
+    const limit = this.burst ? this.batchSize : Math.min(ReminderFirer.FIRST_BATCH, this.batchSize);
+    const fired = await this.fireDue(limit);
+    this.burst = fired >= limit;
+    if (this.burst) return { more: true, nextAt: null };
     return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
   }
 }
