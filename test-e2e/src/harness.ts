@@ -35,6 +35,40 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
   return { baseUrl: local.running.url, close: local.close };
 }
 
+/**
+ * The typed client generated from the OpenAPI document, against the target: calls that drift from the
+ * document (paths, parameters, bodies, answers) do not compile. Redirects are not followed, so a 302 and its
+ * Location are what a test reads. What the document leaves out on purpose goes through `fetchUndocumented`.
+ */
+export function apiFor(target: Target, token?: string): ApiClient {
+  return createApiClient({ baseUrl: target.baseUrl, ...(token ? { token } : {}), redirect: 'manual' });
+}
+
+/** Sends what the client built for /api/v1/... to the /v1/... alias mount instead. */
+function onAliasMount(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.replace(/^\/api\/v1\//, '/v1/');
+  return fetch(new Request(url, request));
+}
+
+/**
+ * The same typed client on the /v1 alias mount. The document describes /api/v1 only; /v1 serves the same
+ * operations, so the alias is driven by the same typed calls (and a drift breaks both the same way).
+ */
+export function aliasApiFor(target: Target, token?: string): ApiClient {
+  return createApiClient({
+    baseUrl: target.baseUrl,
+    ...(token ? { token } : {}),
+    redirect: 'manual',
+    fetch: onAliasMount,
+  });
+}
+
+/**
+ * A request body the document does not allow, sent on purpose (unknown field, wrong type) to check the
+ * service refuses it. Typed `never` so it fits any operation's body; the call stays typed otherwise.
+ */
+export const invalidBody = (body: unknown): never => body as never;
 export interface CallResult {
   status: number;
   headers: Headers;
@@ -42,7 +76,6 @@ export interface CallResult {
   json: any;
   text: string;
 }
-
 /** fetch against the target, JSON in and out. */
 export async function call(
   target: Target,
@@ -68,13 +101,4 @@ export async function call(
     json = undefined;
   }
   return { status: response.status, headers: response.headers, json, text };
-}
-
-/**
- * The typed client generated from the OpenAPI document, against the target: calls that drift from the
- * document (paths, parameters, bodies, answers) do not compile. Raw `call` stays for what the document does
- * not describe on purpose (the /v1 alias mount, malformed requests).
- */
-export function apiFor(target: Target, token?: string): ApiClient {
-  return createApiClient({ baseUrl: target.baseUrl, ...(token ? { token } : {}), redirect: 'manual' });
 }
