@@ -7,6 +7,9 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/** A running instance this test did not start (a child process, a deployment): nothing to close. */
+export const targetAt = (baseUrl: string): Target => ({ baseUrl, close: async () => {} });
+
 /** The all-in-one started in this test process on a fresh database, JetStream namespace and Redis key space. */
 export async function startLocalAllInOne(env: Record<string, string> = {}) {
   const db = await createTestDatabase();
@@ -30,7 +33,7 @@ export async function startLocalAllInOne(env: Record<string, string> = {}) {
 
 /** The product under test: E2E_BASE_URL when set (a deployed cluster), else the local all-in-one. */
 export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
-  if (process.env.E2E_BASE_URL) return { baseUrl: process.env.E2E_BASE_URL, close: async () => {} };
+  if (process.env.E2E_BASE_URL) return targetAt(process.env.E2E_BASE_URL);
   const local = await startLocalAllInOne(env);
   return { baseUrl: local.running.url, close: local.close };
 }
@@ -69,36 +72,3 @@ export function aliasApiFor(target: Target, token?: string): ApiClient {
  * service refuses it. Typed `never` so it fits any operation's body; the call stays typed otherwise.
  */
 export const invalidBody = (body: unknown): never => body as never;
-export interface CallResult {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: response JSON is read loosely here and asserted by each test's expectations
-  json: any;
-  text: string;
-}
-/** fetch against the target, JSON in and out. */
-export async function call(
-  target: Target,
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<CallResult> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${target.baseUrl}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  // biome-ignore lint/suspicious/noExplicitAny: see CallResult.json
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, json, text };
-}

@@ -39,7 +39,7 @@ export function documentedOperation(method: string, path: string): string | unde
  * generated client and a route that drifts from its document breaks the build or a test. Redirects are not
  * followed unless `init.redirect` says so.
  */
-export function fetchUndocumented(target: Target, path: string, init: RequestInit = {}): Promise<Response> {
+export async function fetchUndocumented(target: Target, path: string, init: RequestInit = {}): Promise<Response> {
   const method = init.method ?? 'GET';
   const operation = documentedOperation(method, path);
   if (operation) throw new Error(`${method} ${path} is ${operation} of the OpenAPI document: call it with apiFor`);

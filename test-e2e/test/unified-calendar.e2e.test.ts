@@ -1,6 +1,6 @@
 import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, startLocalAllInOne } from '../src/harness.js';
+import { apiFor, startLocalAllInOne, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
@@ -13,7 +13,7 @@ let local: Awaited<ReturnType<typeof startLocalAllInOne>>;
 let google: FakeGoogle;
 let microsoft: FakeMicrosoft;
 let baseUrl = '';
-const target = () => ({ baseUrl, close: async () => {} });
+const target = () => targetAt(baseUrl);
 
 /** The fake reaches "the public base URL" (push notifications) at the local instance. */
 const deliver: Deliver = (url, init) => fetchDeliver(url.replace(PUBLIC_BASE_URL, baseUrl), init);
