@@ -5,17 +5,34 @@
 // reminders consumer's inbox row (processed_at = now() of its transaction, i.e. when handling began).
 // Enabled in ratios.mjs with RELAY_LAG=1; it runs right after the create row, so the backlog it prints first
 // is what the relay and the consumer still had to do when the load stopped.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
 const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
 
-const EVENTS = `task.outbox o where o.subject = 'task.task.created' and o.payload->'data'->'task'->>'title' = 'ratios create'`;
-const HANDLED = `delivery.inbox i on i.consumer = 'delivery.reminders' and i.event_id = o.id`;
+const EVENTS = `task.outbox o left join delivery.inbox i on i.consumer = 'delivery.reminders' and i.event_id = o.id
+  where o.subject = 'task.task.created' and o.payload->'data'->'task'->>'title' = 'ratios create'`;
 
-/** p50 / p99 / max in ms of `expr` over the create row's events; backlog when called, then after draining. */
-export async function relayLag(databaseUrl, { drainTimeoutMs = 60_000 } = {}) {
+/** CPU time (ms, user + system) of `pid` so far, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * p50 / p99 / max in ms of the lags over the create row's events; the backlog when called, then after
+ * draining. With the server's `pid` and the create `row` of ratios.mjs it also gives the server CPU per create
+ * including the drain: the row's figure leaves out what the relay and consumers still did after the load.
+ */
+export async function relayLag(databaseUrl, pid, row, { drainTimeoutMs = 60_000 } = {}) {
+  const cpuBefore = pid ? cpuMsOf(pid) : null;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -24,7 +41,7 @@ export async function relayLag(databaseUrl, { drainTimeoutMs = 60_000 } = {}) {
         await client.query(
           `select count(*)::int as events, count(*) filter (where o.published_at is null)::int as unpublished,
                   count(*) filter (where i.event_id is null)::int as unhandled
-           from ${EVENTS} left join ${HANDLED}`,
+           from ${EVENTS}`,
         )
       ).rows[0];
     const atLoadEnd = await backlog();
@@ -40,12 +57,19 @@ export async function relayLag(databaseUrl, { drainTimeoutMs = 60_000 } = {}) {
           `select round(percentile_cont(0.5) within group (order by ms)::numeric, 1)::float as p50_ms,
                   round(percentile_cont(0.99) within group (order by ms)::numeric, 1)::float as p99_ms,
                   round(max(ms)::numeric, 1)::float as max_ms
-           from (select extract(epoch from ${expr}) * 1000 as ms from ${EVENTS} left join ${HANDLED}) lag
+           from (select extract(epoch from ${expr}) * 1000 as ms from ${EVENTS}) lag
            where ms is not null`,
         )
       ).rows[0];
+    const cpuAfter = pid ? cpuMsOf(pid) : null;
+    const rowCpuUs = row?.server_cpu_us_per_request;
+    const creates = row ? row.requests_per_s * Number(process.env.DURATION ?? 5) : 0;
     return {
       title: 'relay lag under POST /service/tasks',
+      server_cpu_us_per_create_with_drain:
+        cpuBefore === null || cpuAfter === null || !rowCpuUs || creates === 0
+          ? null
+          : Math.round(rowCpuUs + ((cpuAfter - cpuBefore) * 1000) / creates),
       events: atLoadEnd.events,
       backlog_at_load_end: { unpublished: atLoadEnd.unpublished, unhandled: atLoadEnd.unhandled },
       drained_after_ms: Date.now() - started,
