@@ -20,6 +20,9 @@ export async function drainInBursts<T>(
   const reader = (async () => {
     try {
       for await (const item of source) {
+        // A stopped source still yields the rest of what it had buffered: leave it unacked, and never
+        // pause for a handler that has already gone.
+        if (stopping()) break;
         queue.push(item);
         wakeHandler?.();
         if (queue.length >= BURST) await new Promise<void>((resolve) => (wakeReader = resolve));
@@ -29,7 +32,7 @@ export async function drainInBursts<T>(
       wakeHandler?.();
     }
   })();
-  while (!ended && !stopping()) {
+  while (!stopping() && (queue.length > 0 || !ended)) {
     if (queue.length === 0) {
       await new Promise<void>((resolve) => (wakeHandler = resolve));
       wakeHandler = undefined;
