@@ -44,6 +44,11 @@ describe('create, get, list', () => {
     const a = await create({ title: 'a', parent_task_id: parent.id });
     const b = await create({ title: 'b', parent_task_id: parent.id });
     expect([a.depth, a.sort_order, b.sort_order]).toEqual([2, 0, 1]);
+    // Roots go after the last root, whatever the children of another parent hold.
+    const r1 = await create({ title: 'root 1' });
+    const r2 = await create({ title: 'root 2' });
+    expect(r1.sort_order).toBeGreaterThan(parent.sort_order);
+    expect(r2.sort_order).toBe(r1.sort_order + 1);
   });
 
   it('answers 404 for a missing parent and 409 depth_exceeded for a sixth level', async () => {

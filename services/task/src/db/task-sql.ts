@@ -35,7 +35,12 @@ const taskRows = async (pending: Promise<TaskRow[]>) => (await pending).map(pars
 export interface TaskInsert extends NewTask {
   id: string;
   depth: number;
-  sort_order: number;
+  /**
+   * null: after the last sibling, computed by the insert itself (one round trip less than `nextSortOrder`
+   * first, same snapshot). Only for one new row per parent in a call: rows of one statement do not see
+   * each other.
+   */
+  sort_order: number | null;
 }
 
 /** Position after the last sibling under `parentId` (null: among the roots). */
@@ -66,14 +71,29 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
          reminder_offset_min int, tags text[])
      ), ins as (
        insert into tasks (${COLUMNS})
-       select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
+       select id, ?, ?, parent_task_id, depth, coalesce(sort_order, case when parent_task_id is null
+           then (select coalesce(max(t.sort_order) + 1, 0) from tasks t
+                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null)
+           else (select coalesce(max(t.sort_order) + 1, 0) from tasks t
+                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id = input.parent_task_id) end),
+         title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
          null, null, null, ?, ?, 1
        from input order by ord
        returning ${COLUMNS}
      )
      select ins.*, input.ord from ins join input on input.id = ins.id order by input.ord`,
-    [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
+    [
+      JSON.stringify(records),
+      owner.tenantId,
+      owner.userId,
+      owner.tenantId,
+      owner.userId,
+      owner.tenantId,
+      owner.userId,
+      now,
+      now,
+    ],
   );
   return inserted.map(({ ord: _ord, ...row }) => parseTaskRow(row));
 }
