@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Orm } from './orm.js';
-import { readPoolOf, toPositional } from './read-pool.js';
+import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
@@ -49,8 +49,7 @@ export class Sql {
   async rows<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T[]> {
     if (prepared && this.readPool) {
       const pool = this.readPool();
-      // As knex's 'query' event: tests count the statements a request sends (no listener, no cost).
-      if (pool.listenerCount('query') > 0) pool.emit('query', { sql: query, name: prepared });
+      reportReadPoolQuery(pool, query, prepared);
       const result = await pool.query({ name: prepared, text: toPositional(query), values: [...params] });
       return result.rows as T[];
     }

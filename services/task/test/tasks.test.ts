@@ -1,4 +1,4 @@
-import { readPoolOf } from '@routinely/db';
+import { onReadPoolQuery } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
@@ -133,8 +133,7 @@ describe('tree', () => {
     };
     knex.on('query', listener);
     // Hot reads run as prepared statements on the read pool, which reports them the same way.
-    const readPool = readPoolOf(h.orm);
-    readPool.on('query', listener);
+    const stopReadPool = onReadPoolQuery(h.orm, listener);
     const count = async (id: string) => {
       queries.length = 0;
       const res = await call(h, who, 'GET', `/service/tasks/${id}/tree`);
@@ -144,7 +143,7 @@ describe('tree', () => {
     const smallRead = await count(small.id);
     const bigRead = await count(big.id);
     knex.removeListener('query', listener);
-    readPool.removeListener('query', listener);
+    stopReadPool();
     expect(smallRead.size).toBe(1);
     expect(bigRead.size).toBe(1 + 4 + 16 + 64);
     expect(smallRead.n).toBe(1);
