@@ -1,3 +1,4 @@
+import { onReadPoolQuery } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
@@ -136,6 +137,8 @@ describe('tree', () => {
       if (/\btasks\b/.test(q.sql)) queries.push(q.sql);
     };
     knex.on('query', listener);
+    // Hot reads run as prepared statements on the read pool, which reports them the same way.
+    const stopReadPool = onReadPoolQuery(h.orm, listener);
     const count = async (id: string) => {
       queries.length = 0;
       const res = await call(h, who, 'GET', `/service/tasks/${id}/tree`);
@@ -145,6 +148,7 @@ describe('tree', () => {
     const smallRead = await count(small.id);
     const bigRead = await count(big.id);
     knex.removeListener('query', listener);
+    stopReadPool();
     expect(smallRead.size).toBe(1);
     expect(bigRead.size).toBe(1 + 4 + 16 + 64);
     expect(smallRead.n).toBe(1);
