@@ -13,7 +13,12 @@ describe('scheduling runs across the scheduler and the task service', () => {
     const user = await registerUser(target);
     const api = apiFor(target, user.token);
     const onAlias = aliasApiFor(target, user.token);
-    const task = await api.POST('/api/v1/service/tasks', { body: { title: 'Plan the week', duration_min: 30 } });
+    // Not before two days from now: during working hours the solver would otherwise pick a slot starting
+    // within the reminder's 10 minutes, whose reminder fires at once and is never "upcoming".
+    const earliest = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const task = await api.POST('/api/v1/service/tasks', {
+      body: { title: 'Plan the week', duration_min: 30, earliest_start_at: earliest },
+    });
     expect(task.response.status, JSON.stringify(task.error)).toBe(201);
     const taskId = String(task.data?.id);
     const run = await api.POST('/api/v1/service/schedule', { body: { task_ids: [taskId] } });
