@@ -245,6 +245,9 @@ async function main() {
         token,
       }),
     ];
+    // Relay lag under the create row (bench/relay-lag.mjs), only with RELAY_LAG=1.
+    if (process.env.RELAY_LAG)
+      console.log(JSON.stringify(await (await import('./relay-lag.mjs')).relayLag(db.url, appChild.pid, rows[3])));
     const hooks = !only || only.has('webhooks') ? await webhookRow(api, db.url, appChild.pid, createsPerS) : null;
 
     // The empty route's CPU per request over this row's: the share the row would reach if CPU alone bound it.

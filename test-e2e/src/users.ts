@@ -1,3 +1,4 @@
+import type { Schemas } from '@routinely/api-client';
 import { apiFor, type Target } from './harness.js';
 
 export interface E2eUser {
@@ -36,4 +37,12 @@ export async function registerUser(target: Target, joining?: E2eUser): Promise<E
     token: res.data.access_token,
     refreshToken: res.data.refresh_token,
   };
+}
+
+type LoginAnswer = Schemas['TokenResponse'] | Schemas['MfaRequired'];
+
+/** The tokens of a login answer; e2e users have no second factor, so an MFA challenge is a failure. */
+export function tokensOf(answer: LoginAnswer | undefined): Schemas['TokenResponse'] {
+  if (!answer || !('access_token' in answer)) throw new Error(`login gave no tokens: ${JSON.stringify(answer)}`);
+  return answer;
 }

@@ -1,6 +1,8 @@
 import { defined } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTarget, type Target } from '../src/harness.js';
+import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
+import { fetchUndocumented } from '../src/undocumented.js';
+import { tokensOf } from '../src/users.js';
 
 let target: Target;
 beforeAll(async () => {
@@ -15,73 +17,74 @@ describe('authentication through both mounts', () => {
   it('registers, logs in, reads the profile, and logout ends the token at once', async () => {
     const email = newEmail();
     const tenant = crypto.randomUUID();
-    const registered = await call(target, 'POST', '/api/v1/auth/register', {
+    const registered = await apiFor(target).POST('/api/v1/auth/register', {
       body: { email, password, name: 'E2E', tenant_id: tenant },
     });
-    expect(registered.status).toBe(201);
-    expect(registered.json.user).toMatchObject({ email, tenant_id: tenant, roles: ['admin'] });
+    expect(registered.response.status).toBe(201);
+    expect(registered.data?.user).toMatchObject({ email, tenant_id: tenant, roles: ['admin'] });
 
-    const login = await call(target, 'POST', '/v1/auth/login', { body: { email, password } });
-    expect(login.status).toBe(200);
-    expect(login.headers.get('set-cookie')).toMatch(/HttpOnly/i);
-    const token = login.json.access_token as string;
+    const login = await aliasApiFor(target).POST('/api/v1/auth/login', { body: { email, password } });
+    expect(login.response.status).toBe(200);
+    expect(login.response.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    const token = tokensOf(login.data).access_token;
 
-    for (const prefix of ['/api/v1', '/v1']) {
-      const me = await call(target, 'GET', `${prefix}/auth/me`, { token });
-      expect(me.status).toBe(200);
-      expect(me.json).toMatchObject({ email, tenant_id: tenant, sub: me.json.id });
-      expect(me.json.exp).toBeGreaterThan(Date.now() / 1000);
+    for (const api of [apiFor(target, token), aliasApiFor(target, token)]) {
+      const me = await api.GET('/api/v1/auth/me');
+      expect(me.response.status).toBe(200);
+      expect(me.data).toMatchObject({ email, tenant_id: tenant, sub: me.data?.id });
+      expect(me.data?.exp).toBeGreaterThan(Date.now() / 1000);
     }
-    const other = await call(target, 'POST', '/api/v1/auth/login', { body: { email, password } });
-    expect((await call(target, 'POST', '/api/v1/auth/logout', { token, body: {} })).status).toBe(200);
-    expect((await call(target, 'GET', '/api/v1/auth/me', { token })).status).toBe(401);
+    const other = tokensOf((await apiFor(target).POST('/api/v1/auth/login', { body: { email, password } })).data);
+    const asFirst = apiFor(target, token);
+    const asOther = apiFor(target, other.access_token);
+    expect((await asFirst.POST('/api/v1/auth/logout', { body: {} })).response.status).toBe(200);
+    expect((await asFirst.GET('/api/v1/auth/me')).response.status).toBe(401);
     // Only that session ended.
-    expect((await call(target, 'GET', '/api/v1/auth/me', { token: other.json.access_token })).status).toBe(200);
-    await call(target, 'POST', '/api/v1/auth/logout', { token: other.json.access_token, body: { logout_all: true } });
-    expect((await call(target, 'GET', '/api/v1/auth/me', { token: other.json.access_token })).status).toBe(401);
+    expect((await asOther.GET('/api/v1/auth/me')).response.status).toBe(200);
+    await asOther.POST('/api/v1/auth/logout', { body: { logout_all: true } });
+    expect((await asOther.GET('/api/v1/auth/me')).response.status).toBe(401);
   });
 
   it('gives identical answers for a wrong email and a wrong password', async () => {
     const email = newEmail();
-    await call(target, 'POST', '/api/v1/auth/register', { body: { email, password, tenant_id: crypto.randomUUID() } });
-    const wrongPassword = await call(target, 'POST', '/api/v1/auth/login', {
-      body: { email, password: 'not the password' },
-    });
-    const wrongEmail = await call(target, 'POST', '/api/v1/auth/login', { body: { email: newEmail(), password } });
-    expect(wrongPassword.status).toBe(401);
-    expect(wrongEmail.status).toBe(401);
-    const strip = (body: Record<string, unknown>) => ({ ...body, request_id: undefined });
-    expect(strip(wrongEmail.json)).toEqual(strip(wrongPassword.json));
+    const api = apiFor(target);
+    await api.POST('/api/v1/auth/register', { body: { email, password, tenant_id: crypto.randomUUID() } });
+    const wrongPassword = await api.POST('/api/v1/auth/login', { body: { email, password: 'not the password' } });
+    const wrongEmail = await api.POST('/api/v1/auth/login', { body: { email: newEmail(), password } });
+    expect(wrongPassword.response.status).toBe(401);
+    expect(wrongEmail.response.status).toBe(401);
+    const strip = (body: object | undefined) => ({ ...body, request_id: undefined });
+    expect(strip(wrongEmail.error)).toEqual(strip(wrongPassword.error));
   });
 
   it('serves the JWKS at the root and health without a token', async () => {
-    const jwks = await call(target, 'GET', '/.well-known/jwks.json');
+    // The JWKS is a standard well-known document, not an operation of the API document: a plain fetch.
+    const jwks = await fetchUndocumented(target, '/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
-    expect(jwks.json.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
-    expect(jwks.json.keys[0].d).toBeUndefined();
-    const health = await call(target, 'GET', '/v1/auth/health');
-    expect(health.status).toBe(200);
-    expect(health.json).toMatchObject({ sso_configured: false, active_auth_method: 'local' });
+    const { keys } = (await jwks.json()) as { keys: Record<string, unknown>[] };
+    expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
+    expect(keys[0]?.d).toBeUndefined();
+    const health = await aliasApiFor(target).GET('/api/v1/auth/health');
+    expect(health.response.status).toBe(200);
+    expect(health.data).toMatchObject({ sso_configured: false, active_auth_method: 'local' });
   });
 
   it('rejects a refresh token used twice and ends its family', async () => {
-    const email = newEmail();
-    const first = await call(target, 'POST', '/api/v1/auth/register', {
-      body: { email, password, tenant_id: crypto.randomUUID() },
+    const api = apiFor(target);
+    const first = await api.POST('/api/v1/auth/register', {
+      body: { email: newEmail(), password, tenant_id: crypto.randomUUID() },
     });
-    const rotated = await call(target, 'POST', '/api/v1/auth/refresh', {
-      body: { refresh_token: first.json.refresh_token },
-    });
-    expect(rotated.status).toBe(200);
-    const reused = await call(target, 'POST', '/api/v1/auth/refresh', {
-      body: { refresh_token: first.json.refresh_token },
-    });
-    expect(reused.status).toBe(401);
+    const refreshToken = String(first.data?.refresh_token);
+    const rotated = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
+    expect(rotated.response.status).toBe(200);
+    const reused = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
+    expect(reused.response.status).toBe(401);
+    const rotatedTokens = defined(rotated.data, 'the rotated tokens');
     expect(
-      (await call(target, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: rotated.json.refresh_token } }))
+      (await api.POST('/api/v1/auth/refresh', { body: { refresh_token: rotatedTokens.refresh_token } })).response
         .status,
     ).toBe(401);
-    expect((await call(target, 'GET', '/api/v1/auth/me', { token: rotated.json.access_token })).status).toBe(401);
+    expect((await apiFor(target, rotatedTokens.access_token).GET('/api/v1/auth/me')).response.status).toBe(401);
   });
 });
 
@@ -93,18 +96,19 @@ describe('per-IP rate limit', () => {
       RATE_LIMIT_PER_HOUR: '1000',
     });
     try {
+      const health = () => apiFor(limited).GET('/api/v1/auth/health');
       const statuses: number[] = [];
-      let last: Awaited<ReturnType<typeof call>> | undefined;
+      let last: Awaited<ReturnType<typeof health>> | undefined;
       for (let i = 0; i < 8; i++) {
-        last = await call(limited, 'GET', '/api/v1/auth/health');
-        statuses.push(last.status);
+        last = await health();
+        statuses.push(last.response.status);
       }
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
       const limitedResponse = defined(last);
-      expect(limitedResponse.status).toBe(429);
-      expect(limitedResponse.json.code).toBe('rate_limited');
-      expect(Number(limitedResponse.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(limitedResponse.headers.get('ratelimit-limit')).toBe('5');
+      expect(limitedResponse.response.status).toBe(429);
+      expect(limitedResponse.error?.code).toBe('rate_limited');
+      expect(Number(limitedResponse.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limitedResponse.response.headers.get('ratelimit-limit')).toBe('5');
     } finally {
       await limited.close();
     }

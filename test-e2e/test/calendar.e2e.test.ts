@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, call, startTarget, type Target } from '../src/harness.js';
+import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
 let target: Target;
@@ -19,8 +19,10 @@ describe('shared calendars across services', () => {
     expect(created.response.status).toBe(201);
     const id = String(created.data?.id);
     const path = { calendar_id: id };
-    // The alias mount is not in the document: a raw call.
-    expect((await call(target, 'GET', `/v1/calendars/${id}`, { token: friend.token })).status).toBe(404);
+    const beforeSharing = await aliasApiFor(target, friend.token).GET('/api/v1/calendars/{calendar_id}', {
+      params: { path },
+    });
+    expect(beforeSharing.response.status).toBe(404);
     const share = await asOwner.POST('/api/v1/calendars/{calendar_id}/share', {
       params: { path },
       body: { email: friend.email, permission: 'view' },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTarget, type Target } from '../src/harness.js';
+import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
 let target: Target;
@@ -12,16 +12,16 @@ describe('dashboard through the gateway mounts', () => {
   it("answers a member's summary from every owning service, and their tiles, on both mounts", async () => {
     const admin = await registerUser(target);
     const user = await registerUser(target, admin);
-    const overdue = await call(target, 'POST', '/api/v1/service/tasks', {
-      token: user.token,
+    const asUser = apiFor(target, user.token);
+    const overdue = await asUser.POST('/api/v1/service/tasks', {
       body: { title: 'Missed', deadline_at: '2020-01-01T00:00:00Z' },
     });
-    expect(overdue.status).toBe(201);
-    for (const prefix of ['/api/v1', '/v1']) {
-      const summary = await call(target, 'GET', `${prefix}/service/dashboard/summary`, { token: user.token });
-      expect(summary.status).toBe(200);
+    expect(overdue.response.status).toBe(201);
+    for (const api of [asUser, aliasApiFor(target, user.token)]) {
+      const summary = await api.GET('/api/v1/service/dashboard/summary');
+      expect(summary.response.status).toBe(200);
       // Every owner answered over gRPC inside the process: no figure is missing.
-      expect(summary.json).toMatchObject({
+      expect(summary.data).toMatchObject({
         tasks_overdue: 1,
         tasks_due_today: 0,
         reminders_next_24h: 0,
@@ -30,20 +30,20 @@ describe('dashboard through the gateway mounts', () => {
         notifications_unread: 0,
         degraded: [],
       });
-      const tiles = await call(target, 'GET', `${prefix}/service/dashboard/tiles`, { token: user.token });
-      expect(tiles.status).toBe(200);
-      expect(tiles.json.map((t: { id: string }) => t.id)).toContain('tasks');
-      expect(tiles.json.map((t: { id: string }) => t.id)).not.toContain('admin');
+      const tiles = await api.GET('/api/v1/service/dashboard/tiles');
+      expect(tiles.response.status).toBe(200);
+      expect(tiles.data?.map((t) => t.id)).toContain('tasks');
+      expect(tiles.data?.map((t) => t.id)).not.toContain('admin');
     }
-    const refused = await call(target, 'GET', '/api/v1/service/admin/health', { token: user.token });
-    expect(refused.status).toBe(403);
+    const refused = await asUser.GET('/api/v1/service/admin/health');
+    expect(refused.response.status).toBe(403);
 
     // The tenant's admin sees the admin tiles and the health page, every peer answering in the process.
-    const adminTiles = await call(target, 'GET', '/v1/service/dashboard/tiles', { token: admin.token });
-    expect(adminTiles.json.map((t: { id: string }) => t.id)).toContain('admin');
-    const health = await call(target, 'GET', '/api/v1/service/admin/health', { token: admin.token });
-    expect(health.status).toBe(200);
-    expect(health.json.components).toMatchObject({
+    const adminTiles = await aliasApiFor(target, admin.token).GET('/api/v1/service/dashboard/tiles');
+    expect(adminTiles.data?.map((t) => t.id)).toContain('admin');
+    const health = await apiFor(target, admin.token).GET('/api/v1/service/admin/health');
+    expect(health.response.status).toBe(200);
+    expect(health.data?.components).toMatchObject({
       database: { status: 'ok' },
       model_registry: { status: 'ok' },
       integrations: { status: 'ok' },

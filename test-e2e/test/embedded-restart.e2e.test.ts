@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { apiFor, targetAt } from '../src/harness.js';
 
 // The all-in-one as `npm start` runs it (embedded PostgreSQL, in-process transport), killed the hard way.
 const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
@@ -45,10 +46,12 @@ async function healthy(port: number, pgPort: number): Promise<ChildProcess> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${output().slice(-2000)}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/auth/health`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
+    const ok = await apiFor(targetAt(`http://127.0.0.1:${port}`))
+      .GET('/api/v1/auth/health')
+      .then(
+        (r) => r.response.status === 200,
+        () => false,
+      );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -82,24 +85,19 @@ describe('all-in-one after its node process alone is killed', () => {
     const pgPort = await freePort();
     const email = `restart-${Date.now()}@example.test`;
     const first = await healthy(port, pgPort);
-    const registered = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'Restart' }),
+    const api = apiFor(targetAt(`http://127.0.0.1:${port}`));
+    const registered = await api.POST('/api/v1/auth/register', {
+      body: { email, password: 'correct horse battery staple', name: 'Restart' },
     });
-    expect(registered.status).toBe(201);
+    expect(registered.response.status).toBe(201);
     first.kill('SIGKILL');
     await exited(first);
     // The orphan still holds the data folder's lock.
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
 
     const second = await healthy(port, pgPort);
-    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery staple' }),
-    });
-    expect(login.status).toBe(200);
+    const login = await api.POST('/api/v1/auth/login', { body: { email, password: 'correct horse battery staple' } });
+    expect(login.response.status).toBe(200);
     second.kill('SIGTERM');
     expect(await exited(second)).toBe(0);
   }, 300_000);

@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { aliasApiFor, apiFor, targetAt } from '../src/harness.js';
+import { tokensOf } from '../src/users.js';
 
 // `npm start`'s process as a user gets it: no DATABASE_URL, NATS_URL or REDIS_URL, so embedded PostgreSQL,
 // the in-process transport and in-process stores. Runs the built entry point (npm test builds first).
@@ -33,10 +35,12 @@ async function start(port: number, pgPort: number): Promise<ChildProcess> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/auth/health`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
+    const ok = await apiFor(targetAt(`http://127.0.0.1:${port}`))
+      .GET('/api/v1/auth/health')
+      .then(
+        (r) => r.response.status === 200,
+        () => false,
+      );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -59,12 +63,11 @@ describe('all-in-one with embedded defaults', () => {
     const pgPort = await freePort();
     const email = `embedded-${Date.now()}@example.test`;
     const first = await start(port, pgPort);
-    const registered = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery', name: 'Embedded' }),
+    const target = targetAt(`http://127.0.0.1:${port}`);
+    const registered = await apiFor(target).POST('/api/v1/auth/register', {
+      body: { email, password: 'correct horse battery', name: 'Embedded' },
     });
-    expect(registered.status).toBe(201);
+    expect(registered.response.status).toBe(201);
     expect(await stop(first)).toBe(0);
     // The port is free again, embedded PostgreSQL included.
     const reused = await new Promise<boolean>((resolve) => {
@@ -76,13 +79,11 @@ describe('all-in-one with embedded defaults', () => {
 
     const second = await start(port, pgPort);
     try {
-      const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'correct horse battery' }),
+      const login = await aliasApiFor(target).POST('/api/v1/auth/login', {
+        body: { email, password: 'correct horse battery' },
       });
-      expect(login.status).toBe(200);
-      expect(((await login.json()) as { user: { email: string } }).user.email).toBe(email);
+      expect(login.response.status).toBe(200);
+      expect(tokensOf(login.data).user.email).toBe(email);
     } finally {
       expect(await stop(second)).toBe(0);
     }

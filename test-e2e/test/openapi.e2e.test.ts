@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalAllInOne } from '../src/harness.js';
+import { startLocalAllInOne, targetAt } from '../src/harness.js';
+import { fetchUndocumented } from '../src/undocumented.js';
 
 /** The committed document the client is generated from (packages/api-client). */
 const COMMITTED = new URL('../../packages/api-client/src/gen/openapi.json', import.meta.url);
@@ -32,7 +33,8 @@ describe('the OpenAPI document', () => {
   let doc: Document;
   beforeAll(async () => {
     local = await startLocalAllInOne();
-    doc = (await (await fetch(`${local.running.url}/api/v1/openapi.json`)).json()) as Document;
+    // The document and its docs page are not operations of the document: plain fetches.
+    doc = (await (await fetchUndocumented(targetAt(local.running.url), '/api/v1/openapi.json')).json()) as Document;
   });
   afterAll(() => local?.close());
 
@@ -48,10 +50,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('is served on the alias mount too, and so is the docs page', async () => {
-    const alias = await fetch(`${local.running.url}/v1/openapi.json`);
+    const target = targetAt(local.running.url);
+    const alias = await fetchUndocumented(target, '/v1/openapi.json');
     expect(alias.status).toBe(200);
     expect(await alias.json()).toEqual(doc);
-    const docs = await fetch(`${local.running.url}/v1/docs`);
+    const docs = await fetchUndocumented(target, '/v1/docs', { redirect: 'follow' });
     expect(docs.status).toBe(200);
     expect(docs.url).toMatch(/\/api\/v1\/docs\/?$/);
     expect(await docs.text()).toContain('<title>Routinely API</title>');

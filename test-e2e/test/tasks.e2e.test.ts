@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, call, startTarget, type Target } from '../src/harness.js';
+import { aliasApiFor, apiFor, invalidBody, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
 let target: Target;
@@ -16,26 +16,26 @@ describe('tasks through the gateway mounts', () => {
     const root = await api.POST('/api/v1/service/tasks', { body: { title: 'Morning', duration_min: 0 } });
     expect(root.response.status).toBe(201);
     const rootId = String(root.data?.id);
-    // The /v1 alias mount is not in the document (it is the same operation): a raw call.
-    const child = await call(target, 'POST', '/v1/service/tasks', {
-      token: user.token,
+    const onAlias = aliasApiFor(target, user.token);
+    const child = await onAlias.POST('/api/v1/service/tasks', {
       body: { title: 'Stretch', duration_min: 15, parent_task_id: rootId, tags: ['health'] },
     });
-    expect(child.status).toBe(201);
-    expect(child.json).toMatchObject({ depth: 2, status: 'pending', priority: 3, reminder_channels: ['inapp'] });
+    expect(child.response.status).toBe(201);
+    const childId = String(child.data?.id);
+    expect(child.data).toMatchObject({ depth: 2, status: 'pending', priority: 3, reminder_channels: ['inapp'] });
     const tree = await api.GET('/api/v1/service/tasks/{task_id}/tree', { params: { path: { task_id: rootId } } });
     expect(tree.response.status).toBe(200);
     expect(tree.data?.rolled_up_duration_min).toBe(15);
-    expect(tree.data?.children[0]?.id).toBe(child.json.id);
-    const alias = await call(target, 'GET', `/v1/service/tasks/${rootId}/tree`, { token: user.token });
-    expect(alias.json).toEqual(tree.data);
+    expect(tree.data?.children[0]?.id).toBe(childId);
+    const alias = await onAlias.GET('/api/v1/service/tasks/{task_id}/tree', { params: { path: { task_id: rootId } } });
+    expect(alias.data).toEqual(tree.data);
     const foreign = await apiFor(target, other.token).GET('/api/v1/service/tasks/{task_id}', {
       params: { path: { task_id: rootId } },
     });
     expect(foreign.response.status).toBe(404);
     expect(foreign.error).toMatchObject({ code: 'not_found', status: 404 });
     const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
-      params: { path: { task_id: child.json.id } },
+      params: { path: { task_id: childId } },
       body: { chosen_slot_start: '2026-12-01T08:00:00+01:00', chosen_slot_end: '2026-12-01T08:15:00+01:00' },
     });
     expect(scheduled.response.status).toBe(200);
@@ -46,12 +46,11 @@ describe('tasks through the gateway mounts', () => {
 
   it('refuses a misspelt field with a 422 naming it instead of ignoring it', async () => {
     const user = await registerUser(target);
-    const res = await call(target, 'POST', '/api/v1/service/tasks', {
-      token: user.token,
-      body: { title: 'Typo', dealine_at: '2026-12-01T08:00:00Z' },
+    const res = await apiFor(target, user.token).POST('/api/v1/service/tasks', {
+      body: invalidBody({ title: 'Typo', dealine_at: '2026-12-01T08:00:00Z' }),
     });
-    expect(res.status).toBe(422);
-    expect(res.json.errors).toEqual([
+    expect(res.response.status).toBe(422);
+    expect(res.error?.errors).toEqual([
       { loc: ['body', 'dealine_at'], msg: 'Unknown parameter: dealine_at', type: 'unrecognized_keys' },
     ]);
   });

@@ -1,6 +1,7 @@
-import { type Deliver, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
+import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startLocalAllInOne } from '../src/harness.js';
+import { apiFor, startLocalAllInOne, targetAt } from '../src/harness.js';
+import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
 // The integration service and the task service's unified calendar together in the all-in-one: a Google and a
@@ -12,7 +13,7 @@ let local: Awaited<ReturnType<typeof startLocalAllInOne>>;
 let google: FakeGoogle;
 let microsoft: FakeMicrosoft;
 let baseUrl = '';
-const target = () => ({ baseUrl, close: async () => {} });
+const target = () => targetAt(baseUrl);
 
 /** The fake reaches "the public base URL" (push notifications) at the local instance. */
 const deliver: Deliver = (url, init) => fetchDeliver(url.replace(PUBLIC_BASE_URL, baseUrl), init);
@@ -71,7 +72,7 @@ const providers: Record<'google' | 'microsoft', () => ProviderCalendar> = {
 
 const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
 const at = (hhmm: string) => `${day}T${hhmm}:00.000Z`;
-const window = `from=${encodeURIComponent(at('00:00'))}&to=${encodeURIComponent(`${day}T23:59:00.000Z`)}`;
+const window = { from: at('00:00'), to: `${day}T23:59:00.000Z` };
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 15_000;
@@ -87,42 +88,38 @@ describe.each(['google', 'microsoft'] as const)('unified calendar fed by a conne
   it('shows synced events, merges free/busy with tasks, follows changes and pushes, and forgets them on disconnect', async () => {
     const calendar = providers[provider]();
     const user = await registerUser(target());
-    const token = user.token;
+    const api = apiFor(target(), user.token);
     const events = async () =>
-      (await call(target(), 'GET', `/api/v1/service/calendar/events?${window}`, { token })).json.events as {
-        id: string;
-        source: string;
-        title: string;
-        busy: boolean;
-        external_id: string | null;
-        editable: boolean;
-      }[];
+      defined((await api.GET('/api/v1/service/calendar/events', { params: { query: window } })).data, 'the events')
+        .events;
 
     calendar.add('standup', 'Standup', at('10:00'), at('11:00'));
     calendar.add('focus', 'Focus', at('14:00'), at('15:00'), true);
-    const task = await call(target(), 'POST', '/api/v1/service/tasks', {
-      token,
-      body: { title: 'Review', duration_min: 60 },
-    });
-    expect(task.status).toBe(201);
-    const scheduled = await call(target(), 'PATCH', `/api/v1/service/tasks/${task.json.id}`, {
-      token,
+    const task = await api.POST('/api/v1/service/tasks', { body: { title: 'Review', duration_min: 60 } });
+    expect(task.response.status).toBe(201);
+    const taskId = String(task.data?.id);
+    const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
+      params: { path: { task_id: taskId } },
       body: { chosen_slot_start: at('10:30'), chosen_slot_end: at('11:30') },
     });
-    expect(scheduled.status).toBe(200);
+    expect(scheduled.response.status).toBe(200);
 
     // Connect: oauth/start, the provider's consent (the fake consents at once), the browser's callback.
-    const start = await call(target(), 'POST', `/api/v1/service/integrations/${provider}/oauth/start`, {
-      token,
+    const start = await api.POST('/api/v1/service/integrations/{provider}/oauth/start', {
+      params: { path: { provider } },
       body: { return_url: '/settings' },
     });
-    expect(start.status, start.text).toBe(200);
-    const consent = await fetch(start.json.auth_url, { redirect: 'manual' });
+    expect(start.response.status, JSON.stringify(start.error)).toBe(200);
+    const authorization = defined(start.data, 'the authorization');
+    // The provider's consent page is the fake's, not ours: a plain fetch.
+    const consent = await fetch(authorization.auth_url, { redirect: 'manual' });
     const callback = new URL(consent.headers.get('location') ?? '');
-    const back = await fetch(`${baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    // The browser's OAuth callback is left out of the document on purpose (a navigation, not an API call).
+    const back = await fetchUndocumented(target(), `${callback.pathname}${callback.search}`);
     expect(back.status).toBe(302);
     expect(back.headers.get('location')).toContain('status=active');
-    const integrationId = start.json.integration_id as string;
+    const integrationId = authorization.integration_id;
+    const integration = { params: { path: { integration_id: integrationId } } };
 
     // The first sync's events reach the task service's read model through the outbox and a consumer.
     // Each event travels on its own, so wait for both of the first sync's events.
@@ -132,37 +129,39 @@ describe.each(['google', 'microsoft'] as const)('unified calendar fed by a conne
     const standup = synced.find((e) => e.external_id === 'standup');
     expect(standup).toMatchObject({ source: provider, title: 'Standup', busy: true, editable: false });
     expect(synced.find((e) => e.external_id === 'focus')).toMatchObject({ busy: false });
-    expect(synced.find((e) => e.id === task.json.id)).toMatchObject({ source: 'task', editable: true });
+    expect(synced.find((e) => e.id === taskId)).toMatchObject({ source: 'task', editable: true });
+    const standupEvent = { params: { path: { event_id: String(standup?.id) } } };
 
     // Free/busy merges the busy event with the overlapping task; the free event is not busy.
-    const freeBusy = await call(target(), 'GET', `/api/v1/service/calendar/free-busy?${window}`, { token });
-    expect(freeBusy.json.busy).toEqual([
+    const freeBusy = await api.GET('/api/v1/service/calendar/free-busy', { params: { query: window } });
+    expect(freeBusy.data?.busy).toEqual([
       {
         start: at('10:00'),
         end: at('11:30'),
         source: 'mixed',
         sources: expect.arrayContaining([
           { source: provider, id: standup?.id, title: 'Standup' },
-          { source: 'task', id: task.json.id, title: 'Review' },
+          { source: 'task', id: taskId, title: 'Review' },
         ]),
       },
     ]);
-    const notEditable = await call(target(), 'POST', `/api/v1/service/calendar/events/${standup?.id}/done`, { token });
-    expect(notEditable.status).toBe(409);
-    expect(notEditable.json.code).toBe('event_not_editable');
+    const notEditable = await api.POST('/api/v1/service/calendar/events/{event_id}/done', standupEvent);
+    expect(notEditable.response.status).toBe(409);
+    expect(notEditable.error?.code).toBe('event_not_editable');
 
     // Another user sees none of it.
     const stranger = await registerUser(target());
-    const hidden = await call(target(), 'GET', `/api/v1/service/calendar/events/${standup?.id}`, {
-      token: stranger.token,
-    });
-    expect(hidden.status).toBe(404);
+    const hidden = await apiFor(target(), stranger.token).GET(
+      '/api/v1/service/calendar/events/{event_id}',
+      standupEvent,
+    );
+    expect(hidden.response.status).toBe(404);
 
     // A cancellation synced on request leaves the calendar; a push makes a new event arrive.
     calendar.cancel('standup');
-    const sync = await call(target(), 'POST', `/api/v1/service/integrations/${integrationId}/sync`, { token });
-    expect(sync.status, sync.text).toBe(200);
-    expect(sync.json).toMatchObject({ deleted: 1 });
+    const sync = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
+    expect(sync.response.status, JSON.stringify(sync.error)).toBe(200);
+    expect(sync.data).toMatchObject({ deleted: 1 });
     await until('the cancellation', events, (list) => !list.some((e) => e.external_id === 'standup'));
     calendar.add('lunch', 'Lunch', at('12:00'), at('13:00'));
     const pushed = await calendar.notify();
@@ -171,11 +170,11 @@ describe.each(['google', 'microsoft'] as const)('unified calendar fed by a conne
     await until('the pushed event', events, (list) => list.some((e) => e.external_id === 'lunch'));
 
     // Disconnect: the integration is kept as revoked and its events leave the unified calendar.
-    const removed = await call(target(), 'DELETE', `/api/v1/service/integrations/${integrationId}`, { token });
-    expect(removed.status).toBe(204);
+    const removed = await api.DELETE('/api/v1/service/integrations/{integration_id}', integration);
+    expect(removed.response.status).toBe(204);
     const left = await until('the revocation', events, (list) => !list.some((e) => e.source === provider));
-    expect(left.map((e) => e.id)).toEqual([task.json.id]);
-    const integrations = await call(target(), 'GET', '/api/v1/service/integrations', { token });
-    expect(integrations.json).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
+    expect(left.map((e) => e.id)).toEqual([taskId]);
+    const integrations = await api.GET('/api/v1/service/integrations');
+    expect(integrations.data).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
   });
 });

@@ -1,6 +1,6 @@
 import { defined, type ReceivedWebhook, WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, call, startTarget, type Target } from '../src/harness.js';
+import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
 // Issue 14 acceptance: a receiver dedupes on event_id across a requeue. The reminder reaches a webhook that
@@ -22,7 +22,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function until(what: string, read: () => Promise<CallResult>, done: (r: CallResult) => boolean) {
+async function until<T>(what: string, read: () => Promise<T>, done: (r: T) => boolean): Promise<T> {
   for (let i = 0; i < 100; i++) {
     const result = await read();
     if (done(result)) return result;
@@ -36,56 +36,58 @@ const envelope = (w: ReceivedWebhook | undefined) => defined(w, 'a webhook').jso
 describe('webhook events end to end', () => {
   it('a requeued dead delivery arrives with the same event_id (envelope and header) and a new delivery id', async () => {
     const user = await registerUser(target);
-    const token = user.token;
-    const types = await call(target, 'GET', '/v1/service/webhooks/event-types', { token });
-    expect(types.status).toBe(200);
-    expect(types.json.map((t: { name: string }) => t.name)).toEqual(['reminder.fired', 'webhook.test']);
+    const api = apiFor(target, user.token);
+    const types = await aliasApiFor(target, user.token).GET('/api/v1/service/webhooks/event-types');
+    expect(types.response.status).toBe(200);
+    expect(types.data?.map((t) => t.name)).toEqual(['reminder.fired', 'webhook.test']);
 
-    const hook = await call(target, 'POST', '/api/v1/service/webhooks', {
-      token,
+    const hook = await api.POST('/api/v1/service/webhooks', {
       body: { name: 'receiver', url: `${receiver.url}/hooks`, events: ['reminder.fired'] },
     });
-    const muted = await call(target, 'POST', '/api/v1/service/webhooks', {
-      token,
+    const muted = await api.POST('/api/v1/service/webhooks', {
       body: { name: 'tests only', url: `${receiver.url}/muted`, events: ['webhook.test'] },
     });
-    expect([hook.status, muted.status]).toEqual([201, 201]);
-    expect(hook.json.events).toEqual(['reminder.fired']);
-    secrets = [hook.json.secret, muted.json.secret];
+    expect([hook.response.status, muted.response.status]).toEqual([201, 201]);
+    expect(hook.data?.events).toEqual(['reminder.fired']);
+    secrets = [String(hook.data?.secret), String(muted.data?.secret)];
 
     plan.push(410);
     const start = new Date(Date.now() + 2_000 + 60_000);
-    const task = await call(target, 'POST', '/api/v1/service/tasks', {
-      token,
+    const task = await api.POST('/api/v1/service/tasks', {
       body: { title: 'Call the bank', reminder_channels: ['webhook'], reminder_offset_min: 1, duration_min: 5 },
     });
-    expect(task.status).toBe(201);
-    const scheduled = await call(target, 'PATCH', `/api/v1/service/tasks/${task.json.id}`, {
-      token,
+    expect(task.response.status).toBe(201);
+    const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
+      params: { path: { task_id: String(task.data?.id) } },
       body: {
         chosen_slot_start: start.toISOString(),
         chosen_slot_end: new Date(start.getTime() + 300_000).toISOString(),
       },
     });
-    expect(scheduled.status).toBe(200);
+    expect(scheduled.response.status).toBe(200);
 
     const [first] = await receiver.waitFor(1, 30_000);
     expect(first?.status).toBe(410);
     expect(first?.verified).toBe(true);
     const dlq = await until(
       'the dead letter',
-      () => call(target, 'GET', '/api/v1/service/reminders/dlq', { token }),
-      (r) => r.json.items.length === 1,
+      () => api.GET('/api/v1/service/reminders/dlq'),
+      (r) => r.data?.items.length === 1,
     );
-    const letter = dlq.json.items[0];
-    const dead = await call(target, 'GET', `/api/v1/service/reminders/deliveries/${letter.delivery_id}`, { token });
-    expect(dead.json).toMatchObject({ status: 'dead', attempts: 1, event_id: envelope(first).event_id });
-    expect(dead.json.attempts_log).toEqual([
+    const letter = defined(dlq.data?.items[0], 'the dead letter');
+    const delivery = (delivery_id: string) =>
+      api.GET('/api/v1/service/reminders/deliveries/{delivery_id}', { params: { path: { delivery_id } } });
+    const dead = await delivery(letter.delivery_id);
+    expect(dead.data).toMatchObject({ status: 'dead', attempts: 1, event_id: envelope(first).event_id });
+    expect(dead.data?.attempts_log).toEqual([
       expect.objectContaining({ attempt: 1, status_code: 410, error: 'receiver answered 410' }),
     ]);
 
-    const requeued = await call(target, 'POST', `/api/v1/service/reminders/dlq/${letter.id}/requeue`, { token });
-    expect(requeued.status).toBe(200);
+    const requeued = await api.POST('/api/v1/service/reminders/dlq/{dlq_id}/requeue', {
+      params: { path: { dlq_id: letter.id } },
+    });
+    expect(requeued.response.status).toBe(200);
+    const requeuedId = String(requeued.data?.id);
     const [, second] = await receiver.waitFor(2, 30_000);
     expect(second?.status).toBe(200);
     expect(second?.verified).toBe(true);
@@ -95,18 +97,18 @@ describe('webhook events end to end', () => {
     expect(first?.headers['x-service-event-id']).toBe(eventId);
     expect(second?.headers['x-service-event-id']).toBe(eventId);
     expect(envelope(second).event_id).toBe(eventId);
-    expect(envelope(second).delivery_id).toBe(requeued.json.id);
-    expect(second?.headers['x-service-delivery-id']).toBe(requeued.json.id);
-    expect(requeued.json.id).not.toBe(envelope(first).delivery_id);
+    expect(envelope(second).delivery_id).toBe(requeued.data?.id);
+    expect(second?.headers['x-service-delivery-id']).toBe(requeued.data?.id);
+    expect(requeued.data?.id).not.toBe(envelope(first).delivery_id);
     expect(first?.headers['x-service-delivery-id']).toBe(envelope(first).delivery_id);
 
     // The endpoint subscribed to webhook.test only got nothing of this reminder.
     expect(receiver.received.map((w) => w.path)).toEqual(['/hooks', '/hooks']);
     const sent = await until(
       'the requeued delivery recorded as sent',
-      () => call(target, 'GET', `/api/v1/service/reminders/deliveries/${requeued.json.id}`, { token }),
-      (r) => r.json.status === 'sent',
+      () => delivery(requeuedId),
+      (r) => r.data?.status === 'sent',
     );
-    expect(sent.json.attempts_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })]);
+    expect(sent.data?.attempts_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })]);
   }, 90_000);
 });

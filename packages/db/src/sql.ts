@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { Orm } from './orm.js';
+import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
@@ -10,7 +12,11 @@ type Runner = Pick<Knex, 'raw'>;
  * as `?::uuid[]` and values never need escaping.
  */
 export class Sql {
-  private constructor(private readonly runner: Runner) {}
+  private constructor(
+    private readonly runner: Runner,
+    /** Set outside transactions: where `rows` with a statement name runs (read-pool.ts, opened on first use). */
+    private readonly readPool?: () => pg.Pool,
+  ) {}
 
   /**
    * Runs `work` in one transaction on a fresh EntityManager: its statements and the outbox rows it
@@ -32,16 +38,27 @@ export class Sql {
   }
 
   static pool(orm: Orm): Sql {
-    return new Sql(orm.em.getKnex());
+    return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
   }
 
-  async rows<T>(query: string, params: readonly unknown[] = []): Promise<T[]> {
+  /**
+   * `prepared` names a hot read: outside a transaction it runs as that named prepared statement on the read
+   * pool (`pg` directly, no knex), inside one it runs like any other statement. One name, one text: the
+   * statement must not contain a literal `?` (placeholders become `$n`).
+   */
+  async rows<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T[]> {
+    if (prepared && this.readPool) {
+      const pool = this.readPool();
+      reportReadPoolQuery(pool, query, prepared);
+      const result = await pool.query({ name: prepared, text: toPositional(query), values: [...params] });
+      return result.rows as T[];
+    }
     const result = (await this.runner.raw(query, params as never)) as unknown as { rows: T[] };
     return result.rows;
   }
 
-  async first<T>(query: string, params: readonly unknown[] = []): Promise<T | undefined> {
-    return (await this.rows<T>(query, params))[0];
+  async first<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T | undefined> {
+    return (await this.rows<T>(query, params, prepared))[0];
   }
 
   /**

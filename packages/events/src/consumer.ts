@@ -2,6 +2,7 @@ import type { EntityManager, Orm } from '@routinely/db';
 import { type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import { deliverBurst } from './consumer-burst.js';
 import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import type { Delivery, DeliveryPolicy, EventTransport, Subscription } from './transport.js';
@@ -52,11 +53,15 @@ export interface ConsumerDeps {
   logger: Logger;
 }
 
-/** Subscribes the consumer; every delivery goes through `deliverToConsumer`. */
+/**
+ * Subscribes the consumer; every delivery goes through `deliverToConsumer`, or through `deliverBurst` when
+ * the transport hands over several messages at once.
+ */
 export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps): Promise<Subscription> {
   return deps.transport.subscribe(
     { durable: consumer.durable, subjects: consumer.events.map((e) => e.type), policy: consumer.policy },
     (delivery) => deliverToConsumer(consumer, deps, delivery),
+    (deliveries) => deliverBurst(consumer, deps, deliveries),
   );
 }
 
@@ -86,7 +91,16 @@ export function parseDelivery(consumer: ConsumerDefinition, payload: unknown): P
  */
 export async function deliverToConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps, delivery: Delivery) {
   if (delivery.attempt > 1) eventMetrics.redeliveries.inc({ consumer: consumer.durable });
-  const parsed = parseDelivery(consumer, delivery.payload);
+  return deliverParsed(consumer, deps, delivery, parseDelivery(consumer, delivery.payload));
+}
+
+/** `deliverToConsumer` after counting and parsing (a burst parses its deliveries once, ADR 004). */
+export async function deliverParsed(
+  consumer: ConsumerDefinition,
+  deps: ConsumerDeps,
+  delivery: Delivery,
+  parsed: ParsedDelivery,
+): Promise<void> {
   if (parsed.kind === 'ignored') return;
   if (parsed.kind === 'poison') return deadLetter(deps, consumer, delivery, parsed.eventId, parsed.error);
   if (delivery.attempt > consumer.policy.maxDeliver) {

@@ -4,6 +4,7 @@ export * from './catalog/integration.js';
 export * from './catalog/scheduler.js';
 export * from './catalog/task.js';
 export * from './consumer.js';
+export * from './consumer-burst.js';
 export * from './dead-letters.js';
 export * from './envelope.js';
 export * from './in-process.js';

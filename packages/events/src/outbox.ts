@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
 import { type Logger, Pacer, systemClock } from '@routinely/platform';
 import type { EventEnvelope } from './envelope.js';
-import type { EventTransport } from './transport.js';
+import { type EventTransport, publishInOrder } from './transport.js';
 
 export { EventDeadLetter, enqueue, eventEntities, InboxMessage, OutboxMessage } from './entities.js';
 
@@ -58,26 +58,33 @@ export class OutboxRelay {
     await this.marking;
   }
 
-  /** One pass; returns how many events were handed to the transport. */
+  /**
+   * One pass; returns how many events were handed to the transport. The claimed batch goes to the transport
+   * in one go (`publishInOrder`: pipelined on JetStream); the rows it confirmed are retired together, the
+   * ones it refused are released for the next pass at once (not after the lease), and the first refusal is
+   * thrown so the pass counts as failed.
+   */
   async publishBatch(): Promise<number> {
     const events = await this.claim();
     if (events.length === 0) return 0;
-    const held: string[] = [];
+    let outcomes: PromiseSettledResult<void>[];
     try {
       await this.options.beforePublish?.(events);
-      for (const event of events) {
-        await this.options.transport.publish(event);
-        held.push(event.id);
-      }
+      outcomes = await publishInOrder(this.options.transport, events);
     } catch (error) {
-      // Not a crash: let the next pass retry the rest at once, in order, instead of after the lease.
-      const rest = events.filter((e) => !held.includes(e.id)).map((e) => e.id);
-      if (rest.length > 0)
-        await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [rest]);
+      await this.release(events.map((e) => e.id));
       throw error;
+    }
+    const held = events.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((e) => e.id);
+    const refused = events.filter((_, i) => outcomes[i]?.status !== 'fulfilled').map((e) => e.id);
+    try {
+      // Not a crash: let the next pass retry these at once, in order, instead of after the lease.
+      if (refused.length > 0) await this.release(refused);
     } finally {
       if (held.length > 0) await this.retireWhenHandled(held);
     }
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
     return events.length;
   }
 
@@ -128,6 +135,10 @@ export class OutboxRelay {
       }
       this.marking = undefined;
     })();
+  }
+
+  private async release(ids: string[]): Promise<void> {
+    await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [ids]);
   }
 
   private async retire(ids: string[]): Promise<void> {

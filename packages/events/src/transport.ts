@@ -32,6 +32,13 @@ export interface Delivery {
 /** Resolving acknowledges the message; throwing makes the transport deliver it again after the backoff. */
 export type DeliveryHandler = (delivery: Delivery) => Promise<void>;
 
+/**
+ * Handles several deliveries the transport holds at once (a burst), in order: one outcome per delivery,
+ * `undefined` to acknowledge it, the error to deliver it again after the backoff. Transports that can
+ * hand over bursts use it instead of the one-at-a-time handler; each ack follows the commit of its row.
+ */
+export type BurstHandler = (deliveries: readonly Delivery[]) => Promise<(unknown | undefined)[]>;
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -47,12 +54,19 @@ export interface EventTransport {
    */
   publish(envelope: EventEnvelope): Promise<void>;
   /**
+   * Optional: hands over several events at once, in order, without waiting for one confirmation before
+   * sending the next (pipelined), and settles one outcome per event. Without it `publishInOrder` publishes
+   * one at a time.
+   */
+  publishMany?(envelopes: readonly EventEnvelope[]): Promise<PromiseSettledResult<void>[]>;
+  /**
    * Only for transports that keep nothing across a crash (in process): resolves once every consumer that
    * was subscribed when `eventId` was published acked or dead-lettered it, rejects when one gave up. The
    * relay retires the outbox row only then. Resolves at once for an id it does not know (already settled).
    */
   whenHandled?(eventId: string): Promise<void>;
-  subscribe(consumer: TransportConsumer, handler: DeliveryHandler): Promise<Subscription>;
+  /** `burst`, when given, is used by transports that hold several messages at once (JetStream). */
+  subscribe(consumer: TransportConsumer, handler: DeliveryHandler, burst?: BurstHandler): Promise<Subscription>;
   close(): Promise<void>;
 }
 
@@ -68,4 +82,30 @@ export function subjectMatches(pattern: string, subject: string): boolean {
   const p = pattern.split('.');
   const s = subject.split('.');
   return p.length === s.length && p.every((part, i) => part === '*' || part === s[i]);
+}
+
+/**
+ * Publishes `envelopes` in order: pipelined through `publishMany` where the transport has it, otherwise one
+ * at a time, stopping at the first failure (the rest counts as failed with the same error, unpublished).
+ */
+export async function publishInOrder(
+  transport: EventTransport,
+  envelopes: readonly EventEnvelope[],
+): Promise<PromiseSettledResult<void>[]> {
+  if (transport.publishMany) return transport.publishMany(envelopes);
+  const outcomes: PromiseSettledResult<void>[] = [];
+  for (const envelope of envelopes) {
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) {
+      outcomes.push(failed);
+      continue;
+    }
+    outcomes.push(
+      await transport.publish(envelope).then(
+        () => ({ status: 'fulfilled', value: undefined }) as const,
+        (reason: unknown) => ({ status: 'rejected', reason }) as const,
+      ),
+    );
+  }
+  return outcomes;
 }

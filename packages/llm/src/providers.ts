@@ -14,7 +14,7 @@ import type { ModelAdapter, ModelProviderName, ProviderName, Usage } from './typ
 const optionalKey = z
   .string()
   .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
 
 /**
  * The contract's provider variables, as fields to spread into a service's config schema
@@ -83,6 +83,11 @@ export class ProviderRegistry {
     ];
   }
 
+  /** One provider's listing entry. */
+  get(name: ProviderName): ProviderInfo {
+    return this.list().find((provider) => provider.name === name) as ProviderInfo;
+  }
+
   /** The adapter of an available model provider; undefined when its key is not set (`provider_unavailable`). */
   adapter(name: ModelProviderName): ModelAdapter | undefined {
     return this.adapters.get(name);
@@ -96,12 +101,13 @@ export class ProviderRegistry {
     return priceOf(model, this.config.LLM_PRICES);
   }
 
-  /** USD of a call, 6 decimals; 0 for the builtin solver. Throws for an unpriced model (refused at start-up). */
+  /**
+   * USD of a call, 6 decimals; 0 for the builtin solver. A configured model always has a price (refused at
+   * start-up otherwise); a model only a caller names (gRPC RecordUsage) and the table lacks costs 0.
+   */
   costUsd(model: string, usage: Usage): number {
-    if (model === BUILTIN_MODEL) return 0;
-    const price = this.priceOf(model);
-    if (!price) throw new Error(`no price for model ${model}`);
-    return costUsd(usage, price);
+    const price = model === BUILTIN_MODEL ? undefined : this.priceOf(model);
+    return price ? costUsd(usage, price) : 0;
   }
 
   private openai(apiKey: string): ModelAdapter {

@@ -56,4 +56,24 @@ describe('rate limiter shared through Redis', () => {
     expect(spent.map((d) => d.allowed)).toEqual([true, true, false]);
     expect((await second.consume(ip)).allowed).toBe(true);
   });
+
+  it('keeps each window in its own key with that window as expiry (the keys rate-limiter-flexible used)', async () => {
+    const namespace = uniqueName('ns');
+    const limiter = new IpRateLimiter({ perMinute: 50, perHour: 100, burst: 10 }, redis, namespace);
+    await limiter.consume('10.1.2.3');
+    const decision = await limiter.consume('10.1.2.3');
+    // burst binds: 8 of 10 left against 48 of 50 and 98 of 100.
+    expect(decision).toMatchObject({ allowed: true, limit: 10, remaining: 8, resetSeconds: 1 });
+    for (const [window, seconds] of [
+      ['burst', 1],
+      ['minute', 60],
+      ['hour', 3600],
+    ] as const) {
+      const key = `routinely:${namespace}:rl:${window}:10.1.2.3`;
+      expect(await redis.get(key)).toBe('2');
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(seconds * 1000);
+    }
+  });
 });

@@ -70,6 +70,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     deps.redis,
+    config.INFRA_NAMESPACE,
     deps.sleep,
   );
   const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());

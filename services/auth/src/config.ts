@@ -32,6 +32,8 @@ export const configSchema = platformConfigSchema
     LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(15 * 60),
     /** How long GET /auth/me may serve a profile from memory (invalidated on this process's own writes). */
     PROFILE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(2000),
+    /** The host's key scope for Redis (see the host config): login counters of instances sharing Redis stay apart. */
+    INFRA_NAMESPACE: z.string().default(''),
     COOKIE_SECURE: envBool(false),
 
     // Single sign-on (OpenID Connect). Without SSO_ISSUER_URL, SSO is "not configured" (docs/adr/014).

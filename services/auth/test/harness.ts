@@ -27,6 +27,7 @@ export interface AuthHarness {
   /** A second, freshly built service on the same database (a restart), sharing nothing in memory. */
   restart(
     revocations?: RevocationStore,
+    env?: Record<string, string>,
   ): Promise<{ app: FastifyInstance; service: AuthServiceInstance; close(): Promise<void> }>;
   close(): Promise<void>;
 }
@@ -81,7 +82,7 @@ export async function startAuth(
     config,
     revocations,
     sleeps,
-    restart: (store) => shared.spawn({ revocations: store ?? newStore(), start: true }),
+    restart: (store, env) => shared.spawn({ revocations: store ?? newStore(), start: true, ...(env ? { env } : {}) }),
     async close() {
       await shared.close();
       redis?.disconnect();

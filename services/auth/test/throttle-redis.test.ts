@@ -26,6 +26,13 @@ describe('login throttle shared through Redis', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBeDefined();
     expect((await attempt(second.app, STRONG_PASSWORD, randomIp())).statusCode).toBe(200);
+    // An instance with another INFRA_NAMESPACE on the same Redis keeps its own counters.
+    const elsewhere = await h.restart(undefined, { INFRA_NAMESPACE: `ns-${randomInt(1e9)}` });
+    try {
+      expect((await attempt(elsewhere.app, STRONG_PASSWORD, ip)).statusCode).toBe(200);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('blocks an IP that fails against many accounts', async () => {

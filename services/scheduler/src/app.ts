@@ -1,7 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
-import { type ModelAdapter, placeWithModel } from '@routinely/llm';
+import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
 import type { SchedulerConfig } from './config.js';
@@ -9,7 +9,6 @@ import { AdminQuotaService } from './domain/admin-quotas.js';
 import { ConflictResolver } from './domain/conflicts.js';
 import type { SchedulerContext } from './domain/context.js';
 import { ProviderOutcomes } from './domain/provider-outcomes.js';
-import { ProviderRegistry } from './domain/providers.js';
 import { RunModels } from './domain/runs/model-adapters.js';
 import type { ModelPlacer } from './domain/runs/model-placer.js';
 import { OverrideService } from './domain/runs/overrides.js';
@@ -46,8 +45,6 @@ export interface SchedulerServiceDeps {
   grpcAddress(service: ServiceName): string;
   /** The language-model placement of a batch; `placeWithModel` of @routinely/llm by default. */
   placeWithModel?: ModelPlacer;
-  /** Test seam: model adapters instead of the SDK-backed ones built from the configuration. */
-  modelAdapters?: Partial<Record<'openai' | 'anthropic', ModelAdapter>>;
   /** Test hooks of the run engine (a process dying between batches). */
   runHooks?: RunEngineHooks;
 }
@@ -79,9 +76,6 @@ export function buildService(deps: SchedulerServiceDeps) {
     usage,
     outcomes,
     placeWithModel: deps.placeWithModel ?? placeWithModel,
-    timeoutMs: deps.config.LLM_TIMEOUT_MS,
-    anthropicMaxTokens: deps.config.ANTHROPIC_MAX_TOKENS,
-    ...(deps.modelAdapters ? { adapters: deps.modelAdapters } : {}),
   });
   const engine = new RunEngine({
     orm: deps.orm,

@@ -1,5 +1,5 @@
 export { buildService, type SchedulerServiceDeps } from './app.js';
 export { configSchema, type SchedulerConfig } from './config.js';
 export { dbConfig } from './db/config.js';
-export type { ModelAdapter, ModelPrice, ProviderName } from './domain/providers.js';
+export type { ProviderName } from './domain/providers.js';
 export { schedulerModule } from './module.js';

@@ -34,7 +34,7 @@ describe('providers', () => {
   it('lists builtin, openai and anthropic with their model and availability (a key set), never a key', async () => {
     const res = await call(h, h.tokens.user(), 'GET', '/service/llm/providers');
     expect(await ok(res)).toEqual([
-      { name: 'builtin', model: 'builtin', available: true },
+      { name: 'builtin', model: 'solver', available: true },
       { name: 'openai', model: 'gpt-4o-mini', available: true },
       { name: 'anthropic', model: 'claude-haiku-4-5', available: false },
     ]);
@@ -43,9 +43,9 @@ describe('providers', () => {
 
   it('prices calls from the built-in table, LLM_PRICES over it, builtin for free', () => {
     const { providers } = h.service.domain;
-    expect(providers.costUsd('openai', 'gpt-4o-mini', 1_000_000, 1_000_000)).toBe(0.75);
-    expect(providers.costUsd('openai', 'test-model', 1000, 500)).toBe(0.002);
-    expect(providers.costUsd('builtin', 'builtin', 1_000_000, 1_000_000)).toBe(0);
+    expect(providers.costUsd('gpt-4o-mini', { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBe(0.75);
+    expect(providers.costUsd('test-model', { inputTokens: 1000, outputTokens: 500 })).toBe(0.002);
+    expect(providers.costUsd('solver', { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBe(0);
   });
 });
 

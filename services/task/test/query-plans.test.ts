@@ -1,6 +1,6 @@
 // Scale check of issue 15: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
-import { type Orm, openOrm, Sql } from '@routinely/db';
+import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
@@ -21,31 +21,61 @@ function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
 
-/**
- * Runs a query function of src/db against a stand-in that records the SQL it sends instead of running it,
- * then asks PostgreSQL for the plan of exactly that statement with the same parameters.
- */
-async function planOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
-  let sent: { query: string; params: readonly unknown[] } | undefined;
-  const recorder = {
-    rows: async (query: string, params: readonly unknown[] = []) => {
-      sent = { query, params };
-      return [];
-    },
-    first: async (query: string, params: readonly unknown[] = []) => {
-      sent = { query, params };
-      return undefined;
-    },
+interface Sent {
+  query: string;
+  params: readonly unknown[];
+  /** The statement name a hot read runs under (a named prepared statement on the read pool). */
+  prepared?: string | undefined;
+}
+
+/** Runs a query function of src/db against a stand-in that records the SQL it sends instead of running it. */
+async function sentBy(run: (sql: Sql) => Promise<unknown>): Promise<Sent> {
+  let sent: Sent | undefined;
+  const record = async (query: string, params: readonly unknown[] = [], prepared?: string) => {
+    sent = { query, params, prepared };
+    return [];
   };
+  const recorder = { rows: record, first: async (...args: Parameters<typeof record>) => (await record(...args))[0] };
   await run(recorder as unknown as Sql);
   if (!sent) throw new Error('the query function sent no SQL');
-  const [row] = await Sql.pool(orm).rows<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-    `explain (format json) ${sent.query}`,
-    sent.params,
-  );
-  const plan = row?.['QUERY PLAN'][0]?.Plan;
+  return sent;
+}
+
+const planNodes = (rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[]) => {
+  const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
   if (!plan) throw new Error('no plan');
   return nodesOf(plan);
+};
+
+/** The plan PostgreSQL makes for exactly that statement with the same parameters. */
+async function planOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
+  const sent = await sentBy(run);
+  if (sent.prepared) {
+    // Sent as `$n` text on the read pool: explain that very text.
+    const { rows } = await readPoolOf(orm).query(`explain (format json) ${toPositional(sent.query)}`, [...sent.params]);
+    return planNodes(rows);
+  }
+  return planNodes(await Sql.pool(orm).rows(`explain (format json) ${sent.query}`, sent.params));
+}
+
+/**
+ * A named prepared statement is planned for its parameters for five executions, then PostgreSQL may switch to
+ * one generic plan for any parameters (which for the task by id walked an owner index, not the primary key):
+ * the read pool's sessions forbid that (plan_cache_mode). This runs the very named statement on one of its
+ * connections more than five times, then explains an execution of it.
+ */
+async function planAfterRepeatsOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
+  const sent = await sentBy(run);
+  if (!sent.prepared) throw new Error('not sent as a prepared statement');
+  const client = await readPoolOf(orm).connect();
+  try {
+    const statement = { name: sent.prepared, text: toPositional(sent.query), values: [...sent.params] };
+    for (let i = 0; i < 7; i++) await client.query(statement);
+    const args = sent.params.map((p) => client.escapeLiteral(String(p))).join(', ');
+    return planNodes((await client.query(`explain (format json) execute ${sent.prepared}(${args})`)).rows);
+  } finally {
+    client.release();
+  }
 }
 
 const seqScansOnTasks = (nodes: PlanNode[]) =>
@@ -104,16 +134,29 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     await db?.drop();
   });
 
-  it('reads a task by id through the primary key', async () => {
-    const nodes = await planOf(orm, (sql) => findTask(sql, owner, rootId));
-    expect(seqScansOnTasks(nodes)).toEqual([]);
-    expect(indexesUsed(nodes)).toContain('tasks_pkey');
+  it('reads a task by id through the primary key, as a prepared statement, also after repeats', async () => {
+    const read = (sql: Sql) => findTask(sql, owner, rootId);
+    expect((await sentBy(read)).prepared).toBe('task_by_id');
+    for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
+      expect(seqScansOnTasks(nodes)).toEqual([]);
+      expect(indexesUsed(nodes)).toContain('tasks_pkey');
+    }
   });
 
-  it('walks a tree through the primary key and the parent index', async () => {
-    const nodes = await planOf(orm, (sql) => subtreeRows(sql, owner, rootId));
-    expect(seqScansOnTasks(nodes)).toEqual([]);
-    expect(indexesUsed(nodes)).toEqual(expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx']));
+  it('walks a tree through the primary key and the parent index, also after repeats', async () => {
+    const read = (sql: Sql) => subtreeRows(sql, owner, rootId);
+    expect((await sentBy(read)).prepared).toBe('task_subtree');
+    for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
+      expect(seqScansOnTasks(nodes)).toEqual([]);
+      expect(indexesUsed(nodes)).toEqual(expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx']));
+    }
+  });
+
+  it('reads the same row through the read pool as through the ORM pool (types parsed alike)', async () => {
+    const viaKnex = await findTask(Sql.pool(orm), owner, rootId, true);
+    const viaPool = await findTask(Sql.pool(orm), owner, rootId);
+    expect(viaPool).toEqual(viaKnex);
+    expect(viaPool?.created_at).toBeInstanceOf(Date);
   });
 
   it('lists an owner through an owner index, with and without filters', async () => {

@@ -1,3 +1,4 @@
+import { onReadPoolQuery } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
@@ -44,6 +45,11 @@ describe('create, get, list', () => {
     const a = await create({ title: 'a', parent_task_id: parent.id });
     const b = await create({ title: 'b', parent_task_id: parent.id });
     expect([a.depth, a.sort_order, b.sort_order]).toEqual([2, 0, 1]);
+    // Roots go after the last root, whatever the children of another parent hold.
+    const r1 = await create({ title: 'root 1' });
+    const r2 = await create({ title: 'root 2' });
+    expect(r1.sort_order).toBeGreaterThan(parent.sort_order);
+    expect(r2.sort_order).toBe(r1.sort_order + 1);
   });
 
   it('answers 404 for a missing parent and 409 depth_exceeded for a sixth level', async () => {
@@ -131,6 +137,8 @@ describe('tree', () => {
       if (/\btasks\b/.test(q.sql)) queries.push(q.sql);
     };
     knex.on('query', listener);
+    // Hot reads run as prepared statements on the read pool, which reports them the same way.
+    const stopReadPool = onReadPoolQuery(h.orm, listener);
     const count = async (id: string) => {
       queries.length = 0;
       const res = await call(h, who, 'GET', `/service/tasks/${id}/tree`);
@@ -140,6 +148,7 @@ describe('tree', () => {
     const smallRead = await count(small.id);
     const bigRead = await count(big.id);
     knex.removeListener('query', listener);
+    stopReadPool();
     expect(smallRead.size).toBe(1);
     expect(bigRead.size).toBe(1 + 4 + 16 + 64);
     expect(smallRead.n).toBe(1);

@@ -1,10 +1,5 @@
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  type RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitPolicy {
   perMinute: number;
@@ -20,55 +15,124 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** One window after this request counted: how many requests it holds now and when it starts afresh. */
+interface WindowCount {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+/**
+ * The three fixed windows in one script, so a request costs one Redis round trip (one EVALSHA) instead of
+ * three. Per key it does exactly what rate-limiter-flexible's RateLimiterRedis script did (create the counter
+ * with its expiry if absent, add one, read the remaining TTL, repair a counter that lost its expiry), so the
+ * keys, the counts and the TTLs are the ones the earlier limiter kept. ARGV holds each key's window in seconds.
+ */
+const CONSUME_WINDOWS_LUA = `
+local out = {}
+for i = 1, #KEYS do
+  local duration = ARGV[i]
+  redis.call('set', KEYS[i], 0, 'EX', duration, 'NX')
+  local consumed = redis.call('incrby', KEYS[i], 1)
+  local ttl = redis.call('pttl', KEYS[i])
+  if ttl == -1 then
+    redis.call('expire', KEYS[i], duration)
+    ttl = 1000 * duration
+  end
+  out[2 * i - 1] = consumed
+  out[2 * i] = ttl
+end
+return out
+`;
+
+type RedisWithWindows = Redis & { routinelyConsumeWindows(...args: (string | number)[]): Promise<number[]> };
+
+interface Window {
+  limit: number;
+  seconds: number;
+  /** Name in the key (`<scope>:<name>:<ip>`), as rate-limiter-flexible's keyPrefix made it. */
+  name: string;
+}
+
 /**
  * The per-client-IP limit: three windows checked together (burst per second, per minute, per hour).
- * With Redis every process shares the counters; without it they live in this process.
- * The tightest window is the one reported in the RateLimit-* headers.
+ * With Redis every process shares the counters (one script per request); without it they live in this
+ * process. The tightest window is the one reported in the RateLimit-* headers.
  */
 export class IpRateLimiter {
-  private readonly windows: { limiter: RateLimiterAbstract; limit: number }[];
+  private readonly windows: readonly Window[];
+  private readonly count: (ip: string) => Promise<WindowCount[]>;
+
   /** `namespace` keeps the Redis counters of instances sharing one server apart (INFRA_NAMESPACE, tests). */
   constructor(policy: RateLimitPolicy, redis?: Redis, namespace = '') {
-    const scope = namespace ? `routinely:${namespace}:rl` : 'routinely:rl';
-    const make = (points: number, duration: number, keyPrefix: string) =>
-      redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${scope}:${keyPrefix}` })
-        : new RateLimiterMemory({ points, duration, keyPrefix });
     this.windows = [
-      { limiter: make(policy.burst, 1, 'burst'), limit: policy.burst },
-      { limiter: make(policy.perMinute, 60, 'minute'), limit: policy.perMinute },
-      { limiter: make(policy.perHour, 3600, 'hour'), limit: policy.perHour },
+      { limit: policy.burst, seconds: 1, name: 'burst' },
+      { limit: policy.perMinute, seconds: 60, name: 'minute' },
+      { limit: policy.perHour, seconds: 3600, name: 'hour' },
     ];
+    this.count = redis ? this.redisCounter(redis, namespace) : this.memoryCounter();
+  }
+
+  private redisCounter(redis: Redis, namespace: string): (ip: string) => Promise<WindowCount[]> {
+    const scope = namespace ? `routinely:${namespace}:rl` : 'routinely:rl';
+    if (!('routinelyConsumeWindows' in redis)) {
+      redis.defineCommand('routinelyConsumeWindows', { numberOfKeys: this.windows.length, lua: CONSUME_WINDOWS_LUA });
+    }
+    const client = redis as RedisWithWindows;
+    const prefixes = this.windows.map((w) => `${scope}:${w.name}:`);
+    const seconds = this.windows.map((w) => w.seconds);
+    return async (ip) => {
+      const flat = await client.routinelyConsumeWindows(...prefixes.map((prefix) => prefix + ip), ...seconds);
+      return this.windows.map((_, i) => ({ consumed: Number(flat[2 * i]), msBeforeNext: Number(flat[2 * i + 1]) }));
+    };
+  }
+
+  private memoryCounter(): (ip: string) => Promise<WindowCount[]> {
+    const limiters = this.windows.map(
+      (w) => new RateLimiterMemory({ points: w.limit, duration: w.seconds, keyPrefix: w.name }),
+    );
+    return (ip) =>
+      Promise.all(
+        limiters.map(async (limiter) => {
+          let res: RateLimiterRes;
+          try {
+            res = await limiter.consume(ip);
+          } catch (rejection) {
+            if (rejection instanceof Error) throw rejection;
+            res = rejection as RateLimiterRes;
+          }
+          return { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+        }),
+      );
   }
 
   async consume(ip: string): Promise<RateLimitDecision> {
-    const results = await Promise.all(
-      this.windows.map(async ({ limiter, limit }) => {
-        try {
-          return { res: await limiter.consume(ip), limit, allowed: true };
-        } catch (rejection) {
-          if (rejection instanceof Error) throw rejection;
-          return { res: rejection as RateLimiterRes, limit, allowed: false };
-        }
-      }),
-    );
+    const counts = await this.count(ip);
+    const results = counts.map((count, i) => {
+      const limit = this.windows[i]?.limit ?? 0;
+      return {
+        limit,
+        msBeforeNext: count.msBeforeNext,
+        remaining: Math.max(limit - count.consumed, 0),
+        allowed: count.consumed <= limit,
+      };
+    });
     const blocked = results.filter((r) => !r.allowed);
     const relevant = blocked.length > 0 ? blocked : results;
     // Report the window that binds: the blocking one with the longest wait, else the one with least left.
     const binding = relevant.reduce((a, b) =>
       blocked.length > 0
-        ? a.res.msBeforeNext >= b.res.msBeforeNext
+        ? a.msBeforeNext >= b.msBeforeNext
           ? a
           : b
-        : a.res.remainingPoints / a.limit <= b.res.remainingPoints / b.limit
+        : a.remaining / a.limit <= b.remaining / b.limit
           ? a
           : b,
     );
-    const resetSeconds = Math.max(1, Math.ceil(binding.res.msBeforeNext / 1000));
+    const resetSeconds = Math.max(1, Math.ceil(binding.msBeforeNext / 1000));
     return {
       allowed: blocked.length === 0,
       limit: binding.limit,
-      remaining: Math.max(0, binding.res.remainingPoints),
+      remaining: Math.max(0, binding.remaining),
       resetSeconds,
       retryAfterSeconds: resetSeconds,
     };

@@ -30,13 +30,16 @@ export class LoginThrottle {
   constructor(
     private readonly policy: LoginThrottlePolicy,
     redis?: Redis,
+    namespace = '',
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {
+    // INFRA_NAMESPACE: instances sharing one Redis (tests) keep their counters apart.
+    const scope = namespace ? `routinely:${namespace}:login` : 'routinely:login';
     const make = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
       redis
         ? new RateLimiterRedis({
             storeClient: redis,
-            keyPrefix: `routinely:login:${keyPrefix}`,
+            keyPrefix: `${scope}:${keyPrefix}`,
             points,
             duration,
             blockDuration,

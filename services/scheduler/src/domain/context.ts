@@ -1,8 +1,8 @@
 import type { Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
+import type { ProviderRegistry } from '@routinely/llm';
 import type { Clock } from '@routinely/platform';
 import type { SchedulerConfig } from '../config.js';
-import type { ProviderRegistry } from './providers.js';
 
 /** What the scheduler's domain services share (built once in the composition root). */
 export interface SchedulerContext {

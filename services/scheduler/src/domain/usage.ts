@@ -54,7 +54,7 @@ export class UsageService {
     const timezone = await this.settings.timezoneOf(owner);
     const now = this.ctx.clock.now();
     const date = localDate(now, timezone);
-    const costUsd = this.ctx.providers.costUsd(call.provider, call.model, call.inputTokens, call.outputTokens);
+    const costUsd = this.ctx.providers.costUsd(call.model, call);
     const id = uuidv7();
     const result = await Sql.transaction(this.ctx.orm, async (sql, em) => {
       await insertLedger(sql, { id, ...owner, ...call, costUsd, localDate: date, at: now });

@@ -1,5 +1,4 @@
-import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
-import { forbidden, hasPermission, type Owner, type Permission } from '@routinely/platform';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
 import { scheduler_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { providerName } from '../domain/providers.js';
@@ -10,15 +9,6 @@ import type { ExpandWorkingTime } from '../domain/working-time.js';
 
 /** Working intervals are asked for a scheduling window, which spans at most 90 days (contract). */
 const MAX_WINDOW_MS = 92 * 24 * 3_600_000;
-
-/** The acting user comes only from the verified service token, holding the permission the HTTP route needs. */
-function ownerOfCaller(caller: CallerIdentity, needed: readonly Permission[]): Owner {
-  if (!caller.tenantId || !caller.userId) {
-    throw forbidden('The call must act for a user (tenant and user in the service token)');
-  }
-  if (!hasPermission(caller.permissions, needed)) throw forbidden(`Missing permission ${needed.join(' or ')}`);
-  return { tenantId: caller.tenantId, userId: caller.userId };
-}
 
 const protoInstant = z
   .union([z.literal(''), z.iso.datetime({ offset: true })])

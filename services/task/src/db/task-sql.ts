@@ -35,7 +35,12 @@ const taskRows = async (pending: Promise<TaskRow[]>) => (await pending).map(pars
 export interface TaskInsert extends NewTask {
   id: string;
   depth: number;
-  sort_order: number;
+  /**
+   * null: after the last sibling, computed by the insert itself (one round trip less than `nextSortOrder`
+   * first, same snapshot). Only for one new row per parent in a call: rows of one statement do not see
+   * each other.
+   */
+  sort_order: number | null;
 }
 
 /** Position after the last sibling under `parentId` (null: among the roots). */
@@ -66,23 +71,41 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
          reminder_offset_min int, tags text[])
      ), ins as (
        insert into tasks (${COLUMNS})
-       select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
+       select id, ?, ?, parent_task_id, depth, coalesce(sort_order, case when parent_task_id is null
+           then (select coalesce(max(t.sort_order) + 1, 0) from tasks t
+                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null)
+           else (select coalesce(max(t.sort_order) + 1, 0) from tasks t
+                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id = input.parent_task_id) end),
+         title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
          null, null, null, ?, ?, 1
        from input order by ord
        returning ${COLUMNS}
      )
      select ins.*, input.ord from ins join input on input.id = ins.id order by input.ord`,
-    [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
+    [
+      JSON.stringify(records),
+      owner.tenantId,
+      owner.userId,
+      owner.tenantId,
+      owner.userId,
+      owner.tenantId,
+      owner.userId,
+      now,
+      now,
+    ],
   );
   return inserted.map(({ ord: _ord, ...row }) => parseTaskRow(row));
 }
 
+const TASK_BY_ID = `select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?`;
+
 export async function findTask(sql: Sql, owner: Owner, id: string, lock = false): Promise<TaskRow | undefined> {
-  const row = await sql.first<TaskRow>(
-    `select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?${lock ? ' for update' : ''}`,
-    [id, owner.tenantId, owner.userId],
-  );
+  const params = [id, owner.tenantId, owner.userId];
+  // The plain read is the hottest statement of the service: a named prepared statement outside transactions.
+  const row = lock
+    ? await sql.first<TaskRow>(`${TASK_BY_ID} for update`, params)
+    : await sql.first<TaskRow>(TASK_BY_ID, params, 'task_by_id');
   return row && parseTaskRow(row);
 }
 
@@ -131,18 +154,15 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
  * share their parent's owner) so the planner takes the primary key and tasks_parent_idx even before the
  * table has statistics; the owner filter applies to the result.
  */
-export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
-  return taskRows(
-    sql.rows<TaskRow>(
-      `with recursive sub as (
+const SUBTREE = `with recursive sub as (
        select ${COLUMNS} from tasks where id = ?
        union all
        select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
      )
-     select * from sub where tenant_id = ? and user_id = ? order by depth, sort_order, id`,
-      [rootId, owner.tenantId, owner.userId],
-    ),
-  );
+     select * from sub where tenant_id = ? and user_id = ? order by depth, sort_order, id`;
+
+export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
+  return taskRows(sql.rows<TaskRow>(SUBTREE, [rootId, owner.tenantId, owner.userId], 'task_subtree'));
 }
 
 /** Ids and depths of a subtree only (move needs them for the cycle and depth checks). */

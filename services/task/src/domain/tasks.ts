@@ -99,8 +99,8 @@ export class TaskService {
         depth = parent.depth + 1;
         if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
       }
-      const sortOrder = await nextSortOrder(sql, owner, input.parent_task_id);
-      const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: sortOrder }], now);
+      // sort_order null: the insert places the task after its last sibling (no separate read).
+      const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: null }], now);
       if (!row) throw new Error('insert returned no row');
       emitTaskEvent(outbox, 'taskCreated', row, now);
       return row;

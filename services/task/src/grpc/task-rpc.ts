@@ -1,6 +1,4 @@
-import { addRpcService, type CallerIdentity, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
-import type { Owner } from '@routinely/platform';
-import { forbidden, hasPermission, type Permission } from '@routinely/platform';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
 import { task_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import type { DependencyRow } from '../db/dependency-sql.js';
@@ -10,18 +8,6 @@ import type { TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
 const MAX_IDS = 1000;
-
-/**
- * The acting user comes only from the verified service token; a call without one, or whose user lacks
- * the permission the matching HTTP route needs, is refused.
- */
-function ownerOfCaller(caller: CallerIdentity, needed: readonly Permission[]): Owner {
-  if (!caller.tenantId || !caller.userId) {
-    throw forbidden('The call must act for a user (tenant and user in the service token)');
-  }
-  if (!hasPermission(caller.permissions, needed)) throw forbidden(`Missing permission ${needed.join(' or ')}`);
-  return { tenantId: caller.tenantId, userId: caller.userId };
-}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 

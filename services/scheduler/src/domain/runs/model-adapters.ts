@@ -1,15 +1,12 @@
-import { AnthropicAdapter, type ModelAdapter, OpenAiAdapter } from '@routinely/llm';
+import type { ProviderRegistry } from '@routinely/llm';
 import type { RunRow } from '../../db/runs-sql.js';
 import type { ProviderErrorClass, ProviderOutcomes } from '../provider-outcomes.js';
-import type { ProviderRegistry } from '../providers.js';
 import type { UsageService } from '../usage.js';
 import type { ModelBatchDeps } from './batch.js';
 import type { ModelPlacer } from './model-placer.js';
 
-/** The adapters of the configured model providers (built once, on first use) and the quota around each call. */
+/** The model side of a run: the configured provider's adapter, with the quota and health reporting around each call. */
 export class RunModels {
-  private readonly adapters = new Map<string, ModelAdapter>();
-
   constructor(
     private readonly deps: {
       providers: ProviderRegistry;
@@ -17,35 +14,14 @@ export class RunModels {
       placeWithModel: ModelPlacer;
       /** Where each call's outcome goes for the admin health page's model registry (ADR 026). */
       outcomes: ProviderOutcomes;
-      timeoutMs: number;
-      anthropicMaxTokens: number;
-      /** Test seam: adapters by provider name instead of the SDK-backed ones. */
-      adapters?: Partial<Record<'openai' | 'anthropic', ModelAdapter>>;
     },
   ) {}
-
-  private adapter(name: 'openai' | 'anthropic'): ModelAdapter | undefined {
-    const given = this.deps.adapters?.[name];
-    if (given) return given;
-    const config = this.deps.providers.get(name);
-    if (!config.available || !config.apiKey || !config.baseUrl) return undefined;
-    let adapter = this.adapters.get(name);
-    if (!adapter) {
-      const base = { apiKey: config.apiKey, baseURL: config.baseUrl, model: config.model };
-      adapter =
-        name === 'openai'
-          ? new OpenAiAdapter(base)
-          : new AnthropicAdapter({ ...base, maxTokens: this.deps.anthropicMaxTokens });
-      this.adapters.set(name, adapter);
-    }
-    return adapter;
-  }
 
   /** The model side of a run's batches; null for builtin (or a provider whose key went away: the solver). */
   forRun(run: RunRow): ModelBatchDeps | null {
     if (run.provider !== 'openai' && run.provider !== 'anthropic') return null;
     const provider = run.provider;
-    const adapter = this.adapter(provider);
+    const adapter = this.deps.providers.adapter(provider);
     if (!adapter) return null;
     const owner = { tenantId: run.tenant_id, userId: run.user_id };
     return {
@@ -56,7 +32,7 @@ export class RunModels {
         else if (result.usage) this.deps.outcomes.report(provider, 'ok');
         return result;
       },
-      timeoutMs: this.deps.timeoutMs,
+      timeoutMs: this.deps.providers.timeoutMs,
       reserve: async () => {
         const hold = await this.deps.usage.checkAndReserve(owner, run.provider, 0);
         return { allowed: hold.allowed, reservationId: hold.reservationId || null };

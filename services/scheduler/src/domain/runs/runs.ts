@@ -1,8 +1,9 @@
 import { Sql } from '@routinely/db';
+import { BUILTIN_MODEL, type ProviderRegistry } from '@routinely/llm';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { decisionsOfRun, findOwnDecision, findOwnRun, insertRun, latestRun, type RunRow } from '../../db/runs-sql.js';
-import type { ProviderName, ProviderRegistry } from '../providers.js';
+import type { ProviderName } from '../providers.js';
 import type { SettingsService } from '../settings.js';
 import { effectiveProvider } from '../tenant-settings.js';
 import type { UsageService } from '../usage.js';
@@ -67,8 +68,8 @@ export class RunService {
     const name = effectiveProvider(policy, requested, settings.llm_provider_default);
     const config = this.deps.providers.get(name);
     // A run nobody waits on (an import's auto_schedule) is never refused: the solver stands in.
-    if (options.lenient && !config.available) return { name: 'builtin', model: 'solver' };
-    if (options.lenient) return { name, model: name === 'builtin' ? 'solver' : config.model };
+    if (options.lenient && !config.available) return { name: 'builtin', model: BUILTIN_MODEL };
+    if (options.lenient) return { name, model: config.model };
     if (!config.available) {
       throw new AppError('provider_unavailable', `The provider ${name} is not configured on this server`, {
         errors: [{ loc: ['body', 'provider'], msg: `${name} is unavailable`, type: 'provider_unavailable' }],
@@ -77,7 +78,7 @@ export class RunService {
     if (name !== 'builtin' && !(await this.deps.usage.status(owner)).allowed) {
       throw new AppError('quota_exceeded', "Today's model spend reached the hard cap; the builtin solver still runs");
     }
-    return { name, model: name === 'builtin' ? 'solver' : config.model };
+    return { name, model: config.model };
   }
 
   /**

@@ -1,8 +1,9 @@
+import type { ProviderRegistry } from '@routinely/llm';
 import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PROVIDER_NAMES, type ProviderRegistry } from '../../domain/providers.js';
+import { PROVIDER_NAMES } from '../../domain/providers.js';
 import type { UsageService } from '../../domain/usage.js';
 
 const permission = 'SERVICE_SCHEDULE_RUN';

@@ -1,0 +1,84 @@
+import type { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { Orm } from './orm.js';
+
+/**
+ * Type parsing as the ORM's pool does it (MikroORM's PostgreSqlConnection): dates, timestamps and intervals
+ * stay text (callers parse them), their arrays become arrays of text. A row read through the read pool is then
+ * the same row the ORM's pool returns.
+ */
+function ormTypes(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  const textArray = pg.types.getTypeParser(1009 as Parameters<typeof pg.types.getTypeParser>[0]); // text[]: pg's own array parser
+  for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (text: string) => text);
+  for (const oid of [1182, 1115, 1185, 1187]) types.setTypeParser(oid, textArray);
+  return types;
+}
+
+/**
+ * Hot reads bypass knex: one `pg` pool per ORM (same URL, same search_path, same type parsing), opened on
+ * first use and closed with the ORM. A read through it is a named prepared statement: PostgreSQL parses and
+ * analyses it once per connection, later calls send only its name and parameters (each still planned for
+ * its parameters, see below).
+ */
+const pools = new WeakMap<Orm, pg.Pool>();
+
+export function readPoolOf(orm: Orm): pg.Pool {
+  let pool = pools.get(orm);
+  if (!pool) {
+    const schema = String(orm.config.get('schema'));
+    pool = new pg.Pool({
+      connectionString: String(orm.config.get('clientUrl')),
+      // Custom plans only: after five executions PostgreSQL may otherwise keep one generic plan for any
+      // parameters, and for the task by id that plan walked an owner index instead of the primary key.
+      options: `-c search_path="${schema}" -c plan_cache_mode=force_custom_plan`,
+      types: ormTypes(),
+      max: orm.config.get('pool')?.max ?? 10,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client losing its server (restart, failover) must not crash the process; the pool drops it.
+    pool.on('error', () => {});
+    pools.set(orm, pool);
+  }
+  return pool;
+}
+
+/** Ends the ORM's read pool, if one was opened (`openOrm` calls this when the ORM closes). */
+export async function closeReadPool(orm: Orm): Promise<void> {
+  const pool = pools.get(orm);
+  if (!pool) return;
+  pools.delete(orm);
+  await pool.end();
+}
+
+/** `?` placeholders (knex's) as `$1, $2, ...` (PostgreSQL's), cached per statement text. */
+const positional = new Map<string, string>();
+
+export function toPositional(query: string): string {
+  let text = positional.get(query);
+  if (text === undefined) {
+    let n = 0;
+    text = query.replace(/\?/g, () => `$${++n}`);
+    positional.set(query, text);
+  }
+  return text;
+}
+
+/** A statement run on the read pool, reported as knex reports its own (`sql` is the `?` text). */
+export interface ReadPoolQuery {
+  sql: string;
+  name: string;
+}
+
+/** Calls `listener` for every statement run on the ORM's read pool (tests count statements); returns the unsubscribe. */
+export function onReadPoolQuery(orm: Orm, listener: (query: ReadPoolQuery) => void): () => void {
+  const events = readPoolOf(orm) as unknown as EventEmitter;
+  events.on('query', listener);
+  return () => events.removeListener('query', listener);
+}
+
+/** Reports `query` to the listeners of `onReadPoolQuery` (none in production: then nothing is built). */
+export function reportReadPoolQuery(pool: pg.Pool, sql: string, name: string): void {
+  const events = pool as unknown as EventEmitter;
+  if (events.listenerCount('query') > 0) events.emit('query', { sql, name } satisfies ReadPoolQuery);
+}

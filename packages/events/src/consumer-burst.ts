@@ -1,0 +1,94 @@
+import type { Orm } from '@routinely/db';
+import { runInEventSpan } from '@routinely/platform';
+import {
+  type AnyEventDefinition,
+  type ConsumerDefinition,
+  type ConsumerDeps,
+  deliverParsed,
+  parseDelivery,
+} from './consumer.js';
+import type { EventOf } from './envelope.js';
+import { eventMetrics } from './metrics.js';
+import type { Delivery } from './transport.js';
+
+/**
+ * Handles a burst of deliveries (the messages a transport holds at once) with one transaction for all of its
+ * events: one inbox insert for every event id, then the handlers of the newly inserted ones, in order. The
+ * outcome of each delivery (`undefined` = acknowledge) is only known after that commit, so no message is
+ * acked before its inbox row is durable. If the transaction fails (a handler threw, the database hiccuped),
+ * nothing of it stays and every event is delivered again one by one through `deliverParsed`, which retries or
+ * dead-letters only the failing one. Poison, foreign types and JetStream's extra delivery go one by one too.
+ */
+export async function deliverBurst(
+  consumer: ConsumerDefinition,
+  deps: ConsumerDeps,
+  deliveries: readonly Delivery[],
+): Promise<(unknown | undefined)[]> {
+  const outcomes: (unknown | undefined)[] = deliveries.map(() => undefined);
+  const events: { index: number; event: EventOf<AnyEventDefinition> }[] = [];
+  const parsedAll = deliveries.map((delivery) => {
+    if (delivery.attempt > 1) eventMetrics.redeliveries.inc({ consumer: consumer.durable });
+    return parseDelivery(consumer, delivery.payload);
+  });
+  for (const [index, parsed] of parsedAll.entries()) {
+    const delivery = deliveries[index] as Delivery;
+    if (parsed.kind === 'event' && delivery.attempt <= consumer.policy.maxDeliver) {
+      events.push({ index, event: parsed.event });
+    } else if (parsed.kind !== 'ignored') {
+      outcomes[index] = await settle(deliverParsed(consumer, deps, delivery, parsed));
+    }
+  }
+  if (events.length > 1) {
+    const handled = await handleBatchOnce(
+      deps.orm,
+      consumer,
+      events.map((e) => e.event),
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (handled) return outcomes;
+  }
+  for (const { index, event } of events) {
+    outcomes[index] = await settle(
+      deliverParsed(consumer, deps, deliveries[index] as Delivery, { kind: 'event', event }),
+    );
+  }
+  return outcomes;
+}
+
+/**
+ * `handleOnce` for several events in one transaction: one statement records them all in the inbox, and only
+ * the ones it inserted (not handled before, not twice in this burst) run their handler. Each handler's
+ * changes are flushed and the identity map cleared before the next one, so every handler sees the rows
+ * exactly as if it ran in a transaction of its own after the previous one committed.
+ */
+export async function handleBatchOnce(
+  orm: Orm,
+  consumer: ConsumerDefinition,
+  events: readonly EventOf<AnyEventDefinition>[],
+): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    const inserted = await em.getConnection().execute<{ event_id: string }[]>(
+      `insert into inbox (consumer, event_id, processed_at)
+         select ?, id, now() from unnest(array[?]::uuid[]) as id on conflict do nothing returning event_id`,
+      [consumer.durable, events.map((e) => e.id)],
+      'all',
+      em.getTransactionContext(),
+    );
+    const fresh = new Set(inserted.map((row) => row.event_id));
+    for (const event of events) {
+      if (!fresh.delete(event.id)) continue;
+      await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
+      await em.flush();
+      em.clear();
+    }
+  });
+}
+
+function settle(work: Promise<void>): Promise<unknown | undefined> {
+  return work.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('handler failed'),
+  );
+}

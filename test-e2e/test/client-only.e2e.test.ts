@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { aliasApiFor, targetAt } from '../src/harness.js';
+import { documentedOperation, fetchUndocumented } from '../src/undocumented.js';
+
+// Issue 14: every e2e test reaches the service's operations through the generated client, so a route that
+// drifts from its document breaks the build or a test. These checks keep that true without a running service.
+
+const SOURCES = ['src', 'test'].flatMap((dir) =>
+  readdirSync(new URL(`../${dir}/`, import.meta.url))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `${dir}/${name}`),
+);
+
+/** The only direct `fetch(` calls allowed, each with why it is not a call of an operation of the service. */
+const RAW_FETCH_ALLOWED: Record<string, string> = {
+  'src/harness.ts': "the alias-mount client's own fetch (it forwards the typed client's request to /v1)",
+  'src/undocumented.ts': 'fetchUndocumented: what the document leaves out, refusing every documented operation',
+  'test/unified-calendar.e2e.test.ts': "the fake calendar provider's consent page (not our service)",
+};
+
+describe('e2e tests call the service through the generated client', () => {
+  it('no e2e source calls fetch( directly outside the allow-list, and none calls the service untyped', () => {
+    const offenders: string[] = [];
+    for (const file of SOURCES) {
+      if (file === 'test/client-only.e2e.test.ts') continue;
+      const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+      const rawFetches = text.match(/\bfetch\(/g)?.length ?? 0;
+      if (rawFetches > (file in RAW_FETCH_ALLOWED ? 1 : 0)) offenders.push(`${file}: ${rawFetches} fetch( call(s)`);
+      // Untyped escapes of the client: the generic request() takes any method and path.
+      if (/\.request\(/.test(text)) offenders.push(`${file}: client.request( (untyped)`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('knows the documented operations, on either mount and with path parameters', () => {
+    expect(documentedOperation('GET', '/api/v1/auth/me')).toBe('GET /api/v1/auth/me');
+    expect(documentedOperation('post', '/v1/auth/login')).toBe('POST /api/v1/auth/login');
+    expect(documentedOperation('GET', `/v1/service/tasks/${crypto.randomUUID()}/tree?x=1`)).toBe(
+      'GET /api/v1/service/tasks/{task_id}/tree',
+    );
+    // Left out on purpose: the browser's SSO callback (its POST sibling is documented), probes, the document.
+    expect(documentedOperation('GET', '/api/v1/auth/sso/callback?code=x')).toBeUndefined();
+    expect(documentedOperation('POST', '/api/v1/auth/sso/callback')).toBe('POST /api/v1/auth/sso/callback');
+    for (const path of ['/livez', '/readyz', '/.well-known/jwks.json', '/api/v1/openapi.json', '/v1/docs'])
+      expect(documentedOperation('GET', path), path).toBeUndefined();
+  });
+
+  it('fetchUndocumented refuses a documented operation before sending anything', async () => {
+    const nowhere = targetAt('http://127.0.0.1:9');
+    await expect(fetchUndocumented(nowhere, '/v1/service/tasks', { method: 'POST' })).rejects.toThrow(
+      /POST \/api\/v1\/service\/tasks of the OpenAPI document/,
+    );
+  });
+
+  it('the alias-mount client sends the same typed request to /v1, body and headers included', async () => {
+    const seen: { method?: string; url?: string; auth?: string; type?: string; body: string }[] = [];
+    const server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        seen.push({
+          method: req.method,
+          url: req.url,
+          auth: req.headers.authorization,
+          type: req.headers['content-type'],
+          body,
+        });
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const api = aliasApiFor(targetAt(`http://127.0.0.1:${port}`), 'tok');
+      await api.POST('/api/v1/service/tasks', { body: { title: 'Aliased' } });
+      expect(seen).toEqual([
+        {
+          method: 'POST',
+          url: '/v1/service/tasks',
+          auth: 'Bearer tok',
+          type: 'application/json',
+          body: '{"title":"Aliased"}',
+        },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
