@@ -7,11 +7,11 @@
 // Needs DATABASE_URL (an admin URL; a fresh database is created and dropped), NATS_URL and REDIS_URL.
 // Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50), CPU_PROF_DIR (runs the all-in-one
 // with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
-// me,task,tree,create; the others print as skipped), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
+// me,task,tree,create,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
 // packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
-// uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook floor is not
-// measured yet.
+// uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
+// floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -105,6 +105,22 @@ function stopChild(child) {
   });
 }
 
+/** The table line of the webhook row: deliveries/s, lags, exactly-once check and the share of the bare loop. */
+function webhookLine(hooks) {
+  const title = `${Number(process.env.WEBHOOK_COUNT ?? 1000).toLocaleString('en')} reminder webhooks due at one instant`;
+  if (!hooks) return `| ${title} | skipped | skipped | skipped | skipped | skipped |`;
+  const { figure: f, bare } = hooks;
+  const invalid = f.valid
+    ? ''
+    : ` (INVALID: ${f.armed_before_due} armed before due, ${f.arrivals} arrivals, ${f.unique_event_ids} event ids)`;
+  return (
+    `| ${title} | ${f.deliveries_per_s.toLocaleString('en')} deliveries/s | lag first ${f.first_lag_ms} ms, ` +
+    `p50 ${f.p50_lag_ms} ms, p99 ${f.p99_lag_ms} ms | ${(f.deliveries_per_s / bare.deliveries_per_s).toFixed(3)} ` +
+    `of a bare undici loop (${bare.deliveries_per_s.toLocaleString('en')}/s at ${bare.concurrency} in flight)` +
+    `${invalid} | ${f.server_cpu_us_per_delivery} µs per delivery | each once: ${f.duplicates === 0 && f.arrivals === f.unique_event_ids} |`
+  );
+}
+
 async function main() {
   process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
   process.env.DURATION ??= '5';
@@ -122,9 +138,31 @@ async function main() {
   const loadBefore = loadavg()[0];
   if (loadBefore > 0.5) console.warn(`load average ${loadBefore.toFixed(2)} before the run: the machine is not quiet`);
   const children = [];
+  let receiver; // the webhook receiver's process, stopped with the others
   const db = await createTestDatabase();
   try {
     const { sqlFloors } = await import('./sql-floor.mjs');
+    const webhooks = await import('./webhook-ratio.mjs');
+    receiver = await webhooks.startReceiver({ startChild, freePort });
+    /** The webhook figure, then its floor with bodies of the size the all-in-one sent. */
+    const webhookRow = async (api, dbUrl, appPid, createsPerS) => {
+      const count = Number(process.env.WEBHOOK_COUNT ?? 1000);
+      console.error(`seeding ${count} reminders due at one instant ...`);
+      const figure = await webhooks.measureReminderWebhooks({
+        api,
+        dbUrl,
+        receiver,
+        appPid,
+        cpuMsOf,
+        count,
+        createsPerS,
+      });
+      console.log(JSON.stringify(figure));
+      const concurrency = webhooks.webhookConcurrency(process.env);
+      const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
+      console.log(JSON.stringify(bare));
+      return { figure, bare };
+    };
     const skipped = { per_s: 0, p99_ms: 0 };
     const sql = process.env.SKIP_SQL
       ? { read: skipped, write: skipped }
@@ -153,6 +191,7 @@ async function main() {
           PORT: String(appPort),
           LOG_LEVEL: 'warn',
           SHUTDOWN_DRAIN_MS: '0',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver is on loopback
           RATE_LIMIT_PER_MINUTE: unlimited,
           RATE_LIMIT_PER_HOUR: unlimited,
           RATE_LIMIT_BURST: unlimited,
@@ -166,10 +205,12 @@ async function main() {
     const create = (title, parent = null) =>
       api('POST', '/service/tasks', { title, duration_min: 15, parent_task_id: parent, tags: ['bench'] });
     console.error('seeding a tree of 101 tasks ...');
+    const seedStarted = performance.now();
     const treeRoot = await create('ratios tree root');
     const children10 = await pool([...Array(10).keys()], 10, (i) => create(`child ${i}`, treeRoot.id));
     await pool([...Array(90).keys()], 20, (i) => create(`grandchild ${i}`, children10[i % 10].id));
     const tree = await api('GET', `/service/tasks/${treeRoot.id}/tree`);
+    const createsPerS = (101 * 1000) / (performance.now() - seedStarted);
     if (tree.rolled_up_duration_min !== 101 * 15) throw new Error('seeded tree is not 101 tasks');
     const one = await create('ratios single');
 
@@ -207,6 +248,7 @@ async function main() {
     // Relay lag under the create row (bench/relay-lag.mjs), only with RELAY_LAG=1.
     if (process.env.RELAY_LAG)
       console.log(JSON.stringify(await (await import('./relay-lag.mjs')).relayLag(db.url, appChild.pid, rows[3])));
+    const hooks = !only || only.has('webhooks') ? await webhookRow(api, db.url, appChild.pid, createsPerS) : null;
 
     // The empty route's CPU per request over this row's: the share the row would reach if CPU alone bound it.
     const cpuShare = (row) =>
@@ -229,7 +271,7 @@ async function main() {
               r.non_2xx > 0 || r.errors > 0 ? ` (INVALID: ${r.non_2xx} non-2xx, ${r.errors} errors)` : ''
             } | ${r.server_cpu_us_per_request} µs | ${cpuShare(r)} |`,
       ),
-      '| 1,000 reminder webhooks due at one instant | not measured | not measured | not measured (bare undici loop floor) | | |',
+      webhookLine(hooks),
       '',
       '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
       '|---|---|---|---|',
@@ -239,9 +281,15 @@ async function main() {
         `POST /service/tasks: ${(rows[3].requests_per_s / sql.write.per_s).toFixed(3)} |`,
     ];
     console.log(`\n${lines.join('\n')}\n`);
-    saveResults('ratios', { floor, sql, rows: rows.map((r) => ({ ...r, share_of_empty_route: share(r) })) });
+    saveResults('ratios', {
+      floor,
+      sql,
+      rows: rows.map((r) => ({ ...r, share_of_empty_route: share(r) })),
+      webhooks: hooks,
+    });
   } finally {
     for (const child of children.reverse()) await stopChild(child);
+    if (receiver) await stopChild(receiver.child);
     await db.drop();
   }
 }

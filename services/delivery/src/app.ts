@@ -78,6 +78,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     perEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     perUser: config.WEBHOOK_MAX_IN_FLIGHT_PER_USER,
     circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
+    sendTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     onSettled: () => deliveryPacer.wake(),
   });
   // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).

@@ -18,6 +18,8 @@ export interface ClaimedDelivery {
   attempts: number;
   max_attempts: number;
   lease_token: string;
+  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
+  lease_until: Date;
 }
 
 export interface EndpointForSend {

@@ -3,21 +3,15 @@ import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { claimFast, claimWebhooks, type Lane } from '../db/claim-sql.js';
-import { DEFAULT_MAX_ATTEMPTS, nextRetryDelayMs } from '../domain/retry-policy.js';
+import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
+import { nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
-import {
-  type AttemptResult,
-  attemptDelivery,
-  type ClaimedDelivery,
-  type EndpointForSend,
-  type FailedAttempt,
-  unsent,
-} from './attempt.js';
+import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend, unsent } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
+import { EndpointGate } from './endpoint-gate.js';
 import { countAttempt, failureClass } from './observability.js';
-import { deliveryRow } from './reminder-firer.js';
+import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
 import { SentRecorder } from './sent-recorder.js';
 
 type DeliveryStatus = 'sent' | 'failed' | 'dead';
@@ -38,6 +32,8 @@ export interface DeliveryWorkerOptions {
   /** WEBHOOK_MAX_IN_FLIGHT_PER_USER */
   perUser: number;
   circuit: CircuitPolicy;
+  /** WEBHOOK_TIMEOUT_MS: a queued send starts only while its lease outlasts it. */
+  sendTimeoutMs: number;
   /** Called when a started delivery is recorded: a place in its lane (and at its endpoint) is free again. */
   onSettled?: () => void;
 }
@@ -56,34 +52,49 @@ export class DeliveryWorker {
     this.sent = new SentRecorder(o.orm);
   }
 
-  private readonly inFlight: Record<Lane, Set<Promise<void>>> = { fast: new Set(), webhook: new Set() };
+  /** Claimed deliveries not yet recorded (or given back), per lane: what a lane's capacity counts. */
+  private readonly inFlight: Record<Lane, Set<Promise<boolean>>> = { fast: new Set(), webhook: new Set() };
+  /** Webhook lane places taken: the sends the held endpoints may have in flight (ADR 081). */
+  private webhookPlaces = 0;
 
-  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it handled. */
+  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it tried. */
   async runDue(): Promise<number> {
     const started = await this.startDue();
-    await Promise.all(started.map((s) => s.done));
-    return started.length;
+    const tried = await Promise.all(started.map((s) => s.done));
+    return tried.filter(Boolean).length;
   }
 
   /**
    * Claims and starts what each lane has room for without waiting for the sends: a pass never waits on a
-   * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`).
+   * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`). The
+   * fast lane's places are claimed rows; the webhook lane's are sends: a claimed endpoint takes as many places
+   * as it may have sends in flight, however many of its deliveries wait behind its gate (ADR 081).
    */
-  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<void> }[]> {
-    const started: { lane: Lane; full: boolean; done: Promise<void> }[] = [];
+  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<boolean> }[]> {
+    const started: { lane: Lane; full: boolean; done: Promise<boolean> }[] = [];
+    const sendsPerEndpoint = Math.min(this.o.perEndpoint, this.o.perUser);
     for (const lane of ['fast', 'webhook'] as const) {
-      const room = Math.min(this.o.batchSize, this.o.concurrency - this.inFlight[lane].size);
-      if (room <= 0) continue;
-      const claimed = await this.claim(lane, room);
+      const free = this.o.concurrency - (lane === 'fast' ? this.inFlight.fast.size : this.webhookPlaces);
+      if (free <= 0) continue;
+      const maxEndpoints = Math.max(1, Math.floor(free / sendsPerEndpoint));
+      const limit = lane === 'fast' ? Math.min(this.o.batchSize, free) : this.o.batchSize;
+      const claimed = await this.claim(lane, limit, maxEndpoints);
       if (claimed.length === 0) continue;
       const knex = this.o.orm.em.getKnex();
       const endpoints = await this.endpointsOf(knex, claimed);
       const emails = await this.emailsOf(knex, claimed);
+      const groups = lane === 'webhook' ? this.holdEndpoints(claimed, sendsPerEndpoint) : new Map();
+      const filledLane = lane === 'fast' ? claimed.length === free : groups.size >= maxEndpoints;
+      const wake = this.settleWaker(claimed.length, filledLane);
       for (const delivery of claimed) {
-        const done: Promise<void> = this.process(delivery, endpoints, emails).finally(() => {
+        const group = delivery.endpoint_id ? groups.get(delivery.endpoint_id) : undefined;
+        const done: Promise<boolean> = this.process(delivery, endpoints, emails, group?.gate ?? null).finally(() => {
           this.inFlight[lane].delete(done);
-          this.o.onSettled?.();
+          const endpointDone = group ? --group.left === 0 : lane === 'webhook';
+          if (endpointDone) this.webhookPlaces -= group?.places ?? 1;
+          wake(lane === 'fast' || endpointDone);
         });
+        if (lane === 'webhook' && !group) this.webhookPlaces += 1; // a webhook row without an endpoint id
         this.inFlight[lane].add(done);
         started.push({ lane, full: claimed.length === this.o.batchSize, done });
       }
@@ -91,12 +102,46 @@ export class DeliveryWorker {
     return started;
   }
 
+  /** The claimed endpoints with the gate pacing each and the lane places it takes (ADR 081). */
+  private holdEndpoints(claimed: ClaimedDelivery[], sendsPerEndpoint: number) {
+    const groups = new Map<string, { gate: EndpointGate; places: number; left: number }>();
+    for (const d of claimed) {
+      if (!d.endpoint_id) continue;
+      const group = groups.get(d.endpoint_id) ?? { gate: new EndpointGate(sendsPerEndpoint), places: 0, left: 0 };
+      group.left++;
+      groups.set(d.endpoint_id, group);
+    }
+    for (const group of groups.values()) {
+      group.places = Math.min(sendsPerEndpoint, group.left);
+      this.webhookPlaces += group.places;
+    }
+    return groups;
+  }
+
+  /**
+   * Whether a settled delivery of a claim wakes the pacer for another claim: one that freed places (an in-app
+   * or email row; the last row of a claimed endpoint, which can be claimed again) always, and, if the claim
+   * filled the lane, once half of it has settled. Waking for every webhook would run a claim per delivery
+   * while its endpoint is still held (ADR 081).
+   */
+  private settleWaker(size: number, filledLane: boolean): (freedPlaces: boolean) => void {
+    let unsettled = size;
+    const half = Math.floor(size / 2);
+    return (freedPlaces) => {
+      unsettled--;
+      if (freedPlaces || (filledLane && unsettled === half)) this.o.onSettled?.();
+    };
+  }
+
+  /** One claimed delivery: waits for its endpoint's gate, tries it, records it; false when it was not tried. */
   private async process(
     delivery: ClaimedDelivery,
     endpoints: Map<string, EndpointForSend>,
     emails: Map<string, string>,
-  ) {
+    gate: EndpointGate | null,
+  ): Promise<boolean> {
     const signal = this.abort.signal;
+    if (gate && !(await this.mayStart(delivery, gate))) return false;
     let result: AttemptResult;
     // Wall time of the try for the attempts log (a duration, not a domain time: the injected clock stays out).
     const started = performance.now();
@@ -104,17 +149,44 @@ export class DeliveryWorker {
       const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
       result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
     } catch (error) {
-      if (signal.aborted) return; // killed: leave the lease to expire, the attempt is retried elsewhere
       result = unsent((error as Error).message, true);
     }
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      gate?.close(); // killed: leave the leases to expire, the attempts are retried elsewhere
+      return true;
+    }
+    // The endpoint's next send starts now, while this outcome is written. Only a failure of the receiver
+    // itself (not a deleted or disabled endpoint) stops the rest.
+    const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
+    gate?.release(result.ok || !endpoint?.enabled);
     const latencyMs = Math.round(performance.now() - started);
-    await this.record(delivery, result, endpoints, latencyMs).catch((error) =>
+    await this.record(delivery, result, endpoints, latencyMs, gate?.idle ?? false).catch((error) =>
       this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
     );
+    return true;
   }
 
-  private async claim(lane: Lane, limit: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Waits for a place at the endpoint. A send starts only while its lease outlasts the send's timeout, so no
+   * other worker can claim it mid-send; a delivery that may not start is given back at once (its lease
+   * released), unless the worker was killed, which leaves its leases to expire like a dead process.
+   */
+  private async mayStart(delivery: ClaimedDelivery, gate: EndpointGate): Promise<boolean> {
+    const open = await gate.acquire();
+    if (this.abort.signal.aborted) {
+      if (open) gate.close();
+      return false;
+    }
+    const leaseLeftMs = new Date(delivery.lease_until).getTime() - this.o.clock.now().getTime();
+    if (open && leaseLeftMs > this.o.sendTimeoutMs) return true;
+    if (open) gate.release(false); // the rest of the claim has the same lease: give it all back
+    await releaseLeases(this.o.orm.em.getKnex(), [delivery.id], delivery.lease_token).catch((error) =>
+      this.o.logger.warn({ err: error, delivery: delivery.id }, 'could not give a lease back; it will expire'),
+    );
+    return false;
+  }
+
+  private async claim(lane: Lane, limit: number, maxEndpoints: number): Promise<ClaimedDelivery[]> {
     const now = this.o.clock.now();
     const request = {
       now,
@@ -124,6 +196,7 @@ export class DeliveryWorker {
       perEndpoint: this.o.perEndpoint,
       perUser: this.o.perUser,
       circuitThreshold: this.o.circuit.threshold,
+      maxEndpoints,
     };
     const knex = this.o.orm.em.getKnex();
     return lane === 'fast' ? claimFast(knex, request) : claimWebhooks(knex, request);
@@ -180,6 +253,7 @@ export class DeliveryWorker {
     result: AttemptResult,
     endpoints: Map<string, EndpointForSend>,
     latencyMs: number,
+    lastOfEndpoint: boolean,
   ) {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
@@ -187,14 +261,17 @@ export class DeliveryWorker {
     const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
     if (result.ok && delivery.channel === 'webhook') {
       countAttempt(delivery.channel, 'sent');
-      return this.sent.record({
-        id: delivery.id,
-        leaseToken: delivery.lease_token,
-        statusCode: result.statusCode,
-        at: now,
-        secretSealed: result.secretSealed,
-        latencyMs,
-      });
+      return this.sent.record(
+        {
+          id: delivery.id,
+          leaseToken: delivery.lease_token,
+          statusCode: result.statusCode,
+          at: now,
+          secretSealed: result.secretSealed,
+          latencyMs,
+        },
+        lastOfEndpoint,
+      );
     }
     const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { id: string }[] }>(
@@ -229,14 +306,14 @@ export class DeliveryWorker {
         error: result.ok ? null : result.error,
         latency_ms: latencyMs,
       });
-      if (delivery.channel === 'inapp' && result.ok) await this.writeNotification(trx, delivery, now);
+      if (delivery.channel === 'inapp' && result.ok) await writeNotification(trx, delivery, now);
       if (result.ok) return true;
       const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
       // Only tries that reached for the receiver count against it (not a deleted or disabled endpoint).
       if (endpoint?.enabled) await recordEndpointFailure(trx, endpoint.id, now, this.o.circuit);
       if (status !== 'dead') return true;
-      await this.deadLetter(trx, delivery, result, tries, now);
-      if (endpoint?.fallback_to_email) await this.fallBackToEmail(trx, delivery, now);
+      await deadLetter(trx, delivery, result, tries, now);
+      if (endpoint?.fallback_to_email) await fallBackToEmail(trx, delivery, now);
       return true;
     });
     if (recorded) this.observe(delivery, result, status, tries, delay);
@@ -264,62 +341,10 @@ export class DeliveryWorker {
     else this.o.logger.warn({ ...fields, retry_in_ms: delay }, 'delivery attempt failed');
   }
 
-  private async deadLetter(trx: Knex.Transaction, d: ClaimedDelivery, result: FailedAttempt, tries: number, now: Date) {
-    const reason = result.retryable ? `retries exhausted: ${result.error}` : result.error;
-    await trx('dead_letters').insert({
-      id: uuidv7(),
-      tenant_id: d.tenant_id,
-      user_id: d.user_id,
-      delivery_id: d.id,
-      reminder_id: d.reminder_id,
-      endpoint_id: d.endpoint_id,
-      channel: d.channel,
-      reason,
-      last_status_code: result.statusCode,
-      attempts: tries,
-      created_at: now,
-    });
-  }
-
-  /** ADR 041: a dead webhook delivery of an endpoint with fallback_to_email becomes an email delivery. */
-  private async fallBackToEmail(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
-    const { rows } = await trx.raw<{ rows: unknown[] }>(
-      `select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`,
-      [d.reminder_id],
-    );
-    if (rows.length > 0) return; // the owner already gets (or got) this reminder by email
-    const email = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, endpointId: null };
-    // Email is another target, so it is its own event (a fresh event_id).
-    const payloadOf = (id: string, eventId: string) => ({ ...d.payload, delivery_id: id, event_id: eventId });
-    await trx('deliveries').insert(deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
-  }
-
-  private async writeNotification(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {
-    const task = (d.payload.task ?? {}) as Record<string, unknown>;
-    await trx.raw(
-      `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
-       values (?, ?, ?, 'reminder', ?, ?, ?, ?, null, ?) on conflict (delivery_id) do nothing`,
-      [
-        uuidv7(),
-        d.tenant_id,
-        d.user_id,
-        `Reminder: ${String(task.title ?? 'task')}`,
-        task.chosen_slot_start ? `Starts at ${String(task.chosen_slot_start)}` : 'Your task is coming up',
-        JSON.stringify({ task_id: task.id, reminder_id: d.reminder_id, delivery_id: d.id, task }),
-        d.id,
-        now,
-      ],
-    );
-  }
-
   async pass(): Promise<PassResult> {
     const started = await this.startDue();
     if (started.some((s) => s.full)) return { more: true, nextAt: null };
-    const { rows } = await this.o.orm.em.getKnex().raw<{ rows: { next: Date | null }[] }>(
-      `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
-       from deliveries where status in ('pending', 'failed')`,
-    );
-    const next = rows[0]?.next ? new Date(rows[0].next) : null;
+    const next = await nextDeliveryDue(this.o.orm.em.getKnex());
     // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
     // poll covers the rest.
     if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import { observeFireLag } from './observability.js';
@@ -105,15 +106,18 @@ export class ReminderFirer {
     private readonly onFired: () => void,
   ) {}
 
-  async fireDue(): Promise<number> {
+  /**
+   * The first pass after an idle one fires at most this many: a burst due at one instant gets its first
+   * deliveries out after a short transaction, and the following passes take whole batches (ADR 081).
+   */
+  private static readonly FIRST_BATCH = 20;
+  private burst = false;
+
+  async fireDue(limit = this.batchSize): Promise<number> {
     const now = this.clock.now();
     const knex = this.orm.em.getKnex();
     const fired = await knex.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: DueReminder[] }>(
-        `select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
-         where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
-        [now, this.batchSize],
-      );
+      const rows = await claimDueReminders<DueReminder>(trx, now, limit);
       if (rows.length === 0) return [];
       const endpoints = await this.subscribedEndpoints(trx, rows);
       const deliveries = [];
@@ -165,13 +169,10 @@ export class ReminderFirer {
   }
 
   async pass(): Promise<PassResult> {
-    const fired = await this.fireDue();
-    if (fired >= this.batchSize) return { more: true, nextAt: null };
-    const { rows } = await this.orm.em
-      .getKnex()
-      .raw<{ rows: { next: Date | null }[] }>(
-        `select min(remind_at) as next from reminders where status = 'scheduled'`,
-      );
-    return { more: false, nextAt: rows[0]?.next ? new Date(rows[0].next) : null };
+    const limit = this.burst ? this.batchSize : Math.min(ReminderFirer.FIRST_BATCH, this.batchSize);
+    const fired = await this.fireDue(limit);
+    this.burst = fired >= limit;
+    if (this.burst) return { more: true, nextAt: null };
+    return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
   }
 }

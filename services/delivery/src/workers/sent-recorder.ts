@@ -27,10 +27,11 @@ export class SentRecorder {
     private readonly lingerMs = 5,
   ) {}
 
-  record(item: Omit<SentItem, 'done'>): Promise<void> {
+  /** `now`: write without lingering (the last send of a held endpoint: the next claim of it waits for this). */
+  record(item: Omit<SentItem, 'done'>, now = false): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ ...item, done: { resolve, reject } });
-      if (this.pending.length >= this.maxBatch) void this.flush();
+      if (now || this.pending.length >= this.maxBatch) void this.flush();
       else this.timer ??= setTimeout(() => void this.flush(), this.lingerMs);
     });
   }

@@ -1,0 +1,221 @@
+// Scale check of issue 15 item 5: with a million deliveries (and as many attempts-log rows) and fresh
+// statistics, the hot queries of the delivery service walk indexes. It asserts plans, never times.
+import type { Knex } from '@mikro-orm/knex';
+import { type EntityManager, type Orm, openOrm } from '@routinely/db';
+import { createTestDatabase } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ClaimRequest,
+  claimDueReminders,
+  claimFast,
+  claimWebhooks,
+  nextDeliveryDue,
+  nextReminderDue,
+} from '../src/db/claim-sql.js';
+import { attemptsOfDelivery, attemptsOfEndpoint } from '../src/domain/attempt-log.js';
+import { findDelivery, listDeadLetters, listDeliveries } from '../src/domain/delivery-log.js';
+import { dbConfig } from '../src/index.js';
+
+const OWNERS = 1_000;
+const DELIVERIES = 1_000_000;
+const REMINDERS = 100_000;
+const BIG_TABLES = ['deliveries', 'delivery_attempts', 'reminders', 'dead_letters'];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+interface Sent {
+  sql: string;
+  bindings: readonly unknown[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** A knex stand-in for the claim functions of src/db: records each statement instead of running it. */
+function recordingKnex(sent: Sent[]): Knex {
+  const knex = {
+    raw: async (sql: string, bindings: readonly unknown[] = []) => {
+      sent.push({ sql, bindings });
+      return { rows: [] };
+    },
+    transaction: async (work: (trx: unknown) => Promise<unknown>) => work(knex),
+  };
+  return knex as unknown as Knex;
+}
+
+/** The plans (every node) of the statements `run` sends, with the very parameters it sent. */
+async function plansOf(orm: Orm, run: (knex: Knex, em: EntityManager) => Promise<unknown>): Promise<PlanNode[][]> {
+  const sent: Sent[] = [];
+  const real = orm.em.getKnex();
+  // The ORM-built reads (MikroORM's findAndCount and friends) run for real; knex tells what they sent.
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }) =>
+    sent.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  real.on('query', listener);
+  try {
+    await run(recordingKnex(sent), orm.em.fork());
+  } finally {
+    real.off('query', listener);
+  }
+  expect(sent.length).toBeGreaterThan(0);
+  const plans: PlanNode[][] = [];
+  for (const statement of sent) {
+    const { rows } = await real.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(
+      `explain (format json) ${statement.sql}`,
+      statement.bindings as never,
+    );
+    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+    if (!plan) throw new Error(`no plan for ${statement.sql}`);
+    plans.push(nodesOf(plan));
+  }
+  return plans;
+}
+
+/** Sequential scans of the big tables in any of the plans, as "table" strings (so a failure names them). */
+const bigSeqScans = (plans: PlanNode[][]) =>
+  plans
+    .flat()
+    .filter((n) => n['Node Type'] === 'Seq Scan' && BIG_TABLES.includes(n['Relation Name'] ?? ''))
+    .map((n) => n['Relation Name']);
+const indexesUsed = (plans: PlanNode[][]) => plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : []));
+
+describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let orm: Orm;
+  // Owner 7 of the generated ones: 1,000 deliveries over the three channels, one endpoint.
+  const owner = { tenantId: 'tenant-7', userId: 'user-7' };
+  let endpointId = '';
+  let deliveryId = '';
+  const now = new Date();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await openOrm(db.url, dbConfig);
+    const knex = orm.em.getKnex();
+    await knex.raw(
+      `insert into webhook_endpoints (id, tenant_id, user_id, name, url, enabled, max_attempts, fallback_to_email,
+         secret_sealed, secret_preview, consecutive_failures, circuit_open_until, created_at, updated_at, events)
+       select md5('e' || n)::uuid, 'tenant-' || n, 'user-' || n, 'endpoint ' || n, 'https://example.test/' || n,
+         true, 4, false, 'sealed', 'whsec_…', 0, null, now(), now(), null
+       from generate_series(0, ? - 1) as n`,
+      [OWNERS],
+    );
+    // 95 % sent, 2 % dead, 2 % failed (retry ahead), 1 % pending and due; a third each webhook, email, in-app.
+    await knex.raw(
+      `insert into deliveries (id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
+         secret_sealed, status, attempts, max_attempts, next_attempt_at, lease_until, lease_token, last_status_code,
+         last_error, last_attempt_at, delivered_at, created_at, updated_at)
+       select gen_random_uuid(), 'tenant-' || n % ?, 'user-' || n % ?, md5('r' || n / 3)::uuid,
+         case when n % 3 = 0 then md5('e' || n % ?)::uuid end,
+         (array['webhook','email','inapp'])[1 + n % 3], 'reminder.fired', gen_random_uuid(), '{}',
+         null, s.status, 1, 4,
+         case s.status when 'failed' then now() + interval '1 hour' when 'pending' then now() end,
+         null, null, 200, null, now(), now(), now() - n * interval '1 second', now()
+       from generate_series(0, ? - 1) as n,
+         lateral (select case when n % 100 < 95 then 'sent' when n % 100 < 97 then 'dead'
+                              when n % 100 < 99 then 'failed' else 'pending' end as status) s`,
+      [OWNERS, OWNERS, OWNERS, DELIVERIES],
+    );
+    await knex.raw(
+      `insert into delivery_attempts (id, tenant_id, user_id, delivery_id, endpoint_id, event, event_id, attempt, at,
+         status_code, error, latency_ms)
+       select gen_random_uuid(), tenant_id, user_id, id, endpoint_id, event, event_id, 1, created_at, 200, null, 12
+       from deliveries`,
+    );
+    await knex.raw(
+      `insert into dead_letters (id, tenant_id, user_id, delivery_id, reminder_id, endpoint_id, channel, reason,
+         last_status_code, attempts, created_at)
+       select gen_random_uuid(), tenant_id, user_id, id, reminder_id, endpoint_id, channel, 'receiver answered 410',
+         410, 1, created_at
+       from deliveries where status = 'dead'`,
+    );
+    // Reminders: 90 % fired, the rest scheduled, a hundred of them due now.
+    await knex.raw(
+      `insert into reminders (id, tenant_id, user_id, task_id, task, task_updated_at, task_version, channels,
+         remind_at, status, reminder_set_at, fired_at, created_at, updated_at)
+       select gen_random_uuid(), 'tenant-' || n % ?, 'user-' || n % ?, gen_random_uuid(), '{}', now(), 1,
+         '["webhook"]', now() + (n - 1000) * interval '1 second', case when n % 10 = 0 then 'scheduled' else 'fired' end,
+         now(), null, now(), now()
+       from generate_series(0, ? - 1) as n`,
+      [OWNERS, OWNERS, REMINDERS],
+    );
+    await knex.raw('analyze');
+    endpointId = (await knex.raw(`select md5('e7')::uuid as id`)).rows[0].id;
+    deliveryId = (
+      await knex.raw('select id from deliveries where tenant_id = ? and user_id = ? limit 1', [
+        owner.tenantId,
+        owner.userId,
+      ])
+    ).rows[0].id;
+  }, 240_000);
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  const claim = (): ClaimRequest => ({
+    now,
+    leaseUntil: new Date(now.getTime() + 60_000),
+    leaseToken: '00000000-0000-4000-8000-000000000000',
+    limit: 200,
+    perEndpoint: 2,
+    perUser: 8,
+    circuitThreshold: 5,
+  });
+
+  it('claims due reminders through the due index', async () => {
+    const plans = await plansOf(orm, (knex) => claimDueReminders(knex, now, 200));
+    expect(bigSeqScans(plans)).toEqual([]);
+    expect(indexesUsed(plans)).toContain('reminders_due_idx');
+  });
+
+  it('claims due in-app and email deliveries and webhook deliveries through the due index', async () => {
+    for (const run of [claimFast, claimWebhooks]) {
+      const plans = await plansOf(orm, (knex) => run(knex, claim()));
+      expect(bigSeqScans(plans)).toEqual([]);
+      expect(indexesUsed(plans)).toContain('deliveries_due_idx');
+    }
+  });
+
+  it('finds the next due reminder and delivery without scanning', async () => {
+    for (const run of [nextReminderDue, nextDeliveryDue]) {
+      expect(bigSeqScans(await plansOf(orm, (knex) => run(knex)))).toEqual([]);
+    }
+  });
+
+  it('lists an owner’s deliveries through an owner index, with and without each filter', async () => {
+    const page = { limit: 50, offset: 0 };
+    for (const filter of [
+      {},
+      { status: 'dead' as const },
+      { channel: 'webhook' as const },
+      { status: 'sent' as const, channel: 'email' as const },
+      { reminder_id: '00000000-0000-4000-8000-000000000001' },
+      { event_id: '00000000-0000-4000-8000-000000000001' },
+    ]) {
+      const plans = await plansOf(orm, (_knex, em) => listDeliveries(em, owner, filter, page));
+      expect(bigSeqScans(plans), JSON.stringify(filter)).toEqual([]);
+    }
+    const detail = await plansOf(orm, (_knex, em) => findDelivery(em, owner, deliveryId));
+    expect(bigSeqScans(detail)).toEqual([]);
+  });
+
+  it('lists dead letters through the owner index', async () => {
+    const plans = await plansOf(orm, (_knex, em) => listDeadLetters(em, owner, { limit: 50, offset: 0 }));
+    expect(bigSeqScans(plans)).toEqual([]);
+    expect(indexesUsed(plans)).toContain('dead_letters_owner_idx');
+  });
+
+  it('reads the attempts of a delivery and of an endpoint through their indexes', async () => {
+    const ofDelivery = await plansOf(orm, (_knex, em) => attemptsOfDelivery(em, owner, deliveryId));
+    expect(bigSeqScans(ofDelivery)).toEqual([]);
+    expect(indexesUsed(ofDelivery)).toContain('delivery_attempts_delivery_idx');
+    const page = { limit: 50, offset: 0 };
+    const ofEndpoint = await plansOf(orm, (_knex, em) => attemptsOfEndpoint(em, owner, endpointId, page));
+    expect(bigSeqScans(ofEndpoint)).toEqual([]);
+    expect(indexesUsed(ofEndpoint)).toContain('delivery_attempts_endpoint_idx');
+  });
+});
