@@ -2,12 +2,12 @@
 // Side by side, in one run: an empty fastify route and the all-in-one on the same machine, each HTTP figure
 // printed as a share of the empty route so the figures compare across machines (issue 15). Not a test.
 //
-//   npm run bench -- ratios.mjs
+//   npm run bench -- ratios
 //
 // Needs DATABASE_URL (an admin URL; a fresh database is created and dropped), NATS_URL and REDIS_URL.
 // Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50), CPU_PROF_DIR (runs the all-in-one
 // with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
-// me,task,tree,create,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
+// me,task,tree,create,tree500,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
 // packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
@@ -213,6 +213,17 @@ async function main() {
     const createsPerS = (101 * 1000) / (performance.now() - seedStarted);
     if (tree.rolled_up_duration_min !== 101 * 15) throw new Error('seeded tree is not 101 tasks');
     const one = await create('ratios single');
+    // The issue's second tree: 500 tasks (root, 20 children, 479 grandchildren), read at 10 connections.
+    const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : undefined;
+    let bigRoot = null;
+    if (!only || only.has('tree500')) {
+      console.error('seeding a tree of 500 tasks ...');
+      bigRoot = await create('ratios tree of 500');
+      const children20 = await pool([...Array(20).keys()], 10, (i) => create(`child ${i}`, bigRoot.id));
+      await pool([...Array(479).keys()], 20, (i) => create(`grandchild ${i}`, children20[i % 20].id));
+      const big = await api('GET', `/service/tasks/${bigRoot.id}/tree`);
+      if (big.rolled_up_duration_min !== 500 * 15) throw new Error('seeded tree is not 500 tasks');
+    }
 
     // A short warm-up of each target so JIT and pools are not part of the first figure.
     const warm = { connections: 10 };
@@ -226,7 +237,6 @@ async function main() {
       mount: '',
       paths: ['/empty'],
     });
-    const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : undefined;
     const row = async (key, title, options) =>
       !only || only.has(key)
         ? measureWithCpu(measure, appChild.pid, title, options)
@@ -243,6 +253,11 @@ async function main() {
         paths: ['/service/tasks'],
         body: JSON.stringify({ title: 'ratios create', duration_min: 10 }),
         token,
+      }),
+      await row('tree500', 'GET /service/tasks/{id}/tree (500 tasks, 10 connections)', {
+        paths: [`/service/tasks/${bigRoot?.id}/tree`],
+        token,
+        connections: 10,
       }),
     ];
     // Relay lag under the create row (bench/relay-lag.mjs), only with RELAY_LAG=1.
