@@ -1,15 +1,15 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
+import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
 import { nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
 import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend, unsent } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
-import { EndpointGate } from './endpoint-gate.js';
+import { type EndpointGate, type EndpointHold, holdEndpoints, settleWaker } from './endpoint-gate.js';
 import { countAttempt, failureClass } from './observability.js';
 import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
 import { SentRecorder } from './sent-recorder.js';
@@ -81,11 +81,12 @@ export class DeliveryWorker {
       const claimed = await this.claim(lane, limit, maxEndpoints);
       if (claimed.length === 0) continue;
       const knex = this.o.orm.em.getKnex();
-      const endpoints = await this.endpointsOf(knex, claimed);
-      const emails = await this.emailsOf(knex, claimed);
-      const groups = lane === 'webhook' ? this.holdEndpoints(claimed, sendsPerEndpoint) : new Map();
+      const endpoints = await endpointsForSend(knex, claimed);
+      const emails = await contactEmailsOf(knex, claimed);
+      const groups = lane === 'webhook' ? holdEndpoints(claimed, sendsPerEndpoint) : new Map<string, EndpointHold>();
+      for (const group of groups.values()) this.webhookPlaces += group.places;
       const filledLane = lane === 'fast' ? claimed.length === free : groups.size >= maxEndpoints;
-      const wake = this.settleWaker(claimed.length, filledLane);
+      const wake = settleWaker(claimed.length, filledLane, () => this.o.onSettled?.());
       for (const delivery of claimed) {
         const group = delivery.endpoint_id ? groups.get(delivery.endpoint_id) : undefined;
         const done: Promise<boolean> = this.process(delivery, endpoints, emails, group?.gate ?? null).finally(() => {
@@ -100,37 +101,6 @@ export class DeliveryWorker {
       }
     }
     return started;
-  }
-
-  /** The claimed endpoints with the gate pacing each and the lane places it takes (ADR 081). */
-  private holdEndpoints(claimed: ClaimedDelivery[], sendsPerEndpoint: number) {
-    const groups = new Map<string, { gate: EndpointGate; places: number; left: number }>();
-    for (const d of claimed) {
-      if (!d.endpoint_id) continue;
-      const group = groups.get(d.endpoint_id) ?? { gate: new EndpointGate(sendsPerEndpoint), places: 0, left: 0 };
-      group.left++;
-      groups.set(d.endpoint_id, group);
-    }
-    for (const group of groups.values()) {
-      group.places = Math.min(sendsPerEndpoint, group.left);
-      this.webhookPlaces += group.places;
-    }
-    return groups;
-  }
-
-  /**
-   * Whether a settled delivery of a claim wakes the pacer for another claim: one that freed places (an in-app
-   * or email row; the last row of a claimed endpoint, which can be claimed again) always, and, if the claim
-   * filled the lane, once half of it has settled. Waking for every webhook would run a claim per delivery
-   * while its endpoint is still held (ADR 081).
-   */
-  private settleWaker(size: number, filledLane: boolean): (freedPlaces: boolean) => void {
-    let unsettled = size;
-    const half = Math.floor(size / 2);
-    return (freedPlaces) => {
-      unsettled--;
-      if (freedPlaces || (filledLane && unsettled === half)) this.o.onSettled?.();
-    };
   }
 
   /** One claimed delivery: waits for its endpoint's gate, tries it, records it; false when it was not tried. */
@@ -217,31 +187,6 @@ export class DeliveryWorker {
     this.kill();
     await all;
     this.revive();
-  }
-
-  private async endpointsOf(knex: Knex, claimed: ClaimedDelivery[]) {
-    const ids = [...new Set(claimed.map((d) => d.endpoint_id).filter((id): id is string => !!id))];
-    const map = new Map<string, EndpointForSend>();
-    if (ids.length === 0) return map;
-    const { rows } = await knex.raw<{ rows: EndpointForSend[] }>(
-      'select id, url, enabled, secret_sealed, fallback_to_email from webhook_endpoints where id = any(?::uuid[])',
-      [ids],
-    );
-    for (const row of rows) map.set(row.id, row);
-    return map;
-  }
-
-  private async emailsOf(knex: Knex, claimed: ClaimedDelivery[]) {
-    const owners = claimed.filter((d) => d.channel === 'email');
-    const map = new Map<string, string>();
-    if (owners.length === 0) return map;
-    const { rows } = await knex.raw<{ rows: { tenant_id: string; user_id: string; email: string }[] }>(
-      `select tenant_id, user_id, email from user_contacts
-       where (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[]))`,
-      [owners.map((d) => d.tenant_id), owners.map((d) => d.user_id)],
-    );
-    for (const row of rows) map.set(`${row.tenant_id}/${row.user_id}`, row.email);
-    return map;
   }
 
   /**

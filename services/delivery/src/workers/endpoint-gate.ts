@@ -39,3 +39,41 @@ export class EndpointGate {
     for (const waiter of this.waiting.splice(0)) waiter(false);
   }
 }
+
+/** One endpoint a webhook claim holds: its gate, the lane places it takes, and its deliveries not yet settled. */
+export interface EndpointHold {
+  gate: EndpointGate;
+  places: number;
+  left: number;
+}
+
+/** Groups a webhook claim by endpoint: each gets a gate and takes as many lane places as it may send at once. */
+export function holdEndpoints(
+  claimed: readonly { endpoint_id: string | null }[],
+  sendsPerEndpoint: number,
+): Map<string, EndpointHold> {
+  const groups = new Map<string, EndpointHold>();
+  for (const d of claimed) {
+    if (!d.endpoint_id) continue;
+    const group = groups.get(d.endpoint_id) ?? { gate: new EndpointGate(sendsPerEndpoint), places: 0, left: 0 };
+    group.left++;
+    groups.set(d.endpoint_id, group);
+  }
+  for (const group of groups.values()) group.places = Math.min(sendsPerEndpoint, group.left);
+  return groups;
+}
+
+/**
+ * Whether a settled delivery of a claim wakes the pacer for another claim: one that freed places (an in-app
+ * or email row; the last row of a claimed endpoint, which can be claimed again) always, and, if the claim
+ * filled the lane, once half of it has settled. Waking for every webhook would run a claim per delivery
+ * while its endpoint is still held (ADR 081).
+ */
+export function settleWaker(size: number, filledLane: boolean, wake: () => void): (freedPlaces: boolean) => void {
+  let unsettled = size;
+  const half = Math.floor(size / 2);
+  return (freedPlaces) => {
+    unsettled--;
+    if (freedPlaces || (filledLane && unsettled === half)) wake();
+  };
+}
