@@ -6,13 +6,12 @@ import {
   deliverBurst,
   type EventEnvelope,
   type EventTransport,
-  enqueue,
   JetStreamTransport,
   OutboxRelay,
   startConsumer,
   taskEvents,
 } from '../src/index.js';
-import { count, openEventsDatabase, taskCreated } from './support.js';
+import { commitEvents, count, openEventsDatabase, taskCreated } from './support.js';
 
 // Issue 15: the relay publishes a claimed batch pipelined and consumers record a burst's inbox rows at once;
 // neither may lose an event, publish or handle one twice, or retire a row the transport did not confirm.
@@ -24,12 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => close?.());
 
-async function commitEvents(events: EventEnvelope[]) {
-  await orm.em.fork().transactional(async (em) => {
-    for (const event of events) enqueue(em, event);
-  });
-}
-
 const policy = { ackWaitMs: 5_000, maxDeliver: 3, backoffMs: [50, 100] };
 
 describe('relay batches over JetStream', () => {
@@ -37,7 +30,7 @@ describe('relay batches over JetStream', () => {
     const transport = await JetStreamTransport.connect(requireEnv('NATS_URL'), logger, uniqueName('batch'));
     try {
       const events = [taskCreated(), taskCreated(), taskCreated()];
-      await commitEvents(events);
+      await commitEvents(orm, events);
       const refused = events[1]?.id;
       // The second publish of the batch is refused (never sent); the first and third reach the stream.
       const flaky: EventTransport = {
@@ -94,7 +87,7 @@ describe('relay batches over JetStream', () => {
       });
       const sub = await startConsumer(consumer, { orm, transport, logger });
       const events = Array.from({ length: 100 }, () => taskCreated());
-      await commitEvents(events);
+      await commitEvents(orm, events);
       const relay = new OutboxRelay({ orm, transport, logger });
       expect(await relay.publishBatch()).toBe(100);
       expect(await count(orm, 'outbox where published_at is null')).toBe(0);

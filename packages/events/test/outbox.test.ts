@@ -4,15 +4,13 @@ import { connect, nanos } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineConsumer,
-  type EventEnvelope,
   type EventTransport,
-  enqueue,
   JetStreamTransport,
   OutboxRelay,
   startConsumer,
   taskEvents,
 } from '../src/index.js';
-import { count, openEventsDatabase, taskCreated } from './support.js';
+import { commitEvents, count, openEventsDatabase, taskCreated } from './support.js';
 
 const logger = quietLogger();
 let orm: Orm;
@@ -21,10 +19,6 @@ beforeAll(async () => {
   ({ orm, close } = await openEventsDatabase());
 });
 afterAll(() => close?.());
-
-async function commitEvent(event: EventEnvelope) {
-  await orm.em.fork().transactional(async (em) => enqueue(em, event));
-}
 
 describe('outbox relay over JetStream', () => {
   it('publishes once after a relay dies holding its lease, and once after a publish whose ack was lost', async () => {
@@ -47,7 +41,7 @@ describe('outbox relay over JetStream', () => {
       });
       // A relay claims the row and dies before publishing: nobody else publishes it until its lease ends.
       const first = taskCreated();
-      await commitEvent(first);
+      await commitEvents(orm, [first]);
       const dead = new OutboxRelay({
         orm,
         transport,
@@ -64,7 +58,7 @@ describe('outbox relay over JetStream', () => {
       // The event reaches the stream but the relay never hears back: the row is released and published
       // again at once, and the stream's duplicate window stores it once.
       const second = taskCreated();
-      await commitEvent(second);
+      await commitEvents(orm, [second]);
       const lossy: EventTransport = {
         publish: async (e) => {
           await transport.publish(e);

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineConsumer,
   type EventEnvelope,
-  enqueue,
   InProcessTransport,
   OutboxRelay,
   startConsumer,
   taskEvents,
 } from '../src/index.js';
-import { count, openEventsDatabase, taskCreated } from './support.js';
+import { commitEvents, count, openEventsDatabase, taskCreated } from './support.js';
 
 const logger = quietLogger();
 let orm: Orm;
@@ -19,10 +18,6 @@ beforeAll(async () => {
   ({ orm, close } = await openEventsDatabase());
 });
 afterAll(() => close?.());
-
-async function produce(events: EventEnvelope[]) {
-  await orm.em.fork().transactional(async (em) => enqueue(em, ...events));
-}
 
 describe('in-process delivery', () => {
   it("a consumer sleeping 2 s delays neither the producer's next 100 events nor another consumer", async () => {
@@ -47,10 +42,10 @@ describe('in-process delivery', () => {
       async ({ payload }) => void fastHandled.push((payload as EventEnvelope).id),
     );
     const first = taskCreated();
-    await produce([first]);
+    await commitEvents(orm, [first]);
     expect(await relay.publishBatch()).toBe(1);
     const next = Array.from({ length: 100 }, () => taskCreated());
-    await produce(next);
+    await commitEvents(orm, next);
     // The relay hands all 100 over and the other consumer has them while the slow one still sleeps.
     expect(await relay.publishBatch()).toBe(100);
     await expect.poll(() => fastHandled.length).toBe(101);
@@ -85,7 +80,7 @@ describe('in-process delivery', () => {
     await orm.em.getConnection().execute('alter table event_dead_letter rename to event_dead_letter_away');
     const sub = await startConsumer(consumer, { orm, transport, logger });
     const event = taskCreated();
-    await produce([event]);
+    await commitEvents(orm, [event]);
     try {
       expect(await relay.publishBatch()).toBe(1);
       await relay.settled();

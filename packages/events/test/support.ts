@@ -1,7 +1,7 @@
 import { type Orm, openOrm } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { type Logger, pino } from 'pino';
-import { type EventEnvelope, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
+import { type EventEnvelope, enqueue, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
 import { eventsTestMigrations } from './fixtures/migration.js';
 
 /** A fresh database with the events tables in schema `evt`. */
@@ -19,6 +19,11 @@ export async function openEventsDatabase(): Promise<{ orm: Orm; close: () => Pro
       await db.drop();
     },
   };
+}
+
+/** Commits `events` to the outbox in one transaction, as a service's write does. */
+export async function commitEvents(orm: Orm, events: EventEnvelope[]): Promise<void> {
+  await orm.em.fork().transactional(async (em) => enqueue(em, ...events));
 }
 
 export function taskSnapshot(overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {
