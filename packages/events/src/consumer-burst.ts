@@ -6,10 +6,11 @@ import {
   type ConsumerDeps,
   deliverParsed,
   parseDelivery,
+  recordInInbox,
 } from './consumer.js';
 import type { EventOf } from './envelope.js';
 import { eventMetrics } from './metrics.js';
-import type { Delivery } from './transport.js';
+import { type Delivery, outcomeOf } from './transport.js';
 
 /**
  * Handles a burst of deliveries (the messages a transport holds at once) with one transaction for all of its
@@ -35,7 +36,7 @@ export async function deliverBurst(
     if (parsed.kind === 'event' && delivery.attempt <= consumer.policy.maxDeliver) {
       events.push({ index, event: parsed.event });
     } else if (parsed.kind !== 'ignored') {
-      outcomes[index] = await settle(deliverParsed(consumer, deps, delivery, parsed));
+      outcomes[index] = await outcomeOf(deliverParsed(consumer, deps, delivery, parsed));
     }
   }
   if (events.length > 1) {
@@ -50,7 +51,7 @@ export async function deliverBurst(
     if (handled) return outcomes;
   }
   for (const { index, event } of events) {
-    outcomes[index] = await settle(
+    outcomes[index] = await outcomeOf(
       deliverParsed(consumer, deps, deliveries[index] as Delivery, { kind: 'event', event }),
     );
   }
@@ -69,14 +70,11 @@ export async function handleBatchOnce(
   events: readonly EventOf<AnyEventDefinition>[],
 ): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
-    const inserted = await em.getConnection().execute<{ event_id: string }[]>(
-      `insert into inbox (consumer, event_id, processed_at)
-         select ?, id, now() from unnest(array[?]::uuid[]) as id on conflict do nothing returning event_id`,
-      [consumer.durable, events.map((e) => e.id)],
-      'all',
-      em.getTransactionContext(),
+    const fresh = await recordInInbox(
+      em,
+      consumer,
+      events.map((e) => e.id),
     );
-    const fresh = new Set(inserted.map((row) => row.event_id));
     for (const event of events) {
       if (!fresh.delete(event.id)) continue;
       await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
@@ -84,11 +82,4 @@ export async function handleBatchOnce(
       em.clear();
     }
   });
-}
-
-function settle(work: Promise<void>): Promise<unknown | undefined> {
-  return work.then(
-    () => undefined,
-    (error: unknown) => error ?? new Error('handler failed'),
-  );
 }

@@ -135,17 +135,25 @@ export async function handleOnce(
   alsoInTransaction?: (em: EntityManager) => Promise<void>,
 ): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
-    const inserted = await em
-      .getConnection()
-      .execute<{ event_id: string }[]>(
-        'insert into inbox (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing returning event_id',
-        [consumer.durable, event.id],
-        'all',
-        em.getTransactionContext(),
-      );
-    if (inserted.length > 0) await consumer.handle(em, event as never);
+    if ((await recordInInbox(em, consumer, [event.id])).size > 0) await consumer.handle(em, event as never);
     await alsoInTransaction?.(em);
   });
+}
+
+/** Inserts the consumer's inbox rows of `eventIds` in the caller's transaction; answers the ids new to it. */
+export async function recordInInbox(
+  em: EntityManager,
+  consumer: ConsumerDefinition,
+  eventIds: readonly string[],
+): Promise<Set<string>> {
+  const inserted = await em.getConnection().execute<{ event_id: string }[]>(
+    `insert into inbox (consumer, event_id, processed_at)
+       select ?, id, now() from unnest(array[?]::uuid[]) as id on conflict do nothing returning event_id`,
+    [consumer.durable, eventIds],
+    'all',
+    em.getTransactionContext(),
+  );
+  return new Set(inserted.map((row) => row.event_id));
 }
 
 /** Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it. */

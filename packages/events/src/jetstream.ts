@@ -21,6 +21,7 @@ import {
   type Delivery,
   type DeliveryHandler,
   type EventTransport,
+  outcomeOf,
   type Subscription,
   subjectMatches,
   type TransportConsumer,
@@ -40,14 +41,7 @@ function decode(data: Uint8Array): unknown {
 /** Each delivery through `handler` in order: the outcomes a `BurstHandler` gives. */
 async function oneByOne(handler: DeliveryHandler, deliveries: readonly Delivery[]): Promise<unknown[]> {
   const outcomes: unknown[] = [];
-  for (const delivery of deliveries) {
-    outcomes.push(
-      await handler(delivery).then(
-        () => undefined,
-        (error: unknown) => error ?? 'failed',
-      ),
-    );
-  }
+  for (const delivery of deliveries) outcomes.push(await outcomeOf(handler(delivery)));
   return outcomes;
 }
 

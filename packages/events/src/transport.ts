@@ -84,6 +84,14 @@ export function subjectMatches(pattern: string, subject: string): boolean {
   return p.length === s.length && p.every((part, i) => part === '*' || part === s[i]);
 }
 
+/** A burst's outcome of one delivery: `undefined` when `work` succeeded, else its error (to deliver again). */
+export function outcomeOf(work: Promise<void>): Promise<unknown | undefined> {
+  return work.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('handler failed'),
+  );
+}
+
 /**
  * Publishes `envelopes` in order: pipelined through `publishMany` where the transport has it, otherwise one
  * at a time, stopping at the first failure (the rest counts as failed with the same error, unpublished).
@@ -94,18 +102,14 @@ export async function publishInOrder(
 ): Promise<PromiseSettledResult<void>[]> {
   if (transport.publishMany) return transport.publishMany(envelopes);
   const outcomes: PromiseSettledResult<void>[] = [];
+  let failure: PromiseRejectedResult | undefined;
   for (const envelope of envelopes) {
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) {
-      outcomes.push(failed);
-      continue;
-    }
-    outcomes.push(
-      await transport.publish(envelope).then(
-        () => ({ status: 'fulfilled', value: undefined }) as const,
-        (reason: unknown) => ({ status: 'rejected', reason }) as const,
-      ),
+    // After the first failure nothing more is sent: the rest counts as failed with the same error.
+    failure ??= await transport.publish(envelope).then(
+      () => undefined,
+      (reason: unknown) => ({ status: 'rejected', reason }) as const,
     );
+    outcomes.push(failure ?? { status: 'fulfilled', value: undefined });
   }
   return outcomes;
 }
