@@ -13,11 +13,11 @@
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
 // floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuMsOf } from './proc-cpu.mjs';
 
 const root = new URL('../', import.meta.url);
 const serviceRequire = createRequire(new URL('services/task/package.json', root));
@@ -65,18 +65,6 @@ async function startChild(name, args, env, readyUrl) {
   }
   child.kill('SIGKILL');
   throw new Error(`${name} was not ready within 60 s`);
-}
-
-/** CPU time (ms, user + system) the process has used so far, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid) {
-  try {
-    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ: 100 on Linux
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -153,7 +141,6 @@ async function main() {
         dbUrl,
         receiver,
         appPid,
-        cpuMsOf,
         count,
         createsPerS,
       });

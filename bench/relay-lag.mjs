@@ -5,26 +5,15 @@
 // reminders consumer's inbox row (processed_at = now() of its transaction, i.e. when handling began).
 // Enabled in ratios.mjs with RELAY_LAG=1; it runs right after the create row, so the backlog it prints first
 // is what the relay and the consumer still had to do when the load stopped.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { cpuMsOf } from './proc-cpu.mjs';
 
 const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
 const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
 
 const EVENTS = `task.outbox o left join delivery.inbox i on i.consumer = 'delivery.reminders' and i.event_id = o.id
   where o.subject = 'task.task.created' and o.payload->'data'->'task'->>'title' = 'ratios create'`;
-
-/** CPU time (ms, user + system) of `pid` so far, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * p50 / p99 / max in ms of the lags over the create row's events; the backlog when called, then after

@@ -4,6 +4,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuMsOf } from './proc-cpu.mjs';
 
 const serviceRequire = createRequire(new URL('../services/delivery/package.json', import.meta.url));
 const { Agent, request } = await import(pathToFileURL(serviceRequire.resolve('undici')).href);
@@ -64,7 +65,7 @@ const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000
  * The all-in-one's figure: an endpoint on the receiver, `count` tasks whose reminders are due at one instant T
  * (seeded first, armed in the delivery service before T, checked in its table), then the arrivals after T.
  */
-export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, cpuMsOf, count, createsPerS }) {
+export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, count, createsPerS }) {
   await receiver.reset();
   await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
   // T leaves room for the creates (at the rate the tree seeding showed, with margin) and for the events to
