@@ -8,7 +8,8 @@
 // Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50), CPU_PROF_DIR (runs the all-in-one
 // with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
 // me,task,tree,create,tree500,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
-// packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions).
+// packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions),
+// IN_PROCESS=1 (the all-in-one without NATS and Redis, in-process events and counters, as the issue measured).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
 // floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
@@ -79,6 +80,13 @@ async function measureWithCpu(measure, pid, title, options) {
   row.server_cpu_us_per_request =
     before === null || after === null || requests === 0 ? null : Math.round(((after - before) * 1000) / requests);
   return row;
+}
+
+/** A copy of `env` without `keys`. */
+function withoutKeys(keys, env) {
+  const copy = { ...env };
+  for (const key of keys) delete copy[key];
+  return copy;
 }
 
 function stopChild(child) {
@@ -172,7 +180,9 @@ async function main() {
           ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
           process.env.APP_MAIN ?? fileURLToPath(new URL('packages/all-in-one/dist/main.js', root)),
         ],
-        {
+        // IN_PROCESS=1: the issue's own configuration, the all-in-one as `npm start` runs it (events and
+        // rate-limit counters in-process instead of on NATS and Redis).
+        withoutKeys(process.env.IN_PROCESS ? ['NATS_URL', 'REDIS_URL'] : [], {
           ...process.env,
           ...testHostEnv(db.url, `bench-${Date.now()}`),
           PORT: String(appPort),
@@ -182,7 +192,7 @@ async function main() {
           RATE_LIMIT_PER_MINUTE: unlimited,
           RATE_LIMIT_PER_HOUR: unlimited,
           RATE_LIMIT_BURST: unlimited,
-        },
+        }),
         `http://127.0.0.1:${appPort}/readyz`,
       ),
     );
@@ -261,7 +271,8 @@ async function main() {
     const lines = [
       `ratios: ${DURATION} s per figure at ${floor.connections} connections, ${new Date().toISOString()}, ` +
         `${cpus().length} cores, node ${process.version}, 1-min load average ${loadBefore.toFixed(2)} before and ` +
-        `${loadavg()[0].toFixed(2)} after (the run itself loads about 2)`,
+        `${loadavg()[0].toFixed(2)} after (the run itself loads about 2), ` +
+        `${process.env.IN_PROCESS ? 'in-process events and counters' : 'NATS JetStream and Redis'}`,
       '',
       `| request | req/s | p99 | share of the empty route (${floor.requests_per_s.toLocaleString('en')} req/s) | ` +
         `server CPU per request (empty route: ${floor.server_cpu_us_per_request} µs) | CPU share |`,
