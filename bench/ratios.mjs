@@ -9,7 +9,8 @@
 // with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
 // me,task,tree,create,tree500,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
 // packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions),
-// IN_PROCESS=1 (the all-in-one without NATS and Redis, in-process events and counters, as the issue measured).
+// IN_PROCESS=1 (the all-in-one without NATS and Redis, in-process events and counters, as the issue measured),
+// SCALE=1 (100k tasks and 1M deliveries of other owners seeded first, bench/scale-seed.mjs).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
 // floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
@@ -197,6 +198,11 @@ async function main() {
       ),
     );
 
+    // SCALE=1: 100k tasks and 1M deliveries of other owners in the tables before anything is measured.
+    if (process.env.SCALE) {
+      console.error('seeding 100k tasks and 1M deliveries ...');
+      console.log(JSON.stringify(await (await import('./scale-seed.mjs')).seedAtScale(db.url)));
+    }
     const { token } = await benchUser('ratios');
     const api = client(token);
     const create = (title, parent = null) =>
@@ -267,12 +273,15 @@ async function main() {
       floor.server_cpu_us_per_request && row.server_cpu_us_per_request
         ? (floor.server_cpu_us_per_request / row.server_cpu_us_per_request).toFixed(3)
         : 'n/a';
+    const ofFloor = (row, floor) =>
+      row.skipped || floor.per_s === 0 ? 'skipped' : (row.requests_per_s / floor.per_s).toFixed(3);
     const share = (row) => (floor.requests_per_s > 0 ? row.requests_per_s / floor.requests_per_s : 0);
     const lines = [
       `ratios: ${DURATION} s per figure at ${floor.connections} connections, ${new Date().toISOString()}, ` +
         `${cpus().length} cores, node ${process.version}, 1-min load average ${loadBefore.toFixed(2)} before and ` +
         `${loadavg()[0].toFixed(2)} after (the run itself loads about 2), ` +
-        `${process.env.IN_PROCESS ? 'in-process events and counters' : 'NATS JetStream and Redis'}`,
+        `${process.env.IN_PROCESS ? 'in-process events and counters' : 'NATS JetStream and Redis'}` +
+        `${process.env.SCALE ? ', 100k tasks and 1M deliveries seeded' : ''}`,
       '',
       `| request | req/s | p99 | share of the empty route (${floor.requests_per_s.toLocaleString('en')} req/s) | ` +
         `server CPU per request (empty route: ${floor.server_cpu_us_per_request} µs) | CPU share |`,
@@ -289,9 +298,9 @@ async function main() {
       '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
       '|---|---|---|---|',
       `| primary-key read of one row | ${sql.read.per_s.toLocaleString('en')} | ${sql.read.p99_ms} ms | ` +
-        `GET /service/tasks/{id}: ${(rows[1].requests_per_s / sql.read.per_s).toFixed(3)} |`,
+        `GET /service/tasks/{id}: ${ofFloor(rows[1], sql.read)} |`,
       `| transaction: one row + one outbox row | ${sql.write.per_s.toLocaleString('en')} | ${sql.write.p99_ms} ms | ` +
-        `POST /service/tasks: ${(rows[3].requests_per_s / sql.write.per_s).toFixed(3)} |`,
+        `POST /service/tasks: ${ofFloor(rows[3], sql.write)} |`,
     ];
     console.log(`\n${lines.join('\n')}\n`);
     saveResults('ratios', {
