@@ -4,13 +4,13 @@ import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
+import { insertTaskWithEvent } from '../db/task-create-sql.js';
 import {
   bumpVersions,
   countOwnerTasks,
   deleteTask,
   findTask,
   findTasks,
-  insertTasks,
   listTasks,
   lockOwnerTree,
   nextSortOrder,
@@ -23,9 +23,9 @@ import {
   subtreeShape,
   type TaskFilters,
 } from '../db/task-sql.js';
-import { emitTaskEvent, eventForChange } from './events.js';
+import { emitTaskEvent, eventForChange, taskEvent } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
-import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
+import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.js';
 import { buildTree, type TaskTreeNode } from './tree.js';
 
 export interface TaskPatch extends StatusAndSlotPatch {
@@ -88,23 +88,33 @@ export class TaskService {
     return Sql.pool(this.orm);
   }
 
+  /**
+   * A root task is one statement (task and outbox row together, `insertTaskWithEvent`) outside any
+   * transaction: the answer and the event are built from the input, only the position comes back. A child
+   * needs the owner's tree lock and its parent's depth first, so it runs the same statement in a transaction.
+   */
   async create(owner: Owner, input: NewTask): Promise<TaskRow> {
     const now = this.clock.now();
-    return this.write(async (sql, outbox) => {
-      let depth = 1;
-      if (input.parent_task_id) {
-        await lockOwnerTree(sql, owner);
-        const parent = await findTask(sql, owner, input.parent_task_id);
-        if (!parent) throw notFound('Parent task');
-        depth = parent.depth + 1;
-        if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
-      }
-      // sort_order null: the insert places the task after its last sibling (no separate read).
-      const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: null }], now);
-      if (!row) throw new Error('insert returned no row');
-      emitTaskEvent(outbox, 'taskCreated', row, now);
-      return row;
-    });
+    const { parent_task_id: parentId } = input;
+    const row = parentId
+      ? await Sql.rawTransaction(this.orm, async (sql) => {
+          await lockOwnerTree(sql, owner);
+          const parent = await findTask(sql, owner, parentId);
+          if (!parent) throw notFound('Parent task');
+          const depth = parent.depth + 1;
+          if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
+          return this.insertNew(sql, owner, input, depth, now);
+        })
+      : await this.insertNew(this.reader(), owner, input, 1, now);
+    this.relay.kick();
+    return row;
+  }
+
+  private async insertNew(sql: Sql, owner: Owner, input: NewTask, depth: number, now: Date): Promise<TaskRow> {
+    const row = newTaskRow(owner, input, { id: uuidv7(), depth }, now);
+    // The snapshot in the event has no sort_order, so the event is complete before the insert.
+    row.sort_order = await insertTaskWithEvent(sql, row, taskEvent('taskCreated', row, now));
+    return row;
   }
 
   async get(owner: Owner, id: string): Promise<TaskRow> {
