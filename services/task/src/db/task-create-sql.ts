@@ -9,6 +9,11 @@ import type { TaskRow } from '../domain/task-model.js';
  * inserted task, so it exists exactly when the task does. Only `sort_order` is computed here (after the last
  * sibling, in the statement's snapshot, as `insertTasks` does); every other column is a parameter, so the
  * caller's row and event describe exactly what was written.
+ *
+ * The last sibling is the first row of a backward walk of `tasks_owner_parent_idx` (tenant, user, parent,
+ * sort_order). `max(sort_order)` reads the same index only for children: `parent_task_id is null` is no
+ * equality to the planner, so for roots it aggregated every task of the owner (a bitmap scan growing with
+ * the owner's tasks); ordering by the parent first (null for every root) lets it walk the index for roots too.
  */
 function createStatement(sibling: 'root' | 'child'): string {
   const siblings = sibling === 'root' ? 't.parent_task_id is null' : 't.parent_task_id = ?';
@@ -16,8 +21,9 @@ function createStatement(sibling: 'root' | 'child'): string {
        insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input,
          status, priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
          chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at, version)
-       values (?::uuid, ?, ?, ?::uuid, ?, (select coalesce(max(t.sort_order) + 1, 0) from tasks t
-                                     where t.tenant_id = ? and t.user_id = ? and ${siblings}),
+       values (?::uuid, ?, ?, ?::uuid, ?, coalesce((select t.sort_order + 1 from tasks t
+                                              where t.tenant_id = ? and t.user_id = ? and ${siblings}
+                                              order by t.parent_task_id desc, t.sort_order desc limit 1), 0),
          ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::text[], ?, ?::text[],
          null, null, null, ?::timestamptz, ?::timestamptz, ?)
        returning sort_order
