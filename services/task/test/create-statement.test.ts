@@ -2,8 +2,9 @@ import { onReadPoolQuery, Sql } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertTaskWithEvent } from '../src/db/task-create-sql.js';
+import { insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { taskEvent } from '../src/domain/events.js';
+import { TaskCreates } from '../src/domain/task-create.js';
 import { newTaskRow } from '../src/domain/task-model.js';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
@@ -61,7 +62,7 @@ describe('a create is one statement for the task and its event', () => {
     knex.removeListener('query', listener);
     stopReadPool();
     // One named statement on the plain pg pool, outside any transaction (it commits by itself).
-    expect(onReadPool).toEqual(['task_create_root']);
+    expect(onReadPool).toEqual(['task_create_roots']);
     expect(onKnex).toEqual([]);
 
     // The answer is the row as a read finds it.
@@ -99,22 +100,90 @@ describe('a create is one statement for the task and its event', () => {
     });
   });
 
-  it('writes neither row when the outbox row fails, nor when the task row fails', async () => {
+  it('writes neither row when the outbox row fails, nor when the task row fails, nor any row of such a batch', async () => {
     const now = new Date();
-    const first = newTaskRow(owner(), input('first'), { id: uuidv7(), depth: 1 }, now);
-    const event = taskEvent('taskCreated', first, now);
-    await insertTaskWithEvent(Sql.pool(h.orm), first, event);
+    const pool = Sql.pool(h.orm);
+    const make = (title: string) => {
+      const row = newTaskRow(owner(), input(title), { id: uuidv7(), depth: 1 }, now);
+      return { row, event: taskEvent('taskCreated', row, now) };
+    };
+    const first = make('first');
+    await insertRootTasksWithEvents(pool, [first]);
 
     // Same event id again: the outbox insert fails, so the new task must not stay either.
-    const second = newTaskRow(owner(), input('second'), { id: uuidv7(), depth: 1 }, now);
-    await expect(insertTaskWithEvent(Sql.pool(h.orm), second, event)).rejects.toThrow(/outbox_pkey|duplicate key/);
-    expect(await rows('select id from tasks where id = ?', [second.id])).toEqual([]);
+    const second = { ...make('second'), event: first.event };
+    await expect(insertRootTasksWithEvents(pool, [second])).rejects.toThrow(/outbox_pkey|duplicate key/);
+    expect(await rows('select id from tasks where id = ?', [second.row.id])).toEqual([]);
 
     // Same task id again: the task insert fails, so its new event must not stay either.
-    const again = taskEvent('taskCreated', first, now);
-    await expect(insertTaskWithEvent(Sql.pool(h.orm), first, again)).rejects.toThrow(/tasks_pkey|duplicate key/);
-    expect(await rows('select id from outbox where id = ?', [again.id])).toEqual([]);
-    expect(await rows('select id from outbox where id = ?', [event.id])).toHaveLength(1);
+    const again = { row: first.row, event: taskEvent('taskCreated', first.row, now) };
+    await expect(insertRootTasksWithEvents(pool, [again])).rejects.toThrow(/tasks_pkey|duplicate key/);
+    expect(await rows('select id from outbox where id = ?', [again.event.id])).toEqual([]);
+    expect(await rows('select id from outbox where id = ?', [first.event.id])).toHaveLength(1);
+
+    // One bad create among good ones: none of the statement's rows stays.
+    const good = [make('good 1'), make('good 2')];
+    await expect(insertRootTasksWithEvents(pool, [good[0], again, good[1]] as never)).rejects.toThrow(/duplicate key/);
+    const ids = good.flatMap(({ row, event }) => [row.id, event.id]);
+    expect(
+      await rows(
+        'select id from tasks where id = any(?::uuid[]) union all select id from outbox where id = any(?::uuid[])',
+        [ids, ids],
+      ),
+    ).toEqual([]);
+  });
+
+  it("places the roots of one statement after the owner's last root, in order, and takes one owner only", async () => {
+    const now = new Date();
+    const make = (who: TestUser, title: string) => {
+      const row = newTaskRow(
+        { tenantId: who.tenantId, userId: who.userId },
+        input(title),
+        { id: uuidv7(), depth: 1 },
+        now,
+      );
+      return { row, event: taskEvent('taskCreated', row, now) };
+    };
+    const last = await createTask(h, user, { title: 'last root so far' });
+    const positions = await insertRootTasksWithEvents(Sql.pool(h.orm), [
+      make(user, 'a'),
+      make(user, 'b'),
+      make(user, 'c'),
+    ]);
+    expect(positions).toEqual([1, 2, 3].map((n) => last.sort_order + n));
+    const other = h.tokens.user();
+    expect(await insertRootTasksWithEvents(Sql.pool(h.orm), [make(other, 'x'), make(other, 'y')])).toEqual([0, 1]);
+    await expect(insertRootTasksWithEvents(Sql.pool(h.orm), [make(user, 'd'), make(other, 'z')])).rejects.toThrow(
+      'one owner',
+    );
+  });
+
+  it('answers concurrent root creates each after its own commit, and fails only a bad one', async () => {
+    const who = h.tokens.user();
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => createTask(h, who, { title: `burst ${i}`, tags: [`n${i}`] })),
+    );
+    for (const task of created) {
+      const read = await call(h, who, 'GET', `/service/tasks/${task.id}`);
+      expect(read.json()).toEqual(task);
+    }
+    const events = await rows<{ id: string }>(
+      "select payload->'data'->'task'->>'id' as id from outbox where payload->>'user_id' = ?",
+      [who.userId],
+    );
+    expect(events.map((e) => e.id).sort()).toEqual(created.map((t) => t.id).sort());
+    // A title too long for the column (as if validation let it through) queued behind four running creates:
+    // its statement fails as a whole, then each of its creates is written alone and only it fails.
+    const creates = new TaskCreates(h.orm, h.clock, { kick: () => {} });
+    const ownerOf = { tenantId: who.tenantId, userId: who.userId };
+    const titles = [...Array.from({ length: 9 }, (_, i) => `after ${i}`), 'x'.repeat(501)];
+    const results = await Promise.allSettled(titles.map((title) => creates.create(ownerOf, input(title))));
+    expect(results.map((r) => r.status)).toEqual([...Array(9).fill('fulfilled'), 'rejected']);
+    const stored = await rows<{ title: string }>('select title from tasks where user_id = ? and title like ?', [
+      who.userId,
+      'after %',
+    ]);
+    expect(stored).toHaveLength(9);
   });
 
   it('gives a child its place after its siblings inside the same statement, under the tree lock', async () => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertTaskWithEvent } from '../src/db/task-create-sql.js';
+import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { newTaskRow } from '../src/domain/task-model.js';
@@ -172,8 +172,13 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     for (const parent of [null, rootId]) {
       const now = new Date();
       const row = newTaskRow(owner, { ...NEW_TASK, parent_task_id: parent }, { id: randomUUID(), depth: 1 }, now);
+      const event = taskEvent('taskCreated', row, now);
       // The recorder answers no row, so the create throws after sending: only the statement matters here.
-      const create = (sql: Sql) => insertTaskWithEvent(sql, row, taskEvent('taskCreated', row, now)).catch(() => 0);
+      const create = (sql: Sql) =>
+        (parent === null
+          ? insertRootTasksWithEvents(sql, [{ row, event }])
+          : insertChildTaskWithEvent(sql, row, event)
+        ).catch(() => 0);
       const nodes = await planOf(orm, create);
       expect(seqScansOnTasks(nodes), String(parent)).toEqual([]);
       // A child's siblings may as well be walked by the parent index alone.

@@ -2,9 +2,7 @@ import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
-import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
-import { insertTaskWithEvent } from '../db/task-create-sql.js';
 import {
   bumpVersions,
   countOwnerTasks,
@@ -23,9 +21,10 @@ import {
   subtreeShape,
   type TaskFilters,
 } from '../db/task-sql.js';
-import { emitTaskEvent, eventForChange, taskEvent } from './events.js';
+import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
-import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.js';
+import { TaskCreates } from './task-create.js';
+import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 import { buildTree, type TaskTreeNode } from './tree.js';
 
 export interface TaskPatch extends StatusAndSlotPatch {
@@ -62,11 +61,15 @@ const PLAIN_FIELDS = [
 
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
+  private readonly creates: TaskCreates;
+
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
-  ) {}
+  ) {
+    this.creates = new TaskCreates(orm, clock, relay);
+  }
 
   /**
    * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
@@ -88,33 +91,9 @@ export class TaskService {
     return Sql.pool(this.orm);
   }
 
-  /**
-   * A root task is one statement (task and outbox row together, `insertTaskWithEvent`) outside any
-   * transaction: the answer and the event are built from the input, only the position comes back. A child
-   * needs the owner's tree lock and its parent's depth first, so it runs the same statement in a transaction.
-   */
-  async create(owner: Owner, input: NewTask): Promise<TaskRow> {
-    const now = this.clock.now();
-    const { parent_task_id: parentId } = input;
-    const row = parentId
-      ? await Sql.rawTransaction(this.orm, async (sql) => {
-          await lockOwnerTree(sql, owner);
-          const parent = await findTask(sql, owner, parentId);
-          if (!parent) throw notFound('Parent task');
-          const depth = parent.depth + 1;
-          if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
-          return this.insertNew(sql, owner, input, depth, now);
-        })
-      : await this.insertNew(this.reader(), owner, input, 1, now);
-    this.relay.kick();
-    return row;
-  }
-
-  private async insertNew(sql: Sql, owner: Owner, input: NewTask, depth: number, now: Date): Promise<TaskRow> {
-    const row = newTaskRow(owner, input, { id: uuidv7(), depth }, now);
-    // The snapshot in the event has no sort_order, so the event is complete before the insert.
-    row.sort_order = await insertTaskWithEvent(sql, row, taskEvent('taskCreated', row, now));
-    return row;
+  /** See `TaskCreates`: one statement per root create (shared under load), a transaction per child. */
+  create(owner: Owner, input: NewTask): Promise<TaskRow> {
+    return this.creates.create(owner, input);
   }
 
   async get(owner: Owner, id: string): Promise<TaskRow> {
