@@ -60,9 +60,10 @@ export async function deliverBurst(
 
 /**
  * `handleOnce` for several events in one transaction: one statement records them all in the inbox, and only
- * the ones it inserted (not handled before, not twice in this burst) run their handler. Each handler's
- * changes are flushed and the identity map cleared before the next one, so every handler sees the rows
- * exactly as if it ran in a transaction of its own after the previous one committed.
+ * the ones it inserted (not handled before, not twice in this burst) are handled, in order: by the
+ * consumer's `handleBurst` at once when it has one, else by `handle` one after the other, each handler's
+ * changes flushed and the identity map cleared before the next one, so every handler sees the rows exactly
+ * as if it ran in a transaction of its own after the previous one committed.
  */
 export async function handleBatchOnce(
   orm: Orm,
@@ -75,8 +76,13 @@ export async function handleBatchOnce(
       consumer,
       events.map((e) => e.id),
     );
-    for (const event of events) {
-      if (!fresh.delete(event.id)) continue;
+    const toHandle = events.filter((event) => fresh.delete(event.id));
+    if (consumer.handleBurst) {
+      if (toHandle.length === 0) return;
+      await consumer.handleBurst(em, toHandle as never, (event, step) => runInEventSpan(event, step, consumer.durable));
+      return;
+    }
+    for (const event of toHandle) {
       await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
       await em.flush();
       em.clear();

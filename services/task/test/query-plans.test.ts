@@ -1,12 +1,28 @@
 // Scale check of issue 15: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
+import { randomUUID } from 'node:crypto';
 import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
+import { taskEvent } from '../src/domain/events.js';
+import { newTaskRow } from '../src/domain/task-model.js';
 import { dbConfig } from '../src/index.js';
 
 const OWNERS = 1_000;
+const NEW_TASK = {
+  title: 'new',
+  description: null,
+  raw_input: null,
+  priority: 3,
+  duration_min: 30,
+  deadline_at: null,
+  earliest_start_at: null,
+  reminder_channels: [],
+  reminder_offset_min: 10,
+  tags: [],
+};
 const TASKS_PER_OWNER = 100;
 
 interface PlanNode {
@@ -149,6 +165,27 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
       expect(seqScansOnTasks(nodes)).toEqual([]);
       expect(indexesUsed(nodes)).toEqual(expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx']));
+    }
+  });
+
+  it('places a created task after its siblings through the owner index (the create statement, root and child)', async () => {
+    for (const parent of [null, rootId]) {
+      const now = new Date();
+      const row = newTaskRow(owner, { ...NEW_TASK, parent_task_id: parent }, { id: randomUUID(), depth: 1 }, now);
+      const event = taskEvent('taskCreated', row, now);
+      // The recorder answers no row, so the create throws after sending: only the statement matters here.
+      const create = (sql: Sql) =>
+        (parent === null
+          ? insertRootTasksWithEvents(sql, [{ row, event }])
+          : insertChildTaskWithEvent(sql, row, event)
+        ).catch(() => 0);
+      const nodes = await planOf(orm, create);
+      expect(seqScansOnTasks(nodes), String(parent)).toEqual([]);
+      // A child's siblings may as well be walked by the parent index alone.
+      expect(indexesUsed(nodes)).toEqual(parent === null ? ['tasks_owner_parent_idx'] : [expect.any(String)]);
+      expect(['tasks_owner_parent_idx', 'tasks_parent_idx']).toContain(indexesUsed(nodes)[0]);
+      // One row read from the index (the last sibling), not an aggregate over the owner's tasks.
+      expect(nodes.filter((n) => n['Node Type'] === 'Aggregate' || n['Node Type'].startsWith('Bitmap'))).toEqual([]);
     }
   });
 

@@ -2,8 +2,8 @@ import type { EntityManager } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Reminder, type ReminderStatus } from '../db/entities.js';
-import { lockTask } from '../db/reminders-sql.js';
+import { Reminder, type ReminderRow, type ReminderStatus } from '../db/entities.js';
+import { lockTasks } from '../db/reminders-sql.js';
 import { notifyWakeup } from '../workers/wakeups.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
@@ -15,14 +15,6 @@ function reminderTimeFor(task: TaskSnapshot, deleted: boolean): Date | null {
   return new Date(new Date(task.chosen_slot_start).getTime() - task.reminder_offset_min * 60_000);
 }
 
-/**
- * Keeps the task's reminder in step with a task event: created or moved when the slot is set or moves,
- * cancelled when the task is done, skipped, unscheduled or deleted. One task's events apply in the order the
- * task service committed them, whatever order they arrive in: an event whose version is not newer than the
- * stored one is ignored (ADR 021), and events of one task are handled one at a time (a transaction lock on
- * the task id), so two racing handlers cannot both read the old row. Returns true when a reminder became
- * due-able (the firer should re-arm).
- */
 export type TaskEvent = EventOf<(typeof taskEvents)[keyof typeof taskEvents]>;
 
 /** Whether `task` is older than (or the same change as) what the reminder already reflects. */
@@ -32,12 +24,61 @@ function isStale(existing: { taskVersion: number; taskUpdatedAt: Date }, task: T
   return task.version > 0 || existing.taskUpdatedAt > new Date(task.updated_at);
 }
 
-export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock): Promise<boolean> {
+/** Runs one event's step in its consumer span (the burst path passes the consumer's; alone it just runs). */
+export type EventStep = <T>(event: TaskEvent, step: () => Promise<T>) => Promise<T>;
+const runStep: EventStep = (_event, step) => step();
+
+/**
+ * Keeps the task's reminder in step with a task event: created or moved when the slot is set or moves,
+ * cancelled when the task is done, skipped, unscheduled or deleted. One task's events apply in the order the
+ * task service committed them, whatever order they arrive in: an event whose version is not newer than the
+ * stored one is ignored (ADR 021), and events of one task are handled one at a time (a transaction lock on
+ * the task id), so two racing handlers cannot both read the old row. Returns true when a reminder became
+ * due-able (the firer should re-arm).
+ */
+export function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock): Promise<boolean> {
+  return applyTaskEvents(em, [event], clock);
+}
+
+/**
+ * `applyTaskEvent` for the events of a burst, in order, with two statements for all of them: the locks of
+ * every task they touch (taken in one sorted order, so two bursts never wait on each other in a cycle), then
+ * the reminders of those tasks. Each event then applies to the reminder as the previous events of the burst
+ * left it (the same object), exactly as if each ran alone after the previous one; one flush and at most one
+ * wake-up end the burst. Returns true when a reminder became due-able.
+ */
+export async function applyTaskEvents(
+  em: EntityManager,
+  events: readonly TaskEvent[],
+  clock: Clock,
+  inEventSpan: EventStep = runStep,
+): Promise<boolean> {
+  const taskIds = [...new Set(events.map((event) => event.data.task.id))].sort();
+  await lockTasks(em, taskIds);
+  const reminders = new Map(
+    (await em.find(Reminder, { taskId: { $in: taskIds } })).map((reminder) => [reminder.taskId, reminder]),
+  );
+  let dueable = false;
+  for (const event of events) {
+    const changed = await inEventSpan(event, async () => applyToReminder(em, reminders, event, clock.now()));
+    dueable ||= changed;
+  }
+  await em.flush();
+  // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
+  if (dueable) await notifyWakeup(em, 'reminders');
+  return dueable;
+}
+
+/**
+ * Applies one event to its task's reminder in `reminders` (task id -> reminder, loaded under the task's
+ * lock; a new reminder is added to it). Returns true when the reminder became due-able.
+ */
+function applyToReminder(em: EntityManager, reminders: Map<string, ReminderRow>, event: TaskEvent, now: Date): boolean {
   const { task } = event.data;
-  const now = clock.now();
   const version = new Date(task.updated_at);
-  await lockTask(em, task.id);
-  const existing = await em.findOne(Reminder, { taskId: task.id, tenantId: task.tenant_id });
+  const found = reminders.get(task.id);
+  // A reminder is the task's only when the tenant matches too (as the single lookup by task and tenant had it).
+  const existing = found && found.tenantId === task.tenant_id ? found : undefined;
   if (existing && isStale(existing, task)) return false;
   let remindAt = reminderTimeFor(task, event.type === 'task.task.deleted');
   // A slot that has already begun gets no reminder; one whose offset already passed fires at once.
@@ -51,12 +92,12 @@ export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock:
       existing.updatedAt = now;
     } else if (task.version > 1) {
       // A cancelled row remembers the version, so older events arriving later cannot create the reminder.
-      em.create(Reminder, reminderRow(task, now, 'cancelled', now));
+      reminders.set(task.id, em.create(Reminder, reminderRow(task, now, 'cancelled', now)));
     }
     return false;
   }
   if (!existing) {
-    em.create(Reminder, reminderRow(task, remindAt, 'scheduled', now));
+    reminders.set(task.id, em.create(Reminder, reminderRow(task, remindAt, 'scheduled', now)));
   } else {
     const moved = existing.remindAt.getTime() !== remindAt.getTime();
     existing.task = task;
@@ -71,9 +112,6 @@ export async function applyTaskEvent(em: EntityManager, event: TaskEvent, clock:
       existing.firedAt = null;
     }
   }
-  await em.flush();
-  // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
-  await notifyWakeup(em, 'reminders');
   return true;
 }
 

@@ -14,7 +14,7 @@ import { rememberContact } from '../db/contacts-sql.js';
 import { writeConflictNotification } from '../domain/conflict-notices.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
 import { writeSoftBreachNotification } from '../domain/quota-notices.js';
-import { applyTaskEvent } from '../domain/reminders.js';
+import { applyTaskEvent, applyTaskEvents } from '../domain/reminders.js';
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
 const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
@@ -35,6 +35,10 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       handle: async (em, event) => {
         // NOTIFY (sent on commit) is the cross-process wake-up; this timer covers a listener that is down.
         if (await applyTaskEvent(em, event, clock)) setTimeout(options.onReminderChanged, 25);
+      },
+      // Under load: one lock statement and one lookup per burst instead of two round trips per event.
+      handleBurst: async (em, events, inEventSpan) => {
+        if (await applyTaskEvents(em, events, clock, inEventSpan)) setTimeout(options.onReminderChanged, 25);
       },
     }),
     contacts: defineConsumer({

@@ -10,13 +10,14 @@ export type TaskEventKind = keyof typeof taskEvents;
  */
 export type TaskOutbox = EntityManager | EventEnvelope[];
 
+/** The event of a task change: the task as `row` describes it after the change. */
+export function taskEvent(kind: TaskEventKind, row: TaskRow, at: Date): EventEnvelope {
+  return makeEvent(taskEvents[kind], { tenantId: row.tenant_id, userId: row.user_id, at }, { task: toSnapshot(row) });
+}
+
 /** Adds the event of a task change to the outbox of the caller's transaction. */
 export function emitTaskEvent(outbox: TaskOutbox, kind: TaskEventKind, row: TaskRow, at: Date): void {
-  const event = makeEvent(
-    taskEvents[kind],
-    { tenantId: row.tenant_id, userId: row.user_id, at },
-    { task: toSnapshot(row) },
-  );
+  const event = taskEvent(kind, row, at);
   if (Array.isArray(outbox)) outbox.push(event);
   else enqueue(outbox, event);
 }

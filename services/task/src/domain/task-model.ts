@@ -40,6 +40,43 @@ export interface TaskRow extends NewTask {
   version: number;
 }
 
+/**
+ * The row a create writes: the input plus what the store decides, as the insert stores it (status pending,
+ * no slot, version 1, created and updated now). `sort_order` is a placeholder until the insert computes it.
+ */
+export function newTaskRow(
+  owner: { tenantId: string; userId: string },
+  input: NewTask,
+  decided: { id: string; depth: number },
+  now: Date,
+): TaskRow {
+  return {
+    title: input.title,
+    description: input.description,
+    raw_input: input.raw_input,
+    priority: input.priority,
+    duration_min: input.duration_min,
+    deadline_at: input.deadline_at,
+    earliest_start_at: input.earliest_start_at,
+    reminder_channels: input.reminder_channels,
+    reminder_offset_min: input.reminder_offset_min,
+    tags: input.tags,
+    parent_task_id: input.parent_task_id,
+    id: decided.id,
+    tenant_id: owner.tenantId,
+    user_id: owner.userId,
+    depth: decided.depth,
+    sort_order: 0,
+    status: 'pending',
+    chosen_slot_start: null,
+    chosen_slot_end: null,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+}
+
 export const TASK_DEFAULTS = {
   priority: 3,
   duration_min: 30,

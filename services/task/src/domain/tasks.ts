@@ -2,7 +2,6 @@ import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
-import { v7 as uuidv7 } from 'uuid';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import {
   bumpVersions,
@@ -10,7 +9,6 @@ import {
   deleteTask,
   findTask,
   findTasks,
-  insertTasks,
   listTasks,
   lockOwnerTree,
   nextSortOrder,
@@ -25,6 +23,7 @@ import {
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
+import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 import { buildTree, type TaskTreeNode } from './tree.js';
 
@@ -62,11 +61,15 @@ const PLAIN_FIELDS = [
 
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
+  private readonly creates: TaskCreates;
+
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
-  ) {}
+  ) {
+    this.creates = new TaskCreates(orm, clock, relay);
+  }
 
   /**
    * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
@@ -88,23 +91,9 @@ export class TaskService {
     return Sql.pool(this.orm);
   }
 
-  async create(owner: Owner, input: NewTask): Promise<TaskRow> {
-    const now = this.clock.now();
-    return this.write(async (sql, outbox) => {
-      let depth = 1;
-      if (input.parent_task_id) {
-        await lockOwnerTree(sql, owner);
-        const parent = await findTask(sql, owner, input.parent_task_id);
-        if (!parent) throw notFound('Parent task');
-        depth = parent.depth + 1;
-        if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
-      }
-      // sort_order null: the insert places the task after its last sibling (no separate read).
-      const [row] = await insertTasks(sql, owner, [{ ...input, id: uuidv7(), depth, sort_order: null }], now);
-      if (!row) throw new Error('insert returned no row');
-      emitTaskEvent(outbox, 'taskCreated', row, now);
-      return row;
-    });
+  /** See `TaskCreates`: one statement per root create (shared under load), a transaction per child. */
+  create(owner: Owner, input: NewTask): Promise<TaskRow> {
+    return this.creates.create(owner, input);
   }
 
   async get(owner: Owner, id: string): Promise<TaskRow> {

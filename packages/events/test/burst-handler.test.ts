@@ -1,0 +1,90 @@
+import type { EntityManager, Orm } from '@routinely/db';
+import { quietLogger } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineConsumer, deliverBurst, type EventEnvelope, taskEvents } from '../src/index.js';
+import { count, openEventsDatabase, taskCreated } from './support.js';
+
+// Issue 15: a consumer may handle the new events of a burst at once (`handleBurst`, e.g. one lookup for all).
+// It gets each new event once, in order, inside the burst's transaction; a failing burst falls back to
+// `handle` one by one, so only the failing event is retried.
+const logger = quietLogger();
+let orm: Orm;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ orm, close } = await openEventsDatabase());
+});
+afterAll(() => close?.());
+
+const policy = { ackWaitMs: 5_000, maxDeliver: 3, backoffMs: [50, 100] };
+const delivery = (payload: EventEnvelope, attempt = 1) => ({ subject: payload.type, attempt, payload });
+
+/** A row the handler writes in the consumer's transaction (it commits with the inbox rows, or not at all). */
+async function writeRow(em: EntityManager, eventId: string, consumer: string) {
+  await em
+    .getConnection()
+    .execute(
+      "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), ?, ?, 'x', 'null', 'x', 1, now())",
+      [consumer, eventId],
+      'run',
+      em.getTransactionContext(),
+    );
+}
+
+describe('burst handlers', () => {
+  it('get the new events of a burst once, in order, each step in its span; a redelivery runs nothing', async () => {
+    const bursts: string[][] = [];
+    const singles: string[] = [];
+    const stepped: string[] = [];
+    const consumer = defineConsumer({
+      durable: 'test-burst-handler',
+      events: [taskEvents.taskCreated],
+      policy,
+      handle: async (_em, event) => void singles.push(event.id),
+      handleBurst: async (em, events, inEventSpan) => {
+        bursts.push(events.map((e) => e.id));
+        for (const event of events) await inEventSpan(event, async () => void stepped.push(event.id));
+        for (const event of events) await writeRow(em, event.id, 'burst-row');
+      },
+    });
+    const deps = { orm, transport: undefined as never, logger };
+    const [a, b, c] = [taskCreated(), taskCreated(), taskCreated()];
+    expect(await deliverBurst(consumer, deps, [delivery(a), delivery(b)])).toEqual([undefined, undefined]);
+    // b redelivered (its ack was lost) and c twice: only c is new, and it is handled once.
+    expect(await deliverBurst(consumer, deps, [delivery(b, 2), delivery(c), delivery(c, 2)])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(await deliverBurst(consumer, deps, [delivery(a, 2), delivery(c, 3)])).toEqual([undefined, undefined]);
+    expect(bursts).toEqual([[a.id, b.id], [c.id]]);
+    expect(stepped).toEqual([a.id, b.id, c.id]);
+    expect(singles).toEqual([]);
+    expect(await count(orm, "inbox where consumer = 'test-burst-handler'")).toBe(3);
+    expect(await count(orm, "event_dead_letter where consumer = 'burst-row'")).toBe(3);
+  });
+
+  it('fall back to one by one when they fail: nothing of the burst stays, only the failing event is retried', async () => {
+    const consumer = defineConsumer({
+      durable: 'test-burst-handler-failure',
+      events: [taskEvents.taskCreated],
+      policy,
+      handle: async (em, event) => {
+        if (event.data.task.title === 'fails') throw new Error('handler failed');
+        await writeRow(em, event.id, 'single-row');
+      },
+      handleBurst: async (em, events) => {
+        for (const event of events) await writeRow(em, event.id, 'burst-row-failed');
+        if (events.some((e) => e.data.task.title === 'fails')) throw new Error('burst failed');
+      },
+    });
+    const deps = { orm, transport: undefined as never, logger };
+    const [ok1, bad, ok2] = [taskCreated(), taskCreated({ title: 'fails' }), taskCreated()];
+    const outcomes = await deliverBurst(consumer, deps, [delivery(ok1), delivery(bad), delivery(ok2)]);
+    expect(outcomes[0]).toBeUndefined();
+    expect(outcomes[1]).toBeInstanceOf(Error);
+    expect(outcomes[2]).toBeUndefined();
+    expect(await count(orm, "event_dead_letter where consumer = 'burst-row-failed'")).toBe(0);
+    expect(await count(orm, "event_dead_letter where consumer = 'single-row'")).toBe(2);
+    expect(await count(orm, "inbox where consumer = 'test-burst-handler-failure'")).toBe(2);
+  });
+});
