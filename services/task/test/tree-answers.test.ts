@@ -193,4 +193,58 @@ describe('stored tree answers', () => {
     expect(second).not.toBe(first);
     expect(second.body.toString()).toBe(first.body.toString());
   });
+
+  it('keeps creates of root tasks off the version row; a transaction of many rows bumps it once', async () => {
+    const who = h.tokens.user();
+    const version = async () =>
+      (
+        await Sql.pool(h.orm).first<{ version: number }>(
+          'select version from task_tree_versions where tenant_id = ? and user_id = ?',
+          [who.tenantId, who.userId],
+        )
+      )?.version;
+    await Promise.all(Array.from({ length: 20 }, (_, i) => createTask(h, who, { title: `root ${i}` })));
+    expect(await version()).toBeUndefined();
+    const t = await smallTree(who); // five child creates, one transaction each
+    expect(Number(await version())).toBe(5);
+    const slots = [t.a1, t.a2, t.b1].map((task, i) => ({
+      taskId: task.id,
+      chosenSlotStart: `2026-11-22T0${i}:00:00Z`,
+      chosenSlotEnd: `2026-11-22T0${i}:30:00Z`,
+    }));
+    await scheduler.applySlots({ assignments: slots }, { actor: { ...ownerOf(who), permissions: who.permissions } });
+    expect(Number(await version())).toBe(6);
+  });
+
+  it('lets concurrent writes of one owner commit (no deadlock on the version row) and answers their result', async () => {
+    const who = h.tokens.user();
+    const t = await smallTree(who);
+    const other = await smallTree(who);
+    await readTree(who, t.root.id);
+    const actor = { actor: { ...ownerOf(who), permissions: who.permissions } };
+    const results = await Promise.all([
+      ...[t.a1, t.a2, t.b1, other.a1, other.b1].map((task, i) =>
+        call(h, who, 'PATCH', `/service/tasks/${task.id}`, { title: `concurrent ${i}`, duration_min: 10 + i }),
+      ),
+      ...[t.a, t.b, other.a].map((parent) => createTask(h, who, { title: 'new child', parent_task_id: parent.id })),
+      scheduler.applySlots(
+        {
+          assignments: [t.a1, other.a2, t.b1].map((task) => ({
+            taskId: task.id,
+            chosenSlotStart: '2026-11-23T09:00:00Z',
+            chosenSlotEnd: '2026-11-23T09:30:00Z',
+          })),
+        },
+        actor,
+      ),
+      call(h, who, 'POST', `/service/tasks/${other.b.id}/move`, { parent_task_id: t.root.id }),
+    ]);
+    for (const result of results) {
+      if (result && typeof result === 'object' && 'statusCode' in result) {
+        expect((result as { statusCode: number }).statusCode, JSON.stringify(result)).toBeLessThan(300);
+      }
+    }
+    await readTree(who, t.root.id);
+    await readTree(who, other.root.id);
+  });
 });

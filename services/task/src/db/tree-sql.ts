@@ -4,48 +4,41 @@ import type { TaskRow } from '../domain/task-model.js';
 import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
 
 /**
- * The fingerprint of a subtree: md5 of its rows' `id:xmin` pairs in id order. `xmin` is the id of the
- * transaction that wrote the row version a snapshot sees, so any committed insert, update, move or delete of a
- * row of the subtree, whoever wrote it (the task service, the scheduler's slots over gRPC, the calendar's
- * commands, imports, cascades, a hand-written statement), changes the set of pairs and the fingerprint. Row
- * locks (FOR UPDATE, the foreign key's KEY SHARE) do not touch `xmin`, and a committed row version never gets
- * another one, so two snapshots with one fingerprint see the same rows: the same answer.
+ * One statement, so one snapshot: the owner's tree version (task_tree_versions, '0' before the first bump; a
+ * trigger adds 1 in every transaction that changes one of the owner's trees, see the migration
+ * Migration20261125170241) and, only when it differs from the caller's, the subtree: walked by id and parent only
+ * (primary key and tasks_parent_idx; children always share their parent's owner), the owner's rows kept,
+ * parents before children and siblings in order. `offset 0` keeps the lateral subquery from being flattened, so
+ * the comparison is a one-time filter and an unchanged read never walks (query-plans.test.ts checks it).
+ * Unchanged: one row, the version and null columns. Not the owner's task: one row with null columns too, told
+ * apart by the caller (it knew no version, or the version moved).
  */
-const FINGERPRINT = `md5(string_agg(id::text || ':' || xmin::text, ',' order by id))`;
-
-/**
- * One statement (one snapshot) that walks the subtree by id and parent only (primary key and tasks_parent_idx,
- * as the plain subtree read), keeps the owner's rows, and computes the fingerprint; only when it differs from
- * the caller's does it fetch the full rows (by primary key), parents before children and siblings in order.
- * Unchanged: one row with the fingerprint and null columns. Not the owner's task: one row, null fingerprint.
- * `offset 0` keeps the lateral subquery from being flattened into a join, so the fingerprint comparison is a
- * one-time filter that skips the row fetch altogether (query-plans.test.ts checks the plan).
- */
-const SUBTREE_IF_CHANGED = `with recursive sub as (
-       select id, xmin, tenant_id, user_id from tasks where id = ?
-       union all
-       select c.id, c.xmin, c.tenant_id, c.user_id from tasks c join sub on c.parent_task_id = sub.id
-     ), owned as (
-       select id, xmin from sub where tenant_id = ? and user_id = ?
-     ), stamp as (
-       select ${FINGERPRINT} as fingerprint from owned
+const SUBTREE_IF_CHANGED = `with stamp as materialized (
+       select coalesce(
+         (select version::text from task_tree_versions where tenant_id = ? and user_id = ?), '0'
+       ) as tree_version
      )
-     select stamp.fingerprint, t.*
-     from stamp left join lateral (
-       select ${TASK_COLUMNS.replace(/(\w+)/g, 't.$1')} from owned join tasks t on t.id = owned.id
-       where stamp.fingerprint is distinct from ?::text
+     select stamp.tree_version, t.* from stamp left join lateral (
+       with recursive sub as (
+         select ${TASK_COLUMNS} from tasks where id = ?
+         union all
+         select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
+       )
+       select * from sub
+       where tenant_id = ? and user_id = ? and stamp.tree_version is distinct from ?::text
        offset 0
      ) t on true
      order by t.depth, t.sort_order, t.id`;
 
 export type SubtreeSince =
-  | { kind: 'missing' }
-  | { kind: 'unchanged'; fingerprint: string }
-  | { kind: 'changed'; fingerprint: string; rows: TaskRow[] };
+  | { kind: 'missing'; version: string }
+  | { kind: 'unchanged'; version: string }
+  | { kind: 'changed'; version: string; rows: TaskRow[] };
 
 /**
- * The subtree of `rootId` unless its fingerprint is still `known` (null: nothing known, always the rows).
- * A named prepared statement on the read pool, like the other hot reads, with a generic plan.
+ * The subtree of `rootId` unless the owner's tree version is still `known` (null: nothing known, always the
+ * rows). A named prepared statement on the read pool with a generic plan: its plan cannot depend on the
+ * parameters, and planning it for every read cost more than running it for a tree of 100 (issue 15).
  */
 export async function subtreeSince(
   sql: Sql,
@@ -53,17 +46,16 @@ export async function subtreeSince(
   rootId: string,
   known: string | null,
 ): Promise<SubtreeSince> {
-  const rows = await sql.rows<TaskRow & { fingerprint: string | null }>(
+  const rows = await sql.rows<TaskRow & { tree_version: string }>(
     SUBTREE_IF_CHANGED,
-    [rootId, owner.tenantId, owner.userId, known],
-    // Its plan cannot depend on the parameters (the root by primary key, the walk by parent), and planning it
-    // cost more than running it for a tree of 100: planned once per connection.
+    [owner.tenantId, owner.userId, rootId, owner.tenantId, owner.userId, known],
     { name: 'task_subtree_since', plan: 'generic' },
   );
-  const fingerprint = rows[0]?.fingerprint ?? null;
-  if (fingerprint === null) return { kind: 'missing' };
-  if (rows[0]?.id === null) return { kind: 'unchanged', fingerprint };
-  // The extra fingerprint column stays on the rows: the answer is built field by field (toTaskRead).
-  for (const row of rows) parseTaskRow(row);
-  return { kind: 'changed', fingerprint, rows };
+  const first = rows[0];
+  // The stamp always gives one row; none (a stand-in Sql in tests) reads as not found.
+  if (!first) return { kind: 'missing', version: '' };
+  const version = first.tree_version;
+  // The extra tree_version column stays on the rows: the answer is built field by field (toTaskRead).
+  if (first.id !== null) return { kind: 'changed', version, rows: rows.map(parseTaskRow) };
+  return version === known ? { kind: 'unchanged', version } : { kind: 'missing', version };
 }

@@ -1,13 +1,13 @@
-/** A serialized answer and the fingerprint of the data it was built from (in the same snapshot). */
+/** A serialized answer and the version of the data it was built from (read in the same snapshot). */
 export interface StoredAnswer {
-  fingerprint: string;
+  version: string;
   body: Buffer;
 }
 
 /**
  * Serialized answers of one process, least recently used first out, bounded by their total size in bytes.
- * It decides nothing about freshness: a reader hands the stored fingerprint to PostgreSQL with every read and
- * uses the body only if the data still has that fingerprint. An entry is therefore never wrong, only useless,
+ * It decides nothing about freshness: a reader hands the stored version to PostgreSQL with every read and
+ * uses the body only if the data still has that version. An entry is therefore never wrong, only useless,
  * and no other instance has to be told about writes.
  */
 export class AnswerCache {
