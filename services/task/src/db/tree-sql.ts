@@ -1,7 +1,7 @@
 import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import type { TaskRow } from '../domain/task-model.js';
-import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+import type { TaskTextRow } from '../domain/task-model.js';
+import { TASK_COLUMNS } from './task-sql.js';
 
 /**
  * One statement, so one snapshot: the owner's tree version (task_tree_versions, '0' before the first bump; a
@@ -33,7 +33,7 @@ const SUBTREE_IF_CHANGED = `with stamp as materialized (
 export type SubtreeSince =
   | { kind: 'missing'; version: string }
   | { kind: 'unchanged'; version: string }
-  | { kind: 'changed'; version: string; rows: TaskRow[] };
+  | { kind: 'changed'; version: string; rows: TaskTextRow[] };
 
 /**
  * The subtree of `rootId` unless the owner's tree version is still `known` (null: nothing known, always the
@@ -46,7 +46,7 @@ export async function subtreeSince(
   rootId: string,
   known: string | null,
 ): Promise<SubtreeSince> {
-  const rows = await sql.rows<TaskRow & { tree_version: string }>(
+  const rows = await sql.rows<TaskTextRow & { tree_version: string }>(
     SUBTREE_IF_CHANGED,
     [owner.tenantId, owner.userId, rootId, owner.tenantId, owner.userId, known],
     { name: 'task_subtree_since', plan: 'generic' },
@@ -55,7 +55,8 @@ export async function subtreeSince(
   // The stamp always gives one row; none (a stand-in Sql in tests) reads as not found.
   if (!first) return { kind: 'missing', version: '' };
   const version = first.tree_version;
-  // The extra tree_version column stays on the rows: the answer is built field by field (toTaskRead).
-  if (first.id !== null) return { kind: 'changed', version, rows: rows.map(parseTaskRow) };
+  // Timestamps stay PostgreSQL's text (both pools parse types alike, read-pool.ts): toTaskRead formats them
+  // without Dates. The extra tree_version column stays on the rows: the answer is built field by field.
+  if (first.id !== null) return { kind: 'changed', version, rows };
   return version === known ? { kind: 'unchanged', version } : { kind: 'missing', version };
 }
