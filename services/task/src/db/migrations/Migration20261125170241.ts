@@ -10,16 +10,21 @@ export class Migration20261125170241 extends Migration {
     this.addSql(
       'create table "task"."task_tree_versions" ("tenant_id" uuid not null, "user_id" uuid not null, "version" bigint not null, constraint "task_tree_versions_pkey" primary key ("tenant_id", "user_id"))',
     );
-    // Once per transaction and owner: a later row of the same transaction finds the row already written by it
-    // (its xmin) and leaves it. Subtransactions (savepoints) write with their own xid: at worst one more bump.
+    // Once per transaction and owner: the first row of a transaction bumps and leaves a transaction-local mark
+    // (set_config(..., true) ends with the transaction, and with a savepoint rolled back), later rows of the
+    // same owner find it and stop. Rows of several owners in one transaction bump more than once: harmless.
     this.addSql(`create function "task"."bump_task_tree_version"() returns trigger language plpgsql as $$
 declare
   changed "task"."tasks"%rowtype := case when tg_op = 'DELETE' then old else new end;
+  owner_key text := changed.tenant_id::text || ':' || changed.user_id::text;
 begin
+  if current_setting('routinely.task_tree_version_bumped', true) is not distinct from owner_key then
+    return null;
+  end if;
   insert into "task"."task_tree_versions" as v (tenant_id, user_id, version)
   values (changed.tenant_id, changed.user_id, 1)
-  on conflict (tenant_id, user_id) do update set version = v.version + 1
-    where v.xmin <> pg_current_xact_id()::xid;
+  on conflict (tenant_id, user_id) do update set version = v.version + 1;
+  perform set_config('routinely.task_tree_version_bumped', owner_key, true);
   return null;
 end $$`);
     // Deferred to the commit: the version row is locked only from then to the end of the commit, after every
