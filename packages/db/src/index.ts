@@ -3,5 +3,5 @@ export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export * from './embedded.js';
 export * from './orm.js';
-export { onReadPoolQuery, type PlanMode, type ReadPoolQuery, readPoolOf, toPositional } from './read-pool.js';
+export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from './read-pool.js';
 export * from './sql.js';

@@ -16,52 +16,39 @@ function ormTypes(): pg.CustomTypesConfig {
 }
 
 /**
- * How PostgreSQL plans a named statement of the read pool. `custom` (the default): planned for its parameters
- * at every execution (plan_cache_mode=force_custom_plan, see below). `generic`: planned once per connection
- * (force_generic_plan), for statements whose plan cannot depend on their parameters and whose planning costs
- * more than running them (the tree's recursive statement: about 250 µs of planning, issue 15); the plan test
- * explains such a statement after repeats, i.e. its generic plan.
+ * Hot reads bypass knex: one `pg` pool per ORM (same URL, same search_path, same type parsing), opened on
+ * first use and closed with the ORM. A read through it is a named prepared statement: PostgreSQL parses and
+ * analyses it once per connection, later calls send only its name and parameters (each still planned for
+ * its parameters, see below).
  */
-export type PlanMode = 'custom' | 'generic';
+const pools = new WeakMap<Orm, pg.Pool>();
 
-/**
- * Hot reads bypass knex: `pg` pools per ORM (same URL, same search_path, same type parsing), one per plan mode,
- * each opened on first use and closed with the ORM. A read through one is a named prepared statement:
- * PostgreSQL parses and analyses it once per connection, later calls send only its name and parameters.
- */
-const pools = new WeakMap<Orm, Map<PlanMode, pg.Pool>>();
-
-export function readPoolOf(orm: Orm, plan: PlanMode = 'custom'): pg.Pool {
-  let byMode = pools.get(orm);
-  if (!byMode) {
-    byMode = new Map();
-    pools.set(orm, byMode);
-  }
-  let pool = byMode.get(plan);
+export function readPoolOf(orm: Orm): pg.Pool {
+  let pool = pools.get(orm);
   if (!pool) {
     const schema = String(orm.config.get('schema'));
     pool = new pg.Pool({
       connectionString: String(orm.config.get('clientUrl')),
-      // Custom plans by default: after five executions PostgreSQL may otherwise keep one generic plan for any
+      // Custom plans only: after five executions PostgreSQL may otherwise keep one generic plan for any
       // parameters, and for the task by id that plan walked an owner index instead of the primary key.
-      options: `-c search_path="${schema}" -c plan_cache_mode=force_${plan}_plan`,
+      options: `-c search_path="${schema}" -c plan_cache_mode=force_custom_plan`,
       types: ormTypes(),
       max: orm.config.get('pool')?.max ?? 10,
       idleTimeoutMillis: 30_000,
     });
     // An idle client losing its server (restart, failover) must not crash the process; the pool drops it.
     pool.on('error', () => {});
-    byMode.set(plan, pool);
+    pools.set(orm, pool);
   }
   return pool;
 }
 
-/** Ends the ORM's read pools, if any was opened (`openOrm` calls this when the ORM closes). */
+/** Ends the ORM's read pool, if one was opened (`openOrm` calls this when the ORM closes). */
 export async function closeReadPool(orm: Orm): Promise<void> {
-  const byMode = pools.get(orm);
-  if (!byMode) return;
+  const pool = pools.get(orm);
+  if (!pool) return;
   pools.delete(orm);
-  await Promise.all([...byMode.values()].map((pool) => pool.end()));
+  await pool.end();
 }
 
 /** `?` placeholders (knex's) as `$1, $2, ...` (PostgreSQL's), cached per statement text. */
@@ -83,14 +70,11 @@ export interface ReadPoolQuery {
   name: string;
 }
 
-/** Calls `listener` for every statement run on the ORM's read pools (tests count statements); returns the unsubscribe. */
+/** Calls `listener` for every statement run on the ORM's read pool (tests count statements); returns the unsubscribe. */
 export function onReadPoolQuery(orm: Orm, listener: (query: ReadPoolQuery) => void): () => void {
-  const modes: PlanMode[] = ['custom', 'generic'];
-  const emitters = modes.map((mode) => readPoolOf(orm, mode) as unknown as EventEmitter);
-  for (const events of emitters) events.on('query', listener);
-  return () => {
-    for (const events of emitters) events.removeListener('query', listener);
-  };
+  const events = readPoolOf(orm) as unknown as EventEmitter;
+  events.on('query', listener);
+  return () => events.removeListener('query', listener);
 }
 
 /** Reports `query` to the listeners of `onReadPoolQuery` (none in production: then nothing is built). */

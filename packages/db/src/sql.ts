@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Orm } from './orm.js';
-import { type PlanMode, readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
-
-/** A hot read's statement name, planned for its parameters, or a name with its plan mode. */
-export type Prepared = string | { name: string; plan: PlanMode };
+import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
@@ -18,7 +15,7 @@ export class Sql {
   private constructor(
     private readonly runner: Runner,
     /** Set outside transactions: where `rows` with a statement name runs (read-pool.ts, opened on first use). */
-    private readonly readPool?: (plan: PlanMode) => pg.Pool,
+    private readonly readPool?: () => pg.Pool,
   ) {}
 
   /**
@@ -41,28 +38,26 @@ export class Sql {
   }
 
   static pool(orm: Orm): Sql {
-    return new Sql(orm.em.getKnex(), (plan) => readPoolOf(orm, plan));
+    return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
   }
 
   /**
    * `prepared` names a hot read: outside a transaction it runs as that named prepared statement on the read
-   * pool of its plan mode (`pg` directly, no knex; a bare name plans for its parameters, see `PlanMode`),
-   * inside one it runs like any other statement. One name, one text: the statement must not contain a
-   * literal `?` (placeholders become `$n`).
+   * pool (`pg` directly, no knex), inside one it runs like any other statement. One name, one text: the
+   * statement must not contain a literal `?` (placeholders become `$n`).
    */
-  async rows<T>(query: string, params: readonly unknown[] = [], prepared?: Prepared): Promise<T[]> {
+  async rows<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T[]> {
     if (prepared && this.readPool) {
-      const { name, plan } = typeof prepared === 'string' ? { name: prepared, plan: 'custom' as const } : prepared;
-      const pool = this.readPool(plan);
-      reportReadPoolQuery(pool, query, name);
-      const result = await pool.query({ name, text: toPositional(query), values: [...params] });
+      const pool = this.readPool();
+      reportReadPoolQuery(pool, query, prepared);
+      const result = await pool.query({ name: prepared, text: toPositional(query), values: [...params] });
       return result.rows as T[];
     }
     const result = (await this.runner.raw(query, params as never)) as unknown as { rows: T[] };
     return result.rows;
   }
 
-  async first<T>(query: string, params: readonly unknown[] = [], prepared?: Prepared): Promise<T | undefined> {
+  async first<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T | undefined> {
     return (await this.rows<T>(query, params, prepared))[0];
   }
 

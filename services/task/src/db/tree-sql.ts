@@ -4,59 +4,52 @@ import type { TaskTextRow } from '../domain/task-model.js';
 import { TASK_COLUMNS } from './task-sql.js';
 
 /**
- * One statement, so one snapshot: the owner's tree version (task_tree_versions, '0' before the first bump; a
- * trigger adds 1 in every transaction that changes one of the owner's trees, see the migration
- * Migration20261125170241) and, only when it differs from the caller's, the subtree: walked by id and parent only
- * (primary key and tasks_parent_idx; children always share their parent's owner), the owner's rows kept,
- * parents before children and siblings in order. `offset 0` keeps the lateral subquery from being flattened, so
- * the comparison is a one-time filter and an unchanged read never walks (query-plans.test.ts checks it).
- * Unchanged: one row, the version and null columns. Not the owner's task: one row with null columns too, told
- * apart by the caller (it knew no version, or the version moved).
+ * The owner's tree version: '0' before the first bump. A trigger adds 1 in every transaction that changes one
+ * of the owner's trees (migration Migration20261125170241), so equal versions in two snapshots mean equal
+ * trees. One primary-key row: the whole check of an unchanged tree read.
  */
-const SUBTREE_IF_CHANGED = `with stamp as materialized (
-       select coalesce(
-         (select version::text from task_tree_versions where tenant_id = ? and user_id = ?), '0'
-       ) as tree_version
-     )
-     select stamp.tree_version, t.* from stamp left join lateral (
-       with recursive sub as (
-         select ${TASK_COLUMNS} from tasks where id = ?
-         union all
-         select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
-       )
-       select * from sub
-       where tenant_id = ? and user_id = ? and stamp.tree_version is distinct from ?::text
-       offset 0
-     ) t on true
-     order by t.depth, t.sort_order, t.id`;
+const TREE_VERSION = `select coalesce(
+       (select version::text from task_tree_versions where tenant_id = ? and user_id = ?), '0'
+     ) as tree_version`;
 
-export type SubtreeSince =
-  | { kind: 'missing'; version: string }
-  | { kind: 'unchanged'; version: string }
-  | { kind: 'changed'; version: string; rows: TaskTextRow[] };
+export async function treeVersion(sql: Sql, owner: Owner): Promise<string> {
+  const row = await sql.first<{ tree_version: string }>(
+    TREE_VERSION,
+    [owner.tenantId, owner.userId],
+    'task_tree_version',
+  );
+  return row?.tree_version ?? '0';
+}
 
 /**
- * The subtree of `rootId` unless the owner's tree version is still `known` (null: nothing known, always the
- * rows). A named prepared statement on the read pool with a generic plan: its plan cannot depend on the
- * parameters, and planning it for every read cost more than running it for a tree of 100 (issue 15).
+ * The subtree and the owner's tree version in one statement, so from one snapshot: the answer built from these
+ * rows belongs to exactly this version. Walked by id and parent only (primary key and tasks_parent_idx; children
+ * always share their parent's owner), the owner's rows kept, parents before children and siblings in order.
+ * Not the owner's task: one row with the version and null columns.
  */
-export async function subtreeSince(
+const SUBTREE_WITH_VERSION = `with recursive sub as (
+       select ${TASK_COLUMNS} from tasks where id = ?
+       union all
+       select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
+     ), stamp as materialized (${TREE_VERSION})
+     select stamp.tree_version, owned.* from stamp
+     left join (select * from sub where tenant_id = ? and user_id = ?) owned on true
+     order by owned.depth, owned.sort_order, owned.id`;
+
+/** The rows of the subtree of `rootId` (none: not the owner's task) with the owner's tree version. */
+export async function subtreeWithVersion(
   sql: Sql,
   owner: Owner,
   rootId: string,
-  known: string | null,
-): Promise<SubtreeSince> {
+): Promise<{ version: string; rows: TaskTextRow[] }> {
   const rows = await sql.rows<TaskTextRow & { tree_version: string }>(
-    SUBTREE_IF_CHANGED,
-    [owner.tenantId, owner.userId, rootId, owner.tenantId, owner.userId, known],
-    { name: 'task_subtree_since', plan: 'generic' },
+    SUBTREE_WITH_VERSION,
+    [rootId, owner.tenantId, owner.userId, owner.tenantId, owner.userId],
+    'task_subtree_with_version',
   );
   const first = rows[0];
-  // The stamp always gives one row; none (a stand-in Sql in tests) reads as not found.
-  if (!first) return { kind: 'missing', version: '' };
-  const version = first.tree_version;
   // Timestamps stay PostgreSQL's text (both pools parse types alike, read-pool.ts): toTaskRead formats them
   // without Dates. The extra tree_version column stays on the rows: the answer is built field by field.
-  if (first.id !== null) return { kind: 'changed', version, rows };
-  return version === known ? { kind: 'unchanged', version } : { kind: 'missing', version };
+  if (!first || first.id === null) return { version: first?.tree_version ?? '0', rows: [] };
+  return { version: first.tree_version, rows };
 }
