@@ -11,3 +11,19 @@ export function cpuMsOf(pid) {
     return null;
   }
 }
+
+/**
+ * CPU time (ms) the PostgreSQL backends connected to database `name` have used so far (PostgreSQL on this
+ * machine; other databases' backends, e.g. other people's work on a shared server, are not counted). `client`
+ * is a connected `pg` client of another database or of the same one (its own backend is left out). A backend
+ * that disconnects between two samples takes its CPU with it: the app's pools keep theirs for the run.
+ */
+export async function dbBackendsCpuMs(client, name) {
+  const { rows } = await client.query(
+    'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [name],
+  );
+  let total = 0;
+  for (const { pid } of rows) total += cpuMsOf(pid) ?? 0;
+  return total;
+}

@@ -10,7 +10,8 @@
 // me,task,tree,create,tree500,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
 // packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions),
 // IN_PROCESS=1 (the all-in-one without NATS and Redis, in-process events and counters, as the issue measured),
-// SCALE=1 (100k tasks and 1M deliveries of other owners seeded first, bench/scale-seed.mjs).
+// SCALE=1 (100k tasks and 1M deliveries of other owners seeded first, bench/scale-seed.mjs),
+// DB_CPU=1 (also the CPU per request of the PostgreSQL backends of the scratch database; PostgreSQL on this machine).
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
 // floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
@@ -19,7 +20,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cpuMsOf } from './proc-cpu.mjs';
+import { cpuMsOf, dbBackendsCpuMs } from './proc-cpu.mjs';
 
 const root = new URL('../', import.meta.url);
 const serviceRequire = createRequire(new URL('services/task/package.json', root));
@@ -73,13 +74,18 @@ async function startChild(name, args, env, readyUrl) {
  * `measure` plus the server's CPU time per answered request: on a shared machine req/s moves with whatever
  * else runs, while the CPU a request costs the server process moves much less.
  */
-async function measureWithCpu(measure, pid, title, options) {
+async function measureWithCpu(measure, pid, title, options, dbCpuMs) {
   const before = cpuMsOf(pid);
+  const dbBefore = dbCpuMs ? await dbCpuMs() : null;
   const row = await measure(title, options);
   const after = cpuMsOf(pid);
+  const dbAfter = dbCpuMs ? await dbCpuMs() : null;
   const requests = row.requests_per_s * (options.duration ?? Number(process.env.DURATION));
-  row.server_cpu_us_per_request =
-    before === null || after === null || requests === 0 ? null : Math.round(((after - before) * 1000) / requests);
+  const perRequest = (from, to) =>
+    from === null || to === null || requests === 0 ? null : Math.round(((to - from) * 1000) / requests);
+  row.server_cpu_us_per_request = perRequest(before, after);
+  // PostgreSQL shares the cores: what its backends of the scratch database spent per request (DB_CPU=1).
+  if (dbCpuMs) row.db_cpu_us_per_request = perRequest(dbBefore, dbAfter);
   return row;
 }
 
@@ -88,6 +94,15 @@ function withoutKeys(keys, env) {
   const copy = { ...env };
   for (const key of keys) delete copy[key];
   return copy;
+}
+
+/** Samples the CPU of the scratch database's backends through one connection of its own (DB_CPU=1). */
+async function dbCpuSampler(db) {
+  const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
+  const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  return { sample: () => dbBackendsCpuMs(client, db.name), close: () => client.end() };
 }
 
 function stopChild(child) {
@@ -240,9 +255,10 @@ async function main() {
       mount: '',
       paths: ['/empty'],
     });
+    const dbCpu = process.env.DB_CPU ? await dbCpuSampler(db) : null;
     const row = async (key, title, options) =>
       !only || only.has(key)
-        ? measureWithCpu(measure, appChild.pid, title, options)
+        ? measureWithCpu(measure, appChild.pid, title, options, dbCpu?.sample)
         : { title, connections: CONNECTIONS, requests_per_s: 0, p99_ms: 0, non_2xx: 0, errors: 0, skipped: true };
     const rows = [
       await row('me', 'GET /auth/me', { paths: ['/auth/me'], token }),
@@ -263,6 +279,7 @@ async function main() {
         connections: 10,
       }),
     ];
+    await dbCpu?.close();
     // Relay lag under the create row (bench/relay-lag.mjs), only with RELAY_LAG=1.
     if (process.env.RELAY_LAG)
       console.log(JSON.stringify(await (await import('./relay-lag.mjs')).relayLag(db.url, appChild.pid, rows[3])));
@@ -293,6 +310,9 @@ async function main() {
               r.non_2xx > 0 || r.errors > 0 ? ` (INVALID: ${r.non_2xx} non-2xx, ${r.errors} errors)` : ''
             } | ${r.server_cpu_us_per_request} µs | ${cpuShare(r)} |`,
       ),
+      ...rows
+        .filter((r) => r.db_cpu_us_per_request != null)
+        .map((r) => `PostgreSQL CPU per request, \`${r.title}\`: ${r.db_cpu_us_per_request} µs`),
       webhookLine(hooks),
       '',
       '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',

@@ -3,6 +3,7 @@ import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import type { TaskConfig } from './config.js';
+import { AnswerCache } from './domain/answer-cache.js';
 import { CalendarService } from './domain/calendar/calendar.js';
 import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js';
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
@@ -12,6 +13,7 @@ import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { TaskService } from './domain/tasks.js';
+import { TaskTreeAnswers } from './domain/tree-answers.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { DashboardPeers } from './grpc/dashboard-peers.js';
 import { SchedulerImportQuota } from './grpc/scheduler-import-quota.js';
@@ -49,6 +51,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const logger = deps.logger.child({ svc: 'task' });
   const relay = new OutboxRelay({ orm: deps.orm, transport: deps.transport, logger });
   const tasks = new TaskService(deps.orm, deps.clock, relay);
+  const trees = new TaskTreeAnswers(deps.orm, new AnswerCache(deps.config.TREE_ANSWER_CACHE_BYTES));
   const dependencies = new DependencyService(deps.orm, deps.clock);
   const importQuota =
     deps.importQuota ??
@@ -78,7 +81,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   return {
     name: 'task',
     routes: async (app) => {
-      await app.register(taskRoutes(tasks));
+      await app.register(taskRoutes(tasks, trees));
       await app.register(dependencyRoutes(dependencies));
       await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
       await app.register(routineTaskRoutes(tasks));

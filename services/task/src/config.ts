@@ -20,5 +20,14 @@ export const configSchema = platformConfigSchema.extend({
   IMPORT_JOB_LEASE_MS: z.coerce.number().int().positive().default(60_000),
   /** Attempts before a job that keeps crashing its worker is marked failed. */
   IMPORT_JOB_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  /**
+   * Bytes of serialized task-tree answers each process keeps (0: none). Every read still asks PostgreSQL
+   * whether the subtree changed (domain/tree-answers.ts), so the size trades memory for CPU, never freshness.
+   */
+  TREE_ANSWER_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(32 * 1024 * 1024),
 });
 export type TaskConfig = z.infer<typeof configSchema>;

@@ -8,6 +8,7 @@ import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/t
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { newTaskRow } from '../src/domain/task-model.js';
+import { subtreeWithVersion, treeVersion } from '../src/db/tree-sql.js';
 import { dbConfig } from '../src/index.js';
 
 const OWNERS = 1_000;
@@ -142,7 +143,13 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       const child = await insert(rootId, 2, c);
       for (let g = 0; g < 10; g++) await insert(child?.id ?? null, 3, g);
     }
+    // Every owner has a tree version once it changed a tree; the owner under test got one from its inserts.
+    await sql.rows(
+      `insert into task_tree_versions (tenant_id, user_id, version)
+       select distinct tenant_id, user_id, 1 from tasks on conflict do nothing`,
+    );
     await sql.rows('analyze tasks');
+    await sql.rows('analyze task_tree_versions');
   }, 120_000);
 
   afterAll(async () => {
@@ -186,6 +193,29 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       expect(['tasks_owner_parent_idx', 'tasks_parent_idx']).toContain(indexesUsed(nodes)[0]);
       // One row read from the index (the last sibling), not an aggregate over the owner's tasks.
       expect(nodes.filter((n) => n['Node Type'] === 'Aggregate' || n['Node Type'].startsWith('Bitmap'))).toEqual([]);
+    }
+  });
+
+  it('reads a tree with its version through the primary keys and the parent index, also after repeats', async () => {
+    const read = (sql: Sql) => subtreeWithVersion(sql, owner, rootId);
+    expect((await sentBy(read)).prepared).toBe('task_subtree_with_version');
+    for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
+      expect(seqScansOnTasks(nodes)).toEqual([]);
+      expect(indexesUsed(nodes)).toEqual(
+        expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx', 'task_tree_versions_pkey']),
+      );
+    }
+    const { version, rows } = await read(Sql.pool(orm));
+    expect(rows).toHaveLength(1 + 9 + 9 * 10);
+    expect(await treeVersion(Sql.pool(orm), owner)).toBe(version);
+  });
+
+  it('checks a stored tree with one primary-key row of the owner, also after repeats', async () => {
+    const read = (sql: Sql) => treeVersion(sql, owner);
+    expect((await sentBy(read)).prepared).toBe('task_tree_version');
+    for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
+      expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+      expect(indexesUsed(nodes)).toEqual(['task_tree_versions_pkey']);
     }
   });
 

@@ -156,6 +156,22 @@ export const UserTimezone = defineEntity({
   },
 });
 
+/**
+ * One change counter per owner for the stored tree answers (domain/tree-answers.ts): a deferred trigger on
+ * `tasks` (migration Migration20261125170241) adds 1 in every transaction that updates or deletes one of the
+ * owner's tasks or inserts a child task, so a tree read checks one row instead of walking the subtree. Rows are
+ * never deleted: a version never comes back.
+ */
+export const TaskTreeVersion = defineEntity({
+  name: 'TaskTreeVersion',
+  tableName: 'task_tree_versions',
+  properties: {
+    tenantId: p.uuid().primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    version: p.bigint('number'),
+  },
+});
+
 export const taskEntities = [
   Task,
   TaskDependency,
@@ -164,4 +180,5 @@ export const taskEntities = [
   ExternalEvent,
   RevokedIntegration,
   UserTimezone,
+  TaskTreeVersion,
 ];

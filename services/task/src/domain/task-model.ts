@@ -100,10 +100,32 @@ export function isoTimestamp(date: Date): string {
   }:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
-const iso = (d: Date | null) => (d ? isoTimestamp(d) : null);
+/** PostgreSQL's text of a timestamptz in UTC (DateStyle ISO): `2026-11-25 17:06:01.789123+00`. */
+const PG_UTC_TEXT = /^([1-9]\d{3}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
 
-/** RoutineTaskRead of the contract. */
-export function toTaskRead(row: TaskRow) {
+/**
+ * `isoTimestamp(new Date(text))` for a timestamptz as the read pools return it (text), without the Date: a tree
+ * answer built on a miss formats up to 7 timestamps per task. Milliseconds are truncated as Date parsing
+ * truncates them; any other shape (another offset, DateStyle or year) goes through Date as before.
+ */
+export function isoFromPgText(text: string): string {
+  const parts = PG_UTC_TEXT.exec(text);
+  if (!parts) return isoTimestamp(new Date(text));
+  return `${parts[1]}T${parts[2]}.${`${parts[3] ?? ''}000`.slice(0, 3)}Z`;
+}
+
+type NullableTimestamp = 'deadline_at' | 'earliest_start_at' | 'chosen_slot_start' | 'chosen_slot_end' | 'completed_at';
+type Timestamp = NullableTimestamp | 'created_at' | 'updated_at';
+
+/** A task row as a read pool returns it, timestamps still PostgreSQL's text (the tree answers read these). */
+export type TaskTextRow = Omit<TaskRow, Timestamp> &
+  Record<NullableTimestamp, string | null> & { created_at: string; updated_at: string };
+
+const isoOf = (value: Date | string) => (typeof value === 'string' ? isoFromPgText(value) : isoTimestamp(value));
+const iso = (value: Date | string | null) => (value === null ? null : isoOf(value));
+
+/** RoutineTaskRead of the contract, from a row with Dates or with PostgreSQL's text timestamps. */
+export function toTaskRead(row: TaskRow | TaskTextRow) {
   return {
     id: row.id,
     tenant_id: row.tenant_id,
@@ -125,8 +147,8 @@ export function toTaskRead(row: TaskRow) {
     chosen_slot_start: iso(row.chosen_slot_start),
     chosen_slot_end: iso(row.chosen_slot_end),
     completed_at: iso(row.completed_at),
-    created_at: isoTimestamp(row.created_at),
-    updated_at: isoTimestamp(row.updated_at),
+    created_at: isoOf(row.created_at),
+    updated_at: isoOf(row.updated_at),
   };
 }
 export type TaskRead = ReturnType<typeof toTaskRead>;

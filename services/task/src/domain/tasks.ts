@@ -25,7 +25,6 @@ import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
 import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
-import { buildTree, type TaskTreeNode } from './tree.js';
 
 export interface TaskPatch extends StatusAndSlotPatch {
   title?: string | undefined;
@@ -109,14 +108,6 @@ export class TaskService {
 
   list(owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {
     return listTasks(this.reader(), owner, filters);
-  }
-
-  /** One recursive query whatever the size of the subtree. */
-  async tree(owner: Owner, id: string): Promise<TaskTreeNode> {
-    const rows = await subtreeRows(this.reader(), owner, id);
-    const tree = buildTree(rows);
-    if (!tree) throw notFound('Task');
-    return tree;
   }
 
   /** The owner's tasks among `ids` with every dependency edge touching them (the scheduler's read). */

@@ -1,4 +1,4 @@
-import { type TaskRead, type TaskRow, toTaskRead } from './task-model.js';
+import { type TaskRead, type TaskRow, type TaskTextRow, toTaskRead } from './task-model.js';
 
 export type TaskTreeNode = TaskRead & { children: TaskTreeNode[]; rolled_up_duration_min: number };
 
@@ -6,7 +6,7 @@ export type TaskTreeNode = TaskRead & { children: TaskTreeNode[]; rolled_up_dura
  * Nests rows that come parents-first (as the recursive query orders them) under the first row, and rolls
  * durations up: a node's own duration plus its children's roll-ups.
  */
-export function buildTree(rows: readonly TaskRow[]): TaskTreeNode | undefined {
+export function buildTree(rows: readonly (TaskRow | TaskTextRow)[]): TaskTreeNode | undefined {
   const byId = new Map<string, TaskTreeNode>();
   let root: TaskTreeNode | undefined;
   for (const row of rows) {

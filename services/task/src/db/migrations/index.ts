@@ -4,6 +4,7 @@ import { Migration20261121091755 } from './Migration20261121091755.js';
 import { Migration20261123144439 } from './Migration20261123144439.js';
 import { Migration20261123153248 } from './Migration20261123153248.js';
 import { Migration20261123153341 } from './Migration20261123153341.js';
+import { Migration20261125170241 } from './Migration20261125170241.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261121090008', class: Migration20261121090008 },
@@ -11,4 +12,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123144439', class: Migration20261123144439 },
   { name: 'Migration20261123153248', class: Migration20261123153248 },
   { name: 'Migration20261123153341', class: Migration20261123153341 },
+  { name: 'Migration20261125170241', class: Migration20261125170241 },
 ];

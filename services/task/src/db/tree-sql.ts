@@ -1,0 +1,55 @@
+import type { Sql } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
+import type { TaskTextRow } from '../domain/task-model.js';
+import { TASK_COLUMNS } from './task-sql.js';
+
+/**
+ * The owner's tree version: '0' before the first bump. A trigger adds 1 in every transaction that changes one
+ * of the owner's trees (migration Migration20261125170241), so equal versions in two snapshots mean equal
+ * trees. One primary-key row: the whole check of an unchanged tree read.
+ */
+const TREE_VERSION = `select coalesce(
+       (select version::text from task_tree_versions where tenant_id = ? and user_id = ?), '0'
+     ) as tree_version`;
+
+export async function treeVersion(sql: Sql, owner: Owner): Promise<string> {
+  const row = await sql.first<{ tree_version: string }>(
+    TREE_VERSION,
+    [owner.tenantId, owner.userId],
+    'task_tree_version',
+  );
+  return row?.tree_version ?? '0';
+}
+
+/**
+ * The subtree and the owner's tree version in one statement, so from one snapshot: the answer built from these
+ * rows belongs to exactly this version. Walked by id and parent only (primary key and tasks_parent_idx; children
+ * always share their parent's owner), the owner's rows kept, parents before children and siblings in order.
+ * Not the owner's task: one row with the version and null columns.
+ */
+const SUBTREE_WITH_VERSION = `with recursive sub as (
+       select ${TASK_COLUMNS} from tasks where id = ?
+       union all
+       select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
+     ), stamp as materialized (${TREE_VERSION})
+     select stamp.tree_version, owned.* from stamp
+     left join (select * from sub where tenant_id = ? and user_id = ?) owned on true
+     order by owned.depth, owned.sort_order, owned.id`;
+
+/** The rows of the subtree of `rootId` (none: not the owner's task) with the owner's tree version. */
+export async function subtreeWithVersion(
+  sql: Sql,
+  owner: Owner,
+  rootId: string,
+): Promise<{ version: string; rows: TaskTextRow[] }> {
+  const rows = await sql.rows<TaskTextRow & { tree_version: string }>(
+    SUBTREE_WITH_VERSION,
+    [rootId, owner.tenantId, owner.userId, owner.tenantId, owner.userId],
+    'task_subtree_with_version',
+  );
+  const first = rows[0];
+  // Timestamps stay PostgreSQL's text (both pools parse types alike, read-pool.ts): toTaskRead formats them
+  // without Dates. The extra tree_version column stays on the rows: the answer is built field by field.
+  if (!first || first.id === null) return { version: first?.tree_version ?? '0', rows: [] };
+  return { version: first.tree_version, rows };
+}
