@@ -6,9 +6,9 @@ import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
+import { subtreeWithVersion, treeVersion } from '../src/db/tree-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { newTaskRow } from '../src/domain/task-model.js';
-import { subtreeWithVersion, treeVersion } from '../src/db/tree-sql.js';
 import { dbConfig } from '../src/index.js';
 
 const OWNERS = 1_000;
