@@ -5,7 +5,7 @@ import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db'
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
-import { findTask, listTasks, subtreeRows } from '../src/db/task-sql.js';
+import { findTask, findTasksByKeys, listTasks, subtreeRows } from '../src/db/task-sql.js';
 import { subtreeWithVersion, treeVersion } from '../src/db/tree-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { newTaskRow } from '../src/domain/task-model.js';
@@ -88,7 +88,9 @@ async function planAfterRepeatsOf(orm: Orm, run: (sql: Sql) => Promise<unknown>)
   try {
     const statement = { name: sent.prepared, text: toPositional(sent.query), values: [...sent.params] };
     for (let i = 0; i < 7; i++) await client.query(statement);
-    const args = sent.params.map((p) => client.escapeLiteral(String(p))).join(', ');
+    // Arrays as PostgreSQL array literals (the batched lookups send uuid arrays; their elements need no quoting).
+    const literal = (p: unknown) => client.escapeLiteral(Array.isArray(p) ? `{${p.join(',')}}` : String(p));
+    const args = sent.params.map(literal).join(', ');
     return planNodes((await client.query(`explain (format json) execute ${sent.prepared}(${args})`)).rows);
   } finally {
     client.release();
@@ -164,6 +166,24 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       expect(seqScansOnTasks(nodes)).toEqual([]);
       expect(indexesUsed(nodes)).toContain('tasks_pkey');
     }
+  });
+
+  it('reads a batch of single-task lookups (several owners) through the primary key, also after repeats', async () => {
+    const other = { tenantId: randomUUID(), userId: randomUUID() };
+    const keys = [
+      { ...owner, id: rootId },
+      { ...other, id: rootId }, // another owner's key for the same id: no row
+      { ...owner, id: randomUUID() },
+    ];
+    const read = (sql: Sql) => findTasksByKeys(sql, keys);
+    expect((await sentBy(read)).prepared).toBe('tasks_by_keys');
+    for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
+      expect(seqScansOnTasks(nodes)).toEqual([]);
+      expect(indexesUsed(nodes)).toContain('tasks_pkey');
+    }
+    const found = await read(Sql.pool(orm));
+    expect(found.map((row) => row?.id)).toEqual([rootId, undefined, undefined]);
+    expect(found[0]).toEqual(await findTask(Sql.pool(orm), owner, rootId));
   });
 
   it('walks a tree through the primary key and the parent index, also after repeats', async () => {

@@ -96,6 +96,30 @@ describe('create, get, list', () => {
       );
     }
   });
+
+  it('answers concurrent reads of several owners from shared statements, each only its own task', async () => {
+    const other = h.tokens.user();
+    const mine = await create({ title: 'mine, read together' });
+    const theirs = await create({ title: 'theirs, read together' }, other);
+    const statements: string[] = [];
+    const stop = onReadPoolQuery(h.orm, (query) => statements.push(query.name));
+    // Every owner asks for both ids at once: each gets its own task and a 404 for the other's.
+    const reads = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const who = i % 2 === 0 ? user : other;
+        return call(h, who, 'GET', `/service/tasks/${i % 4 < 2 ? mine.id : theirs.id}`);
+      }),
+    );
+    stop();
+    reads.forEach((read, i) => {
+      const own = (i % 2 === 0) === i % 4 < 2;
+      expect(read.statusCode, `read ${i}`).toBe(own ? 200 : 404);
+      if (own) expect(read.json()).toEqual(i % 2 === 0 ? mine : theirs);
+    });
+    const batched = statements.filter((name) => name === 'tasks_by_keys');
+    expect(batched.length).toBeGreaterThan(0);
+    expect(batched.length).toBeLessThan(reads.length);
+  });
 });
 
 describe('tree', () => {

@@ -109,6 +109,34 @@ export async function findTask(sql: Sql, owner: Owner, id: string, lock = false)
   return row && parseTaskRow(row);
 }
 
+/** One task lookup of a batch: the owner's task `id`. */
+export interface TaskKey extends Owner {
+  id: string;
+}
+
+/**
+ * The tasks of several lookups (each its own owner) in one statement, in the lookups' order (undefined: not
+ * that owner's task). Concurrent reads of single tasks share it (TaskService.find): one round trip and
+ * one PostgreSQL wake-up for many requests. Each lookup walks the primary key, as `TASK_BY_ID` does: the
+ * owner is checked outside the lateral lookup (`offset 0` keeps it there), because a join on all three
+ * columns was planned as a walk of an owner index, which reads every task of a busy owner.
+ */
+const TASKS_BY_KEYS = `select k.ord, ${COLUMNS.replace(/(\w+)/g, 't.$1')}
+     from unnest(?::uuid[], ?::uuid[], ?::uuid[]) with ordinality as k(id, tenant_id, user_id, ord)
+     cross join lateral (select * from tasks where tasks.id = k.id offset 0) t
+     where t.tenant_id = k.tenant_id and t.user_id = k.user_id`;
+
+export async function findTasksByKeys(sql: Sql, keys: readonly TaskKey[]): Promise<(TaskRow | undefined)[]> {
+  const rows = await sql.rows<TaskRow & { ord: string }>(
+    TASKS_BY_KEYS,
+    [keys.map((k) => k.id), keys.map((k) => k.tenantId), keys.map((k) => k.userId)],
+    'tasks_by_keys',
+  );
+  const found: (TaskRow | undefined)[] = keys.map(() => undefined);
+  for (const { ord, ...row } of rows) found[Number(ord) - 1] = parseTaskRow(row as TaskRow);
+  return found;
+}
+
 export async function findTasks(sql: Sql, owner: Owner, ids: readonly string[]): Promise<TaskRow[]> {
   if (ids.length === 0) return [];
   return taskRows(

@@ -11,8 +11,8 @@ import {
 } from '../db/task-create-sql.js';
 import { findTask, lockOwnerTree } from '../db/task-sql.js';
 import { taskEvent } from './events.js';
+import { StatementBatcher } from './statement-batcher.js';
 import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.js';
-import { WriteBatcher } from './write-batcher.js';
 
 /**
  * Task creation, the hottest write (issue 15). A root task is one statement (its task and outbox rows
@@ -26,14 +26,14 @@ export class TaskCreates {
    * statements run at once: PostgreSQL shares the machine's cores anyway, and what waits meanwhile goes out
    * together when one ends (at most 64 tasks per statement).
    */
-  private readonly roots: WriteBatcher<RootCreate, number>;
+  private readonly roots: StatementBatcher<RootCreate, number>;
 
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
-    this.roots = new WriteBatcher((creates) => insertRootTasksWithEvents(Sql.pool(orm), creates), {
+    this.roots = new StatementBatcher((creates) => insertRootTasksWithEvents(Sql.pool(orm), creates), {
       maxInFlight: 4,
       maxBatch: 64,
       keyOf: rootCreateOwner,

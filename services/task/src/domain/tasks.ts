@@ -9,6 +9,7 @@ import {
   deleteTask,
   findTask,
   findTasks,
+  findTasksByKeys,
   listTasks,
   lockOwnerTree,
   nextSortOrder,
@@ -20,9 +21,11 @@ import {
   subtreeRows,
   subtreeShape,
   type TaskFilters,
+  type TaskKey,
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
+import { StatementBatcher } from './statement-batcher.js';
 import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 
@@ -61,6 +64,8 @@ const PLAIN_FIELDS = [
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
   private readonly creates: TaskCreates;
+  /** Single-task reads arriving together share one statement (issue 15; at most 4 run at once). */
+  private readonly byId: StatementBatcher<TaskKey, TaskRow | undefined>;
 
   constructor(
     private readonly orm: Orm,
@@ -68,6 +73,11 @@ export class TaskService {
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
     this.creates = new TaskCreates(orm, clock, relay);
+    this.byId = new StatementBatcher((keys) => findTasksByKeys(Sql.pool(orm), keys), {
+      maxInFlight: 4,
+      maxBatch: 64,
+      keyOf: () => 'any owner',
+    });
   }
 
   /**
@@ -96,14 +106,14 @@ export class TaskService {
   }
 
   async get(owner: Owner, id: string): Promise<TaskRow> {
-    const row = await findTask(this.reader(), owner, id);
+    const row = await this.find(owner, id);
     if (!row) throw notFound('Task');
     return row;
   }
 
   /** The owner's task, or undefined (callers that answer something other than a task 404 decide). */
   find(owner: Owner, id: string): Promise<TaskRow | undefined> {
-    return findTask(this.reader(), owner, id);
+    return this.byId.submit({ tenantId: owner.tenantId, userId: owner.userId, id });
   }
 
   list(owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {

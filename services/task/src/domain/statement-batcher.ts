@@ -1,13 +1,13 @@
 /**
- * Gathers concurrent writes into one call of `write` for all of them (issue 15: a create under load paid a
- * statement, a commit and a socket write of its own). A write starts at once while fewer than `maxInFlight`
- * are running, so a lone request waits for nothing; under load, whatever queued while they ran goes out
- * together (at most `maxBatch` of one `keyOf`, e.g. one owner) as soon as one finishes. `write` must be all or
- * nothing (one statement): when it fails for a batch, nothing of it was written, and each item is written
- * again alone so that only the failing ones fail. Every caller is answered only after its own write
- * committed.
+ * Gathers concurrent statements of one kind into one call of `write` for all of them (issue 15: under load
+ * every create, and every task read, paid a statement, a socket write and a PostgreSQL wake-up of its own).
+ * A call starts at once while fewer than `maxInFlight` are running, so a lone request waits for nothing;
+ * under load, whatever queued while they ran goes out together (at most `maxBatch` of one `keyOf`, e.g. one
+ * owner) as soon as one finishes. `write` must be all or nothing (one statement): when it fails for a batch,
+ * nothing of it was written, and each item is sent again alone so that only the failing ones fail. Every
+ * caller is answered only after its own statement ended (for a write: committed).
  */
-export class WriteBatcher<I, O> {
+export class StatementBatcher<I, O> {
   private readonly queue: { item: I; resolve: (out: O) => void; reject: (error: unknown) => void }[] = [];
   private inFlight = 0;
 
@@ -35,12 +35,12 @@ export class WriteBatcher<I, O> {
   }
 
   /** The oldest queued item and the next queued ones of its key (the others keep their places). */
-  private nextBatch(): WriteBatcher<I, O>['queue'] {
+  private nextBatch(): StatementBatcher<I, O>['queue'] {
     const [first] = this.queue;
     if (!first) return [];
     const key = this.limits.keyOf(first.item);
-    const batch: WriteBatcher<I, O>['queue'] = [];
-    const rest: WriteBatcher<I, O>['queue'] = [];
+    const batch: StatementBatcher<I, O>['queue'] = [];
+    const rest: StatementBatcher<I, O>['queue'] = [];
     for (const entry of this.queue) {
       if (batch.length < this.limits.maxBatch && this.limits.keyOf(entry.item) === key) batch.push(entry);
       else rest.push(entry);
@@ -49,7 +49,7 @@ export class WriteBatcher<I, O> {
     return batch;
   }
 
-  private async writeBatch(batch: WriteBatcher<I, O>['queue']): Promise<void> {
+  private async writeBatch(batch: StatementBatcher<I, O>['queue']): Promise<void> {
     try {
       const outs = await this.write(batch.map((entry) => entry.item));
       for (const [i, entry] of batch.entries()) entry.resolve(outs[i] as O);
