@@ -6,7 +6,7 @@ import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, findTasksByKeys, listTasks, subtreeRows } from '../src/db/task-sql.js';
-import { subtreeWithVersion, treeVersion } from '../src/db/tree-sql.js';
+import { subtreeWithVersion, treeVersions } from '../src/db/tree-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { newTaskRow } from '../src/domain/task-model.js';
 import { dbConfig } from '../src/index.js';
@@ -227,16 +227,19 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     }
     const { version, rows } = await read(Sql.pool(orm));
     expect(rows).toHaveLength(1 + 9 + 9 * 10);
-    expect(await treeVersion(Sql.pool(orm), owner)).toBe(version);
+    expect(await treeVersions(Sql.pool(orm), [owner])).toEqual([version]);
   });
 
-  it('checks a stored tree with one primary-key row of the owner, also after repeats', async () => {
-    const read = (sql: Sql) => treeVersion(sql, owner);
-    expect((await sentBy(read)).prepared).toBe('task_tree_version');
+  it('checks stored trees with one primary-key row per owner, several owners at once, also after repeats', async () => {
+    const unknown = { tenantId: randomUUID(), userId: randomUUID() };
+    const read = (sql: Sql) => treeVersions(sql, [owner, unknown, owner]);
+    expect((await sentBy(read)).prepared).toBe('task_tree_versions');
     for (const nodes of [await planOf(orm, read), await planAfterRepeatsOf(orm, read)]) {
       expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
       expect(indexesUsed(nodes)).toEqual(['task_tree_versions_pkey']);
     }
+    const [mine, none, again] = await read(Sql.pool(orm));
+    expect([none, again]).toEqual(['0', mine]);
   });
 
   it('reads the same row through the read pool as through the ORM pool (types parsed alike)', async () => {

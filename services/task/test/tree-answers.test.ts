@@ -66,7 +66,7 @@ describe('stored tree answers', () => {
     const second = await answers.read(ownerOf(who), root.id);
     stop();
     expect(second).toBe(first); // the very stored answer
-    expect(statements).toEqual(['task_tree_version']);
+    expect(statements).toEqual(['task_tree_versions']);
     expect(second.body.toString()).toBe(await builtFromRows(who, root.id));
   });
 

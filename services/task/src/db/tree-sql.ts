@@ -6,19 +6,29 @@ import { TASK_COLUMNS } from './task-sql.js';
 /**
  * The owner's tree version: '0' before the first bump. A trigger adds 1 in every transaction that changes one
  * of the owner's trees (migration Migration20261125170241), so equal versions in two snapshots mean equal
- * trees. One primary-key row: the whole check of an unchanged tree read.
+ * trees. One primary-key row: the whole check of an unchanged tree read (batched: `treeVersions`).
  */
 const TREE_VERSION = `select coalesce(
        (select version::text from task_tree_versions where tenant_id = ? and user_id = ?), '0'
      ) as tree_version`;
 
-export async function treeVersion(sql: Sql, owner: Owner): Promise<string> {
-  const row = await sql.first<{ tree_version: string }>(
-    TREE_VERSION,
-    [owner.tenantId, owner.userId],
-    'task_tree_version',
+/**
+ * The tree versions of several owners in one statement, in the owners' order: concurrent checks of stored
+ * answers share it (TaskTreeAnswers), one round trip for many reads. Each owner is one primary-key lookup.
+ */
+const TREE_VERSIONS = `select k.ord, coalesce(v.version::text, '0') as tree_version
+     from unnest(?::uuid[], ?::uuid[]) with ordinality as k(tenant_id, user_id, ord)
+     left join task_tree_versions v on v.tenant_id = k.tenant_id and v.user_id = k.user_id`;
+
+export async function treeVersions(sql: Sql, owners: readonly Owner[]): Promise<string[]> {
+  const rows = await sql.rows<{ ord: string; tree_version: string }>(
+    TREE_VERSIONS,
+    [owners.map((o) => o.tenantId), owners.map((o) => o.userId)],
+    'task_tree_versions',
   );
-  return row?.tree_version ?? '0';
+  const versions = owners.map(() => '0');
+  for (const row of rows) versions[Number(row.ord) - 1] = row.tree_version;
+  return versions;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type Orm, Sql } from '@routinely/db';
 import { notFound, type Owner } from '@routinely/platform';
-import { subtreeWithVersion, treeVersion } from '../db/tree-sql.js';
+import { subtreeWithVersion, treeVersions } from '../db/tree-sql.js';
 import type { AnswerCache, StoredAnswer } from './answer-cache.js';
+import { StatementBatcher } from './statement-batcher.js';
 import { buildTree } from './tree.js';
 
 /**
@@ -16,17 +17,26 @@ import { buildTree } from './tree.js';
  * read sees.
  */
 export class TaskTreeAnswers {
+  /** Version checks arriving together share one statement (at most 4 run at once). */
+  private readonly versions: StatementBatcher<Owner, string>;
+
   constructor(
     private readonly orm: Orm,
     private readonly cache: AnswerCache,
-  ) {}
+  ) {
+    this.versions = new StatementBatcher((owners) => treeVersions(Sql.pool(orm), owners), {
+      maxInFlight: 4,
+      maxBatch: 64,
+      keyOf: () => 'any owner',
+    });
+  }
 
   async read(owner: Owner, id: string): Promise<StoredAnswer> {
     const sql = Sql.pool(this.orm);
     const key = `${owner.tenantId}:${owner.userId}:${id}`;
     const stored = this.cache.get(key);
     // Versions only grow, and every change of the owner's trees moves it: equal means the same rows.
-    if (stored && (await treeVersion(sql, owner)) === stored.version) return stored;
+    if (stored && (await this.versions.submit(owner)) === stored.version) return stored;
     const { version, rows } = await subtreeWithVersion(sql, owner, id);
     const tree = buildTree(rows);
     if (!tree) {
