@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { canonicalJson } from './canonical-json.js';
 import { classifyStatus, type Outcome } from './retry-policy.js';
@@ -9,7 +10,8 @@ const PREVIEW_BYTES = 512;
 
 export interface WebhookMessage {
   url: string;
-  secret: string;
+  /** The signing secret; a KeyObject when the caller signs many messages with it (cheaper HMACs). */
+  secret: string | KeyObject;
   event: string;
   /** X-Service-Event-Id: the same for every try, redeliver and requeue of one event (ADR 044). */
   eventId: string;
@@ -20,6 +22,15 @@ export interface WebhookMessage {
   timestamp: number;
 }
 
+/** A message serialized and signed, ready to post: built while an earlier send is in flight (ADR 081). */
+export interface PreparedWebhook {
+  url: string;
+  body: string;
+  signature: string;
+  timestamp: number;
+  headers: Record<string, string>;
+}
+
 export interface SendResult {
   outcome: Exclude<Outcome, 'redirect'>;
   statusCode: number | null;
@@ -27,6 +38,28 @@ export interface SendResult {
   responsePreview: string;
   signature: string;
   latencyMs: number;
+}
+
+/** Serializes and signs a message (canonical JSON, HMAC over `t.body`): everything a send needs but the post. */
+export function prepareWebhook(message: WebhookMessage): PreparedWebhook {
+  const body = canonicalJson(message.body);
+  const signature = signatureHeader(message.secret, message.timestamp, body);
+  return {
+    url: message.url,
+    body,
+    signature,
+    timestamp: message.timestamp,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-signature': signature,
+      'x-service-timestamp': String(message.timestamp),
+      'x-service-delivery-id': message.deliveryId,
+      'x-service-event': message.event,
+      'x-service-event-id': message.eventId,
+      'x-service-endpoint-id': message.endpointId,
+    },
+  };
 }
 
 /**
@@ -46,26 +79,20 @@ export class WebhookSender {
     });
   }
 
-  async send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
-    const body = canonicalJson(message.body);
-    const signature = signatureHeader(message.secret, message.timestamp, body);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-service-signature': signature,
-      'x-service-timestamp': String(message.timestamp),
-      'x-service-delivery-id': message.deliveryId,
-      'x-service-event': message.event,
-      'x-service-event-id': message.eventId,
-      'x-service-endpoint-id': message.endpointId,
-    };
+  send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
+    return this.post(prepareWebhook(message), signal);
+  }
+
+  /** Posts a prepared message; `signal` abandons it (a killed worker), the send's own timeout fails it. */
+  async post(prepared: PreparedWebhook, signal?: AbortSignal): Promise<SendResult> {
+    const { body, signature, headers } = prepared;
     const started = performance.now();
     const result = (partial: Omit<SendResult, 'signature' | 'latencyMs'>): SendResult => ({
       ...partial,
       signature,
       latencyMs: Math.round(performance.now() - started),
     });
-    let target = message.url;
+    let target = prepared.url;
     // The first 3xx is followed once (re-checked like the original URL); a second one is a hard failure.
     for (let hop = 0; hop < 2; hop++) {
       let url: URL;
