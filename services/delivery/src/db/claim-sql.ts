@@ -146,33 +146,33 @@ export async function topUpEndpoint(
     const { rows } = await trx.raw<{ rows: ClaimedDelivery[] }>(
       `with leased as (
          select endpoint_id, tenant_id, user_id, lease_token = any(?::uuid[]) as mine from deliveries
-         where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?)
+         where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
+       endpoint as (
+         select e.id from webhook_endpoints e
+         where e.id = ? and e.consecutive_failures < ?
+           and (e.circuit_open_until is null or e.circuit_open_until <= ?)
+           and not exists (select 1 from leased l where l.endpoint_id = e.id and not l.mine)
+           and (
+             exists (select 1 from leased l where l.endpoint_id = e.id and l.mine)
+             or (select count(distinct l.endpoint_id) from leased l
+                 where l.tenant_id = e.tenant_id and l.user_id = e.user_id) < ?))
        update deliveries set lease_until = ?, lease_token = ?
        where id in (
-         select d.id from deliveries d
+         select d.id from deliveries d join endpoint on endpoint.id = d.endpoint_id
          where d.channel = 'webhook' and d.status in ('pending', 'failed') and d.next_attempt_at <= ?
-           and d.endpoint_id = ? and (d.lease_until is null or d.lease_until <= ?)
-           and not exists (select 1 from leased l where l.endpoint_id = d.endpoint_id and not l.mine)
-           and (
-             exists (select 1 from leased l where l.endpoint_id = d.endpoint_id and l.mine)
-             or (select count(distinct l.endpoint_id) from leased l
-                 where l.tenant_id = d.tenant_id and l.user_id = d.user_id) < ?)
-           and exists (
-             select 1 from webhook_endpoints e
-             where e.id = d.endpoint_id and e.consecutive_failures < ?
-               and (e.circuit_open_until is null or e.circuit_open_until <= ?))
-         order by d.next_attempt_at, d.id limit ? for update skip locked)
+           and (d.lease_until is null or d.lease_until <= ?)
+         order by d.next_attempt_at, d.id limit ? for update of d skip locked)
        ${RETURNING}`,
       [
         r.heldTokens,
         r.now,
+        r.endpointId,
+        r.circuitThreshold,
+        r.now,
+        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
         r.leaseUntil,
         r.leaseToken,
         r.now,
-        r.endpointId,
-        r.now,
-        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
-        r.circuitThreshold,
         r.now,
         r.limit,
       ] as never, // arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that

@@ -1,7 +1,7 @@
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
+import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
@@ -15,6 +15,7 @@ import {
 } from './attempt.js';
 import type { CircuitPolicy } from './circuit.js';
 import { type EndpointGate, type EndpointHold, holdEndpoints, settleWaker } from './endpoint-gate.js';
+import { topUpHold } from './hold-top-up.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { SendContext } from './send-context.js';
 
@@ -39,12 +40,6 @@ export interface DeliveryWorkerOptions {
   /** Called when a started delivery is recorded: a place in its lane (and at its endpoint) is free again. */
   onSettled?: () => void;
 }
-
-/**
- * Lease tokens a hold remembers: the newest top-ups' rows are the last in its queue, so they are the live ones; a
- * live lease under a token forgotten only makes a top-up see the endpoint as held elsewhere and skip (safe).
- */
-const HELD_TOKENS_KEPT = 8;
 
 /**
  * Sends due deliveries. A pass claims rows (FOR UPDATE SKIP LOCKED, then a lease with a fencing token
@@ -215,46 +210,12 @@ export class DeliveryWorker {
     this.inFlight.webhook.add(done);
   }
 
-  /** Leases the endpoint's newly due rows to the hold (see `topUpEndpoint`) and queues them at its gate. */
+  /** Queues the endpoint's newly due rows at its gate (see `topUpHold`). */
   private async topUp(hold: EndpointHold): Promise<boolean> {
-    const now = this.o.clock.now();
-    const leaseToken = uuidv7();
-    try {
-      const { rows, endpoint } = await topUpEndpoint(this.o.orm.em.getKnex(), {
-        endpointId: hold.endpointId,
-        heldTokens: [...hold.tokens].slice(-HELD_TOKENS_KEPT),
-        now,
-        leaseUntil: new Date(now.getTime() + this.o.leaseMs),
-        leaseToken,
-        limit: this.o.batchSize,
-        perEndpoint: this.o.perEndpoint,
-        perUser: this.o.perUser,
-        circuitThreshold: this.o.circuit.threshold,
-      });
-      if (rows.length === 0) {
-        hold.exhausted = true;
-        return false;
-      }
-      if (this.abort.signal.aborted) return false; // killed: the leases expire like a dead process's
-      if (hold.gate.isClosed) {
-        // A failed try closed the gate meanwhile: the rows go back to the claim, which applies the circuit.
-        await releaseLeases(
-          this.o.orm.em.getKnex(),
-          rows.map((d) => d.id),
-          leaseToken,
-        );
-        return false;
-      }
-      if (endpoint) hold.send.refresh(endpoint);
-      else hold.send.endpoints.delete(hold.endpointId); // deleted meanwhile: its rows fail as 'endpoint deleted'
-      hold.tokens.add(leaseToken);
-      hold.left += rows.length;
-      const wake = (freedPlaces: boolean) => freedPlaces && this.o.onSettled?.();
-      for (const delivery of rows) this.start('webhook', delivery, hold.send, hold, wake);
-    } catch (error) {
-      hold.exhausted = true; // the hold drains; its endpoint is claimed afresh
-      this.o.logger.warn({ err: error, endpoint_id: hold.endpointId }, 'could not top up a held endpoint');
-    }
+    const rows = await topUpHold(this.o, hold, this.abort.signal);
+    hold.left += rows.length;
+    const wake = (freedPlaces: boolean) => freedPlaces && this.o.onSettled?.();
+    for (const delivery of rows) this.start('webhook', delivery, hold.send, hold, wake);
     return false;
   }
 
