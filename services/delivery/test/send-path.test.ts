@@ -76,6 +76,28 @@ describe('a held endpoint', () => {
     expect(logged?.n).toBe(35);
   });
 
+  it('a send signed ahead goes out signed again when its second has passed: `t` is fresh on every try', async () => {
+    await firedTo('/fresh', 6);
+    const before = Math.floor(clock.now().getTime() / 1000);
+    let moved = false;
+    receiver.setResponder(async () => {
+      if (!moved) {
+        moved = true;
+        clock.advance(2_000); // at the first arrival, so every answer (and every later send) comes after it
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { status: 200 };
+    });
+    // The third send is signed ahead when the first two start, in the old second; it leaves after the clock moved.
+    expect(await h.service.workers.runDueDeliveries()).toBe(6);
+    const hits = hitsAt('/fresh');
+    expect(hits.every((hit) => hit.verified)).toBe(true);
+    const stamps = hits.map((hit) => Number(hit.headers['x-service-timestamp']));
+    // The first two left before the clock moved; the rest were signed ahead in the old second, and re-signed.
+    expect(stamps.slice(0, 2)).toEqual([before, before]);
+    expect(stamps.slice(2)).toEqual(Array(4).fill(before + 2));
+  });
+
   it('a failed try stops the hold and its top-ups: the failure is retried on schedule, a 410 dead-letters', async () => {
     const endpoint = await firedTo('/failing', 25);
     const ids = (await deliveriesOf(endpoint.id)).map((d) => d.id);
