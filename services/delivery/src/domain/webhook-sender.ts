@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { canonicalJson } from './canonical-json.js';
+import { postOnce } from './post-once.js';
 import { classifyStatus, type Outcome } from './retry-policy.js';
 import { signatureHeader } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
@@ -108,17 +108,13 @@ export class WebhookSender {
         });
       }
       try {
-        const timeout = AbortSignal.timeout(this.timeoutMs);
-        const response = await request(url, {
-          method: 'POST',
-          headers,
-          body,
-          dispatcher: this.agent,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        });
-        const preview = await readPreview(response.body);
+        const response = await postOnce(
+          this.agent,
+          url,
+          { headers, body, timeoutMs: this.timeoutMs, previewBytes: PREVIEW_BYTES },
+          signal,
+        );
+        const preview = response.preview;
         const outcome = classifyStatus(response.statusCode);
         if (outcome !== 'redirect') {
           return result({
@@ -128,7 +124,7 @@ export class WebhookSender {
             responsePreview: preview,
           });
         }
-        const location = response.headers.location;
+        const location = response.location;
         if (hop === 1 || typeof location !== 'string') {
           return result({
             outcome: 'dead',
@@ -155,27 +151,6 @@ export class WebhookSender {
   async close(): Promise<void> {
     await this.agent.close();
   }
-}
-
-/**
- * The first bytes of the answer, then the rest is dropped. Read with stream events, not `for await`: an async
- * iterator per answer was a twentieth of the send path's CPU for bodies of a few bytes (ADR 081).
- */
-function readPreview(body: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).subarray(0, PREVIEW_BYTES).toString('utf8'));
-    body.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size < PREVIEW_BYTES) return;
-      body.destroy();
-      done();
-    });
-    body.once('end', done);
-    body.once('error', reject);
-  });
 }
 
 function isBlocked(error: unknown): string | null {

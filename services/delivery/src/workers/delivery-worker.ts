@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -48,7 +49,7 @@ export interface DeliveryWorkerOptions {
  * worker retries the same attempt of the same delivery id.
  */
 export class DeliveryWorker {
-  private abort = new AbortController();
+  private abort = DeliveryWorker.killSwitch();
   /** A stopping host: held endpoints are no longer topped up. */
   private stopping = false;
   private readonly outcomes: OutcomeRecorder;
@@ -295,13 +296,20 @@ export class DeliveryWorker {
     return { more: false, nextAt: next };
   }
 
+  /** What `kill` aborts: every send in flight listens to it (a lane's worth, more than the default warns at). */
+  private static killSwitch(): AbortController {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
+  }
+
   /** Test hook for crash tests: abandons in-flight sends without recording them, as a killed process would. */
   kill(): void {
     this.abort.abort(new Error('worker killed'));
   }
 
   revive(): void {
-    this.abort = new AbortController();
+    this.abort = DeliveryWorker.killSwitch();
     this.stopping = false;
   }
 }
