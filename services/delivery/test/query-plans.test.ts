@@ -11,7 +11,9 @@ import {
   claimWebhooks,
   nextDeliveryDue,
   nextReminderDue,
+  topUpEndpoint,
 } from '../src/db/claim-sql.js';
+import { recordFiring } from '../src/db/deliveries-sql.js';
 import { attemptsOfDelivery, attemptsOfEndpoint } from '../src/domain/attempt-log.js';
 import { findDelivery, listDeadLetters, listDeliveries } from '../src/domain/delivery-log.js';
 import { dbConfig } from '../src/index.js';
@@ -178,6 +180,17 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
       expect(bigSeqScans(plans)).toEqual([]);
       expect(indexesUsed(plans)).toContain('deliveries_due_idx');
     }
+  });
+
+  it('tops a held endpoint up through the due index and records a firing without scanning', async () => {
+    const held = '00000000-0000-4000-8000-000000000001';
+    const topUp = await plansOf(orm, (knex) =>
+      topUpEndpoint(knex, { ...claim(), endpointId: held, heldTokens: [claim().leaseToken] }),
+    );
+    expect(bigSeqScans(topUp)).toEqual([]);
+    expect(indexesUsed(topUp)).toContain('deliveries_due_idx');
+    const firing = await plansOf(orm, (knex) => recordFiring(knex, [held], [], now, 'delivery_wakeup'));
+    expect(bigSeqScans(firing)).toEqual([]);
   });
 
   it('finds the next due reminder and delivery without scanning', async () => {

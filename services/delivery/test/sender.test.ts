@@ -80,4 +80,29 @@ describe('webhook sender: connection pinning and redirects', () => {
     }
     receiver.setResponder(() => ({ status: 200 }));
   });
+
+  it('keeps the first 512 bytes of an answer and stops reading there; a kill abandons a send in flight', async () => {
+    receiver.setResponder(() => ({ status: 200, body: 'x'.repeat(64 * 1024) }));
+    const long = await send(`${receiver.url}/long`);
+    expect(long).toMatchObject({ outcome: 'sent', statusCode: 200 });
+    expect(long.responsePreview).toBe('x'.repeat(512));
+    receiver.setResponder(() => ({ status: 200, delayMs: 1_000 }));
+    const kill = new AbortController();
+    const message = {
+      url: `${receiver.url}/abandoned`,
+      secret,
+      event: 'reminder.fired',
+      eventId: '01900000-0000-7000-8000-0000000000dd',
+      deliveryId: '01900000-0000-7000-8000-0000000000ee',
+      endpointId: '01900000-0000-7000-8000-0000000000bb',
+      body: { hello: 'world' },
+      timestamp: Math.floor(Date.now() / 1000),
+    };
+    const before = receiver.received.length;
+    const abandoned = sender.send(message, kill.signal);
+    await receiver.waitFor(before + 1);
+    kill.abort(new Error('worker killed'));
+    await expect(abandoned).rejects.toThrow('worker killed');
+    receiver.setResponder(() => ({ status: 200 }));
+  });
 });

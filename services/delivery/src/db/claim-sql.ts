@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { ClaimedDelivery } from '../workers/attempt.js';
+import type { ClaimedDelivery, EndpointForSend } from '../workers/attempt.js';
+import { endpointsForSend } from './send-context-sql.js';
 
 /**
  * Deliveries are claimed in two lanes with their own capacity: in-app and email (`fast`) never wait behind
@@ -35,6 +36,9 @@ export async function claimDueReminders<Row>(trx: Knex, now: Date, limit: number
   return rows;
 }
 
+/** Serializes every webhook claim and top-up across workers: who holds an endpoint is decided one at a time. */
+const WEBHOOK_CLAIM_LOCK = "select pg_advisory_xact_lock(hashtextextended('delivery.webhook-claims', 0))";
+
 const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
   secret_sealed, attempts, max_attempts, lease_token, lease_until`;
 
@@ -62,7 +66,7 @@ export async function claimFast(knex: Knex, r: ClaimRequest): Promise<ClaimedDel
  */
 export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<ClaimedDelivery[]> {
   return knex.transaction(async (trx) => {
-    await trx.raw("select pg_advisory_xact_lock(hashtextextended('delivery.webhook-claims', 0))");
+    await trx.raw(WEBHOOK_CLAIM_LOCK);
     const { rows } = await trx.raw<{ rows: ClaimedDelivery[] }>(
       `with leased as (
          select endpoint_id, user_id, tenant_id from deliveries
@@ -108,6 +112,75 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
       ],
     );
     return rows;
+  });
+}
+
+export interface TopUpRequest {
+  endpointId: string;
+  /** The lease tokens of the holder's claims: its own leases do not make the endpoint held by someone else. */
+  heldTokens: string[];
+  now: Date;
+  leaseUntil: Date;
+  leaseToken: string;
+  limit: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT and _PER_USER, as in a claim. */
+  perEndpoint: number;
+  perUser: number;
+  circuitThreshold: number;
+}
+
+/**
+ * Adds the due rows of an endpoint the caller holds to its hold, before the hold runs dry, so the endpoint's
+ * sends never wait for a claim (ADR 081). It is a claim of that one endpoint under the claims' lock, with the
+ * claim's rules, except that the caller's own leases do not count as another holder's: no other worker may hold
+ * a live lease on the endpoint; if the caller's own leases have all ended meanwhile, the owner's other held
+ * endpoints must leave room, as for a fresh claim; a half-open or open circuit gets no top-up (its single probe
+ * goes through a claim).
+ */
+export async function topUpEndpoint(
+  knex: Knex,
+  r: TopUpRequest,
+): Promise<{ rows: ClaimedDelivery[]; endpoint: EndpointForSend | null }> {
+  return knex.transaction(async (trx) => {
+    await trx.raw(WEBHOOK_CLAIM_LOCK);
+    const { rows } = await trx.raw<{ rows: ClaimedDelivery[] }>(
+      `with leased as (
+         select endpoint_id, tenant_id, user_id, lease_token = any(?::uuid[]) as mine from deliveries
+         where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
+       endpoint as (
+         select e.id from webhook_endpoints e
+         where e.id = ? and e.consecutive_failures < ?
+           and (e.circuit_open_until is null or e.circuit_open_until <= ?)
+           and not exists (select 1 from leased l where l.endpoint_id = e.id and not l.mine)
+           and (
+             exists (select 1 from leased l where l.endpoint_id = e.id and l.mine)
+             or (select count(distinct l.endpoint_id) from leased l
+                 where l.tenant_id = e.tenant_id and l.user_id = e.user_id) < ?))
+       update deliveries set lease_until = ?, lease_token = ?
+       where id in (
+         select d.id from deliveries d join endpoint on endpoint.id = d.endpoint_id
+         where d.channel = 'webhook' and d.status in ('pending', 'failed') and d.next_attempt_at <= ?
+           and (d.lease_until is null or d.lease_until <= ?)
+         order by d.next_attempt_at, d.id limit ? for update of d skip locked)
+       ${RETURNING}`,
+      [
+        r.heldTokens,
+        r.now,
+        r.endpointId,
+        r.circuitThreshold,
+        r.now,
+        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
+        r.leaseUntil,
+        r.leaseToken,
+        r.now,
+        r.now,
+        r.limit,
+      ] as never, // arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that
+    );
+    if (rows.length === 0) return { rows, endpoint: null };
+    // Read again with each top-up: a changed URL, secret or state applies from the next rows on.
+    const endpoint = (await endpointsForSend(trx, rows)).get(r.endpointId) ?? null;
+    return { rows, endpoint };
   });
 }
 

@@ -1,5 +1,7 @@
-import { Agent, request } from 'undici';
+import type { KeyObject } from 'node:crypto';
+import { Agent } from 'undici';
 import { canonicalJson } from './canonical-json.js';
+import { postOnce } from './post-once.js';
 import { classifyStatus, type Outcome } from './retry-policy.js';
 import { signatureHeader } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
@@ -9,7 +11,8 @@ const PREVIEW_BYTES = 512;
 
 export interface WebhookMessage {
   url: string;
-  secret: string;
+  /** The signing secret; a KeyObject when the caller signs many messages with it (cheaper HMACs). */
+  secret: string | KeyObject;
   event: string;
   /** X-Service-Event-Id: the same for every try, redeliver and requeue of one event (ADR 044). */
   eventId: string;
@@ -20,6 +23,15 @@ export interface WebhookMessage {
   timestamp: number;
 }
 
+/** A message serialized and signed, ready to post: built while an earlier send is in flight (ADR 081). */
+export interface PreparedWebhook {
+  url: string;
+  body: string;
+  signature: string;
+  timestamp: number;
+  headers: Record<string, string>;
+}
+
 export interface SendResult {
   outcome: Exclude<Outcome, 'redirect'>;
   statusCode: number | null;
@@ -27,6 +39,28 @@ export interface SendResult {
   responsePreview: string;
   signature: string;
   latencyMs: number;
+}
+
+/** Serializes and signs a message (canonical JSON, HMAC over `t.body`): everything a send needs but the post. */
+export function prepareWebhook(message: WebhookMessage): PreparedWebhook {
+  const body = canonicalJson(message.body);
+  const signature = signatureHeader(message.secret, message.timestamp, body);
+  return {
+    url: message.url,
+    body,
+    signature,
+    timestamp: message.timestamp,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-signature': signature,
+      'x-service-timestamp': String(message.timestamp),
+      'x-service-delivery-id': message.deliveryId,
+      'x-service-event': message.event,
+      'x-service-event-id': message.eventId,
+      'x-service-endpoint-id': message.endpointId,
+    },
+  };
 }
 
 /**
@@ -46,26 +80,20 @@ export class WebhookSender {
     });
   }
 
-  async send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
-    const body = canonicalJson(message.body);
-    const signature = signatureHeader(message.secret, message.timestamp, body);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-service-signature': signature,
-      'x-service-timestamp': String(message.timestamp),
-      'x-service-delivery-id': message.deliveryId,
-      'x-service-event': message.event,
-      'x-service-event-id': message.eventId,
-      'x-service-endpoint-id': message.endpointId,
-    };
+  send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
+    return this.post(prepareWebhook(message), signal);
+  }
+
+  /** Posts a prepared message; `signal` abandons it (a killed worker), the send's own timeout fails it. */
+  async post(prepared: PreparedWebhook, signal?: AbortSignal): Promise<SendResult> {
+    const { body, signature, headers } = prepared;
     const started = performance.now();
     const result = (partial: Omit<SendResult, 'signature' | 'latencyMs'>): SendResult => ({
       ...partial,
       signature,
       latencyMs: Math.round(performance.now() - started),
     });
-    let target = message.url;
+    let target = prepared.url;
     // The first 3xx is followed once (re-checked like the original URL); a second one is a hard failure.
     for (let hop = 0; hop < 2; hop++) {
       let url: URL;
@@ -80,17 +108,13 @@ export class WebhookSender {
         });
       }
       try {
-        const timeout = AbortSignal.timeout(this.timeoutMs);
-        const response = await request(url, {
-          method: 'POST',
-          headers,
-          body,
-          dispatcher: this.agent,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        });
-        const preview = await readPreview(response.body);
+        const response = await postOnce(
+          this.agent,
+          url,
+          { headers, body, timeoutMs: this.timeoutMs, previewBytes: PREVIEW_BYTES },
+          signal,
+        );
+        const preview = response.preview;
         const outcome = classifyStatus(response.statusCode);
         if (outcome !== 'redirect') {
           return result({
@@ -100,7 +124,7 @@ export class WebhookSender {
             responsePreview: preview,
           });
         }
-        const location = response.headers.location;
+        const location = response.location;
         if (hop === 1 || typeof location !== 'string') {
           return result({
             outcome: 'dead',
@@ -127,20 +151,6 @@ export class WebhookSender {
   async close(): Promise<void> {
     await this.agent.close();
   }
-}
-
-async function readPreview(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= PREVIEW_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, PREVIEW_BYTES).toString('utf8');
 }
 
 function isBlocked(error: unknown): string | null {

@@ -1,20 +1,24 @@
+import { setMaxListeners } from 'node:events';
 import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { insertAttempt } from '../db/attempts-sql.js';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
-import { nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
-import { type AttemptResult, attemptDelivery, type ClaimedDelivery, type EndpointForSend, unsent } from './attempt.js';
-import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
+import {
+  type AttemptResult,
+  attemptDelivery,
+  type ClaimedDelivery,
+  prepareWebhookAttempt,
+  unsent,
+  type WebhookPreparation,
+} from './attempt.js';
+import type { CircuitPolicy } from './circuit.js';
 import { type EndpointGate, type EndpointHold, holdEndpoints, settleWaker } from './endpoint-gate.js';
-import { countAttempt, failureClass } from './observability.js';
-import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
-import { SentRecorder } from './sent-recorder.js';
-
-type DeliveryStatus = 'sent' | 'failed' | 'dead';
+import { topUpHold } from './hold-top-up.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
+import { SendContext } from './send-context.js';
 
 export interface DeliveryWorkerOptions {
   orm: Orm;
@@ -45,95 +49,178 @@ export interface DeliveryWorkerOptions {
  * worker retries the same attempt of the same delivery id.
  */
 export class DeliveryWorker {
-  private abort = new AbortController();
-  private readonly sent: SentRecorder;
+  private abort = DeliveryWorker.killSwitch();
+  /** A stopping host: held endpoints are no longer topped up. */
+  private stopping = false;
+  private readonly outcomes: OutcomeRecorder;
+  private readonly sendsPerEndpoint: number;
+  /** A hold tops up once this few deliveries wait at its gate: enough to cover a top-up's transaction. */
+  private readonly topUpBelow: number;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
-    this.sent = new SentRecorder(o.orm);
+    this.outcomes = new OutcomeRecorder(o);
+    this.sendsPerEndpoint = Math.min(o.perEndpoint, o.perUser);
+    this.topUpBelow = Math.max(4 * this.sendsPerEndpoint, Math.floor(o.batchSize / 2));
   }
 
-  /** Claimed deliveries not yet recorded (or given back), per lane: what a lane's capacity counts. */
+  /** Claimed deliveries (and top-ups) not yet recorded or given back, per lane; drain and runDue wait for them. */
   private readonly inFlight: Record<Lane, Set<Promise<boolean>>> = { fast: new Set(), webhook: new Set() };
   /** Webhook lane places taken: the sends the held endpoints may have in flight (ADR 081). */
   private webhookPlaces = 0;
+  /** The endpoints this worker holds, topped up before they run dry. */
+  private readonly holds = new Set<EndpointHold>();
+  /** Webhook messages signed ahead, while the endpoint's previous send is in flight. */
+  private readonly prepared = new WeakMap<ClaimedDelivery, WebhookPreparation>();
+  /** Deliveries tried so far (what runDue answers). */
+  private tried = 0;
 
-  /** Claims what each lane has room for and waits until all of it is recorded; returns how many it tried. */
+  /** Claims what each lane has room for and waits until all of it (and its top-ups) is recorded. */
   async runDue(): Promise<number> {
-    const started = await this.startDue();
-    const tried = await Promise.all(started.map((s) => s.done));
-    return tried.filter(Boolean).length;
+    const before = this.tried;
+    await this.startDue();
+    for (let open = this.pending(); open.length > 0; open = this.pending()) await Promise.all(open);
+    return this.tried - before;
+  }
+
+  private pending(): Promise<boolean>[] {
+    return [...this.inFlight.fast, ...this.inFlight.webhook];
   }
 
   /**
    * Claims and starts what each lane has room for without waiting for the sends: a pass never waits on a
    * hanging receiver, and a lane's free place is refilled as soon as a send is recorded (`onSettled`). The
-   * fast lane's places are claimed rows; the webhook lane's are sends: a claimed endpoint takes as many places
-   * as it may have sends in flight, however many of its deliveries wait behind its gate (ADR 081).
+   * fast lane's places are claimed rows; the webhook lane's are sends: a held endpoint takes as many places
+   * as it may have sends in flight, however many of its deliveries wait behind its gate (ADR 081). Answers
+   * whether a lane claimed a whole batch (more may be due at once).
    */
-  private async startDue(): Promise<{ lane: Lane; full: boolean; done: Promise<boolean> }[]> {
-    const started: { lane: Lane; full: boolean; done: Promise<boolean> }[] = [];
-    const sendsPerEndpoint = Math.min(this.o.perEndpoint, this.o.perUser);
-    for (const lane of ['fast', 'webhook'] as const) {
+  private async startDue(): Promise<boolean> {
+    // Both lanes claim at once (one round trip less before a burst's first send); each starts what it got.
+    const claims = (['fast', 'webhook'] as const).map(async (lane) => {
       const free = this.o.concurrency - (lane === 'fast' ? this.inFlight.fast.size : this.webhookPlaces);
-      if (free <= 0) continue;
-      const maxEndpoints = Math.max(1, Math.floor(free / sendsPerEndpoint));
+      if (free <= 0) return false;
+      const maxEndpoints = Math.max(1, Math.floor(free / this.sendsPerEndpoint));
       const limit = lane === 'fast' ? Math.min(this.o.batchSize, free) : this.o.batchSize;
       const claimed = await this.claim(lane, limit, maxEndpoints);
-      if (claimed.length === 0) continue;
+      if (claimed.length === 0) return false;
       const knex = this.o.orm.em.getKnex();
-      const endpoints = await endpointsForSend(knex, claimed);
-      const emails = await contactEmailsOf(knex, claimed);
-      const groups = lane === 'webhook' ? holdEndpoints(claimed, sendsPerEndpoint) : new Map<string, EndpointHold>();
-      for (const group of groups.values()) this.webhookPlaces += group.places;
-      const filledLane = lane === 'fast' ? claimed.length === free : groups.size >= maxEndpoints;
-      const wake = settleWaker(claimed.length, filledLane, () => this.o.onSettled?.());
-      for (const delivery of claimed) {
-        const group = delivery.endpoint_id ? groups.get(delivery.endpoint_id) : undefined;
-        const done: Promise<boolean> = this.process(delivery, endpoints, emails, group?.gate ?? null).finally(() => {
-          this.inFlight[lane].delete(done);
-          const endpointDone = group ? --group.left === 0 : lane === 'webhook';
-          if (endpointDone) this.webhookPlaces -= group?.places ?? 1;
-          wake(lane === 'fast' || endpointDone);
-        });
-        if (lane === 'webhook' && !group) this.webhookPlaces += 1; // a webhook row without an endpoint id
-        this.inFlight[lane].add(done);
-        started.push({ lane, full: claimed.length === this.o.batchSize, done });
+      const send = new SendContext(
+        await endpointsForSend(knex, claimed),
+        await contactEmailsOf(knex, claimed),
+        this.o.box,
+      );
+      const holds = lane === 'webhook' ? holdEndpoints(claimed, this.sendsPerEndpoint, send) : new Map();
+      for (const hold of holds.values()) {
+        this.webhookPlaces += hold.places;
+        this.holds.add(hold);
       }
-    }
-    return started;
+      const filledLane = lane === 'fast' ? claimed.length === free : holds.size >= maxEndpoints;
+      const wake = settleWaker(claimed.length, filledLane, () => this.o.onSettled?.());
+      for (const delivery of claimed) this.start(lane, delivery, send, holds.get(delivery.endpoint_id ?? ''), wake);
+      return claimed.length === this.o.batchSize;
+    });
+    const settled = await Promise.allSettled(claims);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason; // what the other lane claimed is started; the pacer logs the failure
+    return settled.some((s) => s.status === 'fulfilled' && s.value);
+  }
+
+  /** Starts one claimed delivery; when it settles, frees its places and wakes the pacer as `wake` decides. */
+  private start(
+    lane: Lane,
+    delivery: ClaimedDelivery,
+    send: SendContext,
+    hold: EndpointHold | undefined,
+    wake: (freedPlaces: boolean) => void,
+  ): void {
+    if (lane === 'webhook' && !hold) this.webhookPlaces += 1; // a webhook row without an endpoint id
+    const done: Promise<boolean> = this.process(delivery, send, hold ?? null).finally(() => {
+      this.inFlight[lane].delete(done);
+      const freed = hold ? this.settle(hold) : lane === 'webhook';
+      if (lane === 'webhook' && !hold) this.webhookPlaces -= 1;
+      wake(lane === 'fast' || freed);
+    });
+    this.inFlight[lane].add(done);
+  }
+
+  /** One of the hold's deliveries (or its top-up) settled; true when the hold ended and freed its places. */
+  private settle(hold: EndpointHold): boolean {
+    if (--hold.left > 0) return false;
+    this.webhookPlaces -= hold.places;
+    this.holds.delete(hold);
+    return true;
   }
 
   /** One claimed delivery: waits for its endpoint's gate, tries it, records it; false when it was not tried. */
-  private async process(
-    delivery: ClaimedDelivery,
-    endpoints: Map<string, EndpointForSend>,
-    emails: Map<string, string>,
-    gate: EndpointGate | null,
-  ): Promise<boolean> {
+  private async process(delivery: ClaimedDelivery, send: SendContext, hold: EndpointHold | null): Promise<boolean> {
     const signal = this.abort.signal;
-    if (gate && !(await this.mayStart(delivery, gate))) return false;
+    if (hold && !(await this.mayStart(delivery, hold.gate))) return false;
+    this.tried++;
     let result: AttemptResult;
     // Wall time of the try for the attempts log (a duration, not a domain time: the injected clock stays out).
     const started = performance.now();
     try {
       const nowSeconds = Math.floor(this.o.clock.now().getTime() / 1000);
-      result = await attemptDelivery(delivery, { ...this.o, endpoints, emails, nowSeconds, signal });
+      const prepared = this.prepared.get(delivery);
+      this.prepared.delete(delivery);
+      const ctx = { ...this.o, send, nowSeconds, signal, ...(prepared ? { prepared } : {}) };
+      const attempt = attemptDelivery(delivery, ctx); // the request is on its way when this returns
+      if (hold) this.whileInFlight(hold, nowSeconds);
+      result = await attempt;
     } catch (error) {
       result = unsent((error as Error).message, true);
     }
     if (signal.aborted) {
-      gate?.close(); // killed: leave the leases to expire, the attempts are retried elsewhere
+      hold?.gate.close(); // killed: leave the leases to expire, the attempts are retried elsewhere
       return true;
     }
     // The endpoint's next send starts now, while this outcome is written. Only a failure of the receiver
     // itself (not a deleted or disabled endpoint) stops the rest.
-    const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
-    gate?.release(result.ok || !endpoint?.enabled);
+    const endpoint = delivery.endpoint_id ? send.endpoints.get(delivery.endpoint_id) : undefined;
+    hold?.gate.release(result.ok || !endpoint?.enabled);
     const latencyMs = Math.round(performance.now() - started);
-    await this.record(delivery, result, endpoints, latencyMs, gate?.idle ?? false).catch((error) =>
-      this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
-    );
+    await this.outcomes
+      .record(delivery, result, endpoint, latencyMs, hold?.gate.idle ?? false)
+      .catch((error) =>
+        this.o.logger.error({ err: error, delivery: delivery.id }, 'could not record delivery outcome'),
+      );
     return true;
+  }
+
+  /**
+   * While a send to a held endpoint is in flight: sign the send that starts at the next answer, so the answer
+   * finds it ready, and top the hold up before it runs dry, so no claim stands between two answers (ADR 081).
+   */
+  private whileInFlight(hold: EndpointHold, nowSeconds: number): void {
+    const next = hold.gate.next;
+    if (next && !this.prepared.has(next)) {
+      try {
+        this.prepared.set(next, prepareWebhookAttempt(next, hold.send, nowSeconds));
+      } catch {
+        // Prepared again when it starts, where the failure is recorded as its try's outcome.
+      }
+    }
+    this.maybeTopUp(hold);
+  }
+
+  private maybeTopUp(hold: EndpointHold): void {
+    if (!hold.mayTopUp || hold.gate.queued > this.topUpBelow || this.stopping || this.abort.signal.aborted) return;
+    hold.toppingUp = true;
+    hold.left++; // the hold lasts until its top-up has answered
+    const done: Promise<boolean> = this.topUp(hold).finally(() => {
+      hold.toppingUp = false;
+      this.inFlight.webhook.delete(done);
+      if (this.settle(hold)) this.o.onSettled?.();
+    });
+    this.inFlight.webhook.add(done);
+  }
+
+  /** Queues the endpoint's newly due rows at its gate (see `topUpHold`). */
+  private async topUp(hold: EndpointHold): Promise<boolean> {
+    const rows = await topUpHold(this.o, hold, this.abort.signal);
+    hold.left += rows.length;
+    const wake = (freedPlaces: boolean) => freedPlaces && this.o.onSettled?.();
+    for (const delivery of rows) this.start('webhook', delivery, hold.send, hold, wake);
+    return false;
   }
 
   /**
@@ -141,15 +228,16 @@ export class DeliveryWorker {
    * other worker can claim it mid-send; a delivery that may not start is given back at once (its lease
    * released), unless the worker was killed, which leaves its leases to expire like a dead process.
    */
-  private async mayStart(delivery: ClaimedDelivery, gate: EndpointGate): Promise<boolean> {
-    const open = await gate.acquire();
+  private async mayStart(delivery: ClaimedDelivery, gate: EndpointGate<ClaimedDelivery>): Promise<boolean> {
+    const open = await gate.acquire(delivery);
     if (this.abort.signal.aborted) {
       if (open) gate.close();
       return false;
     }
     const leaseLeftMs = new Date(delivery.lease_until).getTime() - this.o.clock.now().getTime();
     if (open && leaseLeftMs > this.o.sendTimeoutMs) return true;
-    if (open) gate.release(false); // the rest of the claim has the same lease: give it all back
+    if (open) gate.release(false); // the rest of the hold has leases as old or older: give it all back
+    this.prepared.delete(delivery);
     await releaseLeases(this.o.orm.em.getKnex(), [delivery.id], delivery.lease_token).catch((error) =>
       this.o.logger.warn({ err: error, delivery: delivery.id }, 'could not give a lease back; it will expire'),
     );
@@ -174,126 +262,45 @@ export class DeliveryWorker {
 
   /**
    * Lets started deliveries finish for up to `graceMs` (a stopping host), then abandons the rest as a killed
-   * process would: their leases expire and another worker retries the same attempt.
+   * process would: their leases expire and another worker retries the same attempt. Held endpoints are not
+   * topped up meanwhile.
    */
   async drain(graceMs: number): Promise<void> {
-    const all = Promise.all([...this.inFlight.fast, ...this.inFlight.webhook]);
+    this.stopping = true;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    await Promise.race([all, grace]);
+    const settled = async () => {
+      for (let open = this.pending(); open.length > 0; open = this.pending()) await Promise.all(open);
+    };
+    await Promise.race([settled(), grace]);
     clearTimeout(timer);
     this.kill();
-    await all;
+    await settled();
     this.revive();
   }
 
-  /**
-   * Writes the outcome of one try, fenced by the lease token, with its attempts-log row in the same
-   * transaction; dead deliveries get their DLQ row here.
-   */
-  private async record(
-    delivery: ClaimedDelivery,
-    result: AttemptResult,
-    endpoints: Map<string, EndpointForSend>,
-    latencyMs: number,
-    lastOfEndpoint: boolean,
-  ) {
-    const now = this.o.clock.now();
-    const tries = delivery.attempts + 1;
-    const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
-    const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
-    if (result.ok && delivery.channel === 'webhook') {
-      countAttempt(delivery.channel, 'sent');
-      return this.sent.record(
-        {
-          id: delivery.id,
-          leaseToken: delivery.lease_token,
-          statusCode: result.statusCode,
-          at: now,
-          secretSealed: result.secretSealed,
-          latencyMs,
-        },
-        lastOfEndpoint,
-      );
-    }
-    const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: { id: string }[] }>(
-        `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
-           lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
-           secret_sealed = coalesce(secret_sealed, ?), updated_at = ?
-         where id = ? and lease_token = ? returning id`,
-        [
-          status,
-          delay === null ? null : new Date(now.getTime() + delay),
-          result.statusCode,
-          result.ok ? null : result.error,
-          now,
-          result.ok ? now : null,
-          result.secretSealed,
-          now,
-          delivery.id,
-          delivery.lease_token,
-        ],
-      );
-      if (rows.length === 0) return false; // lease lost to another worker: its outcome wins
-      await insertAttempt(trx, {
-        tenant_id: delivery.tenant_id,
-        user_id: delivery.user_id,
-        delivery_id: delivery.id,
-        endpoint_id: delivery.endpoint_id,
-        event: delivery.event,
-        event_id: delivery.event_id,
-        attempt: tries,
-        at: now,
-        status_code: result.statusCode,
-        error: result.ok ? null : result.error,
-        latency_ms: latencyMs,
-      });
-      if (delivery.channel === 'inapp' && result.ok) await writeNotification(trx, delivery, now);
-      if (result.ok) return true;
-      const endpoint = delivery.endpoint_id ? endpoints.get(delivery.endpoint_id) : undefined;
-      // Only tries that reached for the receiver count against it (not a deleted or disabled endpoint).
-      if (endpoint?.enabled) await recordEndpointFailure(trx, endpoint.id, now, this.o.circuit);
-      if (status !== 'dead') return true;
-      await deadLetter(trx, delivery, result, tries, now);
-      if (endpoint?.fallback_to_email) await fallBackToEmail(trx, delivery, now);
-      return true;
-    });
-    if (recorded) this.observe(delivery, result, status, tries, delay);
-  }
-
-  /** One metric sample per recorded try; one log line per failure and per dead letter (no URL, no secret). */
-  private observe(
-    d: ClaimedDelivery,
-    result: AttemptResult,
-    status: DeliveryStatus,
-    tries: number,
-    delay: number | null,
-  ) {
-    countAttempt(d.channel, status === 'sent' ? 'sent' : status === 'dead' ? 'dead' : 'retry');
-    if (result.ok) return;
-    const fields = {
-      delivery_id: d.id,
-      endpoint_id: d.endpoint_id,
-      channel: d.channel,
-      attempt: tries,
-      status_code: result.statusCode,
-      error_class: failureClass(result.error),
-    };
-    if (status === 'dead') this.o.logger.error(fields, 'delivery dead-lettered');
-    else this.o.logger.warn({ ...fields, retry_in_ms: delay }, 'delivery attempt failed');
-  }
-
   async pass(): Promise<PassResult> {
-    const started = await this.startDue();
-    if (started.some((s) => s.full)) return { more: true, nextAt: null };
+    const full = await this.startDue();
+    // New rows may be due for endpoints this worker holds (a firing, a retry coming due): they top up again.
+    for (const hold of this.holds) {
+      hold.exhausted = false;
+      this.maybeTopUp(hold);
+    }
+    if (full) return { more: true, nextAt: null };
     const next = await nextDeliveryDue(this.o.orm.em.getKnex());
     // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
     // poll covers the rest.
     if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };
     return { more: false, nextAt: next };
+  }
+
+  /** What `kill` aborts: every send in flight listens to it (a lane's worth, more than the default warns at). */
+  private static killSwitch(): AbortController {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
   }
 
   /** Test hook for crash tests: abandons in-flight sends without recording them, as a killed process would. */
@@ -302,6 +309,7 @@ export class DeliveryWorker {
   }
 
   revive(): void {
-    this.abort = new AbortController();
+    this.abort = DeliveryWorker.killSwitch();
+    this.stopping = false;
   }
 }

@@ -1,71 +1,112 @@
+import type { ClaimedDelivery } from './attempt.js';
+import type { SendContext } from './send-context.js';
+
 /**
- * Paces the deliveries one claim took for one endpoint (ADR 081): at most `limit` sends in flight, the next one
+ * Paces the deliveries a worker holds for one endpoint (ADR 081): at most `limit` sends in flight, the next one
  * starting as soon as an answer comes (not when its outcome is written), in claim order. After a failed try
  * the gate closes: the deliveries still waiting are given back to the claim, which applies the circuit and the
  * retry schedule, instead of being sent into a failing receiver.
  */
-export class EndpointGate {
+export class EndpointGate<T> {
   private running = 0;
   private closed = false;
-  private readonly waiting: ((open: boolean) => void)[] = [];
+  private readonly waiting: { item: T; resolve: (open: boolean) => void }[] = [];
 
   constructor(private readonly limit: number) {}
 
-  /** Resolves true when the caller may send now, false when the gate closed while it waited. */
-  acquire(): Promise<boolean> {
+  /** Resolves true when `item` may be sent now, false when the gate closed while it waited. */
+  acquire(item: T): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     if (this.running < this.limit) {
       this.running++;
       return Promise.resolve(true);
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push({ item, resolve }));
   }
 
   /** A send got its answer (or gave up); `ok: false` closes the gate for everyone still waiting. */
   release(ok: boolean): void {
     if (!ok) this.close();
     const next = this.waiting.shift();
-    if (next && !this.closed) next(true);
+    if (next && !this.closed) next.resolve(true);
     else this.running--;
   }
 
-  /** Nothing in flight and nothing waiting: the claim's last send to the endpoint has its answer. */
+  /** The item that starts at the next answer: its send is prepared while the current ones are in flight. */
+  get next(): T | undefined {
+    return this.waiting[0]?.item;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Nothing in flight and nothing waiting: the last send the worker holds for the endpoint has its answer. */
   get idle(): boolean {
     return this.running === 0 && this.waiting.length === 0;
   }
 
   close(): void {
     this.closed = true;
-    for (const waiter of this.waiting.splice(0)) waiter(false);
+    for (const waiter of this.waiting.splice(0)) waiter.resolve(false);
   }
 }
 
-/** One endpoint a webhook claim holds: its gate, the lane places it takes, and its deliveries not yet settled. */
-export interface EndpointHold {
-  gate: EndpointGate;
-  places: number;
-  left: number;
+/**
+ * One endpoint a worker holds (its webhook claim leased the endpoint's due rows, so no other worker sends to
+ * it): the gate, the lane places it takes, the deliveries not yet settled, and what topping up needs.
+ */
+export class EndpointHold {
+  readonly gate: EndpointGate<ClaimedDelivery>;
+  /** Webhook lane places taken: `min(sendsPerEndpoint, rows)` at the claim; a top-up never adds places. */
+  places = 0;
+  /** Deliveries not yet settled, plus one while a top-up is under way (the hold is not over before it ends). */
+  left = 0;
+  /** Lease tokens of the claims that filled this hold: a top-up does not mistake these leases for another holder's. */
+  readonly tokens = new Set<string>();
+  toppingUp = false;
+  /** The last top-up found nothing due: the next is tried after new work is announced (a pacer pass). */
+  exhausted = false;
+
+  constructor(
+    readonly endpointId: string,
+    readonly sendsPerEndpoint: number,
+    readonly send: SendContext,
+  ) {
+    this.gate = new EndpointGate(sendsPerEndpoint);
+  }
+
+  /** A hold of fewer rows than its sends (a half-open probe, a trickle) is not topped up; it ends and is claimed anew. */
+  get mayTopUp(): boolean {
+    return this.places === this.sendsPerEndpoint && !this.toppingUp && !this.exhausted && !this.gate.isClosed;
+  }
 }
 
-/** Groups a webhook claim by endpoint: each gets a gate and takes as many lane places as it may send at once. */
+/** Groups a webhook claim by endpoint: each gets a hold and takes as many lane places as it may send at once. */
 export function holdEndpoints(
-  claimed: readonly { endpoint_id: string | null }[],
+  claimed: readonly ClaimedDelivery[],
   sendsPerEndpoint: number,
+  send: SendContext,
 ): Map<string, EndpointHold> {
-  const groups = new Map<string, EndpointHold>();
+  const holds = new Map<string, EndpointHold>();
   for (const d of claimed) {
     if (!d.endpoint_id) continue;
-    const group = groups.get(d.endpoint_id) ?? { gate: new EndpointGate(sendsPerEndpoint), places: 0, left: 0 };
-    group.left++;
-    groups.set(d.endpoint_id, group);
+    const hold = holds.get(d.endpoint_id) ?? new EndpointHold(d.endpoint_id, sendsPerEndpoint, send);
+    hold.left++;
+    hold.tokens.add(d.lease_token);
+    holds.set(d.endpoint_id, hold);
   }
-  for (const group of groups.values()) group.places = Math.min(sendsPerEndpoint, group.left);
-  return groups;
+  for (const hold of holds.values()) hold.places = Math.min(sendsPerEndpoint, hold.left);
+  return holds;
 }
 
 /**
  * Whether a settled delivery of a claim wakes the pacer for another claim: one that freed places (an in-app
- * or email row; the last row of a claimed endpoint, which can be claimed again) always, and, if the claim
+ * or email row; the last row of a held endpoint, which can be claimed again) always, and, if the claim
  * filled the lane, once half of it has settled. Waking for every webhook would run a claim per delivery
  * while its endpoint is still held (ADR 081).
  */

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import { v7 as uuidv7 } from 'uuid';
+import { insertDeliveries } from '../db/deliveries-sql.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import type { ClaimedDelivery, FailedAttempt } from './attempt.js';
 import { deliveryRow } from './reminder-firer.js';
@@ -39,7 +40,7 @@ export async function fallBackToEmail(trx: Knex.Transaction, d: ClaimedDelivery,
   const email = { tenantId: d.tenant_id, userId: d.user_id, reminderId: d.reminder_id, endpointId: null };
   // Email is another target, so it is its own event (a fresh event_id).
   const payloadOf = (id: string, eventId: string) => ({ ...d.payload, delivery_id: id, event_id: eventId });
-  await trx('deliveries').insert(deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
+  await insertDeliveries(trx, [deliveryRow({ ...email, channel: 'email' }, payloadOf, DEFAULT_MAX_ATTEMPTS, now)]);
 }
 
 export async function writeNotification(trx: Knex.Transaction, d: ClaimedDelivery, now: Date) {

@@ -3,6 +3,7 @@ import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
+import { recordFiring } from '../db/deliveries-sql.js';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import { observeFireLag } from './observability.js';
@@ -76,7 +77,7 @@ export function deliveryRow(
     channel: input.channel,
     event: 'reminder.fired',
     event_id: eventId,
-    payload: JSON.stringify(payloadOf(id, eventId)),
+    payload: payloadOf(id, eventId),
     secret_sealed: null,
     status: 'pending',
     attempts: 0,
@@ -136,13 +137,13 @@ export class ReminderFirer {
           }
         }
       }
-      if (deliveries.length > 0) await trx.batchInsert('deliveries', deliveries, 500).transacting(trx);
-      await trx.raw(`update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[])`, [
-        now,
-        now,
+      await recordFiring(
+        trx,
         rows.map((r) => r.id),
-      ]);
-      if (deliveries.length > 0) await trx.raw('select pg_notify(?, ?)', [WAKEUP_CHANNEL, 'deliveries']);
+        deliveries,
+        now,
+        WAKEUP_CHANNEL,
+      );
       return rows;
     });
     for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
