@@ -115,18 +115,11 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
   });
 }
 
-export interface TopUpRequest {
+/** A claim of one endpoint the caller holds (its limits as in a claim). */
+export interface TopUpRequest extends Omit<ClaimRequest, 'maxEndpoints'> {
   endpointId: string;
   /** The lease tokens of the holder's claims: its own leases do not make the endpoint held by someone else. */
   heldTokens: string[];
-  now: Date;
-  leaseUntil: Date;
-  leaseToken: string;
-  limit: number;
-  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT and _PER_USER, as in a claim. */
-  perEndpoint: number;
-  perUser: number;
-  circuitThreshold: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Sql } from '@routinely/db';
 import type { EventEnvelope } from '@routinely/events';
 import type { TaskRow } from '../domain/task-model.js';
+import { contentParams } from './task-sql.js';
 
 /** A new root task (everything decided but `sort_order`) with its task.created event, built from that row. */
 export interface RootCreate {
@@ -133,17 +134,7 @@ export async function insertChildTaskWithEvent(sql: Sql, row: TaskRow, event: Ev
     row.tenant_id,
     row.user_id,
     row.parent_task_id,
-    row.title,
-    row.description,
-    row.raw_input,
-    row.status,
-    row.priority,
-    row.duration_min,
-    row.deadline_at,
-    row.earliest_start_at,
-    row.reminder_channels,
-    row.reminder_offset_min,
-    row.tags,
+    ...contentParams(row),
     row.created_at,
     row.updated_at,
     row.version,

@@ -250,17 +250,7 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
       row.parent_task_id,
       row.depth,
       row.sort_order,
-      row.title,
-      row.description,
-      row.raw_input,
-      row.status,
-      row.priority,
-      row.duration_min,
-      row.deadline_at,
-      row.earliest_start_at,
-      row.reminder_channels,
-      row.reminder_offset_min,
-      row.tags,
+      ...contentParams(row),
       row.chosen_slot_start,
       row.chosen_slot_end,
       row.completed_at,
@@ -321,6 +311,23 @@ export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<vo
 }
 
 /** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
+/** A row's own content, in column order from `title` to `tags` (the statements that write it all use it). */
+export function contentParams(row: TaskRow): unknown[] {
+  return [
+    row.title,
+    row.description,
+    row.raw_input,
+    row.status,
+    row.priority,
+    row.duration_min,
+    row.deadline_at,
+    row.earliest_start_at,
+    row.reminder_channels,
+    row.reminder_offset_min,
+    row.tags,
+  ];
+}
+
 export { COLUMNS as TASK_COLUMNS, parseTaskRow };
 
 /**
