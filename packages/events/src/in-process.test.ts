@@ -68,6 +68,29 @@ describe('in-process transport', () => {
     expect(handled).toEqual([next.id]);
   });
 
+  it('hands what queued meanwhile to the burst handler together, then retries alone what the burst left', async () => {
+    const transport = new InProcessTransport();
+    const calls: string[] = [];
+    const failing = event('task.task.updated');
+    await transport.subscribe(
+      { durable: 'bursty', subjects: ['task.>'], policy },
+      async (d) => void calls.push(`one ${idOf(d.payload) === failing.id ? 'failing' : 'other'} attempt ${d.attempt}`),
+      async (deliveries) => {
+        calls.push(`burst of ${deliveries.length}`);
+        return deliveries.map((d) => (idOf(d.payload) === failing.id ? new Error('failed in the burst') : undefined));
+      },
+    );
+    const events = [event('task.task.created'), failing, event('task.task.deleted')];
+    for (const e of events) await transport.publish(e);
+    for (const e of events) await transport.whenHandled(e.id);
+    expect(calls).toEqual(['burst of 3', 'one failing attempt 2']);
+    // A lone event later goes to the one-at-a-time handler.
+    const lone = event('task.task.created');
+    await transport.publish(lone);
+    await transport.whenHandled(lone.id);
+    expect(calls.at(-1)).toBe('one other attempt 1');
+  });
+
   it('gives up what is still queued when a consumer stops', async () => {
     const transport = new InProcessTransport();
     let release = () => {};

@@ -1,5 +1,7 @@
+import { BURST } from './bursts.js';
 import type { EventEnvelope } from './envelope.js';
 import {
+  type BurstHandler,
   backoffAfter,
   type DeliveryHandler,
   type EventTransport,
@@ -44,6 +46,7 @@ interface Queued {
 interface LocalConsumer {
   spec: TransportConsumer;
   handler: DeliveryHandler;
+  burst: BurstHandler | undefined;
   queue: Queued[];
   queued: Set<string>;
   /** Ids already acked: a republished event is skipped, like JetStream's duplicate window. */
@@ -61,8 +64,10 @@ const SEEN_LIMIT = 100_000;
  * its own queue in publish order on a later tick, so a slow consumer delays neither the producer nor the other
  * consumers. A failed attempt waits for the consumer's backoff and blocks that consumer's queue (keeping its
  * order); after `maxDeliver` failed attempts the event counts as given up for the relay (the consumer layer
- * dead-letters on the last attempt, so this only happens when even that failed). Nothing here survives a
- * crash: `whenHandled` tells the relay when the outbox row may be retired.
+ * dead-letters on the last attempt, so this only happens when even that failed). What queued while a delivery
+ * ran goes to the consumer's burst handler together (at most `BURST`, one transaction, as over JetStream); an
+ * event the burst did not handle is then retried alone, after the others. Nothing here survives a crash:
+ * `whenHandled` tells the relay when the outbox row may be retired.
  */
 export class InProcessTransport implements EventTransport {
   private readonly consumers = new Map<string, LocalConsumer>();
@@ -92,31 +97,47 @@ export class InProcessTransport implements EventTransport {
   }
 
   private async drain(consumer: LocalConsumer): Promise<void> {
-    while (!consumer.stopped) {
-      const next = consumer.queue[0];
-      if (!next) break;
-      const ok = await this.deliver(consumer, next.envelope);
-      consumer.queue.shift();
-      consumer.queued.delete(next.envelope.id);
-      if (ok) {
-        if (consumer.seen.size >= SEEN_LIMIT) consumer.seen.clear();
-        consumer.seen.add(next.envelope.id);
+    while (!consumer.stopped && consumer.queue.length > 0) {
+      const taken = consumer.queue.slice(0, consumer.burst ? BURST : 1);
+      const handled =
+        taken.length > 1
+          ? await this.deliverBurst(consumer, taken)
+          : [await this.deliver(consumer, (taken[0] as Queued).envelope)];
+      consumer.queue.splice(0, taken.length);
+      for (const [index, next] of taken.entries()) {
+        consumer.queued.delete(next.envelope.id);
+        const ok = handled[index] === true;
+        if (ok) {
+          if (consumer.seen.size >= SEEN_LIMIT) consumer.seen.clear();
+          consumer.seen.add(next.envelope.id);
+        }
+        next.settlement.finish(ok);
       }
-      next.settlement.finish(ok);
     }
     consumer.draining = undefined;
   }
 
-  private async deliver(consumer: LocalConsumer, envelope: EventEnvelope): Promise<boolean> {
+  /** A burst as the first attempt of each of its events; the ones it did not handle are retried alone. */
+  private async deliverBurst(consumer: LocalConsumer, taken: readonly Queued[]): Promise<boolean[]> {
+    const deliveries = taken.map(({ envelope }) => ({ subject: envelope.type, attempt: 1, payload: envelope }));
+    const outcomes = await (consumer.burst as BurstHandler)(deliveries).catch((error: unknown) =>
+      deliveries.map(() => error ?? new Error('burst failed')),
+    );
+    const handled: boolean[] = [];
+    for (const [index, { envelope }] of taken.entries()) {
+      handled.push(outcomes[index] === undefined ? true : await this.deliver(consumer, envelope, 1));
+    }
+    return handled;
+  }
+
+  /** Attempts after `failedAttempts` failed ones, each after its backoff, until one succeeds or `maxDeliver`. */
+  private async deliver(consumer: LocalConsumer, envelope: EventEnvelope, failedAttempts = 0): Promise<boolean> {
     const { policy } = consumer.spec;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await consumer.handler({ subject: envelope.type, attempt, payload: envelope });
-        return true;
-      } catch {
-        if (attempt >= policy.maxDeliver || consumer.stopped) return false;
+    for (let attempt = failedAttempts + 1; ; attempt++) {
+      if (attempt > 1) {
+        if (attempt > policy.maxDeliver || consumer.stopped) return false;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, backoffAfter(policy, attempt));
+          const timer = setTimeout(resolve, backoffAfter(policy, attempt - 1));
           consumer.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -125,15 +146,22 @@ export class InProcessTransport implements EventTransport {
         consumer.wake = undefined;
         if (consumer.stopped) return false;
       }
+      try {
+        await consumer.handler({ subject: envelope.type, attempt, payload: envelope });
+        return true;
+      } catch {
+        // retried after its backoff, or given up
+      }
     }
   }
 
-  async subscribe(spec: TransportConsumer, handler: DeliveryHandler): Promise<Subscription> {
+  async subscribe(spec: TransportConsumer, handler: DeliveryHandler, burst?: BurstHandler): Promise<Subscription> {
     const existing = this.consumers.get(spec.durable);
     if (existing) await this.stopConsumer(existing);
     const consumer: LocalConsumer = {
       spec,
       handler,
+      burst,
       queue: [],
       queued: new Set(),
       seen: existing?.seen ?? new Set(),
