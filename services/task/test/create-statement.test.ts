@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { onReadPoolQuery, Sql } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
@@ -167,6 +168,14 @@ describe('a create is one statement for the task and its event', () => {
       const read = await call(h, who, 'GET', `/service/tasks/${task.id}`);
       expect(read.json()).toEqual(task);
     }
+    // One statement per owner at a time: creates submitted in one tick (the first goes alone, the rest queue
+    // behind it as one batch) each get their own position, in a row.
+    const burst = new TaskCreates(h.orm, h.clock, { kick: () => {} });
+    const fresh = { tenantId: randomUUID(), userId: randomUUID() };
+    const positions = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => (await burst.create(fresh, input(`row ${i}`))).sort_order),
+    );
+    expect(positions.sort((a, b) => a - b)).toEqual(positions.map((_, i) => i));
     const events = await rows<{ id: string }>(
       "select payload->'data'->'task'->>'id' as id from outbox where payload->>'user_id' = ?",
       [who.userId],

@@ -50,6 +50,22 @@ describe('StatementBatcher', () => {
     expect(w.calls).toEqual([[1], [2, 4, 6], [3, 5]]);
   });
 
+  it('runs one statement per key at a time with onePerKey, other keys alongside', async () => {
+    const w = recordingWrite();
+    const batcher = new StatementBatcher(w.write, {
+      maxInFlight: 4,
+      maxBatch: 10,
+      keyOf: (n: number) => (n < 10 ? 'a' : 'b'),
+      onePerKey: true,
+    });
+    const outs = [1, 2, 11, 3, 12].map((n) => batcher.submit(n));
+    expect(w.calls).toEqual([[1], [11]]); // 2 and 3 wait for 1, 12 for 11
+    await w.releaseAll();
+    expect(await Promise.all(outs)).toEqual([10, 20, 110, 30, 120]);
+    expect(w.calls).toEqual([[1], [11], [2, 3], [12]]);
+    expect(w.maxRunning()).toBe(2);
+  });
+
   it('writes each item of a failed batch alone, so only the failing one fails', async () => {
     const w = recordingWrite();
     const batcher = new StatementBatcher(w.write, { maxInFlight: 1, maxBatch: 10, keyOf: () => 'one' });

@@ -10,10 +10,16 @@
 export class StatementBatcher<I, O> {
   private readonly queue: { item: I; resolve: (out: O) => void; reject: (error: unknown) => void }[] = [];
   private inFlight = 0;
+  /** Keys with a statement running, when `onePerKey`. */
+  private readonly busyKeys = new Set<string>();
 
+  /**
+   * @param limits.onePerKey at most one statement per key at a time: a key's next batch waits for the
+   *   running one (creates of one owner: each statement then sees the positions the previous one took)
+   */
   constructor(
     private readonly write: (items: I[]) => Promise<O[]>,
-    private readonly limits: { maxInFlight: number; maxBatch: number; keyOf: (item: I) => string },
+    private readonly limits: { maxInFlight: number; maxBatch: number; keyOf: (item: I) => string; onePerKey?: boolean },
   ) {}
 
   submit(item: I): Promise<O> {
@@ -24,20 +30,26 @@ export class StatementBatcher<I, O> {
   }
 
   private startWrites(): void {
-    while (this.inFlight < this.limits.maxInFlight && this.queue.length > 0) {
-      const batch = this.nextBatch();
+    while (this.inFlight < this.limits.maxInFlight) {
+      const next = this.nextBatch();
+      if (!next) return;
       this.inFlight++;
-      void this.writeBatch(batch).finally(() => {
+      if (this.limits.onePerKey) this.busyKeys.add(next.key);
+      void this.writeBatch(next.batch).finally(() => {
         this.inFlight--;
+        this.busyKeys.delete(next.key);
         this.startWrites();
       });
     }
   }
 
-  /** The oldest queued item and the next queued ones of its key (the others keep their places). */
-  private nextBatch(): StatementBatcher<I, O>['queue'] {
-    const [first] = this.queue;
-    if (!first) return [];
+  /**
+   * The oldest queued item whose key may start and the next queued ones of its key (the others keep their
+   * places); undefined when nothing may start.
+   */
+  private nextBatch(): { key: string; batch: StatementBatcher<I, O>['queue'] } | undefined {
+    const first = this.queue.find((entry) => !this.busyKeys.has(this.limits.keyOf(entry.item)));
+    if (!first) return undefined;
     const key = this.limits.keyOf(first.item);
     const batch: StatementBatcher<I, O>['queue'] = [];
     const rest: StatementBatcher<I, O>['queue'] = [];
@@ -46,7 +58,7 @@ export class StatementBatcher<I, O> {
       else rest.push(entry);
     }
     this.queue.splice(0, this.queue.length, ...rest);
-    return batch;
+    return { key, batch };
   }
 
   private async writeBatch(batch: StatementBatcher<I, O>['queue']): Promise<void> {
@@ -56,16 +68,15 @@ export class StatementBatcher<I, O> {
     } catch (error) {
       const [only] = batch;
       if (batch.length === 1 && only) return only.reject(error);
-      await Promise.all(
-        batch.map(async (entry) => {
-          try {
-            const [out] = await this.write([entry.item]);
-            entry.resolve(out as O);
-          } catch (alone) {
-            entry.reject(alone);
-          }
-        }),
-      );
+      // One after the other, in order: a rare path, and positions stay distinct as in a batch.
+      for (const entry of batch) {
+        try {
+          const [out] = await this.write([entry.item]);
+          entry.resolve(out as O);
+        } catch (alone) {
+          entry.reject(alone);
+        }
+      }
     }
   }
 }

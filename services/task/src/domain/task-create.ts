@@ -23,8 +23,8 @@ import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.
 export class TaskCreates {
   /**
    * Root creates of one owner arriving together share a statement (one commit, one round trip). At most four
-   * statements run at once: PostgreSQL shares the machine's cores anyway, and what waits meanwhile goes out
-   * together when one ends (at most 64 tasks per statement).
+   * statements run at once, one per owner: PostgreSQL shares the machine's cores anyway, and what waits
+   * meanwhile goes out together when one ends (at most 64 tasks per statement).
    */
   private readonly roots: StatementBatcher<RootCreate, number>;
 
@@ -37,6 +37,9 @@ export class TaskCreates {
       maxInFlight: 4,
       maxBatch: 64,
       keyOf: rootCreateOwner,
+      // One statement per owner at a time, so concurrent root creates of one owner (on one instance) get
+      // distinct positions: each statement sees the last root the previous one wrote.
+      onePerKey: true,
     });
   }
 
