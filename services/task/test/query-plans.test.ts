@@ -8,22 +8,12 @@ import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/t
 import { findTask, findTasksByKeys, listTasks, subtreeRows } from '../src/db/task-sql.js';
 import { subtreeWithVersion, treeVersions } from '../src/db/tree-sql.js';
 import { taskEvent } from '../src/domain/events.js';
+import { taskCreateSchema, toNewTask } from '../src/domain/task-input.js';
 import { newTaskRow } from '../src/domain/task-model.js';
 import { dbConfig } from '../src/index.js';
 
 const OWNERS = 1_000;
-const NEW_TASK = {
-  title: 'new',
-  description: null,
-  raw_input: null,
-  priority: 3,
-  duration_min: 30,
-  deadline_at: null,
-  earliest_start_at: null,
-  reminder_channels: [],
-  reminder_offset_min: 10,
-  tags: [],
-};
+const NEW_TASK = toNewTask(taskCreateSchema.parse({ title: 'new', reminder_channels: [] }));
 const TASKS_PER_OWNER = 100;
 
 interface PlanNode {

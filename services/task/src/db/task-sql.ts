@@ -310,7 +310,6 @@ export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<vo
   ]);
 }
 
-/** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
 /** A row's own content, in column order from `title` to `tags` (the statements that write it all use it). */
 export function contentParams(row: TaskRow): unknown[] {
   return [
@@ -328,6 +327,7 @@ export function contentParams(row: TaskRow): unknown[] {
   ];
 }
 
+/** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
 export { COLUMNS as TASK_COLUMNS, parseTaskRow };
 
 /**

@@ -80,3 +80,11 @@ export class StatementBatcher<I, O> {
     }
   }
 }
+
+/**
+ * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions): at most 4
+ * statements at once, at most 64 lookups each.
+ */
+export function lookupBatcher<I, O>(read: (items: I[]) => Promise<O[]>): StatementBatcher<I, O> {
+  return new StatementBatcher(read, { maxInFlight: 4, maxBatch: 64, keyOf: () => 'any owner' });
+}

@@ -51,17 +51,7 @@ export function newTaskRow(
   now: Date,
 ): TaskRow {
   return {
-    title: input.title,
-    description: input.description,
-    raw_input: input.raw_input,
-    priority: input.priority,
-    duration_min: input.duration_min,
-    deadline_at: input.deadline_at,
-    earliest_start_at: input.earliest_start_at,
-    reminder_channels: input.reminder_channels,
-    reminder_offset_min: input.reminder_offset_min,
-    tags: input.tags,
-    parent_task_id: input.parent_task_id,
+    ...input,
     id: decided.id,
     tenant_id: owner.tenantId,
     user_id: owner.userId,

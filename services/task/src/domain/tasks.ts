@@ -25,7 +25,7 @@ import {
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
-import { StatementBatcher } from './statement-batcher.js';
+import { lookupBatcher, type StatementBatcher } from './statement-batcher.js';
 import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 
@@ -73,11 +73,7 @@ export class TaskService {
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
     this.creates = new TaskCreates(orm, clock, relay);
-    this.byId = new StatementBatcher((keys) => findTasksByKeys(Sql.pool(orm), keys), {
-      maxInFlight: 4,
-      maxBatch: 64,
-      keyOf: () => 'any owner',
-    });
+    this.byId = lookupBatcher((keys) => findTasksByKeys(Sql.pool(orm), keys));
   }
 
   /**

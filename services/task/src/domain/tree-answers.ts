@@ -2,7 +2,7 @@ import { type Orm, Sql } from '@routinely/db';
 import { notFound, type Owner } from '@routinely/platform';
 import { subtreeWithVersion, treeVersions } from '../db/tree-sql.js';
 import type { AnswerCache, StoredAnswer } from './answer-cache.js';
-import { StatementBatcher } from './statement-batcher.js';
+import { lookupBatcher, type StatementBatcher } from './statement-batcher.js';
 import { buildTree } from './tree.js';
 
 /**
@@ -24,11 +24,7 @@ export class TaskTreeAnswers {
     private readonly orm: Orm,
     private readonly cache: AnswerCache,
   ) {
-    this.versions = new StatementBatcher((owners) => treeVersions(Sql.pool(orm), owners), {
-      maxInFlight: 4,
-      maxBatch: 64,
-      keyOf: () => 'any owner',
-    });
+    this.versions = lookupBatcher((owners) => treeVersions(Sql.pool(orm), owners));
   }
 
   async read(owner: Owner, id: string): Promise<StoredAnswer> {
