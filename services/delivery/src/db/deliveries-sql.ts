@@ -1,5 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 
+/** Delivery rows (every column of `deliveries`) from one JSON parameter. */
+const INSERT_FROM_JSON = 'insert into deliveries select * from json_populate_recordset(null::deliveries, ?::json)';
+
 /**
  * Inserts delivery rows (every column of `deliveries`, `payload` as an object) as one JSON parameter: a firing
  * batch of 200 rows binds one value instead of 200 x 22, which the query builder compiled and the driver
@@ -7,9 +10,7 @@ import type { Knex } from '@mikro-orm/knex';
  */
 export async function insertDeliveries(trx: Knex, rows: readonly Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  await trx.raw('insert into deliveries select * from json_populate_recordset(null::deliveries, ?::json)', [
-    JSON.stringify(rows),
-  ]);
+  await trx.raw(INSERT_FROM_JSON, [JSON.stringify(rows)]);
 }
 
 /**
@@ -25,8 +26,7 @@ export async function recordFiring(
   wakeupChannel: string,
 ): Promise<void> {
   await trx.raw(
-    `with inserted as (
-       insert into deliveries select * from json_populate_recordset(null::deliveries, ?::json) returning id),
+    `with inserted as (${INSERT_FROM_JSON} returning id),
      fired as (
        update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[]) returning id)
      select pg_notify(?, 'deliveries') where exists (select 1 from inserted)`,
