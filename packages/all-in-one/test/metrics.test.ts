@@ -103,7 +103,8 @@ describe('GET /metrics on the all-in-one', () => {
   it('writes one request line with route, user and tenant, and never the token', async () => {
     const user = await register(baseUrl);
     logLines.length = 0;
-    expect((await call(baseUrl, 'GET', '/api/v1/calendars', { token: user.token })).status).toBe(200);
+    const calendars = await call(baseUrl, 'GET', '/api/v1/calendars', { token: user.token });
+    expect(calendars.status).toBe(200);
     await scrape();
     const requests = logLines.filter((l) => l.msg === 'request completed');
     expect(requests).toHaveLength(1); // the scrape's own line stays below info
@@ -114,6 +115,7 @@ describe('GET /metrics on the all-in-one', () => {
       status: 200,
       user_id: user.id,
       tenant_id: user.tenantId,
+      reqId: calendars.headers.get('x-request-id'),
     });
     expect(typeof requests[0]?.duration_ms).toBe('number');
     expect(JSON.stringify(logLines)).not.toContain(user.token);

@@ -115,6 +115,29 @@ describe('framework-level requests', () => {
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.json().code).toBe('not_authenticated');
+    const token = headers.authorization?.split(' ')[1] ?? '';
+    for (const malformed of [
+      `Bearer ${token}\t`,
+      `Bearer\t${token}`,
+      `Bearer ${token.slice(0, 9)} ${token.slice(9)}`,
+      'Bearer ',
+      `Basic ${token}`,
+    ]) {
+      const refused = await app.inject({
+        method: 'GET',
+        url: '/api/v1/service/items',
+        headers: { authorization: malformed },
+      });
+      expect(refused.statusCode, malformed.slice(0, 12)).toBe(401);
+    }
+    for (const accepted of [`bearer ${token}`, `BEARER  ${token}  `]) {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/service/items',
+        headers: { authorization: accepted },
+      });
+      expect(res.statusCode, accepted.slice(0, 12)).toBe(200);
+    }
   });
 
   it('keeps only a short, safe X-Request-ID from clients', async () => {

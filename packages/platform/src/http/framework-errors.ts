@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { v7 as uuidv7 } from 'uuid';
@@ -9,8 +10,24 @@ export const MAX_URL_LENGTH = 8192;
 /** A client-supplied X-Request-ID is kept only when it is a short token that is safe in logs and headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/**
+ * Random bytes for request ids, drawn 4 KiB at a time: the uuid package asks the OS generator for 16 bytes per
+ * id, which was about 4 % of a single-row read's CPU (issue 15). Ids stay UUIDv7 (time first, 74 random bits);
+ * ids made in one millisecond are not ordered among themselves, which nothing asks of a request id.
+ */
+const idRandomness = { pool: new Uint8Array(4096), used: 4096 };
+
+function pooledRandom16(): Uint8Array {
+  if (idRandomness.used + 16 > idRandomness.pool.length) {
+    randomFillSync(idRandomness.pool);
+    idRandomness.used = 0;
+  }
+  idRandomness.used += 16;
+  return idRandomness.pool.subarray(idRandomness.used - 16, idRandomness.used);
+}
+
 export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : uuidv7();
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : uuidv7({ rng: pooledRandom16 });
 }
 
 /**
