@@ -82,9 +82,12 @@ export class StatementBatcher<I, O> {
 }
 
 /**
- * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions): at most 4
- * statements at once, at most 64 lookups each.
+ * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions): one
+ * statement at a time, at most 64 lookups each. One at a time makes the batches larger: at 50 connections of
+ * single-task reads, 4 at once gave about 4.4 lookups per statement and 51-66 µs of PostgreSQL CPU per read,
+ * 1 at once about 10 lookups and 29-34 µs, with the same read rate and p99 (issue 15, bench/README.md). A lone
+ * read still starts at once; the cost is that a slow statement holds the reads queued behind it.
  */
 export function lookupBatcher<I, O>(read: (items: I[]) => Promise<O[]>): StatementBatcher<I, O> {
-  return new StatementBatcher(read, { maxInFlight: 4, maxBatch: 64, keyOf: () => 'any owner' });
+  return new StatementBatcher(read, { maxInFlight: 1, maxBatch: 64, keyOf: () => 'any owner' });
 }
