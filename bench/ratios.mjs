@@ -157,7 +157,7 @@ async function main() {
     const webhooks = await import('./webhook-ratio.mjs');
     receiver = await webhooks.startReceiver({ startChild, freePort });
     /** The webhook figure, then its floor with bodies of the size the all-in-one sent. */
-    const webhookRow = async (api, dbUrl, appPid, createsPerS) => {
+    const webhookRow = async (api, dbUrl, appPid, createsPerS, dbCpuMs) => {
       const count = Number(process.env.WEBHOOK_COUNT ?? 1000);
       console.error(`seeding ${count} reminders due at one instant ...`);
       const figure = await webhooks.measureReminderWebhooks({
@@ -167,6 +167,7 @@ async function main() {
         appPid,
         count,
         createsPerS,
+        dbCpuMs,
       });
       console.log(JSON.stringify(figure));
       const concurrency = webhooks.webhookConcurrency(process.env);
@@ -279,11 +280,12 @@ async function main() {
         connections: 10,
       }),
     ];
-    await dbCpu?.close();
     // Relay lag under the create row (bench/relay-lag.mjs), only with RELAY_LAG=1.
     if (process.env.RELAY_LAG)
       console.log(JSON.stringify(await (await import('./relay-lag.mjs')).relayLag(db.url, appChild.pid, rows[3])));
-    const hooks = !only || only.has('webhooks') ? await webhookRow(api, db.url, appChild.pid, createsPerS) : null;
+    const hooks =
+      !only || only.has('webhooks') ? await webhookRow(api, db.url, appChild.pid, createsPerS, dbCpu?.sample) : null;
+    await dbCpu?.close();
 
     // The empty route's CPU per request over this row's: the share the row would reach if CPU alone bound it.
     const cpuShare = (row) =>

@@ -65,7 +65,7 @@ const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000
  * The all-in-one's figure: an endpoint on the receiver, `count` tasks whose reminders are due at one instant T
  * (seeded first, armed in the delivery service before T, checked in its table), then the arrivals after T.
  */
-export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, count, createsPerS }) {
+export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, count, createsPerS, dbCpuMs }) {
   await receiver.reset();
   await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
   // T leaves room for the creates (at the rate the tree seeding showed, with margin) and for the events to
@@ -103,8 +103,16 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, co
   const armedAheadMs = dueAt - Date.now();
   await sleep(Math.max(0, dueAt - Date.now() - 200));
   const cpuBefore = cpuMsOf(appPid);
+  const receiverBefore = cpuMsOf(receiver.child.pid);
+  const dbBefore = dbCpuMs ? await dbCpuMs() : null;
   const got = await collect(receiver, count, 15_000);
   const cpuAfter = cpuMsOf(appPid);
+  const receiverAfter = cpuMsOf(receiver.child.pid);
+  const dbAfter = dbCpuMs ? await dbCpuMs() : null;
+  const perDelivery = (before, after) =>
+    before === null || after === null || got.at_ms.length === 0
+      ? null
+      : Math.round(((after - before) * 1000) / got.at_ms.length);
   const at = [...got.at_ms].sort((a, b) => a - b);
   const lags = at.map((t) => t - dueAt);
   const unique = new Set(got.event_ids).size;
@@ -122,10 +130,10 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, co
     last_lag_ms: Math.round(lags.at(-1) ?? Number.NaN),
     body_bytes: got.sizes[0] ?? 0,
     connections: got.connections,
-    server_cpu_us_per_delivery:
-      cpuBefore === null || cpuAfter === null || at.length === 0
-        ? null
-        : Math.round(((cpuAfter - cpuBefore) * 1000) / at.length),
+    server_cpu_us_per_delivery: perDelivery(cpuBefore, cpuAfter),
+    // Both include the 300 ms the collection waits after the last arrival; the receiver's also its polling.
+    receiver_cpu_us_per_delivery: perDelivery(receiverBefore, receiverAfter),
+    ...(dbCpuMs ? { db_cpu_us_per_delivery: perDelivery(dbBefore, dbAfter) } : {}),
     valid: armed >= count && at.length === count && unique === count,
   };
 }
