@@ -1,6 +1,7 @@
 export * from './auth/permissions.js';
 export * from './auth/revocations.js';
 export * from './auth/tokens.js';
+export * from './batcher.js';
 export * from './clock.js';
 export * from './config.js';
 export * from './envoy.js';

@@ -30,6 +30,31 @@ describe('revocation stores', () => {
     expect(await reader.isSessionRevoked('c')).toBe(false);
     expect(await redis.ttl(`${prefix}a`)).toBeGreaterThan(50);
   });
+
+  it('in Redis: concurrent checks share one command and each gets its own answer', async () => {
+    const prefix = `${uniqueName('rv')}:`;
+    const store = new RedisRevocationStore(redis, prefix);
+    await store.revokeSessions(['r1', 'r3'], 60);
+    const reader = createTestRedis();
+    const commands: string[] = [];
+    const sessions = ['r1', 'r2', 'r3', 'r4', 'r1'];
+    const concurrent = new RedisRevocationStore(reader, prefix);
+    const monitor = await redis.monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((a) => a.startsWith(prefix))) commands.push(String(args[0]).toLowerCase());
+    });
+    expect(await Promise.all(sessions.map((id) => concurrent.isSessionRevoked(id)))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
+    await monitor.disconnect();
+    await reader.quit();
+    // The first check goes at once, the four that arrived meanwhile share the next command.
+    expect(commands).toEqual(['mget', 'mget']);
+  });
 });
 
 describe('rate limiter shared through Redis', () => {
@@ -45,6 +70,17 @@ describe('rate limiter shared through Redis', () => {
     expect(last.remaining).toBe(0);
     expect(last.retryAfterSeconds).toBeGreaterThan(0);
     expect(last.retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it('counts concurrent requests of several addresses in shared commands as one command each would', async () => {
+    const namespace = uniqueName('ns');
+    const limiter = new IpRateLimiter({ perMinute: 3, perHour: 100, burst: 100 }, redis, namespace);
+    const ips = ['10.9.0.1', '10.9.0.2', '10.9.0.1', '10.9.0.1', '10.9.0.2', '10.9.0.1'];
+    const decisions = await Promise.all(ips.map((ip) => limiter.consume(ip)));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([2, 2, 1, 0, 1, 0]);
+    expect(await redis.get(`routinely:${namespace}:rl:minute:10.9.0.1`)).toBe('4');
+    expect(await redis.get(`routinely:${namespace}:rl:minute:10.9.0.2`)).toBe('2');
   });
 
   it('keeps the budgets of instances in different namespaces apart on one server', async () => {

@@ -1,7 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
-import { AppError, type Clock, notFound } from '@routinely/platform';
+import { AppError, Batcher, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
   insertChildTaskWithEvent,
@@ -11,7 +11,6 @@ import {
 } from '../db/task-create-sql.js';
 import { findTask, lockOwnerTree } from '../db/task-sql.js';
 import { taskEvent } from './events.js';
-import { StatementBatcher } from './statement-batcher.js';
 import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.js';
 
 /**
@@ -26,14 +25,14 @@ export class TaskCreates {
    * statements run at once, one per owner: PostgreSQL shares the machine's cores anyway, and what waits
    * meanwhile goes out together when one ends (at most 64 tasks per statement).
    */
-  private readonly roots: StatementBatcher<RootCreate, number>;
+  private readonly roots: Batcher<RootCreate, number>;
 
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
-    this.roots = new StatementBatcher((creates) => insertRootTasksWithEvents(Sql.pool(orm), creates), {
+    this.roots = new Batcher((creates) => insertRootTasksWithEvents(Sql.pool(orm), creates), {
       maxInFlight: 4,
       maxBatch: 64,
       keyOf: rootCreateOwner,

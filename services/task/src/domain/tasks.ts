@@ -1,7 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
-import { AppError, type Clock, notFound } from '@routinely/platform';
+import { AppError, type Batcher, type Clock, lookupBatcher, notFound } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import {
   bumpVersions,
@@ -25,7 +25,6 @@ import {
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
-import { lookupBatcher, type StatementBatcher } from './statement-batcher.js';
 import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
 
@@ -65,7 +64,7 @@ const PLAIN_FIELDS = [
 export class TaskService {
   private readonly creates: TaskCreates;
   /** Single-task reads arriving together share one statement (issue 15; at most 4 run at once). */
-  private readonly byId: StatementBatcher<TaskKey, TaskRow | undefined>;
+  private readonly byId: Batcher<TaskKey, TaskRow | undefined>;
 
   constructor(
     private readonly orm: Orm,

@@ -1,8 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
-import { notFound, type Owner } from '@routinely/platform';
+import { type Batcher, lookupBatcher, notFound, type Owner } from '@routinely/platform';
 import { subtreeWithVersion, treeVersions } from '../db/tree-sql.js';
 import type { AnswerCache, StoredAnswer } from './answer-cache.js';
-import { lookupBatcher, type StatementBatcher } from './statement-batcher.js';
 import { buildTree } from './tree.js';
 
 /**
@@ -18,7 +17,7 @@ import { buildTree } from './tree.js';
  */
 export class TaskTreeAnswers {
   /** Version checks arriving together share one statement (at most 4 run at once). */
-  private readonly versions: StatementBatcher<Owner, string>;
+  private readonly versions: Batcher<Owner, string>;
 
   constructor(
     private readonly orm: Orm,

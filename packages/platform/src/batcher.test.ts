@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementBatcher } from './statement-batcher.js';
+import { Batcher } from './batcher.js';
 
 /** A write that records each call, waits until released, and fails any batch holding a negative item. */
 function recordingWrite() {
@@ -25,10 +25,10 @@ function recordingWrite() {
   return { write, calls, releaseAll, maxRunning: () => maxRunning };
 }
 
-describe('StatementBatcher', () => {
+describe('Batcher', () => {
   it('starts a lone write at once and sends what queued behind the running ones together', async () => {
     const w = recordingWrite();
-    const batcher = new StatementBatcher(w.write, { maxInFlight: 2, maxBatch: 3, keyOf: () => 'one' });
+    const batcher = new Batcher(w.write, { maxInFlight: 2, maxBatch: 3, keyOf: () => 'one' });
     const outs = Array.from({ length: 7 }, (_, i) => batcher.submit(i + 1));
     expect(w.calls).toEqual([[1], [2]]); // the first two did not wait for anything
     await w.releaseAll();
@@ -39,7 +39,7 @@ describe('StatementBatcher', () => {
 
   it('puts only items of one key in a batch, the oldest key first, the others keeping their order', async () => {
     const w = recordingWrite();
-    const batcher = new StatementBatcher(w.write, {
+    const batcher = new Batcher(w.write, {
       maxInFlight: 1,
       maxBatch: 10,
       keyOf: (n: number) => String(n % 2),
@@ -52,7 +52,7 @@ describe('StatementBatcher', () => {
 
   it('runs one statement per key at a time with onePerKey, other keys alongside', async () => {
     const w = recordingWrite();
-    const batcher = new StatementBatcher(w.write, {
+    const batcher = new Batcher(w.write, {
       maxInFlight: 4,
       maxBatch: 10,
       keyOf: (n: number) => (n < 10 ? 'a' : 'b'),
@@ -68,7 +68,7 @@ describe('StatementBatcher', () => {
 
   it('writes each item of a failed batch alone, so only the failing one fails', async () => {
     const w = recordingWrite();
-    const batcher = new StatementBatcher(w.write, { maxInFlight: 1, maxBatch: 10, keyOf: () => 'one' });
+    const batcher = new Batcher(w.write, { maxInFlight: 1, maxBatch: 10, keyOf: () => 'one' });
     const first = batcher.submit(1);
     const rest = Promise.allSettled([2, -3, 4].map((n) => batcher.submit(n)));
     await w.releaseAll();
@@ -80,7 +80,7 @@ describe('StatementBatcher', () => {
 
   it('fails a lone write with its own error, and keeps going afterwards', async () => {
     const w = recordingWrite();
-    const batcher = new StatementBatcher(w.write, { maxInFlight: 1, maxBatch: 10, keyOf: () => 'one' });
+    const batcher = new Batcher(w.write, { maxInFlight: 1, maxBatch: 10, keyOf: () => 'one' });
     const failing = batcher.submit(-1).catch((error: Error) => error.message);
     await w.releaseAll();
     expect(await failing).toBe('bad item in -1');

@@ -1,13 +1,14 @@
 /**
  * Gathers concurrent statements of one kind into one call of `write` for all of them (issue 15: under load
- * every create, and every task read, paid a statement, a socket write and a PostgreSQL wake-up of its own).
+ * every create, and every task read, paid a statement, a socket write and a PostgreSQL wake-up of its own; every
+ * authenticated request two Redis commands of its own).
  * A call starts at once while fewer than `maxInFlight` are running, so a lone request waits for nothing;
  * under load, whatever queued while they ran goes out together (at most `maxBatch` of one `keyOf`, e.g. one
  * owner) as soon as one finishes. `write` must be all or nothing (one statement): when it fails for a batch,
  * nothing of it was written, and each item is sent again alone so that only the failing ones fail. Every
  * caller is answered only after its own statement ended (for a write: committed).
  */
-export class StatementBatcher<I, O> {
+export class Batcher<I, O> {
   private readonly queue: { item: I; resolve: (out: O) => void; reject: (error: unknown) => void }[] = [];
   private inFlight = 0;
   /** Keys with a statement running, when `onePerKey`. */
@@ -47,12 +48,12 @@ export class StatementBatcher<I, O> {
    * The oldest queued item whose key may start and the next queued ones of its key (the others keep their
    * places); undefined when nothing may start.
    */
-  private nextBatch(): { key: string; batch: StatementBatcher<I, O>['queue'] } | undefined {
+  private nextBatch(): { key: string; batch: Batcher<I, O>['queue'] } | undefined {
     const first = this.queue.find((entry) => !this.busyKeys.has(this.limits.keyOf(entry.item)));
     if (!first) return undefined;
     const key = this.limits.keyOf(first.item);
-    const batch: StatementBatcher<I, O>['queue'] = [];
-    const rest: StatementBatcher<I, O>['queue'] = [];
+    const batch: Batcher<I, O>['queue'] = [];
+    const rest: Batcher<I, O>['queue'] = [];
     for (const entry of this.queue) {
       if (batch.length < this.limits.maxBatch && this.limits.keyOf(entry.item) === key) batch.push(entry);
       else rest.push(entry);
@@ -61,7 +62,7 @@ export class StatementBatcher<I, O> {
     return { key, batch };
   }
 
-  private async writeBatch(batch: StatementBatcher<I, O>['queue']): Promise<void> {
+  private async writeBatch(batch: Batcher<I, O>['queue']): Promise<void> {
     try {
       const outs = await this.write(batch.map((entry) => entry.item));
       for (const [i, entry] of batch.entries()) entry.resolve(outs[i] as O);
@@ -82,12 +83,13 @@ export class StatementBatcher<I, O> {
 }
 
 /**
- * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions): one
+ * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions; the
+ * rate-limit counters and session revocations of concurrent requests in Redis): one
  * statement at a time, at most 64 lookups each. One at a time makes the batches larger: at 50 connections of
  * single-task reads, 4 at once gave about 4.4 lookups per statement and 51-66 µs of PostgreSQL CPU per read,
  * 1 at once about 10 lookups and 29-34 µs, with the same read rate and p99 (issue 15, bench/README.md). A lone
  * read still starts at once; the cost is that a slow statement holds the reads queued behind it.
  */
-export function lookupBatcher<I, O>(read: (items: I[]) => Promise<O[]>): StatementBatcher<I, O> {
-  return new StatementBatcher(read, { maxInFlight: 1, maxBatch: 64, keyOf: () => 'any owner' });
+export function lookupBatcher<I, O>(read: (items: I[]) => Promise<O[]>): Batcher<I, O> {
+  return new Batcher(read, { maxInFlight: 1, maxBatch: 64, keyOf: () => 'any owner' });
 }
