@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createHttpApp, createLogger, mountApi, requirePrincipal, SESSION_COOKIE } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -169,6 +170,25 @@ describe('framework-level requests', () => {
     expect(JSON.parse(big.body).code).toBe('headers_too_large');
   });
 
+  it('never lets a NUL or a surrogate reach a route through a header (why unsafe-text.ts skips headers)', async () => {
+    const token = (await tokens.auth(tokens.user())).authorization ?? '';
+    const withHeader = (value: Buffer) =>
+      rawSocket(
+        base,
+        Buffer.concat([
+          Buffer.from(`GET /api/v1/service/items HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\nX-Note: `),
+          value,
+          Buffer.from('\r\nConnection: close\r\n\r\n'),
+        ]),
+      );
+    const nul = await withHeader(Buffer.from([0x61, 0x00, 0x62]));
+    // Refused by Node's parser before routing (problemClientErrorHandler), not by a route.
+    expect(nul).toMatch(/^HTTP\/1\.1 422 /);
+    expect(nul).toContain('"type":"http_invalid"');
+    // The UTF-8 bytes of a lone surrogate arrive as three Latin-1 characters, none of them a surrogate.
+    expect(await withHeader(Buffer.from([0xed, 0xa0, 0x80]))).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers a known path with the wrong method as 405 problem+json', async () => {
     const res = await app.inject({ method: 'DELETE', url: '/api/v1/service/items' });
     expect(res.statusCode).toBe(405);
@@ -177,6 +197,20 @@ describe('framework-level requests', () => {
     expect(res.headers.allow).toContain('GET');
   });
 });
+
+/** Writes `bytes` to the server as they are (no client-side header checks) and reads the answer to the end. */
+function rawSocket(url: string, bytes: Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
 
 function rawGet(
   url: string,
