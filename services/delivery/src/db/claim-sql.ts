@@ -129,6 +129,9 @@ export interface TopUpRequest extends Omit<ClaimRequest, 'maxEndpoints'> {
  * a live lease on the endpoint; if the caller's own leases have all ended meanwhile, the owner's other held
  * endpoints must leave room, as for a fresh claim; a half-open or open circuit gets no top-up (its single probe
  * goes through a claim).
+ *
+ * `endpoint` is checked once (`materialized`): inlined, it was joined to every due row, and each join scanned the
+ * `leased` rows again; in a burst of 1,000 (580 due, 118 leased) that took 13 of a top-up's 32 ms (ADR 081).
  */
 export async function topUpEndpoint(
   knex: Knex,
@@ -140,7 +143,7 @@ export async function topUpEndpoint(
       `with leased as (
          select endpoint_id, tenant_id, user_id, lease_token = any(?::uuid[]) as mine from deliveries
          where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
-       endpoint as (
+       endpoint as materialized (
          select e.id from webhook_endpoints e
          where e.id = ? and e.consecutive_failures < ?
            and (e.circuit_open_until is null or e.circuit_open_until <= ?)
