@@ -83,13 +83,13 @@ export class Batcher<I, O> {
 }
 
 /**
- * A batcher for lookups of any owner that may share one statement (single-task reads, tree versions; the
- * rate-limit counters and session revocations of concurrent requests in Redis): one
- * statement at a time, at most 64 lookups each. One at a time makes the batches larger: at 50 connections of
- * single-task reads, 4 at once gave about 4.4 lookups per statement and 51-66 µs of PostgreSQL CPU per read,
- * 1 at once about 10 lookups and 29-34 µs, with the same read rate and p99 (issue 15, bench/README.md). A lone
- * read still starts at once; the cost is that a slow statement holds the reads queued behind it.
+ * A batcher whose items may all share one call, whoever they belong to (single-task reads and tree versions in
+ * PostgreSQL; rate-limit counters and session revocations in Redis): one call at a time, at most 64 items each.
+ * One at a time makes the batches larger: at 50 connections of single-task reads, 4 at once gave about 4.4 reads
+ * per statement and 51-66 µs of PostgreSQL CPU per read, 1 at once about 10 reads and 29-34 µs, with the same
+ * read rate and p99 (issue 15, bench/README.md). A lone item still goes at once; the cost is that a slow call
+ * holds the items queued behind it.
  */
-export function lookupBatcher<I, O>(read: (items: I[]) => Promise<O[]>): Batcher<I, O> {
-  return new Batcher(read, { maxInFlight: 1, maxBatch: 64, keyOf: () => 'any owner' });
+export function oneCallAtATime<I, O>(call: (items: I[]) => Promise<O[]>): Batcher<I, O> {
+  return new Batcher(call, { maxInFlight: 1, maxBatch: 64, keyOf: () => 'any' });
 }

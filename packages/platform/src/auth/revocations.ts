@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Batcher, lookupBatcher } from '../batcher.js';
+import { type Batcher, oneCallAtATime } from '../batcher.js';
 
 /**
  * Which sessions (refresh-token families) have ended. Access tokens carry their session id (`sid`), so
@@ -40,7 +40,7 @@ export class RedisRevocationStore implements RevocationStore {
     private readonly redis: Redis,
     private readonly prefix = 'routinely:revoked:sid:',
   ) {
-    this.checks = lookupBatcher(async (sessionIds: string[]) => {
+    this.checks = oneCallAtATime(async (sessionIds: string[]) => {
       const values = await this.redis.mget(sessionIds.map((id) => this.prefix + id));
       return values.map((value) => value !== null);
     });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
-import { lookupBatcher } from '../batcher.js';
+import { oneCallAtATime } from '../batcher.js';
 
 export interface RateLimitPolicy {
   perMinute: number;
@@ -85,7 +85,7 @@ export class IpRateLimiter {
     const prefixes = this.windows.map((w) => `${scope}:${w.name}:`);
     const seconds = this.windows.map((w) => w.seconds);
     const perIp = this.windows.length;
-    const batcher = lookupBatcher(async (ips: string[]) => {
+    const batcher = oneCallAtATime(async (ips: string[]) => {
       const keys = ips.flatMap((ip) => prefixes.map((prefix) => prefix + ip));
       const flat = await client.routinelyConsumeWindowsOf(keys.length, ...keys, ...ips.flatMap(() => seconds));
       return ips.map((_, n) =>

@@ -1,7 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
-import { AppError, type Batcher, type Clock, lookupBatcher, notFound } from '@routinely/platform';
+import { AppError, type Batcher, type Clock, notFound, oneCallAtATime } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import {
   bumpVersions,
@@ -63,7 +63,7 @@ const PLAIN_FIELDS = [
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
   private readonly creates: TaskCreates;
-  /** Single-task reads arriving together share one statement (issue 15; at most 4 run at once). */
+  /** Single-task reads arriving together share one statement (issue 15; one statement at a time). */
   private readonly byId: Batcher<TaskKey, TaskRow | undefined>;
 
   constructor(
@@ -72,7 +72,7 @@ export class TaskService {
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
     this.creates = new TaskCreates(orm, clock, relay);
-    this.byId = lookupBatcher((keys) => findTasksByKeys(Sql.pool(orm), keys));
+    this.byId = oneCallAtATime((keys) => findTasksByKeys(Sql.pool(orm), keys));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
-import { type Batcher, lookupBatcher, notFound, type Owner } from '@routinely/platform';
+import { type Batcher, notFound, type Owner, oneCallAtATime } from '@routinely/platform';
 import { subtreeWithVersion, treeVersions } from '../db/tree-sql.js';
 import type { AnswerCache, StoredAnswer } from './answer-cache.js';
 import { buildTree } from './tree.js';
@@ -16,14 +16,14 @@ import { buildTree } from './tree.js';
  * read sees.
  */
 export class TaskTreeAnswers {
-  /** Version checks arriving together share one statement (at most 4 run at once). */
+  /** Version checks arriving together share one statement (one at a time). */
   private readonly versions: Batcher<Owner, string>;
 
   constructor(
     private readonly orm: Orm,
     private readonly cache: AnswerCache,
   ) {
-    this.versions = lookupBatcher((owners) => treeVersions(Sql.pool(orm), owners));
+    this.versions = oneCallAtATime((owners) => treeVersions(Sql.pool(orm), owners));
   }
 
   async read(owner: Owner, id: string): Promise<StoredAnswer> {
