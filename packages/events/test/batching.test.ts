@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineConsumer,
   deliverBurst,
-  type EventEnvelope,
   type EventTransport,
   JetStreamTransport,
   OutboxRelay,
   startConsumer,
   taskEvents,
 } from '../src/index.js';
-import { commitEvents, count, openEventsDatabase, taskCreated } from './support.js';
+import { commitEvents, count, delivery, openEventsDatabase, taskCreated, writeRow } from './support.js';
 
 // Issue 15: the relay publishes a claimed batch pipelined and consumers record a burst's inbox rows at once;
 // neither may lose an event, publish or handle one twice, or retire a row the transport did not confirm.
@@ -118,7 +117,6 @@ describe('consumer bursts', () => {
     });
     const deps = { orm, transport: undefined as never, logger };
     const [a, b, c] = [taskCreated(), taskCreated(), taskCreated()];
-    const delivery = (payload: EventEnvelope, attempt = 1) => ({ subject: payload.type, attempt, payload });
     expect(await deliverBurst(consumer, deps, [delivery(a), delivery(b)])).toEqual([undefined, undefined]);
     // b again (its ack was lost), c twice (redelivered while still queued): all acked, c handled once.
     expect(await deliverBurst(consumer, deps, [delivery(b, 2), delivery(c), delivery(c, 2)])).toEqual([
@@ -138,14 +136,7 @@ describe('consumer bursts', () => {
       handle: async (em, event) => {
         if (event.data.task.title === 'fails') throw new Error('handler failed');
         // A row written by the handler commits with the inbox row, or not at all.
-        await em
-          .getConnection()
-          .execute(
-            "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), 'handler-row', ?, 'x', 'null', 'x', 1, now())",
-            [event.id],
-            'run',
-            em.getTransactionContext(),
-          );
+        await writeRow(em, event.id, 'handler-row');
       },
     });
     const deps = { orm, transport: undefined as never, logger };
@@ -153,7 +144,7 @@ describe('consumer bursts', () => {
     const outcomes = await deliverBurst(
       consumer,
       deps,
-      [ok1, bad, ok2].map((payload) => ({ subject: payload.type, attempt: 1, payload })),
+      [ok1, bad, ok2].map((payload) => delivery(payload)),
     );
     expect(outcomes[0]).toBeUndefined();
     expect(outcomes[1]).toBeInstanceOf(Error);

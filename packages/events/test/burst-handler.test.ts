@@ -1,8 +1,8 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import type { Orm } from '@routinely/db';
 import { quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineConsumer, deliverBurst, type EventEnvelope, taskEvents } from '../src/index.js';
-import { count, openEventsDatabase, taskCreated } from './support.js';
+import { defineConsumer, deliverBurst, taskEvents } from '../src/index.js';
+import { count, delivery, openEventsDatabase, taskCreated, writeRow } from './support.js';
 
 // Issue 15: a consumer may handle the new events of a burst at once (`handleBurst`, e.g. one lookup for all).
 // It gets each new event once, in order, inside the burst's transaction; a failing burst falls back to
@@ -16,20 +16,6 @@ beforeAll(async () => {
 afterAll(() => close?.());
 
 const policy = { ackWaitMs: 5_000, maxDeliver: 3, backoffMs: [50, 100] };
-const delivery = (payload: EventEnvelope, attempt = 1) => ({ subject: payload.type, attempt, payload });
-
-/** A row the handler writes in the consumer's transaction (it commits with the inbox rows, or not at all). */
-async function writeRow(em: EntityManager, eventId: string, consumer: string) {
-  await em
-    .getConnection()
-    .execute(
-      "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), ?, ?, 'x', 'null', 'x', 1, now())",
-      [consumer, eventId],
-      'run',
-      em.getTransactionContext(),
-    );
-}
-
 describe('burst handlers', () => {
   it('get the new events of a burst once, in order, each step in its span; a redelivery runs nothing', async () => {
     const bursts: string[][] = [];

@@ -1,4 +1,4 @@
-import { type Orm, openOrm } from '@routinely/db';
+import { type EntityManager, type Orm, openOrm } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { type Logger, pino } from 'pino';
 import { type EventEnvelope, enqueue, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
@@ -70,4 +70,22 @@ export async function count(orm: Orm, sql: string, params: unknown[] = []): Prom
     .getConnection()
     .execute<{ n: number }[]>(`select count(*)::int as n from ${sql}`, params);
   return rows[0]?.n ?? 0;
+}
+
+/** A transport delivery of `payload` (its `attempt`-th), as a burst handler receives it. */
+export const delivery = (payload: EventEnvelope, attempt = 1) => ({ subject: payload.type, attempt, payload });
+
+/**
+ * A row a handler writes in the consumer's transaction (an `event_dead_letter` row marked `consumer`): it commits
+ * with the inbox rows, or not at all, so tests count these to see what a transaction left behind.
+ */
+export async function writeRow(em: EntityManager, eventId: string, consumer: string): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), ?, ?, 'x', 'null', 'x', 1, now())",
+      [consumer, eventId],
+      'run',
+      em.getTransactionContext(),
+    );
 }
