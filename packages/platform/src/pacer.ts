@@ -18,6 +18,8 @@ export class Pacer {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Callers of `wakeAndWait` whose pass has not begun yet. */
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly name: string,
@@ -41,6 +43,17 @@ export class Pacer {
     this.schedule(0);
   }
 
+  /**
+   * Wakes the worker and resolves once a pass that began after this call has ended, whatever it found (at
+   * once when the pacer is stopped): the pass running now may have looked before the caller's work was there.
+   */
+  wakeAndWait(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const passed = new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.wake();
+    return passed;
+  }
+
   private schedule(ms: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), Math.max(0, ms));
@@ -48,6 +61,7 @@ export class Pacer {
 
   private async tick(): Promise<void> {
     if (this.stopped || this.running) return;
+    const waiters = this.waiting.splice(0);
     this.running = (async () => {
       let delay = this.pollMs;
       try {
@@ -58,6 +72,7 @@ export class Pacer {
         this.logger.warn({ err: error, worker: this.name }, 'worker pass failed');
       }
       this.running = undefined;
+      for (const resolve of waiters) resolve();
       if (this.stopped) return;
       this.schedule(this.again ? 0 : delay);
       this.again = false;
@@ -68,6 +83,7 @@ export class Pacer {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    for (const resolve of this.waiting.splice(0)) resolve();
     await this.running?.catch(() => {});
   }
 }
