@@ -3,7 +3,7 @@ import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
-import { recordFiring } from '../db/deliveries-sql.js';
+import { type NewDelivery, recordFiring } from '../db/deliveries-sql.js';
 import type { Channel } from '../db/entities.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import { observeFireLag } from './observability.js';
@@ -64,7 +64,7 @@ export function deliveryRow(
   payloadOf: (id: string, eventId: string) => Record<string, unknown>,
   maxAttempts: number,
   now: Date,
-) {
+): NewDelivery {
   const id = uuidv7();
   // A new event per delivery made here (one per firing and target); requeue and redeliver keep it (ADR 044).
   const eventId = uuidv7();
@@ -78,19 +78,8 @@ export function deliveryRow(
     event: 'reminder.fired',
     event_id: eventId,
     payload: payloadOf(id, eventId),
-    secret_sealed: null,
-    status: 'pending',
-    attempts: 0,
     max_attempts: maxAttempts,
-    next_attempt_at: now,
-    lease_until: null,
-    lease_token: null,
-    last_status_code: null,
-    last_error: null,
-    last_attempt_at: null,
-    delivered_at: null,
     created_at: now,
-    updated_at: now,
   };
 }
 
