@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './db/contacts-sql.js';
 import { resealUnboundSecrets } from './db/reseal-secrets.js';
+import { warmUpHttpClient } from './domain/http-client-warm-up.js';
 import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
 import { WebhookSender } from './domain/webhook-sender.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
@@ -160,6 +161,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
         onReminderChanged: () => reminderPacer.wake(),
       });
       if (!config.DELIVERY_WORKERS_ENABLED) return;
+      await warmUpHttpClient().catch((error) => logger.warn({ err: error }, 'webhook client warm-up failed'));
       await listener.start();
       reminderPacer.start();
       reminderBeat.started();
