@@ -92,7 +92,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     config.DELIVERY_POLL_MS,
     logger,
   );
-  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wake());
+  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wakeAndWait());
   const reminderPacer = new Pacer(
     'reminders',
     reminderBeat.wrap(() => firer.pass()),

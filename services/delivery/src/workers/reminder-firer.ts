@@ -93,7 +93,10 @@ export class ReminderFirer {
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly batchSize: number,
-    private readonly onFired: () => void,
+    /** Wakes the delivery worker; resolves when the pass it woke has claimed and started what it found. */
+    private readonly onFired: () => Promise<void>,
+    /** How long the second pass of a burst waits at most for the first pass's deliveries to be started. */
+    private readonly firstSendsWaitMs = 50,
   ) {}
 
   /**
@@ -102,6 +105,8 @@ export class ReminderFirer {
    */
   private static readonly FIRST_BATCH = 20;
   private burst = false;
+  /** The delivery pass the last firing woke. */
+  private woken: Promise<void> = Promise.resolve();
 
   async fireDue(limit = this.batchSize): Promise<number> {
     const now = this.clock.now();
@@ -136,7 +141,7 @@ export class ReminderFirer {
       return rows;
     });
     for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
-    if (fired.length > 0) this.onFired();
+    if (fired.length > 0) this.woken = this.onFired();
     return fired.length;
   }
 
@@ -158,11 +163,26 @@ export class ReminderFirer {
     return byOwner;
   }
 
+  private async firstDeliveriesStarted(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.firstSendsWaitMs);
+    });
+    await Promise.race([this.woken, cap]);
+    clearTimeout(timer);
+  }
+
   async pass(): Promise<PassResult> {
-    const limit = this.burst ? this.batchSize : Math.min(ReminderFirer.FIRST_BATCH, this.batchSize);
+    const starting = !this.burst;
+    const limit = starting ? Math.min(ReminderFirer.FIRST_BATCH, this.batchSize) : this.batchSize;
     const fired = await this.fireDue(limit);
     this.burst = fired >= limit;
-    if (this.burst) return { more: true, nextAt: null };
+    if (this.burst) {
+      // The second pass builds and inserts a whole batch; started at once, it delayed the first deliveries'
+      // claim and their first connection by 10-20 ms on the same event loop and database (ADR 081).
+      if (starting) await this.firstDeliveriesStarted();
+      return { more: true, nextAt: null };
+    }
     return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
   }
 }
