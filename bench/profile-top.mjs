@@ -2,11 +2,14 @@
 // Reads a V8 .cpuprofile (node --cpu-prof, e.g. CPU_PROF_DIR with ratios.mjs) and prints the functions with
 // the most self time, then the same summed by package (node_modules/<pkg>, node: internals, our own dist/).
 //
-//   node bench/profile-top.mjs <file.cpuprofile> [rows=40] [last-seconds]
-// With last-seconds only the samples of that final window count (e.g. the measured figure, not the start-up).
+//   node bench/profile-top.mjs <file.cpuprofile> [rows=40] [last-seconds[:until-seconds]]
+// With last-seconds only the samples of that final window count (e.g. the measured figure, not the start-up);
+// with :until-seconds the window ends that long before the profile's end (e.g. 2.2:1.0 for a burst followed by
+// a second of something else).
 import { readFileSync } from 'node:fs';
 
-const [file, limit = '40', lastSeconds] = process.argv.slice(2);
+const [file, limit = '40', window = ''] = process.argv.slice(2);
+const [lastSeconds, untilSeconds = '0'] = window.split(':');
 if (!file) throw new Error('usage: profile-top.mjs <file.cpuprofile> [rows]');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -18,10 +21,11 @@ for (const delta of profile.timeDeltas) {
   times.push(clock);
 }
 const from = lastSeconds ? profile.endTime - Number(lastSeconds) * 1e6 : Number.NEGATIVE_INFINITY;
+const to = profile.endTime - Number(untilSeconds) * 1e6;
 const selfTicks = new Map();
 let total = 0;
 profile.samples.forEach((id, i) => {
-  if (times[i] < from) return;
+  if (times[i] < from || times[i] > to) return;
   selfTicks.set(id, (selfTicks.get(id) ?? 0) + 1);
   total += 1;
 });
