@@ -25,12 +25,21 @@ export interface ClaimRequest {
 
 /**
  * Locks up to `limit` due reminders for the caller's transaction (FOR UPDATE SKIP LOCKED: the row lock is the
- * lease, ADR 042), which writes their deliveries and marks them fired before it commits.
+ * lease, ADR 042), which writes their deliveries and marks them fired before it commits. Each comes with the
+ * owner's enabled endpoints subscribed to reminder.fired (`endpoints`, oldest first) when it has the webhook
+ * channel: one round trip less before a burst's first deliveries (ADR 081).
  */
 export async function claimDueReminders<Row>(trx: Knex, now: Date, limit: number): Promise<Row[]> {
   const { rows } = await trx.raw<{ rows: Row[] }>(
-    `select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
-     where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked`,
+    `with due as (
+       select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
+       where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked)
+     select due.*, coalesce((
+       select json_agg(json_build_object('id', e.id, 'max_attempts', e.max_attempts) order by e.created_at)
+       from webhook_endpoints e
+       where due.channels @> '["webhook"]' and e.tenant_id = due.tenant_id and e.user_id = due.user_id
+         and e.enabled and (e.events is null or 'reminder.fired' = any(e.events))), '[]') as endpoints
+     from due order by due.remind_at`,
     [now, limit],
   );
   return rows;

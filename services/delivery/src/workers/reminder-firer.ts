@@ -1,4 +1,3 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -17,13 +16,8 @@ interface DueReminder {
   channels: Channel[];
   remind_at: Date;
   reminder_set_at: Date;
-}
-
-interface EnabledEndpoint {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  max_attempts: number;
+  /** The owner's enabled endpoints subscribed to reminder.fired (none without the webhook channel). */
+  endpoints: { id: string; max_attempts: number }[];
 }
 
 /** The task fields the reminder.fired envelope carries (spec: "Envelope of reminder.fired"). */
@@ -114,7 +108,6 @@ export class ReminderFirer {
     const fired = await knex.transaction(async (trx) => {
       const rows = await claimDueReminders<DueReminder>(trx, now, limit);
       if (rows.length === 0) return [];
-      const endpoints = await this.subscribedEndpoints(trx, rows);
       const deliveries = [];
       for (const reminder of rows) {
         const base = { tenantId: reminder.tenant_id, userId: reminder.user_id, reminderId: reminder.id };
@@ -124,7 +117,7 @@ export class ReminderFirer {
             deliveries.push(deliveryRow({ ...base, channel, endpointId: null }, payloadOf, DEFAULT_MAX_ATTEMPTS, now));
             continue;
           }
-          for (const endpoint of endpoints.get(`${reminder.tenant_id}/${reminder.user_id}`) ?? []) {
+          for (const endpoint of reminder.endpoints) {
             deliveries.push(
               deliveryRow({ ...base, channel, endpointId: endpoint.id }, payloadOf, endpoint.max_attempts, now),
             );
@@ -143,24 +136,6 @@ export class ReminderFirer {
     for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
     if (fired.length > 0) this.woken = this.onFired();
     return fired.length;
-  }
-
-  /** The owners' enabled endpoints whose event filter lets reminder.fired through. */
-  private async subscribedEndpoints(trx: Knex.Transaction, reminders: DueReminder[]) {
-    const owners = reminders.filter((r) => r.channels.includes('webhook'));
-    const byOwner = new Map<string, EnabledEndpoint[]>();
-    if (owners.length === 0) return byOwner;
-    const { rows } = await trx.raw<{ rows: EnabledEndpoint[] }>(
-      `select id, tenant_id, user_id, max_attempts from webhook_endpoints
-       where enabled and (events is null or ? = any(events))
-         and (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[])) order by created_at`,
-      ['reminder.fired', owners.map((r) => r.tenant_id), owners.map((r) => r.user_id)],
-    );
-    for (const row of rows) {
-      const key = `${row.tenant_id}/${row.user_id}`;
-      byOwner.set(key, [...(byOwner.get(key) ?? []), row]);
-    }
-    return byOwner;
   }
 
   private async firstDeliveriesStarted(): Promise<void> {
