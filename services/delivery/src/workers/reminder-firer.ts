@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -99,10 +100,13 @@ export class ReminderFirer {
    */
   private static readonly FIRST_BATCH = 20;
   private burst = false;
-  /** The delivery pass the last firing woke. */
-  private woken: Promise<void> = Promise.resolve();
 
   async fireDue(limit = this.batchSize): Promise<number> {
+    return (await this.fire(limit)).fired;
+  }
+
+  /** One firing transaction; `started` resolves when the delivery pass it woke has ended (at once if none). */
+  private async fire(limit: number): Promise<{ fired: number; started: Promise<void> }> {
     const now = this.clock.now();
     const knex = this.orm.em.getKnex();
     const fired = await knex.transaction(async (trx) => {
@@ -134,28 +138,18 @@ export class ReminderFirer {
       return rows;
     });
     for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
-    if (fired.length > 0) this.woken = this.onFired();
-    return fired.length;
-  }
-
-  private async firstDeliveriesStarted(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.firstSendsWaitMs);
-    });
-    await Promise.race([this.woken, cap]);
-    clearTimeout(timer);
+    return { fired: fired.length, started: fired.length > 0 ? this.onFired() : Promise.resolve() };
   }
 
   async pass(): Promise<PassResult> {
     const starting = !this.burst;
     const limit = starting ? Math.min(ReminderFirer.FIRST_BATCH, this.batchSize) : this.batchSize;
-    const fired = await this.fireDue(limit);
+    const { fired, started } = await this.fire(limit);
     this.burst = fired >= limit;
     if (this.burst) {
       // The second pass builds and inserts a whole batch; started at once, it delayed the first deliveries'
       // claim and their first connection by 10-20 ms on the same event loop and database (ADR 081).
-      if (starting) await this.firstDeliveriesStarted();
+      if (starting) await Promise.race([started, sleep(this.firstSendsWaitMs, undefined, { ref: false })]);
       return { more: true, nextAt: null };
     }
     return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
