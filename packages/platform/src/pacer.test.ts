@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from './clock.js';
 import { createLogger } from './logger.js';
 import { Pacer } from './pacer.js';
@@ -17,7 +17,7 @@ function heldPasses() {
   };
   /** Waits until a pass is held, then lets it end. */
   const endNext = async () => {
-    while (release.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await vi.waitFor(() => expect(release).not.toHaveLength(0));
     release.shift()?.();
   };
   return { pass, log, endNext };
@@ -31,7 +31,7 @@ describe('Pacer.wakeAndWait', () => {
     const passes = heldPasses();
     const pacer = pacerOf(passes.pass);
     pacer.start();
-    while (passes.log.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await vi.waitFor(() => expect(passes.log).not.toHaveLength(0));
     // Pass 1 is running: it may have looked before the caller's work existed.
     const waited: string[] = [];
     const done = pacer.wakeAndWait().then(() => waited.push([...passes.log].join(', ')));
@@ -51,7 +51,7 @@ describe('Pacer.wakeAndWait', () => {
     expect(passes.log).toEqual([]);
 
     pacer.start();
-    while (passes.log.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await vi.waitFor(() => expect(passes.log).not.toHaveLength(0));
     const waiting = pacer.wakeAndWait();
     const stopped = pacer.stop();
     await passes.endNext();

@@ -2,7 +2,7 @@
 // (at most a bound) until the delivery pass that the first woke has ended, so that the first deliveries are
 // claimed and started before a whole batch is built and inserted beside them.
 import { ManualClock } from '@routinely/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReminderFirer } from '../src/workers/reminder-firer.js';
 import { type Harness, scheduleDue, sqlRows, startHarness } from './helpers.js';
 
@@ -37,7 +37,7 @@ describe('ReminderFirer.pass in a burst', () => {
       settled = true;
       return result;
     });
-    while (passes.release.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(passes.release).toHaveLength(1));
     expect(await firedCount()).toBe(20);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(settled).toBe(false);
