@@ -15,11 +15,10 @@
 // Both servers run as child processes so that autocannon does not share their event loop; the empty route
 // uses the very fastify the services resolve. The SQL floor is bench/sql-floor.mjs; the webhook row and its
 // floor (a bare undici loop to the same receiver) are bench/webhook-ratio.mjs.
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort, startChild, stopChild } from './children.mjs';
 import { cpuMsOf, dbBackendsCpuMs } from './proc-cpu.mjs';
 
 const root = new URL('../', import.meta.url);
@@ -34,40 +33,6 @@ if (process.argv[2] === '--empty-route') {
   process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
 } else {
   await main();
-}
-
-/** A loopback port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Spawns `args` with node and resolves once `readyUrl` answers 2xx; the child's stderr passes through. */
-async function startChild(name, args, env, readyUrl) {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  let exited = null;
-  child.on('exit', (code, signal) => {
-    exited = code ?? signal;
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`${name} exited (${exited}) before it was ready`);
-    try {
-      const res = await fetch(readyUrl);
-      if (res.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${name} was not ready within 60 s`);
 }
 
 /**
@@ -103,18 +68,6 @@ async function dbCpuSampler(db) {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   return { sample: () => dbBackendsCpuMs(client, db.name), close: () => client.end() };
-}
-
-function stopChild(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** The table line of the webhook row: deliveries/s, lags, exactly-once check and the share of the bare loop. */
@@ -156,24 +109,33 @@ async function main() {
     const { sqlFloors } = await import('./sql-floor.mjs');
     const webhooks = await import('./webhook-ratio.mjs');
     receiver = await webhooks.startReceiver({ startChild, freePort });
-    /** The webhook figure, then its floor with bodies of the size the all-in-one sent. */
+    /**
+     * The webhook figure, then its floor with bodies of the size the all-in-one sent. Each is measured a second
+     * time, as the HTTP rows are measured after a warm-up: a fresh process runs its firing, sending and recording
+     * code for the first time in the first burst, unoptimized (bench/README.md, "Fifth session"). The first
+     * burst and the first loop are kept in the JSON (`first_burst`) and printed below the table.
+     */
     const webhookRow = async (api, dbUrl, appPid, createsPerS, dbCpuMs) => {
       const count = Number(process.env.WEBHOOK_COUNT ?? 1000);
-      console.error(`seeding ${count} reminders due at one instant ...`);
-      const figure = await webhooks.measureReminderWebhooks({
-        api,
-        dbUrl,
-        receiver,
-        appPid,
-        count,
-        createsPerS,
-        dbCpuMs,
-      });
-      console.log(JSON.stringify(figure));
       const concurrency = webhooks.webhookConcurrency(process.env);
-      const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
-      console.log(JSON.stringify(bare));
-      return { figure, bare };
+      const burst = async (which) => {
+        console.error(`seeding ${count} reminders due at one instant (${which} burst) ...`);
+        const figure = await webhooks.measureReminderWebhooks({
+          api,
+          dbUrl,
+          receiver,
+          appPid,
+          count,
+          createsPerS,
+          dbCpuMs,
+        });
+        console.log(JSON.stringify(figure));
+        const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
+        console.log(JSON.stringify(bare));
+        return { figure, bare };
+      };
+      const first = await burst('first');
+      return { ...(await burst('second')), first_burst: first };
     };
     const skipped = { per_s: 0, p99_ms: 0 };
     const sql = process.env.SKIP_SQL
@@ -316,6 +278,7 @@ async function main() {
         .filter((r) => r.db_cpu_us_per_request != null)
         .map((r) => `PostgreSQL CPU per request, \`${r.title}\`: ${r.db_cpu_us_per_request} µs`),
       webhookLine(hooks),
+      ...(hooks ? [`first burst of the fresh process: ${webhookLine(hooks.first_burst)}`] : []),
       '',
       '| SQL floor (raw `pg`, 50 clients) | statements/s | p99 | the request req/s as a share of this floor |',
       '|---|---|---|---|',

@@ -43,7 +43,7 @@ export async function startReceiver({ startChild, freePort }) {
 }
 
 /** Waits until `count` arrivals (or `timeoutMs` without a new one) and returns them. */
-async function collect(receiver, count, timeoutMs) {
+export async function collect(receiver, count, timeoutMs) {
   let seen = -1;
   let lastChange = Date.now();
   for (;;) {
@@ -59,7 +59,7 @@ async function collect(receiver, count, timeoutMs) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 /** Deliveries per second from the first to the last arrival. */
-const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000) / (at.at(-1) - at[0])));
+export const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000) / (at.at(-1) - at[0])));
 
 /**
  * The all-in-one's figure: an endpoint on the receiver, `count` tasks whose reminders are due at one instant T
@@ -67,7 +67,11 @@ const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000
  */
 export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, count, createsPerS, dbCpuMs }) {
   await receiver.reset();
-  await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
+  // One endpoint for every burst of a run (a second would double each burst's deliveries).
+  const endpoints = await api('GET', '/service/webhooks');
+  if (endpoints.length === 0) {
+    await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
+  }
   // T leaves room for the creates (at the rate the tree seeding showed, with margin) and for the events to
   // reach the delivery service; a reminder armed after T would fire at once and spoil the figure (INVALID).
   const seedMs = ((2 * count) / Math.max(createsPerS, 1)) * 1000; // a create and a patch per task
