@@ -16,13 +16,13 @@
 // product can reach here from above. Each round measures it on one event loop ("single") and with the posts in
 // a worker thread ("threaded", the firing and the records on the main thread), then the bare loop; round 0 warms
 // every path up and is not counted, RUNS (default 3) rounds are; one JSON line per round, then the medians.
-import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { freePort, startChild, stopChild } from './children.mjs';
 import { cpuMsOf, dbBackendsCpuMs } from './proc-cpu.mjs';
-import { collect, measureBareLoop, ratePerS, startReceiver } from './webhook-ratio.mjs';
+import { collect, measureBareLoop, postSigned, ratePerS, startReceiver } from './webhook-ratio.mjs';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const COUNT = Number(process.env.COUNT ?? 1000);
@@ -32,7 +32,7 @@ const RECORD_BATCH = 25;
 
 const root = new URL('../', import.meta.url);
 const serviceRequire = createRequire(new URL('services/delivery/package.json', root));
-const { Agent, request } = await import(pathToFileURL(serviceRequire.resolve('undici')).href);
+const { Agent } = await import(pathToFileURL(serviceRequire.resolve('undici')).href);
 const testkitRequire = createRequire(new URL('packages/testkit/package.json', root));
 const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
 
@@ -101,25 +101,17 @@ function makeSender(url, onOutcome) {
         await new Promise((resolve) => waiting.push(resolve));
         continue;
       }
-      const body = JSON.stringify(delivery.payload);
-      const t = Math.floor(Date.now() / 1000);
-      const signature = `t=${t},v1=${createHmac('sha256', key).update(`${t}.`).update(body).digest('hex')}`;
       const started = performance.now();
-      const res = await request(`${url}/hooks`, {
-        method: 'POST',
-        body,
-        dispatcher: agent,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Routinely/1.0',
-          'x-service-signature': signature,
-          'x-service-event-id': delivery.event_id,
-        },
+      const status = await postSigned({
+        url,
+        agent,
+        secret: key,
+        body: JSON.stringify(delivery.payload),
+        eventId: delivery.event_id,
       });
-      await res.body.dump();
       onOutcome({
         id: delivery.id,
-        status: res.statusCode,
+        status,
         at: Date.now(),
         latencyMs: Math.round(performance.now() - started),
       });

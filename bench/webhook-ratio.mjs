@@ -1,7 +1,7 @@
 // The webhook row of ratios.mjs (issue 15): 1,000 reminders of one user, all due at the same instant T, fired
 // by the all-in-one to one webhook endpoint, against the floor of a bare undici loop posting bodies of the same
 // size to the same receiver with the same concurrency the delivery worker allows one endpoint. Not a test.
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cpuMsOf } from './proc-cpu.mjs';
@@ -143,13 +143,35 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, co
 }
 
 /**
+ * One webhook-shaped POST to the receiver: the body signed with HMAC-SHA256 (`secret`: a string or a KeyObject),
+ * the answer read to its end; resolves to its status code.
+ */
+export async function postSigned({ url, agent, secret, body, eventId }) {
+  const t = Math.floor(Date.now() / 1000);
+  const signature = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
+  const res = await request(`${url}/hooks`, {
+    method: 'POST',
+    body,
+    dispatcher: agent,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Routinely/1.0',
+      'x-service-signature': signature,
+      'x-service-event-id': eventId,
+    },
+  });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+/**
  * The floor: a bare undici loop, `concurrency` requests in flight over keep-alive connections, each a body of
  * `bodyBytes` signed like a webhook (HMAC-SHA256 per request), measured at the receiver like the figure.
  */
 export async function measureBareLoop({ receiver, count, concurrency, bodyBytes }) {
   await receiver.reset();
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
-  const secret = 'whsec_ratios-floor';
+  const secret = createSecretKey(Buffer.from('whsec_ratios-floor')); // a KeyObject, as the sender keeps its keys
   const bodyOf = (eventId) => {
     const base = JSON.stringify({ event: 'reminder.fired', event_id: eventId, delivery_id: randomUUID() });
     return `${base.slice(0, -1)},"pad":"${'x'.repeat(Math.max(0, bodyBytes - base.length - 9))}"}`;
@@ -161,21 +183,7 @@ export async function measureBareLoop({ receiver, count, concurrency, bodyBytes 
       while (next < count) {
         next++;
         const eventId = randomUUID();
-        const body = bodyOf(eventId);
-        const t = Math.floor(Date.now() / 1000);
-        const signature = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-        const res = await request(`${receiver.url}/hooks`, {
-          method: 'POST',
-          body,
-          dispatcher: agent,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Routinely/1.0',
-            'x-service-signature': signature,
-            'x-service-event-id': eventId,
-          },
-        });
-        await res.body.dump();
+        await postSigned({ url: receiver.url, agent, secret, body: bodyOf(eventId), eventId });
       }
     }),
   );
