@@ -166,9 +166,15 @@ async function durableFloor({ client, receiver, worker }) {
     const items = outcomes.splice(0);
     if (items.length === 0) return;
     const column = (f) => items.map(f);
-    const at = column((o) => new Date(o.at));
-    const values = [column((o) => o.id), column((o) => o.status), at, column(() => randomUUID())];
-    writes.push(client.query(RECORD, [...values, column((o) => o.latencyMs)]));
+    writes.push(
+      client.query(RECORD, [
+        column((o) => o.id),
+        column((o) => o.status),
+        column((o) => new Date(o.at)),
+        column(() => randomUUID()),
+        column((o) => o.latencyMs),
+      ]),
+    );
   };
   const record = (outcome) => {
     outcomes.push(outcome);
@@ -226,8 +232,8 @@ async function main() {
   });
   const perDelivery = (from, to) =>
     Object.fromEntries(Object.keys(from).map((k) => [k, Math.round(((to[k] - from[k]) * 1000) / COUNT)]));
-  /** One durable pass from seeding to the last record, measured at the receiver. */
   const worker = new Worker(new URL(import.meta.url), { workerData: { url: receiver.url } });
+  /** One durable pass from seeding to the last record, measured at the receiver. */
   const durable = async (threaded) => {
     await seed(client);
     await receiver.reset();
