@@ -23,3 +23,4 @@ export function startAllInOne(options: {
     ...(options.clock ? { clock: options.clock } : {}),
   });
 }
+export { configVariables, renderConfigReference } from './config-reference.js';

@@ -21,17 +21,33 @@ const optionalKey = z
  * (`platformConfigSchema.extend({ ...llmConfigShape })`), checked with `.superRefine(refuseUnpricedModels)`.
  */
 export const llmConfigShape = {
-  OPENAI_API_KEY: optionalKey,
-  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
-  OPENAI_MODEL: z.string().min(1).default(DEFAULT_OPENAI_MODEL),
-  ANTHROPIC_API_KEY: optionalKey,
-  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
-  ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_ANTHROPIC_MODEL),
-  /** Upper bound of one Anthropic answer (the Messages API requires one). */
-  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().positive().default(8_192),
-  /** Budget of one model call, its one retry included; past it the run falls back to the solver. */
-  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  LLM_PRICES: llmPricesSchema,
+  OPENAI_API_KEY: optionalKey.describe(
+    'OpenAI key; the `openai` provider is available when it is set (never logged or returned)',
+  ),
+  OPENAI_BASE_URL: z
+    .url()
+    .default('https://api.openai.com/v1')
+    .describe('Chat Completions endpoint base (OpenAI or a compatible server)'),
+  OPENAI_MODEL: z.string().min(1).default(DEFAULT_OPENAI_MODEL).describe('model of `openai` runs'),
+  ANTHROPIC_API_KEY: optionalKey.describe('Anthropic key; the `anthropic` provider is available when it is set'),
+  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com').describe('Messages API endpoint base'),
+  ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_ANTHROPIC_MODEL).describe('model of `anthropic` runs'),
+  // The Messages API requires one.
+  ANTHROPIC_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8_192)
+    .describe('upper bound of one Anthropic answer'),
+  LLM_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30_000)
+    .describe('budget of one model call, its one retry included; past it the batch falls back to the solver'),
+  LLM_PRICES: llmPricesSchema.describe(
+    'JSON `{ "<model>": { "input": 0.4, "output": 1.6 } }`, USD per million tokens, over the built-in price table',
+  ),
 };
 const llmConfigSchema = z.object(llmConfigShape);
 export type LlmConfig = z.infer<typeof llmConfigSchema>;

@@ -58,21 +58,40 @@ export const originListSchema = z
 
 /** Settings every service shares: logging, rate limits, token lifetimes, internal auth, infrastructure URLs. */
 export const platformConfigSchema = z.object({
-  NODE_ENV: z.string().default('development'),
-  LOG_LEVEL: logLevelSchema,
-  DATABASE_URL: z.string().url().optional(),
-  NATS_URL: z.string().optional(),
-  REDIS_URL: z.string().optional(),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
-  RATE_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(1000),
-  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
-  TRUST_PROXY: envBool(false),
-  JWT_ISSUER: z.string().default('routinely'),
-  JWT_AUDIENCE: z.string().default('routinely-api'),
-  DEFAULT_TENANT_ID: z.string().uuid().default('01900000-0000-7000-8000-000000000001'),
-  /** The externally visible base URL; its origin is always allowed for cookie-authenticated writes. */
-  PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
-  /** Further origins (comma list of scheme://host[:port]) allowed for cookie-authenticated writes. */
+  NODE_ENV: z
+    .string()
+    .default('development')
+    .describe('`production` refuses development-only defaults (the all-zero ENCRYPTION_KEY, plain-http SSO issuers)'),
+  LOG_LEVEL: logLevelSchema.describe('pino level of the JSON log lines on stdout'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe('a real PostgreSQL (each service uses its own schema); unset: embedded PostgreSQL under DATA_DIR'),
+  NATS_URL: z.string().optional().describe('NATS JetStream for domain events; unset: the in-process transport'),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .describe('shared rate-limit counters, token revocations and login throttling; unset: in-process stores'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100).describe('requests per client IP per minute'),
+  RATE_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(1000).describe('requests per client IP per hour'),
+  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20).describe('requests per client IP per second'),
+  TRUST_PROXY: envBool(false).describe('take the client IP from `X-Forwarded-For` (behind Envoy)'),
+  JWT_ISSUER: z.string().default('routinely').describe('`iss` of the access tokens'),
+  JWT_AUDIENCE: z.string().default('routinely-api').describe('`aud` of the access tokens'),
+  DEFAULT_TENANT_ID: z
+    .string()
+    .uuid()
+    .default('01900000-0000-7000-8000-000000000001')
+    .describe('tenant of registrations that name none (its registration policy starts `open`)'),
+  // Its origin is always allowed for cookie-authenticated writes and CORS.
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .default('http://localhost:8080')
+    .describe(
+      'externally visible base URL: SSO and OAuth redirect URIs, push addresses, feed URLs; its origin may send cookie-authenticated writes and make CORS calls; `https` makes cookies `Secure`',
+    ),
   ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -84,6 +103,9 @@ export const platformConfigSchema = z.object({
           .filter(Boolean)
           .every((o) => URL.canParse(o) && /^https?:$/.test(new URL(o).protocol)),
       'must be a comma list of http(s) origins',
+    )
+    .describe(
+      'further origins (comma list, `https://app.example.com,http://localhost:5173`) allowed to send cookie-authenticated writes and make CORS calls',
     ),
 });
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

@@ -14,33 +14,57 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 /** The integration service's environment (names fixed by the contract, area C "integrations"). */
 export const configSchema = platformConfigSchema
   .extend({
-    /** base64 of 32 bytes; seals OAuth tokens and push secrets at rest. */
-    ENCRYPTION_KEY: encryptionKeySchema,
-    /** Externally visible base URL: redirect URI and push addresses are built from it. */
-    PUBLIC_BASE_URL: httpUrlSchema.default('http://localhost:8080'),
-    /** Comma list of origins a return_url may point at, besides PUBLIC_BASE_URL's. */
-    OAUTH_ALLOWED_RETURN_ORIGINS: originListSchema,
-    GOOGLE_CLIENT_ID: optionalEnv(z.string().min(1)),
-    GOOGLE_CLIENT_SECRET: optionalEnv(z.string().min(1)),
-    GOOGLE_AUTH_URL: httpUrlSchema.default('https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: httpUrlSchema.default('https://oauth2.googleapis.com/token'),
-    GOOGLE_REVOKE_URL: httpUrlSchema.default('https://oauth2.googleapis.com/revoke'),
-    GOOGLE_API_BASE_URL: httpUrlSchema.default('https://www.googleapis.com'),
-    MICROSOFT_CLIENT_ID: optionalEnv(z.string().min(1)),
-    MICROSOFT_CLIENT_SECRET: optionalEnv(z.string().min(1)),
-    MICROSOFT_AUTHORITY_URL: httpUrlSchema.default('https://login.microsoftonline.com/common'),
-    MICROSOFT_GRAPH_URL: httpUrlSchema.default('https://graph.microsoft.com/v1.0'),
-    /** Safety-net poll of every active integration (pushes only bring it forward). */
-    INTEGRATION_POLL_INTERVAL_S: positiveInt(300),
-    /** First sync window: this many days back and forward (Google timeMin/timeMax, Graph calendarView). */
-    INTEGRATION_SYNC_PAST_DAYS: positiveInt(30),
-    INTEGRATION_SYNC_FUTURE_DAYS: positiveInt(365),
-    /** A provider's Retry-After up to this long is waited out inside a sync; longer ones end the sync (503). */
-    INTEGRATION_MAX_INLINE_RETRY_MS: z.coerce.number().int().min(0).default(2_000),
-    INTEGRATION_PROVIDER_TIMEOUT_MS: positiveInt(10_000),
-    /** Runs the sync, polling and channel-renewal workers in this process. */
-    INTEGRATION_WORKERS_ENABLED: envBool(true),
-    INTEGRATION_OUTBOX_POLL_MS: positiveInt(250),
+    ENCRYPTION_KEY: encryptionKeySchema.describe('seals OAuth tokens and push secrets at rest'),
+    PUBLIC_BASE_URL: httpUrlSchema
+      .default('http://localhost:8080')
+      .describe('the OAuth redirect URI and push addresses are built from it'),
+    OAUTH_ALLOWED_RETURN_ORIGINS: originListSchema.describe(
+      "comma list of origins an integration `return_url` may point at, besides PUBLIC_BASE_URL's",
+    ),
+    GOOGLE_CLIENT_ID: optionalEnv(z.string().min(1)).describe(
+      'Google OAuth client; unset: `oauth/start` answers 422 `provider_not_configured`',
+    ),
+    GOOGLE_CLIENT_SECRET: optionalEnv(z.string().min(1)).describe('Google OAuth client secret'),
+    GOOGLE_AUTH_URL: httpUrlSchema
+      .default('https://accounts.google.com/o/oauth2/v2/auth')
+      .describe("Google's authorization endpoint"),
+    GOOGLE_TOKEN_URL: httpUrlSchema.default('https://oauth2.googleapis.com/token').describe("Google's token endpoint"),
+    GOOGLE_REVOKE_URL: httpUrlSchema
+      .default('https://oauth2.googleapis.com/revoke')
+      .describe("Google's token revocation endpoint"),
+    GOOGLE_API_BASE_URL: httpUrlSchema
+      .default('https://www.googleapis.com')
+      .describe('base of the Google Calendar v3 API'),
+    MICROSOFT_CLIENT_ID: optionalEnv(z.string().min(1)).describe(
+      'Microsoft identity platform client; unset: `oauth/start` answers 422 `provider_not_configured`',
+    ),
+    MICROSOFT_CLIENT_SECRET: optionalEnv(z.string().min(1)).describe('Microsoft client secret'),
+    MICROSOFT_AUTHORITY_URL: httpUrlSchema
+      .default('https://login.microsoftonline.com/common')
+      .describe('authority with `/oauth2/v2.0/authorize` and `/oauth2/v2.0/token` below it'),
+    MICROSOFT_GRAPH_URL: httpUrlSchema.default('https://graph.microsoft.com/v1.0').describe('base of Microsoft Graph'),
+    INTEGRATION_POLL_INTERVAL_S: positiveInt(300).describe(
+      'safety-net poll of every active integration (pushes only bring it forward)',
+    ),
+    INTEGRATION_SYNC_PAST_DAYS: positiveInt(30).describe(
+      'first sync window, days back (Google `timeMin`, Graph `startDateTime`)',
+    ),
+    INTEGRATION_SYNC_FUTURE_DAYS: positiveInt(365).describe(
+      'first sync window, days ahead (Google `timeMax`, Graph `endDateTime`)',
+    ),
+    INTEGRATION_MAX_INLINE_RETRY_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(2_000)
+      .describe(
+        "a provider's `Retry-After` up to this long is waited out inside a sync; longer ones end the sync (503)",
+      ),
+    INTEGRATION_PROVIDER_TIMEOUT_MS: positiveInt(10_000).describe('budget of one provider call'),
+    INTEGRATION_WORKERS_ENABLED: envBool(true).describe(
+      'run the sync, polling and channel-renewal workers in this process',
+    ),
+    INTEGRATION_OUTBOX_POLL_MS: positiveInt(250).describe('how often the outbox relay looks for unpublished events'),
   })
   .superRefine(refuseDevKeyInProduction);
 export type IntegrationConfig = z.infer<typeof configSchema>;

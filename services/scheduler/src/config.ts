@@ -10,25 +10,68 @@ import { z } from 'zod';
 export const configSchema = platformConfigSchema
   .extend({
     ...llmConfigShape,
-    /**
-     * Bulk imports a user may start per rolling hour and day unless an administrator set their own limits
-     * (moved here from the task service, which asks the scheduler at import time).
-     */
-    IMPORT_QUOTA_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(5),
-    IMPORT_QUOTA_PER_DAY: z.coerce.number().int().min(0).max(10_000).default(20),
-    /** How long a CheckAndReserveQuota reservation holds spend when RecordUsage never comes. */
-    QUOTA_RESERVATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
-    SCHEDULER_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
-    /** Safety-net poll of the run worker (a queued run wakes it at once). */
-    SCHEDULER_RUN_POLL_MS: z.coerce.number().int().positive().default(1_000),
-    /** How long a claimed run is held; renewed with every batch, taken again by any instance after it expires. */
-    SCHEDULER_RUN_LEASE_MS: z.coerce.number().int().positive().default(120_000),
-    /** Tasks placed per batch (one model call each); progress and decisions commit per batch. */
-    SCHEDULER_RUN_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    /** Claims of one run before it is marked failed. */
-    SCHEDULER_RUN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-    /** Deadline of each call to the task service (tasks, busy time, slots). */
-    TASK_CALL_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
+    // Moved here from the task service, which asks the scheduler at import time.
+    IMPORT_QUOTA_PER_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(5)
+      .describe("bulk imports per user per rolling hour, unless an administrator set the user's own"),
+    IMPORT_QUOTA_PER_DAY: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(20)
+      .describe("bulk imports per user per rolling day, unless an administrator set the user's own"),
+    QUOTA_RESERVATION_TTL_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(300_000)
+      .describe('how long spend held by `CheckAndReserveQuota` waits for its `RecordUsage`'),
+    SCHEDULER_OUTBOX_POLL_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(500)
+      .describe('how often the outbox relay looks for unpublished events'),
+    SCHEDULER_RUN_POLL_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1_000)
+      .describe(
+        'safety-net poll of the run worker and the calendar-conflict worker (a queued run or a new check wakes them at once)',
+      ),
+    SCHEDULER_RUN_LEASE_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(120_000)
+      .describe(
+        'how long a claimed run (renewed every batch) or calendar-conflict check is held; after it another instance resumes it',
+      ),
+    SCHEDULER_RUN_BATCH_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(10)
+      .describe('tasks placed per batch (one model call each); decisions and progress commit per batch'),
+    SCHEDULER_RUN_MAX_ATTEMPTS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(5)
+      .describe('claims of one run or calendar-conflict check before it is marked `failed`'),
+    TASK_CALL_DEADLINE_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(10_000)
+      .describe('deadline of each call to the task service (tasks, busy time, slots)'),
   })
   .superRefine(refuseUnpricedModels);
 export type SchedulerConfig = z.infer<typeof configSchema>;
