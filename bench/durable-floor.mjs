@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How close to the bare undici loop a webhook delivery that keeps its state in PostgreSQL can come on this
-// machine (issue 15, item 4). Not a test, and not the product: the least work any durable design does, run in
+// machine. Not a test, and not the product: the least work any durable design does, run in
 // the bench's own process, against the bare loop of ratios.mjs to the same receiver, alternately.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- durable-floor

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// In-process CPU cost of the JavaScript steps issue 15 changed, before against after, in one process so a
+// In-process CPU cost of the JavaScript steps of the hot paths, before against after, in one process so a
 // busy machine slows both alike (no server, database or network). Not a test.
 //
 //   npm run bench -- micro.mjs            (BEFORE_ROOT: a built checkout of the base, default /work/main)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The per-request rate-limit check alone, before against after (issue 15, ADR 080 "Read path"): the
+// The per-request rate-limit check alone, before against after (ADR 080 "Read path"): the
 // IpRateLimiter of BEFORE_ROOT's build (default /work/main) and of this checkout, each consuming for N
 // requests at 50 in flight against REDIS_URL, in one process, alternating. Prints process CPU and wall time
 // per check. Not a test.

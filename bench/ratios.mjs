@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Side by side, in one run: an empty fastify route and the all-in-one on the same machine, each HTTP figure
-// printed as a share of the empty route so the figures compare across machines (issue 15). Not a test.
+// printed as a share of the empty route so the figures compare across machines. Not a test.
 //
 //   npm run bench -- ratios
 //

@@ -1,4 +1,4 @@
-// Relay lag under the create load of ratios.mjs (issue 15, item 3), read from the rows the run left behind:
+// Relay lag under the create load of ratios.mjs, read from the rows the run left behind:
 // for every task.created event of the create row (title 'ratios create'), the time from the event's
 // occurred_at (taken when the create starts, just before its transaction, so it includes the insert and the
 // commit) to the relay retiring its outbox row (published_at: after JetStream acked it), and to the

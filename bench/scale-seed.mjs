@@ -1,4 +1,4 @@
-// SCALE=1 for ratios.mjs (issue 15 item 5): the same ratios with 100k tasks and 1M deliveries in the tables.
+// SCALE=1 for ratios.mjs: the same ratios with 100k tasks and 1M deliveries in the tables.
 // Seeds other owners' rows straight into the all-in-one's schemas once its migrations ran, then ANALYZEs,
 // so the bench user's reads and writes find their rows among many. The shapes follow the plan tests
 // (services/task/test/query-plans.test.ts, services/delivery/test/query-plans.test.ts), with one difference:

@@ -1,4 +1,4 @@
-// The SQL floor of issue 15: raw `pg` queries on a scratch table, pgbench-style (fixed concurrency, each client
+// The SQL floor: raw `pg` queries on a scratch table, pgbench-style (fixed concurrency, each client
 // issuing its next statement as soon as the last one answered), with no ORM, HTTP or JSON in between.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';

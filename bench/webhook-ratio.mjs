@@ -1,4 +1,4 @@
-// The webhook row of ratios.mjs (issue 15): 1,000 reminders of one user, all due at the same instant T, fired
+// The webhook row of ratios.mjs: 1,000 reminders of one user, all due at the same instant T, fired
 // by the all-in-one to one webhook endpoint, against the floor of a bare undici loop posting bodies of the same
 // size to the same receiver with the same concurrency the delivery worker allows one endpoint. Not a test.
 import { createHmac, createSecretKey, randomUUID } from 'node:crypto';

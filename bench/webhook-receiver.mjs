@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The webhook receiver of ratios.mjs (issue 15), run as its own process so that neither the all-in-one nor
+// The webhook receiver of ratios.mjs, run as its own process so that neither the all-in-one nor
 // the bare undici loop shares its event loop: answers every POST 200 at once and remembers when it arrived
 // (wall clock, sub-millisecond), its X-Service-Event-Id and its body size. Not a test.
 //

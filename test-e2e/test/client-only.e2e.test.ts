@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { aliasApiFor, targetAt } from '../src/harness.js';
 import { documentedOperation, fetchUndocumented } from '../src/undocumented.js';
 
-// Issue 14: every e2e test reaches the service's operations through the generated client, so a route that
+// Every e2e test reaches the service's operations through the generated client, so a route that
 // drifts from its document breaks the build or a test. These checks keep that true without a running service.
 
 const SOURCES = ['src', 'test'].flatMap((dir) =>

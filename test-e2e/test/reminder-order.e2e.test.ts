@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
-// Issue 9 item 2 across the real services: racing slot changes go through the task service's outbox and
+// Across the real services: racing slot changes go through the task service's outbox and
 // JetStream to the delivery service; every reminder must end at its task's final slot.
 let target: Target;
 

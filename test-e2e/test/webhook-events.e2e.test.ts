@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
 import { registerUser } from '../src/users.js';
 
-// Issue 14 acceptance: a receiver dedupes on event_id across a requeue. The reminder reaches a webhook that
+// A receiver dedupes on event_id across a requeue. The reminder reaches a webhook that
 // answers 410 (dead, dead-letter queue); the requeue arrives with the same event_id and a new delivery id.
 let target: Target;
 let receiver: WebhookReceiver;

@@ -73,7 +73,7 @@ export class JetStreamTransport implements EventTransport {
 
   static async connect(url: string, logger: Logger, prefix = ''): Promise<JetStreamTransport> {
     // No async traces: otherwise every publish (a request awaiting JetStream's ack) builds two Error objects
-    // for their stacks (2-3 % of all samples under the create load, issue 15); errors keep message and code.
+    // for their stacks (2-3 % of all samples under the create load); errors keep message and code.
     const nc = await connect({ servers: url, name: 'routinely', maxReconnectAttempts: -1, noAsyncTraces: true });
     const jsm = await nc.jetstreamManager();
     return new JetStreamTransport(nc, nc.jetstream(), jsm, logger, prefix);

@@ -4,7 +4,7 @@ import type { EventEnvelope } from './envelope.js';
 /**
  * Adds events to the outbox inside a raw SQL transaction (`Sql.rawTransaction`), in one statement: the same
  * rows `enqueue` has the unit of work insert (id, subject = type, payload, created_at = occurred_at), for
- * writers that skip the EntityManager on their hot path (issue 15).
+ * writers that skip the EntityManager on their hot path.
  */
 export async function insertOutbox(sql: Sql, events: readonly EventEnvelope[]): Promise<void> {
   if (events.length === 0) return;

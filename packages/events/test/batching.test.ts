@@ -12,7 +12,7 @@ import {
 } from '../src/index.js';
 import { commitEvents, count, delivery, openEventsDatabase, taskCreated, writeRow } from './support.js';
 
-// Issue 15: the relay publishes a claimed batch pipelined and consumers record a burst's inbox rows at once;
+// The relay publishes a claimed batch pipelined and consumers record a burst's inbox rows at once;
 // neither may lose an event, publish or handle one twice, or retire a row the transport did not confirm.
 const logger = quietLogger();
 let orm: Orm;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineConsumer, deliverBurst, taskEvents } from '../src/index.js';
 import { count, delivery, openEventsDatabase, taskCreated, writeRow } from './support.js';
 
-// Issue 15: a consumer may handle the new events of a burst at once (`handleBurst`, e.g. one lookup for all).
+// A consumer may handle the new events of a burst at once (`handleBurst`, e.g. one lookup for all).
 // It gets each new event once, in order, inside the burst's transaction; a failing burst falls back to
 // `handle` one by one, so only the failing event is retried.
 const logger = quietLogger();

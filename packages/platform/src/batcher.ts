@@ -1,5 +1,5 @@
 /**
- * Gathers concurrent statements of one kind into one call of `write` for all of them (issue 15: under load
+ * Gathers concurrent statements of one kind into one call of `write` for all of them (under load
  * every create, and every task read, paid a statement, a socket write and a PostgreSQL wake-up of its own; every
  * authenticated request two Redis commands of its own).
  * A call starts at once while fewer than `maxInFlight` are running, so a lone request waits for nothing;
@@ -87,7 +87,7 @@ export class Batcher<I, O> {
  * PostgreSQL; rate-limit counters and session revocations in Redis): one call at a time, at most 64 items each.
  * One at a time makes the batches larger: at 50 connections of single-task reads, 4 at once gave about 4.4 reads
  * per statement and 51-66 µs of PostgreSQL CPU per read, 1 at once about 10 reads and 29-34 µs, with the same
- * read rate and p99 (issue 15, bench/README.md). A lone item still goes at once; the cost is that a slow call
+ * read rate and p99 (bench/README.md). A lone item still goes at once; the cost is that a slow call
  * holds the items queued behind it.
  */
 export function oneCallAtATime<I, O>(call: (items: I[]) => Promise<O[]>): Batcher<I, O> {

@@ -1,4 +1,4 @@
-// Scale check of issue 15 item 5: with a million deliveries (and as many attempts-log rows) and fresh
+// Scale check: with a million deliveries (and as many attempts-log rows) and fresh
 // statistics, the hot queries of the delivery service walk indexes. It asserts plans, never times.
 import type { Knex } from '@mikro-orm/knex';
 import { type EntityManager, type Orm, openOrm } from '@routinely/db';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryConsumers } from '../src/events/consumers.js';
 import { type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
 
-// Issue 15: under load the reminders consumer takes a burst of task events at once (one lock statement and
+// Under load the reminders consumer takes a burst of task events at once (one lock statement and
 // one lookup for all of them). A burst must leave exactly the reminders the same events leave one by one, and
 // a redelivered burst must change nothing.
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');

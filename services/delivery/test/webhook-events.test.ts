@@ -3,7 +3,7 @@ import { defined, type ReceivedWebhook, type TestUser, type WebhookReceiver } fr
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
 
-// Issue 14 item 3: event types, per-endpoint filters, event ids across retries and requeues, the attempts log.
+// Event types, per-endpoint filters, event ids across retries and requeues, the attempts log.
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
 let receiver: WebhookReceiver;

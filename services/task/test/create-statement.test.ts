@@ -10,7 +10,7 @@ import { taskCreateSchema, toNewTask } from '../src/domain/task-input.js';
 import { newTaskRow } from '../src/domain/task-model.js';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
-// Issue 15: a root create is one statement writing the task and its outbox row; these tests pin that the two
+// A root create is one statement writing the task and its outbox row; these tests pin that the two
 // rows commit together or not at all, and that the answer and the event built from the input are exactly
 // what was stored.
 let h: Harness;

@@ -1,4 +1,4 @@
-// Scale check of issue 15: with realistic row counts and fresh statistics, the hot queries of the task store
+// Scale check: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
 import { randomUUID } from 'node:crypto';
 import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db';

@@ -30,7 +30,7 @@ export class MemoryRevocationStore implements RevocationStore {
 }
 
 /**
- * Concurrent checks share one MGET (issue 15: a command per authenticated request was most of ioredis's work
+ * Concurrent checks share one MGET (a command per authenticated request was most of ioredis's work
  * per request); a batch answers each session exactly as its own EXISTS did.
  */
 export class RedisRevocationStore implements RevocationStore {

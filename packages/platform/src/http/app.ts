@@ -84,7 +84,7 @@ const WHITESPACE = /\s/;
 /**
  * The token of `Bearer <token>` (scheme in any case, spaces after the scheme and trailing spaces allowed); ''
  * when the header is anything else. Only the short scheme goes through a regex: one over the whole
- * kilobyte-long token cost about 1 % of a read (issue 15).
+ * kilobyte-long token cost about 1 % of a read.
  */
 function bearerToken(header: string): string {
   const scheme = BEARER_SCHEME.exec(header);

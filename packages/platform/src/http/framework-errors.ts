@@ -12,7 +12,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
  * Random bytes for request ids, drawn 4 KiB at a time: the uuid package asks the OS generator for 16 bytes per
- * id, which was about 4 % of a single-row read's CPU (issue 15). Ids stay UUIDv7 (time first, 74 random bits);
+ * id, which was about 4 % of a single-row read's CPU. Ids stay UUIDv7 (time first, 74 random bits);
  * ids made in one millisecond are not ordered among themselves, which nothing asks of a request id.
  */
 const idRandomness = { pool: new Uint8Array(4096), used: 4096 };

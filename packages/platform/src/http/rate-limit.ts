@@ -28,7 +28,7 @@ interface WindowCount {
  * with its expiry if absent, add one, read the remaining TTL, repair a counter that lost its expiry), so the
  * keys, the counts and the TTLs are the ones the earlier limiter kept. ARGV holds each key's window in seconds.
  * Concurrent requests share one call (their keys one after the other, in arrival order): the counts are the
- * ones one call per request gave, for one command instead of one per request (issue 15: ioredis's work per
+ * ones one call per request gave, for one command instead of one per request (ioredis's work per
  * command was about a tenth of a single-row read's CPU).
  */
 const CONSUME_WINDOWS_LUA = `

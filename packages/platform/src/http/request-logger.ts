@@ -7,7 +7,7 @@ type LogArgs = [object | string, ...unknown[]];
 /**
  * A request's logger that becomes pino's child (bound to the request id) only when the request writes a line
  * at a level the parent logs. Pino builds a child by running its redaction over the bindings, about 4 % of a
- * single-row read's CPU (issue 15), and at `LOG_LEVEL=warn` a request that succeeds writes nothing: fastify's
+ * single-row read's CPU, and at `LOG_LEVEL=warn` a request that succeeds writes nothing: fastify's
  * default made that child for every request anyway. What is written is the same line the eager child wrote.
  */
 export class DeferredRequestLogger {

@@ -3,7 +3,7 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { z } from 'zod';
 
 /**
- * Response serialization compiled once per route and status (issue 15, ADR 080).
+ * Response serialization compiled once per route and status (ADR 080).
  *
  * The route's zod schema stays the one source of truth (validation, OpenAPI, and the shape of the answer). For
  * the schemas whose answer is plain JSON of the data as given (objects, strings, numbers, booleans, enums,

@@ -45,7 +45,7 @@ function scan(value: unknown, loc: (string | number)[], out: FieldError[], depth
  * Runs as a preValidation hook: the body is parsed (JSON, form or text) and nothing has used it yet. Headers
  * are not scanned: Node's parser refuses a NUL in a header (400 before routing) and decodes header bytes as
  * Latin-1, which has no surrogates, so a header can hold neither; the scan of a kilobyte-long bearer token
- * cost about 2 % of a single-row read (issue 15).
+ * cost about 2 % of a single-row read.
  */
 export function refuseUnsafeText(request: FastifyRequest): void {
   const errors: FieldError[] = [];

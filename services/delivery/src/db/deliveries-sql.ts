@@ -19,7 +19,7 @@ export interface NewDelivery {
 /**
  * New deliveries from one typed array per column: PostgreSQL parses each value once with its own type's input
  * function. The JSON form used before (`json_populate_recordset`) parsed every row's JSON, then each field
- * again, and cost PostgreSQL 70-90 µs of CPU per row of a firing against 30-55 here (issue 15, ADR 081).
+ * again, and cost PostgreSQL 70-90 µs of CPU per row of a firing against 30-55 here (ADR 081).
  */
 const INSERT_NEW = `insert into deliveries
     (id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload, max_attempts,

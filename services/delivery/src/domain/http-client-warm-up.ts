@@ -8,7 +8,7 @@ import { postOnce } from './post-once.js';
  * Posts one request to a throwaway loopback server, so that a process's first webhook does not pay for what
  * undici does once per process on its first connection: compiling its HTTP parser (WebAssembly) and loading the
  * code of its request path. In a process just started, that first send took about 20 ms longer than the next
- * (issue 15: the first arrival of a burst due right after a start). Its own agent, not the sender's: the
+ * (the first arrival of a burst due right after a start). Its own agent, not the sender's: the
  * sender's refuses loopback addresses.
  */
 export async function warmUpHttpClient(): Promise<void> {

@@ -19,7 +19,7 @@ interface SentItem {
  *
  * A group waits up to `lingerMs` for company. At 25 ms (5 before) a burst of 1,000 reminders was written in
  * groups of about 25 instead of 8: PostgreSQL's CPU per delivery fell from 440-520 to 320-420 µs, the
- * all-in-one's from 750-1,080 to 620-780 µs (issue 15, bench/README.md). The price: a process that dies
+ * all-in-one's from 750-1,080 to 620-780 µs (bench/README.md). The price: a process that dies
  * leaves up to 25 ms more of sent but unrecorded tries, which go again under the same event id when their
  * leases expire, as every unrecorded try does.
  */

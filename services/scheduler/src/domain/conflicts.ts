@@ -36,7 +36,7 @@ const CLOSED = new Set(['done', 'skipped', 'cancelled']);
 const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
- * Beyond the anchors (issue 13, ADR 058): a busy calendar event that overlaps scheduled tasks moves them. The
+ * Beyond the anchors (ADR 058): a busy calendar event that overlaps scheduled tasks moves them. The
  * tasks overlapping the event (scheduled, not done; a descendant inside its parent's block moves only with its
  * parent) are placed again by the solver with every other hard rule, the event counting as busy whether or not
  * the task service has taken it in yet. Their decisions (`source: "solver"`, superseding the task's newest), the

@@ -10,7 +10,7 @@ export interface RootCreate {
 }
 
 /**
- * Root tasks of one owner and their events' outbox rows in one statement (issue 15): a statement is atomic by
+ * Root tasks of one owner and their events' outbox rows in one statement: a statement is atomic by
  * itself, so every task and outbox row of it commit together, or none does, without BEGIN and COMMIT of their
  * own. An outbox row is selected from its inserted task, so it exists exactly when the task does.
  *

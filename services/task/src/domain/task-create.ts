@@ -14,7 +14,7 @@ import { taskEvent } from './events.js';
 import { MAX_DEPTH, type NewTask, newTaskRow, type TaskRow } from './task-model.js';
 
 /**
- * Task creation, the hottest write (issue 15). A root task is one statement (its task and outbox rows
+ * Task creation, the hottest write. A root task is one statement (its task and outbox rows
  * together) outside any transaction, shared with the root creates of other requests arriving meanwhile; a
  * child needs the owner's tree lock and its parent's depth first, so it runs its own statement in a
  * transaction. Either way the answer and the event are built from the input: only the position comes back.

@@ -78,7 +78,7 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '
 
 /**
  * `date.toISOString()` for years 1000-9999, written from the UTC fields: a tree of 500 tasks formats 1,000+
- * timestamps per answer and V8's toISOString was the costliest call of that path (issue 15). Other years
+ * timestamps per answer and V8's toISOString was the costliest call of that path. Other years
  * (and invalid dates) take toISOString itself.
  */
 export function isoTimestamp(date: Date): string {

@@ -63,7 +63,7 @@ const PLAIN_FIELDS = [
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
   private readonly creates: TaskCreates;
-  /** Single-task reads arriving together share one statement (issue 15; one statement at a time). */
+  /** Single-task reads arriving together share one statement (one statement at a time). */
   private readonly byId: Batcher<TaskKey, TaskRow | undefined>;
 
   constructor(
@@ -78,7 +78,7 @@ export class TaskService {
   /**
    * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
    * events `work` emits are inserted in one statement before the commit, with no EntityManager to fork
-   * and flush (a third of a create's CPU went there, issue 15).
+   * and flush (a third of a create's CPU went there).
    */
   private async write<T>(work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>): Promise<T> {
     const result = await Sql.rawTransaction(this.orm, async (sql) => {

@@ -6,7 +6,7 @@ import { buildTree } from './tree.js';
 
 /**
  * `GET /tasks/{id}/tree` as JSON bytes. Building the answer (rows decoded, nested, stringified) cost 1-7 ms of
- * CPU per read for 101-500 tasks (issue 15); this keeps the last answer per owner and task with the owner's
+ * CPU per read for 101-500 tasks; this keeps the last answer per owner and task with the owner's
  * tree version it was built from. A read with a stored answer first reads the owner's version (one
  * primary-key row, tree-sql.ts): unchanged, the stored bytes go out and no task row is read. Otherwise one
  * statement returns the rows with the version of the same snapshot, and the new answer is stored with it.

@@ -1,7 +1,7 @@
 import { Migration } from '@routinely/db';
 
 /**
- * Issue 14 (ADR 044, 045): the attempts log, an event id per delivery and event filters on endpoints.
+ * ADR 044, 045: the attempts log, an event id per delivery and event filters on endpoints.
  * Existing deliveries get an event id shared by every delivery of the same firing (reminder, occurred_at)
  * and target (channel, endpoint), which is what requeues of one dead delivery have in common: the id of the
  * group's first delivery (a UUIDv7 like every id). Their stored envelope gains it too, so their remaining
