@@ -2,6 +2,9 @@
 // sources (the "source" export condition), so a test run never depends on stale build output.
 import { defineConfig } from 'vitest/config';
 
+/** The setup file of packages with property tests: one seed rule for fast-check (testkit/src/fast-check-seed.ts). */
+export const FAST_CHECK_SEED_SETUP = new URL('./packages/testkit/src/fast-check-seed.ts', import.meta.url).pathname;
+
 export function defineProject(overrides: { testTimeout?: number; setupFiles?: string[] } = {}) {
   const conditions = ['source', 'module', 'node', 'development|production'];
   return defineConfig({
