@@ -1,3 +1,3 @@
-import { defineProject } from '../../vitest.shared.js';
+import { defineProject, FAST_CHECK_SEED_SETUP } from '../../vitest.shared.js';
 
-export default defineProject();
+export default defineProject({ setupFiles: [FAST_CHECK_SEED_SETUP] });
