@@ -2,36 +2,44 @@
 // Usage: node scripts/new-package.mjs <dir> <name> '<deps json>' '<devDeps json>'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const [dir, name, deps = '{}', devDeps = '{}'] = process.argv.slice(2);
-const rel = relative(dir, '.') || '.';
-mkdirSync(join(dir, 'src'), { recursive: true });
-const pkg = {
-  name,
-  version: '1.0.0',
-  private: true,
-  type: 'module',
-  exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
-  scripts: {
-    build: 'tsc -p tsconfig.build.json',
-    typecheck: 'tsc --noEmit',
-    lint: 'biome check .',
-    test: 'vitest run --passWithNoTests',
-  },
-  dependencies: JSON.parse(deps),
-  devDependencies: JSON.parse(devDeps),
-};
-writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-writeFileSync(
-  join(dir, 'tsconfig.json'),
-  `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { noEmit: true }, include: ['src', 'test'] }, null, 2)}\n`,
-);
-writeFileSync(
-  join(dir, 'tsconfig.build.json'),
-  `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
-);
-if (!existsSync(join(dir, 'vitest.config.ts')))
+/** `root` is the repository the package lands in (relative paths to the shared configs are taken from it). */
+export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
+  const rel = relative(dir, root) || '.';
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  const pkg = {
+    name,
+    version: '1.0.0',
+    private: true,
+    type: 'module',
+    exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
+    scripts: {
+      build: 'tsc -p tsconfig.build.json',
+      typecheck: 'tsc --noEmit',
+      lint: 'biome check .',
+      test: 'vitest run --passWithNoTests',
+    },
+    dependencies: deps,
+    devDependencies: devDeps,
+  };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   writeFileSync(
-    join(dir, 'vitest.config.ts'),
-    `import { defineProject } from '${rel}/vitest.shared.js';\n\nexport default defineProject();\n`,
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { noEmit: true }, include: ['src', 'test'] }, null, 2)}\n`,
   );
+  writeFileSync(
+    join(dir, 'tsconfig.build.json'),
+    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
+  );
+  if (!existsSync(join(dir, 'vitest.config.ts')))
+    writeFileSync(
+      join(dir, 'vitest.config.ts'),
+      `import { defineProject } from '${rel}/vitest.shared.js';\n\nexport default defineProject();\n`,
+    );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [dir, name, deps = '{}', devDeps = '{}'] = process.argv.slice(2);
+  writePackage(dir, name, JSON.parse(deps), JSON.parse(devDeps));
+}
