@@ -28,7 +28,9 @@ export const llmConfigShape = {
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
   ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_ANTHROPIC_MODEL),
   /** Upper bound of one Anthropic answer (the Messages API requires one). */
-  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().positive().default(8_192),
+  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().positive().max(1_000_000).default(8_192),
+  /** Upper bound of one OpenAI answer (`max_completion_tokens`); with the request's size, what a call reserves. */
+  OPENAI_MAX_TOKENS: z.coerce.number().int().positive().max(1_000_000).default(8_192),
   /** Budget of one model call, its one retry included; past it the run falls back to the solver. */
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LLM_PRICES: llmPricesSchema,
@@ -111,7 +113,12 @@ export class ProviderRegistry {
   }
 
   private openai(apiKey: string): ModelAdapter {
-    return new OpenAiAdapter({ apiKey, baseURL: this.config.OPENAI_BASE_URL, model: this.config.OPENAI_MODEL });
+    return new OpenAiAdapter({
+      apiKey,
+      baseURL: this.config.OPENAI_BASE_URL,
+      model: this.config.OPENAI_MODEL,
+      maxTokens: this.config.OPENAI_MAX_TOKENS,
+    });
   }
 
   private anthropic(apiKey: string): ModelAdapter {
