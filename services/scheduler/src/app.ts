@@ -72,7 +72,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     deps.config.TASK_CALL_DEADLINE_MS,
   );
   const outcomes = new ProviderOutcomes(deps.clock);
-  const placements = new PlacementLock(deps.orm, deps.orm.config.get('pool')?.max ?? 10);
+  const placements = new PlacementLock(deps.orm);
   const models = new RunModels({
     providers,
     usage,

@@ -1,45 +1,30 @@
-import { type Orm, Sql } from '@routinely/db';
-import { Mutex, Semaphore } from 'async-mutex';
-import { lockUserFor } from '../db/user-locks.js';
+import { type Orm, withAdvisoryLock } from '@routinely/db';
+import { Mutex } from 'async-mutex';
+import { userLockKey } from '../db/user-locks.js';
 
 /**
  * One user's placements, one at a time, across every replica: whatever places a user's tasks (a run's batch,
  * a reflow, an override, a conflict re-placement) reads the busy time and applies its slots inside
  * `run(userId, fn)`, so it always sees the slots the previous one applied and no two placements overlap.
  *
- * The lock is PostgreSQL's transaction-scoped advisory lock on the user (it dies with its holder's session),
- * held on one pooled connection while `fn` works on others. So that waiting never eats the pool, a process
- * queues its own waiters in memory (one mutex per user: one connection per user waits or holds) and lets at
- * most half the pool hold placement locks at once (the other half stays free for the work inside them and
- * for everything else).
+ * The lock is PostgreSQL's transaction-scoped advisory lock on the user, held on a connection of the lock pool
+ * (it dies with its holder's session) while `fn` works on the ORM's pool. A process queues its own waiters of
+ * one user in memory first, so a user's parallel requests hold one lock connection, not one each.
  */
 export class PlacementLock {
-  private readonly users = new Map<string, { mutex: Mutex; users: number }>();
-  private readonly holders: Semaphore;
+  private readonly users = new Map<string, { mutex: Mutex; waiting: number }>();
 
-  constructor(
-    private readonly orm: Orm,
-    poolMax: number,
-  ) {
-    this.holders = new Semaphore(Math.max(1, Math.floor(poolMax / 2)));
-  }
+  constructor(private readonly orm: Orm) {}
 
   async run<T>(userId: string, fn: () => Promise<T>): Promise<T> {
-    const entry = this.users.get(userId) ?? { mutex: new Mutex(), users: 0 };
+    const entry = this.users.get(userId) ?? { mutex: new Mutex(), waiting: 0 };
     this.users.set(userId, entry);
-    entry.users += 1;
+    entry.waiting += 1;
     try {
-      return await entry.mutex.runExclusive(() =>
-        this.holders.runExclusive(() =>
-          Sql.transaction(this.orm, async (sql) => {
-            await lockUserFor(sql, 'placement', userId);
-            return fn();
-          }),
-        ),
-      );
+      return await entry.mutex.runExclusive(() => withAdvisoryLock(this.orm, userLockKey('placement', userId), fn));
     } finally {
-      entry.users -= 1;
-      if (entry.users === 0) this.users.delete(userId);
+      entry.waiting -= 1;
+      if (entry.waiting === 0) this.users.delete(userId);
     }
   }
 }
