@@ -28,6 +28,8 @@ export class RunModels {
       adapter,
       placeWithModel: async (args) => {
         const result = await this.deps.placeWithModel(args);
+        // A call the hard cap kept from being sent is no outcome of the provider's.
+        if (result.failure === 'not_admitted') return result;
         if (result.failure) this.deps.outcomes.report(provider, 'error', errorClassOf(result.failure));
         else if (result.usage) this.deps.outcomes.report(provider, 'ok');
         return result;
