@@ -2,6 +2,7 @@ import { type AnyEntity, type EntitySchema, type MigrationObject, MikroORM } fro
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { closeLockPool } from './lock-pool.js';
 import { closeReadPool } from './read-pool.js';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
@@ -67,10 +68,11 @@ export async function openOrm(
     debug: false,
   });
   if (options.migrate !== false) await applyMigrations(orm, url);
-  // The read pool (read-pool.ts) lives as long as the ORM: closing the ORM ends it too.
+  // The read and lock pools (read-pool.ts, lock-pool.ts) live as long as the ORM: closing the ORM ends them too.
   const closeOrm = orm.close.bind(orm);
   orm.close = async (force?: boolean) => {
     await closeReadPool(orm);
+    await closeLockPool(orm);
     return closeOrm(force);
   };
   return orm;

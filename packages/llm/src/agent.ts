@@ -21,6 +21,7 @@ import {
 } from '@routinely/scheduling';
 import { type ChooseSlotsRequest, MAX_RATIONALE_LENGTH, matchPicks, type PickOutcome } from './documents.js';
 import { ModelCallError } from './errors.js';
+import { plainText } from './plain-text.js';
 import type { ModelAdapter, Usage } from './types.js';
 
 export interface ModelPlacementArgs {
@@ -33,6 +34,11 @@ export interface ModelPlacementArgs {
   titles: ReadonlyMap<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Asked with the call's budget (the most it can bill) just before the call: the caller reserves it against a
+   * spend cap. Refused, the model is not asked and every task falls back to the solver with `reason`.
+   */
+  admit?: (budget: Usage) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
 }
 
 export interface ModelPlacement {
@@ -50,7 +56,8 @@ export interface ModelPlacementResult {
   usage: Usage | null;
   /**
    * Why the whole call fell back, if it did: `timeout`, `aborted`, `network`, `rate_limited`, `http_<status>`
-   * (5xx after the retry, or another refusal), `invalid_answer` (not JSON, wrong shape, no tool call).
+   * (5xx after the retry, or another refusal), `invalid_answer` (not JSON, wrong shape, no tool call), or
+   * `not_admitted` (`admit` refused the call; no request was sent).
    */
   failure?: string;
 }
@@ -110,7 +117,11 @@ export async function placeWithModel(args: ModelPlacementArgs): Promise<ModelPla
   for (const { unit, candidates } of offers) {
     const pick: PickOutcome | undefined = call.picks.get(unit.id);
     let why: string;
-    if ('failure' in call) why = `model call failed (${call.failure}: ${call.detail})`;
+    if ('failure' in call)
+      why =
+        call.failure === NOT_ADMITTED
+          ? `model not asked: ${call.detail}`
+          : `model call failed (${call.failure}: ${call.detail})`;
     else if (candidates.length === 0) why = 'no candidate slot to offer the model';
     else if (pick === undefined || pick.status === 'missing') why = 'model pick missing: the model chose no slot';
     else if (pick.status === 'invalid_candidate') why = `model pick invalid: ${pick.detail}`;
@@ -139,7 +150,13 @@ type CallOutcome =
   | { picks: Map<string, PickOutcome>; usage: null }
   | { picks: Map<string, PickOutcome>; usage: Usage | null; failure: string; detail: string };
 
+const NOT_ADMITTED = 'not_admitted';
+
 async function askModel(args: ModelPlacementArgs, request: ChooseSlotsRequest): Promise<CallOutcome> {
+  if (args.admit) {
+    const verdict = await args.admit(args.adapter.budget(request));
+    if (!verdict.allowed) return { picks: new Map(), usage: null, failure: NOT_ADMITTED, detail: verdict.reason };
+  }
   try {
     const { answer, usage } = await args.adapter.chooseSlots(request, {
       timeoutMs: args.timeoutMs,
@@ -208,4 +225,4 @@ function inDependencyOrder(units: SolverUnit[], startOf: (id: string) => number)
   return out;
 }
 
-const trim = (text: string) => text.trim().slice(0, MAX_RATIONALE_LENGTH);
+const trim = (text: string) => plainText(text, MAX_RATIONALE_LENGTH);

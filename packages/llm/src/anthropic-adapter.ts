@@ -4,6 +4,7 @@ import Anthropic, {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
+import { z } from 'zod';
 import {
   CHOOSE_SLOTS_JSON_SCHEMA,
   CHOOSE_SLOTS_TOOL_NAME,
@@ -13,14 +14,18 @@ import {
 import { ModelCallError } from './errors.js';
 import {
   attemptTimeoutMs,
+  callBudget,
   callWithDeadline,
   checkRequest,
+  NO_REDIRECTS,
   parseAnswer,
+  parseEnvelope,
+  readJson,
   type SdkErrors,
   tokens,
   USER_AGENT,
 } from './sdk-call.js';
-import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter } from './types.js';
+import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter, Usage } from './types.js';
 
 export interface AnthropicAdapterConfig {
   apiKey: string;
@@ -31,11 +36,22 @@ export interface AnthropicAdapterConfig {
   maxTokens: number;
 }
 
+/** What is read of a Messages answer: its content blocks (an array, whatever a proxy says) and stop reason. */
+const messageSchema = z.object({
+  content: z.array(z.looseObject({ type: z.string(), name: z.string().optional(), input: z.unknown().optional() })),
+  stop_reason: z.string().nullish(),
+});
+
+const usageSchema = z.object({
+  usage: z.object({ input_tokens: z.unknown(), output_tokens: z.unknown() }).partial(),
+});
+
 const ERRORS = { APIError, APIUserAbortError, APIConnectionTimeoutError, APIConnectionError } as unknown as SdkErrors;
 
 /**
  * Anthropic Messages: one call forcing the `choose_slots` tool; the answer is that tool_use block's `input`.
- * The SDK retries once on 429/5xx (529 overloaded included), waiting what Retry-After says.
+ * The SDK retries once on 429/5xx (529 overloaded included), waiting what Retry-After says. The answer is read
+ * raw and checked here (content type, JSON, envelope).
  */
 export class AnthropicAdapter implements ModelAdapter {
   readonly name = 'anthropic' as const;
@@ -53,41 +69,54 @@ export class AnthropicAdapter implements ModelAdapter {
       baseURL: config.baseURL,
       maxRetries: 1,
       defaultHeaders: { 'User-Agent': USER_AGENT },
+      fetchOptions: NO_REDIRECTS,
     });
   }
 
-  async chooseSlots(request: ChooseSlotsRequest, options: ChooseSlotsOptions): Promise<ChooseSlotsResult> {
-    const body = checkRequest(request);
-    const who = { provider: this.name, model: this.model, errors: ERRORS };
-    const message = await callWithDeadline(who, options, (signal) =>
-      this.client.messages.create(
+  private body(request: ChooseSlotsRequest) {
+    return {
+      model: this.model,
+      max_tokens: this.maxTokens,
+      system: SYSTEM_PROMPT,
+      messages: [{ role: 'user' as const, content: JSON.stringify(request) }],
+      tools: [
         {
-          model: this.model,
-          max_tokens: this.maxTokens,
-          system: SYSTEM_PROMPT,
-          messages: [{ role: 'user', content: JSON.stringify(body) }],
-          tools: [
-            {
-              name: CHOOSE_SLOTS_TOOL_NAME,
-              description: 'Record the chosen candidate slot of every task.',
-              input_schema: CHOOSE_SLOTS_JSON_SCHEMA as unknown as Anthropic.Tool.InputSchema,
-            },
-          ],
-          tool_choice: { type: 'tool', name: CHOOSE_SLOTS_TOOL_NAME },
+          name: CHOOSE_SLOTS_TOOL_NAME,
+          description: 'Record the chosen candidate slot of every task.',
+          input_schema: CHOOSE_SLOTS_JSON_SCHEMA as unknown as Anthropic.Tool.InputSchema,
         },
-        { timeout: attemptTimeoutMs(options.timeoutMs), signal },
+      ],
+      tool_choice: { type: 'tool' as const, name: CHOOSE_SLOTS_TOOL_NAME },
+    };
+  }
+
+  budget(request: ChooseSlotsRequest): Usage {
+    return callBudget(this.body(request), this.maxTokens);
+  }
+
+  async chooseSlots(request: ChooseSlotsRequest, options: ChooseSlotsOptions): Promise<ChooseSlotsResult> {
+    const body = this.body(checkRequest(request));
+    const budget = callBudget(body, this.maxTokens);
+    const who = { provider: this.name, model: this.model, errors: ERRORS };
+    const json = await callWithDeadline(who, options, async (signal) =>
+      readJson(
+        who,
+        await this.client.messages.create(body, { timeout: attemptTimeoutMs(options.timeoutMs), signal }).asResponse(),
       ),
     );
-    const usage = {
-      inputTokens: tokens(message.usage?.input_tokens),
-      outputTokens: tokens(message.usage?.output_tokens),
-    };
-    const call = message.content.find((block) => block.type === 'tool_use' && block.name === CHOOSE_SLOTS_TOOL_NAME);
-    if (call?.type !== 'tool_use')
+    const { envelope, usage } = parseEnvelope(who, json, messageSchema, (raw) => {
+      const reported = usageSchema.safeParse(raw).data?.usage;
+      return {
+        inputTokens: tokens(reported?.input_tokens, budget.inputTokens),
+        outputTokens: tokens(reported?.output_tokens, budget.outputTokens),
+      };
+    });
+    const call = envelope.content.find((block) => block.type === 'tool_use' && block.name === CHOOSE_SLOTS_TOOL_NAME);
+    if (!call)
       throw new ModelCallError(this.name, this.model, 'invalid_answer', `no ${CHOOSE_SLOTS_TOOL_NAME} tool call`, {
         usage,
       });
-    if (message.stop_reason === 'max_tokens')
+    if (envelope.stop_reason === 'max_tokens')
       throw new ModelCallError(this.name, this.model, 'invalid_answer', 'the answer was cut at max_tokens', { usage });
     return { answer: parseAnswer(who, call.input, usage), usage };
   }

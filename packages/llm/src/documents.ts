@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './plain-text.js';
 
 /**
  * The documents of a language-model run (contract, "Area C: scheduling runs and decisions"): the JSON of the
@@ -112,7 +113,7 @@ export function matchPicks(request: ChooseSlotsRequest, answer: ChooseSlotsAnswe
       task_id: task.task_id,
       status: 'picked',
       candidate,
-      rationale: choice.rationale.trim().slice(0, MAX_RATIONALE_LENGTH),
+      rationale: plainText(choice.rationale, MAX_RATIONALE_LENGTH),
     };
   });
 }

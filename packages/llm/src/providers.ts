@@ -37,8 +37,17 @@ export const llmConfigShape = {
     .number()
     .int()
     .positive()
+    .max(1_000_000)
     .default(8_192)
-    .describe('upper bound of one Anthropic answer'),
+    .describe('upper bound of one Anthropic answer; with the request size, what a call reserves against the cap'),
+  // Sent as `max_completion_tokens`, so the reservation is a real upper bound.
+  OPENAI_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(1_000_000)
+    .default(8_192)
+    .describe('upper bound of one OpenAI answer; with the request size, what a call reserves against the cap'),
   LLM_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -127,7 +136,12 @@ export class ProviderRegistry {
   }
 
   private openai(apiKey: string): ModelAdapter {
-    return new OpenAiAdapter({ apiKey, baseURL: this.config.OPENAI_BASE_URL, model: this.config.OPENAI_MODEL });
+    return new OpenAiAdapter({
+      apiKey,
+      baseURL: this.config.OPENAI_BASE_URL,
+      model: this.config.OPENAI_MODEL,
+      maxTokens: this.config.OPENAI_MAX_TOKENS,
+    });
   }
 
   private anthropic(apiKey: string): ModelAdapter {

@@ -103,7 +103,67 @@ function summarize(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Token counts as the provider reported them; a compatible server that reports none costs 0. */
-export function tokens(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/** Token counts as the provider reported them, at most `bound`; a compatible server that reports none costs 0. */
+export function tokens(value: unknown, bound: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), bound) : 0;
+}
+
+/**
+ * Tokens added to a request's bytes for what the provider wraps around it (message framing, the tool-use
+ * preamble Anthropic adds): generous, since the budget is an upper bound.
+ */
+const FRAMING_TOKENS = 1_000;
+
+/**
+ * The most a call can bill: every token of a byte-level tokenizer covers at least one byte, so the request's
+ * UTF-8 bytes (plus framing) bound the input, and the request's own output bound caps the answer. The engine
+ * reserves this much against the hard cap before the call; reported counts are clamped to it.
+ */
+export function callBudget(body: unknown, maxOutputTokens: number): Usage {
+  return { inputTokens: Buffer.byteLength(JSON.stringify(body)) + FRAMING_TOKENS, outputTokens: maxOutputTokens };
+}
+
+/** Redirects are never followed from a model endpoint: a 3xx is a refusal (it may point at an internal address). */
+export const NO_REDIRECTS = { redirect: 'manual' } as const;
+
+/**
+ * The answer's JSON as the provider sent it: a 2xx with a JSON content type whose body parses. The SDK's
+ * own parsing trusts whatever came (an HTML page becomes a string, `null` a null), so it is not used.
+ */
+export async function readJson(
+  who: { provider: ModelProviderName; model: string },
+  response: Response,
+): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  const invalid = (detail: string) => new ModelCallError(who.provider, who.model, 'invalid_answer', detail);
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim()))
+    throw invalid(`the answer is not JSON (content type ${type.split(';')[0]?.trim().slice(0, 60) || 'missing'})`);
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON');
+  }
+}
+
+/**
+ * The answer's envelope checked by `schema`, with its usage read leniently first: an envelope of the wrong
+ * shape that still reports tokens is an `invalid_answer` carrying them, so they are billed.
+ */
+export function parseEnvelope<S extends z.ZodType>(
+  who: { provider: ModelProviderName; model: string },
+  json: unknown,
+  schema: S,
+  usageOf: (json: unknown) => Usage,
+): { envelope: z.infer<S>; usage: Usage } {
+  const usage = usageOf(json);
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { envelope: parsed.data, usage };
+  throw new ModelCallError(
+    who.provider,
+    who.model,
+    'invalid_answer',
+    `the answer envelope does not fit: ${summarize(parsed.error)}`,
+    { usage },
+  );
 }

@@ -23,5 +23,7 @@ export interface ChooseSlotsResult {
 export interface ModelAdapter {
   name: ModelProviderName;
   model: string;
+  /** The most the call of this request can bill (request bytes and the output bound): reserved before it. */
+  budget(request: ChooseSlotsRequest): Usage;
   chooseSlots(request: ChooseSlotsRequest, options: ChooseSlotsOptions): Promise<ChooseSlotsResult>;
 }

@@ -31,7 +31,7 @@ const providers: { name: 'openai' | 'anthropic'; make: (key?: string) => ModelAd
   {
     name: 'openai',
     make: (key = 'sk-test-adapter') =>
-      new OpenAiAdapter({ apiKey: key, baseURL: fake.openaiBaseUrl, model: 'gpt-4.1-mini' }),
+      new OpenAiAdapter({ apiKey: key, baseURL: fake.openaiBaseUrl, model: 'gpt-4.1-mini', maxTokens: 4096 }),
   },
   {
     name: 'anthropic',
@@ -194,7 +194,7 @@ describe.each(providers)('$name adapter against the fake API', ({ name, make }) 
     try {
       const adapter =
         name === 'openai'
-          ? new OpenAiAdapter({ apiKey: 'k', baseURL: `${url}/v1`, model: 'gpt-4.1-mini' })
+          ? new OpenAiAdapter({ apiKey: 'k', baseURL: `${url}/v1`, model: 'gpt-4.1-mini', maxTokens: 4096 })
           : new AnthropicAdapter({ apiKey: 'k', baseURL: url, model: 'claude-haiku-4-5', maxTokens: 1024 });
       expect((await failureOf(adapter.chooseSlots(REQUEST, TIMEOUT))).failure).toBe('network');
     } finally {

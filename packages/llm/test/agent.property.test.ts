@@ -19,6 +19,7 @@ describe('placeWithModel, whatever the model picks', () => {
       apiKey: 'sk-test-agent-property',
       baseURL: fake.openaiBaseUrl,
       model: 'gpt-4.1-mini',
+      maxTokens: 4096,
     });
     await fc.assert(
       fc.asyncProperty(

@@ -22,7 +22,13 @@ beforeEach(() => fake.reset());
 const providers: { name: 'openai' | 'anthropic'; make: () => ModelAdapter }[] = [
   {
     name: 'openai',
-    make: () => new OpenAiAdapter({ apiKey: 'sk-test-agent', baseURL: fake.openaiBaseUrl, model: 'gpt-4.1-mini' }),
+    make: () =>
+      new OpenAiAdapter({
+        apiKey: 'sk-test-agent',
+        baseURL: fake.openaiBaseUrl,
+        model: 'gpt-4.1-mini',
+        maxTokens: 4096,
+      }),
   },
   {
     name: 'anthropic',
@@ -201,6 +207,26 @@ describe.each(providers)('placeWithModel with $name against the fake API', ({ ma
     expect(result.failure).toBeUndefined();
     expect(result.usage).toEqual({ inputTokens: 700, outputTokens: 40 });
     expect(bySource(result, 'agent')).toHaveLength(3);
+  });
+
+  it('asks the caller to admit the call with its budget, and asks no model when refused', async () => {
+    const budgets: unknown[] = [];
+    const input = scenario();
+    const result = await placeWithModel({
+      adapter: make(),
+      input,
+      titles: TITLES,
+      timeoutMs: 10_000,
+      admit: async (budget) => {
+        budgets.push(budget);
+        return { allowed: false, reason: "today's model spend reached the hard cap" };
+      },
+    });
+    expect(budgets).toEqual([{ inputTokens: expect.any(Number), outputTokens: 4096 }]);
+    expect(fake.requests).toHaveLength(0);
+    expect(result.usage).toBeNull();
+    expect(result.failure).toBe('not_admitted');
+    expectSolverPlan(result, input, /^model not asked: today's model spend reached the hard cap; solver placed it$/);
   });
 
   it('falls back to the solver plan when the model does not answer in time', async () => {

@@ -22,7 +22,8 @@ export type PickRule = 'first' | 'last' | ((task: FakeLlmTask, position: number)
  * request and the answer: a quarter of their bytes, rounded up) and record it on the request.
  */
 export type LlmBehavior =
-  | { kind: 'pick'; pick?: PickRule; usage?: UsageTokens }
+  /** `delayMs` holds the answer back that long (a slow model, for races between concurrent calls). */
+  | { kind: 'pick'; pick?: PickRule; usage?: UsageTokens; delayMs?: number }
   /** The first task's pick is an index past its last candidate; the others take their first. */
   | { kind: 'invalid_index'; usage?: UsageTokens }
   /** The first task gets no choice at all; the others take their first. */
@@ -39,7 +40,13 @@ export type LlmBehavior =
   /** An error answer in the API's own shape, e.g. 500, or 429 with `retryAfter: '1'` (seconds). */
   | { kind: 'error'; status: number; retryAfter?: string; message?: string }
   /** Never answers (for timeouts); the connection stays open until the client gives up or the fake closes. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * Exactly this HTTP answer, whatever the API: what a proxy, a captive portal or a broken compatible server
+   * sends (an HTML page with 200, an empty body, `null`, a redirect with `location`, an envelope of the wrong
+   * shape).
+   */
+  | { kind: 'raw'; status: number; body: string; contentType?: string; headers?: Record<string, string> };
 
 export interface LlmReply {
   status: number;
@@ -54,6 +61,10 @@ let answers = 0;
 export function replyFor(api: LlmApi, behavior: LlmBehavior, request: unknown): LlmReply {
   if (behavior.kind === 'hang') throw new Error('a hanging request has no reply');
   if (behavior.kind === 'error') return errorAnswer(api, behavior);
+  if (behavior.kind === 'raw') {
+    const { status, body, contentType, headers } = behavior;
+    return { status, body, ...(contentType ? { contentType } : {}), ...(headers ? { headers } : {}) };
+  }
   const answer = modelAnswer(behavior, tasksOf(request));
   const requestBytes = Buffer.byteLength(JSON.stringify(request));
   const answerBytes = Buffer.byteLength(typeof answer === 'string' ? answer : JSON.stringify(answer));
@@ -68,7 +79,10 @@ export function replyFor(api: LlmApi, behavior: LlmBehavior, request: unknown): 
 }
 
 /** The model's output: an answer document, or prose when the behaviour is `non_json`. */
-function modelAnswer(behavior: Exclude<LlmBehavior, { kind: 'hang' | 'error' }>, tasks: FakeLlmTask[]): unknown {
+function modelAnswer(
+  behavior: Exclude<LlmBehavior, { kind: 'hang' | 'error' | 'raw' }>,
+  tasks: FakeLlmTask[],
+): unknown {
   const choose = (rule: PickRule) =>
     tasks.flatMap((task, position) => {
       const candidate = pickIndex(rule, task, position);

@@ -141,7 +141,16 @@ export class FakeLlmServer {
       res.on('close', () => this.hanging.delete(res));
       return;
     }
-    this.send(res, record, replyFor(api, behavior, body));
+    const reply = replyFor(api, behavior, body);
+    const delayMs = behavior.kind === 'pick' ? (behavior.delayMs ?? 0) : 0;
+    if (delayMs === 0) this.send(res, record, reply);
+    else {
+      this.hanging.add(res);
+      setTimeout(() => {
+        this.hanging.delete(res);
+        this.send(res, record, reply);
+      }, delayMs);
+    }
   }
 
   /** What the real APIs refuse before a model runs: unknown path, bad key, missing fields. */

@@ -8,6 +8,7 @@ import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import { ConflictResolver } from './domain/conflicts.js';
 import type { SchedulerContext } from './domain/context.js';
+import { PlacementLock } from './domain/placement-lock.js';
 import { ProviderOutcomes } from './domain/provider-outcomes.js';
 import { RunModels } from './domain/runs/model-adapters.js';
 import type { ModelPlacer } from './domain/runs/model-placer.js';
@@ -71,6 +72,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     deps.config.TASK_CALL_DEADLINE_MS,
   );
   const outcomes = new ProviderOutcomes(deps.clock);
+  const placements = new PlacementLock(deps.orm);
   const models = new RunModels({
     providers,
     usage,
@@ -89,6 +91,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
     modelFor: (run) => models.forRun(run),
     kick: () => relay.kick(),
+    placements,
     ...(deps.runHooks ? { hooks: deps.runHooks } : {}),
   });
   const worker = new RunWorker(
@@ -121,6 +124,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       settingsOf: (actor) => settings.get(actor),
       now: () => deps.clock.now(),
       kick: () => relay.kick(),
+      placements,
     }),
     { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
     logger,
@@ -132,7 +136,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     deps.config.SCHEDULER_RUN_POLL_MS,
     logger,
   );
-  const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks });
+  const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks, placements });
   const reflow = new ReflowService(runs, tasks);
   let subscriptions: Subscription[] = [];
 

@@ -68,6 +68,17 @@ describe('scheduler.v1 over loopback gRPC', () => {
     ).rejects.toMatchObject({ code: 'forbidden' });
   });
 
+  it('RecordUsage refuses a token count past any model (1e15 would overflow the ledger)', async () => {
+    const user = h.tokens.user();
+    await expect(
+      quota.recordUsage(
+        { provider: 'openai', model: 'test-model', inputTokens: 1e15, outputTokens: 1, runId: '', reservationId: '' },
+        actorOf(user),
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    expect((await ok(await call(h, user, 'GET', '/service/llm/usage/today'))).calls).toBe(0);
+  });
+
   it('StartRun needs the scheduling or the bulk-import permission and valid task ids', async () => {
     const reader = h.tokens.user({ permissions: ['SERVICE_TASK_READ'] });
     await expect(runs.startRun({ taskIds: [crypto.randomUUID()] }, actorOf(reader))).rejects.toMatchObject({

@@ -110,16 +110,24 @@ describe('background language-model runs', () => {
     const worker = await h.scheduler.spawn({ start: true });
     try {
       llm.reset();
-      // The first call alone costs the whole default hard cap (20,000,000 input tokens at 1 USD per million).
-      llm.enqueue({ kind: 'pick', pick: 'first', usage: { inputTokens: 20_000_000, outputTokens: 0 } });
+      // The first call alone costs the whole hard cap of 0.01 USD (2,000 x 1 + 4,000 x 2 micro-USD); reported
+      // counts are bounded by the call's budget, so the cap is lowered rather than the tokens raised.
+      llm.enqueue({ kind: 'pick', pick: 'first', usage: { inputTokens: 2_000, outputTokens: 4_000 } });
       const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+      const admin = h.scheduler.tokens.user({ tenantId: user.tenantId, roles: ['admin'] });
+      await ok(
+        await h.scheduler.call(admin, 'PATCH', `/service/admin/quotas/${user.userId}`, {
+          soft_cap_usd: 0.01,
+          hard_cap_usd: 0.01,
+        }),
+      );
       const ids: string[] = [];
       for (let i = 0; i < 25; i++) ids.push((await createTask(h, user, { title: `model ${i}`, duration_min: 30 })).id);
       const res = await h.scheduler.call(user, 'POST', '/service/schedule', { task_ids: ids, provider: 'openai' });
       expect(res.statusCode, res.body).toBe(202);
       const run = await until(user, res.json().run_id, (r) => r.status === 'completed');
       expect(llm.requests).toHaveLength(1);
-      expect(run).toMatchObject({ provider: 'openai', cost_usd: 20, progress: { total: 25, done: 25 } });
+      expect(run).toMatchObject({ provider: 'openai', cost_usd: 0.01, progress: { total: 25, done: 25 } });
       const decisions = run.decisions as { source: string; rationale: string }[];
       expect(decisions).toHaveLength(25);
       // The first batch (10 tasks) went to the model; the other two batches were refused before calling.

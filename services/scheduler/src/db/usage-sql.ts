@@ -1,4 +1,5 @@
 import type { Sql } from '@routinely/db';
+import { lockUserFor } from './user-locks.js';
 
 export interface QuotaRow {
   soft_cap_usd: number;
@@ -36,9 +37,7 @@ export const upsertQuota = (
   );
 
 /** Serialises quota decisions of one user (check-and-reserve, import counting) until the transaction ends. */
-export async function lockUser(sql: Sql, userId: string): Promise<void> {
-  await sql.rows('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`scheduler:quota:${userId}`]);
-}
+export const lockUser = (sql: Sql, userId: string) => lockUserFor(sql, 'quota', userId);
 
 export async function insertLedger(
   sql: Sql,

@@ -12,6 +12,7 @@ import {
   saveOutcome,
 } from '../db/conflicts-sql.js';
 import { insertDecision, markApplied } from '../db/runs-sql.js';
+import type { PlacementLock } from './placement-lock.js';
 import { loadRunPlan, type PlanDeps } from './runs/run-plan.js';
 import type { RunTask, TaskGateway } from './runs/task-gateway.js';
 
@@ -26,6 +27,7 @@ export interface ConflictDeps extends PlanDeps {
   clock: Clock;
   /** Pushes the events a check enqueued. */
   kick(): void;
+  placements: PlacementLock;
 }
 
 const overlaps = (t: RunTask, start: Date, end: Date) =>
@@ -46,8 +48,11 @@ export class ConflictResolver {
   constructor(private readonly deps: ConflictDeps) {}
 
   async resolve(check: ConflictCheckRow): Promise<void> {
-    const outcome = check.outcome ?? (await this.decide(check));
-    await this.apply(check, outcome);
+    // Under the user's placement lock: the re-placement reads busy time and applies its slots as one step.
+    await this.deps.placements.run(check.user_id, async () => {
+      const outcome = check.outcome ?? (await this.decide(check));
+      await this.apply(check, outcome);
+    });
     await finishCheck(Sql.pool(this.deps.orm), check.id, this.deps.clock.now());
   }
 

@@ -24,7 +24,10 @@ export function localMonth(at: Date, timeZone: string): string {
 /** Every day of a `YYYY-MM` month, in order. */
 export function daysOfMonth(month: string): string[] {
   const [year, mon] = month.split('-').map(Number) as [number, number];
-  const count = new Date(Date.UTC(year, mon, 0)).getUTCDate();
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const last = new Date(0);
+  last.setUTCFullYear(year, mon, 0);
+  const count = last.getUTCDate();
   return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`);
 }
 

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -52,40 +52,46 @@ export class UsageService {
    */
   async record(owner: Owner, call: UsageRecord) {
     const timezone = await this.settings.timezoneOf(owner);
+    const recorded = await Sql.transaction(this.ctx.orm, (sql, em) => this.recordIn(sql, em, owner, call, timezone));
+    this.ctx.relay.kick();
+    return recorded;
+  }
+
+  /**
+   * `record` inside the caller's transaction (a run's batch writes its decisions and the call that chose them
+   * together, so a batch retried after a failure never bills one answer twice). The caller kicks the relay.
+   */
+  async recordIn(sql: Sql, em: EntityManager, owner: Owner, call: UsageRecord, timezone: string) {
     const now = this.ctx.clock.now();
     const date = localDate(now, timezone);
     const costUsd = this.ctx.providers.costUsd(call.model, call);
     const id = uuidv7();
-    const result = await Sql.transaction(this.ctx.orm, async (sql, em) => {
-      await insertLedger(sql, { id, ...owner, ...call, costUsd, localDate: date, at: now });
-      const day = await incrementDaily(sql, { ...owner, localDate: date, ...call, costUsd });
-      await releaseReservation(sql, owner.userId, call.reservationId, now);
-      const quota = await this.quotaOf(sql, owner);
-      const dailyUsd = usd(day?.cost_usd);
-      const flags = spendFlags(dailyUsd, quota);
-      if (flags.soft_breached && !day?.soft_notified_at && (await claimSoftNotice(sql, owner.userId, date, now))) {
-        enqueue(
-          em,
-          makeEvent(
-            schedulerEvents.quotaSoftBreached,
-            { tenantId: owner.tenantId, userId: owner.userId, at: now },
-            {
-              user_id: owner.userId,
-              tenant_id: owner.tenantId,
-              date,
-              timezone,
-              daily_usd: dailyUsd,
-              soft_cap_usd: usd(quota.soft_cap_usd),
-              hard_cap_usd: usd(quota.hard_cap_usd),
-            },
-          ),
-        );
-      }
-      return { dailyUsd, ...flags };
-    });
-    this.ctx.relay.kick();
+    await insertLedger(sql, { id, ...owner, ...call, costUsd, localDate: date, at: now });
+    const day = await incrementDaily(sql, { ...owner, localDate: date, ...call, costUsd });
+    await releaseReservation(sql, owner.userId, call.reservationId, now);
+    const quota = await this.quotaOf(sql, owner);
+    const dailyUsd = usd(day?.cost_usd);
+    const flags = spendFlags(dailyUsd, quota);
+    if (flags.soft_breached && !day?.soft_notified_at && (await claimSoftNotice(sql, owner.userId, date, now))) {
+      enqueue(
+        em,
+        makeEvent(
+          schedulerEvents.quotaSoftBreached,
+          { tenantId: owner.tenantId, userId: owner.userId, at: now },
+          {
+            user_id: owner.userId,
+            tenant_id: owner.tenantId,
+            date,
+            timezone,
+            daily_usd: dailyUsd,
+            soft_cap_usd: usd(quota.soft_cap_usd),
+            hard_cap_usd: usd(quota.hard_cap_usd),
+          },
+        ),
+      );
+    }
     countUsage(call, costUsd);
-    return { usageId: id, costUsd, ...result };
+    return { usageId: id, costUsd, dailyUsd, ...flags };
   }
 
   /** Spend of the user's local today against their caps. */
@@ -165,9 +171,11 @@ export class UsageService {
 
   /**
    * Refuses a language-model call when today's spend plus open reservations plus the estimate would pass the
-   * hard cap; otherwise holds the estimate. Under the user's lock, so racing runs cannot both take the rest.
+   * hard cap (`fits`, gRPC CheckAndReserveQuota), or only once spend plus reservations reached it (`until_reached`,
+   * the run engine: the contract refuses at the cap, so one call's estimate may pass it, no more); otherwise
+   * holds the estimate. Under the user's lock, so racing calls cannot both take the rest.
    */
-  async checkAndReserve(owner: Owner, provider: string, estimatedUsd: number) {
+  async checkAndReserve(owner: Owner, provider: string, estimatedUsd: number, rule: 'fits' | 'until_reached' = 'fits') {
     const timezone = await this.settings.timezoneOf(owner);
     const now = this.ctx.clock.now();
     const date = localDate(now, timezone);
@@ -182,7 +190,8 @@ export class UsageService {
       const base = { dailyUsd, softCapUsd: usd(quota.soft_cap_usd), hardCapUsd: usd(quota.hard_cap_usd), date };
       if (provider === 'builtin') return { ...base, allowed: true, reservationId: '' };
       const committed = dailyUsd + (held?.total ?? 0);
-      if (committed >= quota.hard_cap_usd || committed + estimatedUsd > quota.hard_cap_usd) {
+      const passes = rule === 'fits' && committed + estimatedUsd > quota.hard_cap_usd;
+      if (committed >= quota.hard_cap_usd || passes) {
         countRefusal('spend');
         return { ...base, allowed: false, reservationId: '' };
       }
@@ -195,6 +204,15 @@ export class UsageService {
       });
       return { ...base, allowed: true, reservationId };
     });
+  }
+
+  timezoneOf(owner: Owner): Promise<string> {
+    return this.settings.timezoneOf(owner);
+  }
+
+  /** Gives a reservation back (a call that billed nothing: no answer came). */
+  async release(owner: Owner, reservationId: string) {
+    await releaseReservation(Sql.pool(this.ctx.orm), owner.userId, reservationId, this.ctx.clock.now());
   }
 
   private async importsUsed(sql: Sql, owner: Owner) {

@@ -27,14 +27,18 @@ const getSettingsRequest = z.object({ windowStart: protoInstant, windowEnd: prot
   }
 });
 
+/** Tokens one recorded call may report (RecordUsage from other services; the engine's own are budget-bound). */
+const MAX_CALL_TOKENS = 100_000_000;
+
 const reserveRequest = z.object({ provider: providerName, estimatedUsd: z.number().min(0).max(1_000_000) });
 
 const recordRequest = z.object({
   runId: z.union([z.literal(''), z.uuid()]).transform((v) => (v === '' ? null : v)),
   provider: providerName,
   model: z.string().min(1).max(128),
-  inputTokens: z.coerce.number().int().min(0),
-  outputTokens: z.coerce.number().int().min(0),
+  // Beyond any model's context window, and what keeps one call's cost inside the ledger's numeric(14,6).
+  inputTokens: z.coerce.number().int().min(0).max(MAX_CALL_TOKENS),
+  outputTokens: z.coerce.number().int().min(0).max(MAX_CALL_TOKENS),
   reservationId: z.union([z.literal(''), z.uuid()]).transform((v) => (v === '' ? null : v)),
 });
 

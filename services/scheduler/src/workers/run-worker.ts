@@ -2,6 +2,7 @@ import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger, PassResult } from '@routinely/platform';
 import { claimDueRun, failRun, leaseRun, noteRunError } from '../db/runs-sql.js';
 import type { RunEngine } from '../domain/runs/run-engine.js';
+import { runErrorOf } from '../domain/runs/run-errors.js';
 
 export interface RunWorkerConfig {
   leaseMs: number;
@@ -29,7 +30,7 @@ export class RunWorker {
       const run = await claimDueRun(sql, now);
       if (!run) return undefined;
       if (run.attempts >= this.config.maxAttempts) {
-        await failRun(sql, run.id, now, run.error ?? 'the run failed repeatedly and was given up');
+        await failRun(sql, run.id, now, run.error ?? 'run_failed: the run failed repeatedly and was given up');
         return { id: run.id, given_up: true };
       }
       await leaseRun(sql, run.id, now, new Date(now.getTime() + this.config.leaseMs));
@@ -42,8 +43,7 @@ export class RunWorker {
       } catch (error) {
         // The lease stays: the run is taken again once it expires (the task service may be back by then).
         this.logger.warn({ err: error, run_id: claimed.id }, 'scheduling run pass failed');
-        const message = error instanceof Error ? error.message : String(error);
-        await noteRunError(Sql.pool(this.orm), claimed.id, message);
+        await noteRunError(Sql.pool(this.orm), claimed.id, runErrorOf(error));
         return { more: false, nextAt: null };
       }
     }

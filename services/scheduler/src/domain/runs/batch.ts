@@ -1,5 +1,6 @@
-import type { ModelAdapter } from '@routinely/llm';
-import { type FixedSlot, reflowSubtree, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
+import type { EntityManager, Sql } from '@routinely/db';
+import type { ModelAdapter, Usage } from '@routinely/llm';
+import { reflowSubtree, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
 import type { RunRow } from '../../db/runs-sql.js';
 import type { ModelPlacer } from './model-placer.js';
 import { nextFamilies, type RunPlan } from './run-plan.js';
@@ -16,6 +17,12 @@ export interface BatchOutcome {
   taskIds: string[];
   decisions: BatchDecision[];
   unscheduled: { task_id: string; reason: UnscheduledReason }[];
+  /** What the batch's model call billed, with the reservation it settles: recorded with the decisions. */
+  usage?: BilledCall | undefined;
+}
+
+export interface BilledCall extends Usage {
+  reservationId: string | null;
 }
 
 /** What placing one batch of a language-model run needs besides the plan. */
@@ -23,21 +30,29 @@ export interface ModelBatchDeps {
   adapter: ModelAdapter;
   placeWithModel: ModelPlacer;
   timeoutMs: number;
-  /** Today's spend is still under the hard cap (checked before each call; a reservation is held). */
-  reserve(): Promise<{ allowed: boolean; reservationId: string | null }>;
-  record(usage: { inputTokens: number; outputTokens: number }, reservationId: string | null): Promise<void>;
+  /**
+   * Holds the call's budget (the most it can bill, priced) against the hard cap just before the call; refused
+   * once today's spend and open holds reached the cap.
+   */
+  reserve(budget: Usage): Promise<{ allowed: boolean; reservationId: string | null }>;
+  /** Gives back the hold of a call that billed nothing (no answer came). */
+  release(reservationId: string): Promise<void>;
+  /** Records what the call billed, settling its hold, inside the transaction that writes the batch. */
+  record(sql: Sql, em: EntityManager, call: BilledCall): Promise<void>;
 }
 
-const solverRationale = (explanation: string, why?: string) =>
-  `${why ? `${why}; ` : ''}the solver chose the earliest feasible slot (bound by ${explanation})`;
+export const HARD_CAP_REACHED = "today's model spend reached the hard cap";
+
+const solverRationale = (explanation: string) =>
+  `the solver chose the earliest feasible slot (bound by ${explanation})`;
 
 /** The solver over every task left (so batches agree with each other), keeping the decisions of `slice`. */
-function solverBatch(input: SolverInput, slice: Set<string>, why?: string): Omit<BatchOutcome, 'taskIds'> {
+function solverBatch(input: SolverInput, slice: Set<string>): Omit<BatchOutcome, 'taskIds'> {
   const result = solve(input);
   return {
     decisions: result.placements
       .filter((p) => slice.has(p.taskId))
-      .map((p) => ({ ...p, source: 'solver' as const, rationale: solverRationale(p.explanation, why) })),
+      .map((p) => ({ ...p, source: 'solver' as const, rationale: solverRationale(p.explanation) })),
     unscheduled: result.unscheduled
       .filter((u) => slice.has(u.taskId))
       .map((u) => ({ task_id: u.taskId, reason: u.reason })),
@@ -46,8 +61,9 @@ function solverBatch(input: SolverInput, slice: Set<string>, why?: string): Omit
 
 /**
  * Places the next `size` tasks of the plan. Builtin: the solver. A language model: one call for the batch
- * when today's spend is under the hard cap (its usage recorded at once with the run id), else the solver with
- * the reason in the rationale. A task the placement left out is unscheduled, so every batch settles its tasks.
+ * when its budget can be held under the hard cap (what it billed comes back in `usage`, for the engine to
+ * record with the decisions), else the solver's plan with the reason in the rationale. A task the placement
+ * left out is unscheduled, so every batch settles its tasks.
  */
 export async function placeBatch(
   run: Pick<RunRow, 'provider' | 'kind'>,
@@ -59,31 +75,34 @@ export async function placeBatch(
   const sliceTasks = nextFamilies(plan.remaining, plan.input.dependencies, size);
   const slice = new Set(sliceTasks.map((t) => t.id));
   let outcome: Omit<BatchOutcome, 'taskIds'>;
+  let usage: BilledCall | undefined;
   if (run.provider === 'builtin' || !model) {
     outcome = solverBatch(plan.input, slice);
   } else {
-    const hold = await model.reserve();
-    if (!hold.allowed) {
-      outcome = solverBatch(plan.input, slice, "today's model spend reached the hard cap");
-    } else {
-      const placed: FixedSlot[] = plan.decided;
-      const result = await model.placeWithModel({
-        adapter: model.adapter,
-        input: { ...plan.input, tasks: sliceTasks },
-        placed,
-        titles: plan.titles,
-        timeoutMs: model.timeoutMs,
-      });
-      if (result.usage) await model.record(result.usage, hold.reservationId);
-      outcome = {
-        decisions: result.placements.filter((p) => slice.has(p.taskId)),
-        unscheduled: result.unscheduled
-          .filter((u) => slice.has(u.taskId))
-          .map((u) => ({ task_id: u.taskId, reason: u.reason })),
-      };
-    }
+    let reservationId: string | null = null;
+    const result = await model.placeWithModel({
+      adapter: model.adapter,
+      input: { ...plan.input, tasks: sliceTasks },
+      placed: plan.decided,
+      titles: plan.titles,
+      timeoutMs: model.timeoutMs,
+      admit: async (budget) => {
+        const hold = await model.reserve(budget);
+        if (!hold.allowed) return { allowed: false, reason: HARD_CAP_REACHED };
+        reservationId = hold.reservationId;
+        return { allowed: true };
+      },
+    });
+    if (result.usage) usage = { ...result.usage, reservationId };
+    else if (reservationId) await model.release(reservationId);
+    outcome = {
+      decisions: result.placements.filter((p) => slice.has(p.taskId)),
+      unscheduled: result.unscheduled
+        .filter((u) => slice.has(u.taskId))
+        .map((u) => ({ task_id: u.taskId, reason: u.reason })),
+    };
   }
-  return settle(slice, outcome);
+  return { ...settle(slice, outcome), usage };
 }
 
 /** A task the placement left out is unscheduled, so every batch settles its tasks and a run always ends. */

@@ -28,24 +28,28 @@ export class RunModels {
       adapter,
       placeWithModel: async (args) => {
         const result = await this.deps.placeWithModel(args);
+        // A call the hard cap kept from being sent is no outcome of the provider's.
+        if (result.failure === 'not_admitted') return result;
         if (result.failure) this.deps.outcomes.report(provider, 'error', errorClassOf(result.failure));
         else if (result.usage) this.deps.outcomes.report(provider, 'ok');
         return result;
       },
       timeoutMs: this.deps.providers.timeoutMs,
-      reserve: async () => {
-        const hold = await this.deps.usage.checkAndReserve(owner, run.provider, 0);
+      reserve: async (budget) => {
+        const estimateUsd = this.deps.providers.costUsd(run.model, budget);
+        const hold = await this.deps.usage.checkAndReserve(owner, run.provider, estimateUsd, 'until_reached');
         return { allowed: hold.allowed, reservationId: hold.reservationId || null };
       },
-      record: async (usage, reservationId) => {
-        await this.deps.usage.record(owner, {
-          runId: run.id,
-          provider: run.provider,
-          model: run.model,
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          reservationId,
-        });
+      release: (reservationId) => this.deps.usage.release(owner, reservationId),
+      record: async (sql, em, call) => {
+        const timezone = await this.deps.usage.timezoneOf(owner);
+        await this.deps.usage.recordIn(
+          sql,
+          em,
+          owner,
+          { runId: run.id, provider: run.provider, model: run.model, ...call },
+          timezone,
+        );
       },
     };
   }

@@ -9,11 +9,22 @@ import {
 } from '@routinely/scheduling';
 import { v7 as uuidv7 } from 'uuid';
 import { type DecisionRow, findOwnDecision, insertDecision, markApplied } from '../../db/runs-sql.js';
+import type { PlacementLock } from '../placement-lock.js';
 import type { SettingsService } from '../settings.js';
+import { storableRationale } from './run-engine.js';
 import { decisionView } from './run-views.js';
 import type { TaskGateway } from './task-gateway.js';
 
 const DAY_MS = 86_400_000;
+/** Contract: a manual or override slot is at most 31 days long (its warnings expand working time over it). */
+export const MAX_SLOT_MS = 31 * DAY_MS;
+
+/** The contract's bounds of a slot the user chose: end after start, at most 31 days; checked before any work. */
+export function checkUserSlot(slot: { start: Date; end: Date }, field: [string, string]): void {
+  if (slot.end <= slot.start) throw fieldError(field, 'chosen_slot_end must be after chosen_slot_start');
+  if (slot.end.getTime() - slot.start.getTime() > MAX_SLOT_MS)
+    throw fieldError(field, 'a slot is at most 31 days long');
+}
 
 export interface OverrideRequest {
   chosen_slot_start: Date;
@@ -45,17 +56,16 @@ export class OverrideService {
       clock: Clock;
       settings: SettingsService;
       tasks: TaskGateway;
+      placements: PlacementLock;
     },
   ) {}
 
   async override(owner: Owner, decisionId: string, request: OverrideRequest) {
-    if (request.chosen_slot_end <= request.chosen_slot_start) {
-      throw fieldError(['body', 'chosen_slot_end'], 'chosen_slot_end must be after chosen_slot_start');
-    }
+    const slot = { start: request.chosen_slot_start, end: request.chosen_slot_end };
+    checkUserSlot(slot, ['body', 'chosen_slot_end']);
     const sql = Sql.pool(this.deps.orm);
     const previous = await findOwnDecision(sql, owner, decisionId);
     if (!previous) throw notFound('Decision');
-    const slot = { start: request.chosen_slot_start, end: request.chosen_slot_end };
     const warnings = slotWarnings(await this.deps.settings.get(owner), slot);
     const row: DecisionRow = {
       id: uuidv7(),
@@ -65,7 +75,7 @@ export class OverrideService {
       task_id: previous.task_id,
       chosen_slot_start: slot.start,
       chosen_slot_end: slot.end,
-      rationale: request.rationale?.trim() || 'chosen by the user',
+      rationale: storableRationale(request.rationale ?? '') || 'chosen by the user',
       provider: previous.provider,
       model: previous.model,
       source: 'override',
@@ -77,9 +87,12 @@ export class OverrideService {
       created_at: this.deps.clock.now(),
     };
     // Written first, applied second: a failure in between leaves an unapplied decision the caller can see.
-    await insertDecision(sql, row);
-    await this.deps.tasks.applySlots(owner, [{ taskId: row.task_id, start: slot.start, end: slot.end }]);
-    await markApplied(sql, [row.id]);
+    // Under the user's placement lock, so no run reads the busy time between the two and places over it.
+    await this.deps.placements.run(owner.userId, async () => {
+      await insertDecision(sql, row);
+      await this.deps.tasks.applySlots(owner, [{ taskId: row.task_id, start: slot.start, end: slot.end }]);
+      await markApplied(sql, [row.id]);
+    });
     return decisionView({ ...row, applied: true });
   }
 }

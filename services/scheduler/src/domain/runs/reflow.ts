@@ -1,6 +1,6 @@
-import { AppError, notFound, type Owner } from '@routinely/platform';
+import { AppError, fieldError, notFound, type Owner } from '@routinely/platform';
 import type { ProviderName } from '../providers.js';
-import type { RunService } from './runs.js';
+import { MAX_WINDOW_MS, type RunService } from './runs.js';
 import type { TaskGateway } from './task-gateway.js';
 
 /**
@@ -20,6 +20,10 @@ export class ReflowService {
     if (!root) throw notFound(`Task ${request.root_task_id}`);
     if (!root.chosenSlotStart || !root.chosenSlotEnd) {
       throw new AppError('not_scheduled', `Task ${root.id} has no slot to reflow inside`);
+    }
+    // The root's slot is the run's window: bounded like any window (90 days), checked before any work.
+    if (root.chosenSlotEnd.getTime() - root.chosenSlotStart.getTime() > MAX_WINDOW_MS) {
+      throw fieldError(['body', 'root_task_id'], "the root task's slot spans more than 90 days, too long to reflow");
     }
     const provider = await this.runs.provider(owner, request.provider);
     // The window is the root's slot; the engine re-reads it and lays the block out with reflowSubtree.

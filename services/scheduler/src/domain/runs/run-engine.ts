@@ -1,4 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
+import { plainText } from '@routinely/llm';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -12,6 +13,7 @@ import {
   recordBatch,
   unappliedDecisions,
 } from '../../db/runs-sql.js';
+import type { PlacementLock } from '../placement-lock.js';
 import { type ModelBatchDeps, placeBatch } from './batch.js';
 import { loadRunPlan, type PlanDeps } from './run-plan.js';
 
@@ -21,6 +23,11 @@ export interface RunEngineHooks {
    * here is a process dying mid-run: the run keeps its lease and resumes from the database afterwards.
    */
   afterBatch?: (run: { id: string; done: number }) => Promise<void>;
+  /**
+   * Test hook: runs inside a batch's transaction after its model call was recorded and before its decisions
+   * are written. Throwing here is a write failing: nothing of the batch (its bill included) is kept.
+   */
+  beforeBatchWrite?: (run: { id: string; done: number }) => Promise<void>;
 }
 
 export interface RunEngineDeps extends PlanDeps {
@@ -33,6 +40,8 @@ export interface RunEngineDeps extends PlanDeps {
   modelFor(run: RunRow): ModelBatchDeps | null;
   /** Pushes events the batch enqueued. */
   kick(): void;
+  /** Serialises the placements of one user (ADR 055). */
+  placements: PlacementLock;
   hooks?: RunEngineHooks;
 }
 
@@ -51,46 +60,62 @@ export class RunEngine {
     for (;;) {
       const run = await findRun(sql, runId);
       if (!run || run.status === 'completed' || run.status === 'failed') return;
-      await this.applyPending(run);
-      const decisions = await decisionsOfRun(sql, run.id);
-      const window = { start: new Date(run.window_start), end: new Date(run.window_end) };
-      const plan = await loadRunPlan(this.deps, run, decisions, window);
-      if (plan.remaining.length === 0) {
-        await finishRun(sql, run.id, this.deps.clock.now());
-        return;
-      }
-      const batch = await placeBatch(run, plan, this.deps.batchSize, this.deps.modelFor(run));
-      const now = this.deps.clock.now();
-      const rows: DecisionRow[] = batch.decisions.map((d) => ({
-        id: uuidv7(),
-        tenant_id: run.tenant_id,
-        user_id: run.user_id,
-        run_id: run.id,
-        task_id: d.taskId,
-        chosen_slot_start: d.start,
-        chosen_slot_end: d.end,
-        rationale: d.rationale,
-        provider: run.provider,
-        model: run.model,
-        source: d.source,
-        supersedes_id: null,
-        dry_run: run.dry_run,
-        applied: false,
-        warnings: [],
-        created_by: run.created_by,
-        created_at: now,
-      }));
-      await Sql.transaction(this.deps.orm, async (tx) => {
-        for (const row of rows) await insertDecision(tx, row);
-        await recordBatch(tx, run.id, {
-          unscheduled: batch.unscheduled,
-          done: batch.taskIds.length,
-          leaseUntil: new Date(now.getTime() + this.deps.leaseMs),
-        });
-      });
-      await this.deps.hooks?.afterBatch?.({ id: run.id, done: run.progress_done + batch.taskIds.length });
-      await this.applyPending(run);
+      // One batch at a time per user: reading busy time through applying the slots, no other placement of the
+      // user runs, so none places into the slots this batch takes (and this batch sees every earlier one's).
+      const finished = await this.deps.placements.run(run.user_id, () => this.batch(run));
+      if (finished) return;
     }
+  }
+
+  /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
+  private async batch(run: RunRow): Promise<boolean> {
+    const sql = Sql.pool(this.deps.orm);
+    await this.applyPending(run);
+    const decisions = await decisionsOfRun(sql, run.id);
+    const window = { start: new Date(run.window_start), end: new Date(run.window_end) };
+    const plan = await loadRunPlan(this.deps, run, decisions, window);
+    if (plan.remaining.length === 0) {
+      await finishRun(sql, run.id, this.deps.clock.now());
+      return true;
+    }
+    const model = this.deps.modelFor(run);
+    const batch = await placeBatch(run, plan, this.deps.batchSize, model);
+    const now = this.deps.clock.now();
+    const rows: DecisionRow[] = batch.decisions.map((d) => ({
+      id: uuidv7(),
+      tenant_id: run.tenant_id,
+      user_id: run.user_id,
+      run_id: run.id,
+      task_id: d.taskId,
+      chosen_slot_start: d.start,
+      chosen_slot_end: d.end,
+      rationale: storableRationale(d.rationale),
+      provider: run.provider,
+      model: run.model,
+      source: d.source,
+      supersedes_id: null,
+      dry_run: run.dry_run,
+      applied: false,
+      warnings: [],
+      created_by: run.created_by,
+      created_at: now,
+    }));
+    // The call's cost, the decisions it chose and the progress commit together: a batch that fails before
+    // this point bills nothing (its hold stays until it expires), one that fails after is never placed again.
+    await Sql.transaction(this.deps.orm, async (tx, em) => {
+      if (batch.usage && model) await model.record(tx, em, batch.usage);
+      await this.deps.hooks?.beforeBatchWrite?.({ id: run.id, done: run.progress_done });
+      for (const row of rows) await insertDecision(tx, row);
+      await recordBatch(tx, run.id, {
+        unscheduled: batch.unscheduled,
+        done: batch.taskIds.length,
+        leaseUntil: new Date(now.getTime() + this.deps.leaseMs),
+      });
+    });
+    if (batch.usage) this.deps.kick();
+    await this.deps.hooks?.afterBatch?.({ id: run.id, done: run.progress_done + batch.taskIds.length });
+    await this.applyPending(run);
+    return false;
   }
 
   /** Sets the slots of written, not yet applied decisions (idempotent: a retry sets the same slots). */
@@ -113,3 +138,9 @@ export class RunEngine {
     );
   }
 }
+
+/** Longest rationale a decision keeps (what an override may give; a model's is cut to 500 before). */
+const MAX_RATIONALE = 2_000;
+
+/** Every rationale is stored clean, whoever wrote it: no NUL or lone surrogate reaches a text column. */
+export const storableRationale = (text: string) => plainText(text, MAX_RATIONALE);

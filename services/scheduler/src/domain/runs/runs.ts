@@ -14,7 +14,7 @@ import type { TaskGateway } from './task-gateway.js';
 const DAY_MS = 86_400_000;
 /** Contract: the window defaults to now .. now + 14 days and spans at most 90 days. */
 const DEFAULT_WINDOW_MS = 14 * DAY_MS;
-const MAX_WINDOW_MS = 90 * DAY_MS;
+export const MAX_WINDOW_MS = 90 * DAY_MS;
 /** Runs of up to this many tasks are answered synchronously (contract). */
 export const SYNC_RUN_LIMIT = 10;
 /** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */

@@ -46,7 +46,8 @@ const usageToday = z.object({
 const monthQuery = z.object({
   month: z
     .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM')
+    // Year 0000 does not exist in PostgreSQL's calendar (1 BC): the first month there is 0001-01.
+    .regex(/^(?!0000)\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM, from 0001-01 to 9999-12')
     .optional(),
 });
 

@@ -1,0 +1,58 @@
+import pg from 'pg';
+import type { Orm } from './orm.js';
+
+/** Connections a process may hold advisory locks on at once (each waiting for or holding one key). */
+const LOCK_POOL_MAX = 20;
+
+const pools = new WeakMap<Orm, pg.Pool>();
+
+function lockPoolOf(orm: Orm): pg.Pool {
+  let pool = pools.get(orm);
+  if (!pool) {
+    pool = new pg.Pool({
+      connectionString: String(orm.config.get('clientUrl')),
+      max: LOCK_POOL_MAX,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client losing its server must not crash the process; the pool drops it.
+    pool.on('error', () => {});
+    pools.set(orm, pool);
+  }
+  return pool;
+}
+
+/**
+ * Runs `work` while holding the transaction-scoped advisory lock on `key` (keys start with the owning service's
+ * name). The lock sits on a connection of a pool kept for locks, so a holder doing its work on the ORM's pool
+ * never waits for a connection a lock waiter holds: waiting for a lock cannot starve the work under one. The
+ * lock ends with `work` (commit) or with the session, if the process dies.
+ */
+export async function withAdvisoryLock<T>(orm: Orm, key: string, work: () => Promise<T>): Promise<T> {
+  const client = await lockPoolOf(orm).connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+    try {
+      return await work();
+    } finally {
+      await client.query('commit').catch((error: Error) => {
+        broken = error;
+      });
+    }
+  } catch (error) {
+    broken ??= error as Error;
+    throw error;
+  } finally {
+    // A connection whose transaction did not end cleanly is dropped, never handed to the next holder.
+    client.release(broken);
+  }
+}
+
+/** Ends the ORM's lock pool, if one was opened (`openOrm` calls this when the ORM closes). */
+export async function closeLockPool(orm: Orm): Promise<void> {
+  const pool = pools.get(orm);
+  if (!pool) return;
+  pools.delete(orm);
+  await pool.end();
+}
