@@ -1,6 +1,6 @@
 import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
-import { VISIBILITIES } from '../../db/entities.js';
+import { VISIBILITIES } from '../../domain/values.js';
 import { isoDateTimeOut } from '../common.js';
 
 export const calendarSchema = z.object({

@@ -1,6 +1,6 @@
 import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
-import { ITEM_STATUSES, ITEM_TYPES } from '../../db/entities.js';
+import { ITEM_STATUSES, ITEM_TYPES } from '../../domain/values.js';
 import { isoDateTimeOut, queryList } from '../common.js';
 
 export const itemSchema = z.object({

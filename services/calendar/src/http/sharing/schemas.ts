@@ -1,6 +1,6 @@
 import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
-import { SHARE_LEVELS } from '../../db/entities.js';
+import { SHARE_LEVELS } from '../../domain/values.js';
 import { isoDateTimeOut } from '../common.js';
 
 export const sharingSchema = z.object({
