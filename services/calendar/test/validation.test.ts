@@ -1,7 +1,7 @@
 import { InternalAuth } from '@routinely/grpc';
 import { AppError } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthUserDirectory } from '../src/index.js';
+import { AuthUserDirectory } from '../src/adapters/auth-user-directory.js';
 import { errorLocs, type Harness, startHarness, TEST_INTERNAL_SECRET } from './harness.js';
 
 let h: Harness;
@@ -80,6 +80,20 @@ describe('the auth-service user directory adapter', () => {
       });
       expect(await directory.findByEmail(alice.tenantId, alice.email)).toMatchObject({ id: alice.userId });
       expect(await directory.findById(crypto.randomUUID(), alice.userId)).toBeNull();
+    } finally {
+      directory.close();
+    }
+  });
+
+  it('turns an answer it cannot read into 503, not a user: a found user without an id is no user to share with', async () => {
+    const alice = h.user();
+    // The auth service answering `found` with a user whose id is empty (proto3's default for an absent field).
+    h.directory.add({ ...alice, userId: '', email: `blank-${alice.email}` });
+    const directory = new AuthUserDirectory(h.directory.address, new InternalAuth(TEST_INTERNAL_SECRET, 'calendar'));
+    try {
+      const error = await directory.findByEmail(alice.tenantId, `blank-${alice.email}`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBe(503);
     } finally {
       directory.close();
     }

@@ -1,13 +1,9 @@
-import { defineEntity, type InferEntity, p } from '@routinely/db';
+import { defineEntity, p } from '@routinely/db';
 
-export const VISIBILITIES = ['private', 'shared', 'public'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
-export const SHARE_LEVELS = ['view', 'edit', 'admin'] as const;
-export type ShareLevel = (typeof SHARE_LEVELS)[number];
-export const ITEM_TYPES = ['meeting', 'event', 'task'] as const;
-export type ItemType = (typeof ITEM_TYPES)[number];
-export const ITEM_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
+/**
+ * The tables as MikroORM entities: they generate the migrations and back the drift check; the service reads and
+ * writes them through the `*-sql.ts` modules beside this file, never through the ORM.
+ */
 
 export const Calendar = defineEntity({
   name: 'Calendar',
@@ -32,7 +28,6 @@ export const Calendar = defineEntity({
     { name: 'calendars_tenant_visibility_idx', properties: ['tenantId', 'visibility'] },
   ],
 });
-export type CalendarRow = InferEntity<typeof Calendar>;
 
 export const CalendarItem = defineEntity({
   name: 'CalendarItem',
@@ -59,7 +54,6 @@ export const CalendarItem = defineEntity({
     { name: 'calendar_items_window_idx', properties: ['calendarId', 'startAt', 'endAt'] },
   ],
 });
-export type CalendarItemRow = InferEntity<typeof CalendarItem>;
 
 export const CalendarShare = defineEntity({
   name: 'CalendarShare',
@@ -78,6 +72,5 @@ export const CalendarShare = defineEntity({
   uniques: [{ name: 'calendar_shares_calendar_user_uniq', properties: ['calendarId', 'userId'] }],
   indexes: [{ name: 'calendar_shares_user_idx', properties: ['tenantId', 'userId'] }],
 });
-export type CalendarShareRow = InferEntity<typeof CalendarShare>;
 
 export const calendarEntities = [Calendar, CalendarItem, CalendarShare];

@@ -1,6 +1,7 @@
-import type { EntityManager } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError, notFound } from '@routinely/platform';
-import { Calendar, type CalendarRow, CalendarShare, type ShareLevel } from '../db/entities.js';
+import { type CalendarLock, type CalendarRow, findCalendarWithShare } from '../db/calendars-sql.js';
+import type { ShareLevel } from './values.js';
 
 /** The caller's effective level on a calendar; `owner` is not a share and cannot be granted. */
 export type AccessLevel = 'owner' | ShareLevel;
@@ -17,11 +18,11 @@ export interface Actor {
  * public visibility (every user of the tenant may view). Null means the calendar is invisible to them.
  */
 export function effectiveLevel(
-  calendar: Pick<CalendarRow, 'ownerId' | 'visibility'>,
+  calendar: Pick<CalendarRow, 'owner_id' | 'visibility'>,
   userId: string,
   share: ShareLevel | null | undefined,
 ): AccessLevel | null {
-  if (calendar.ownerId === userId) return 'owner';
+  if (calendar.owner_id === userId) return 'owner';
   return share ?? (calendar.visibility === 'public' ? 'view' : null);
 }
 
@@ -31,28 +32,37 @@ export interface CalendarAccess {
 }
 
 /**
- * Loads an active calendar the actor can see as a managed entity, for the writes; or 404 (another
- * tenant's, someone else's private calendar, a soft-deleted one and a missing id look the same).
+ * The calendar with the caller's level, or 404: another tenant's, someone else's private calendar and a
+ * missing id look the same (a soft-deleted one too, unless `activeOnly` is false: deleted calendars stay
+ * readable).
  */
-export async function loadVisibleCalendar(
-  em: EntityManager,
+export async function visibleCalendar(
+  sql: Sql,
   actor: Actor,
   calendarId: string,
+  options: { activeOnly: boolean; lock?: CalendarLock },
 ): Promise<CalendarAccess> {
-  const calendar = await em.findOne(Calendar, { id: calendarId, tenantId: actor.tenantId, isActive: true });
-  if (!calendar) throw notFound('Calendar');
-  let share: ShareLevel | null = null;
-  if (calendar.ownerId !== actor.userId) {
-    const row = await em.findOne(CalendarShare, {
-      calendarId: calendar.id,
-      tenantId: actor.tenantId,
-      userId: actor.userId,
-    });
-    share = (row?.permission as ShareLevel | undefined) ?? null;
+  const found = await findCalendarWithShare(sql, actor.tenantId, actor.userId, calendarId, options);
+  if (found) {
+    const { share_permission, ...calendar } = found;
+    const level = effectiveLevel(calendar, actor.userId, share_permission);
+    if (level) return { calendar, level };
   }
-  const level = effectiveLevel(calendar, actor.userId, share);
-  if (!level) throw notFound('Calendar');
-  return { calendar, level };
+  throw notFound('Calendar');
+}
+
+/**
+ * An active calendar the actor can see, locked until the write that follows commits; or 404. Writes to the
+ * calendar itself take `update`; writes to its items and shares take `share`, which lets them run side by
+ * side while keeping the calendar (and the caller's rights on it) from changing or going under them.
+ */
+export function calendarForWrite(
+  sql: Sql,
+  actor: Actor,
+  calendarId: string,
+  lock: CalendarLock,
+): Promise<CalendarAccess> {
+  return visibleCalendar(sql, actor, calendarId, { activeOnly: true, lock });
 }
 
 /** 403 for a caller who can see the calendar but lacks the level an action needs. */

@@ -1,13 +1,20 @@
-import type { EntityManager } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { readItemsOverlapping, readVisibleCalendar } from '../db/calendar-sql.js';
-import { CalendarItem, type CalendarItemRow, type ItemStatus, type ItemType } from '../db/entities.js';
-import { type Actor, type CalendarAccess, loadVisibleCalendar, requireLevel } from './access.js';
+import {
+  type CalendarItemRow,
+  findLiveItem,
+  type ItemChanges,
+  insertItem,
+  readItemsOverlapping,
+  updateItem,
+} from '../db/calendar-items-sql.js';
+import { type Actor, type CalendarAccess, calendarForWrite, requireLevel, visibleCalendar } from './access.js';
 import type { CalendarContext } from './context.js';
 import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
-import { itemView } from './views.js';
+import type { ItemStatus, ItemType } from './values.js';
+import { type ItemView, itemView } from './views.js';
 
 export interface ItemCreate {
   type: ItemType;
@@ -29,8 +36,6 @@ export interface ItemWindowQuery {
   include_cancelled: boolean;
   status?: ItemStatus[] | undefined;
 }
-
-export type ItemView = ReturnType<typeof itemView>;
 
 export interface ItemWindow {
   calendar_id: string;
@@ -77,7 +82,8 @@ export class ItemService {
         `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
       );
     }
-    const { calendar } = await readVisibleCalendar(this.ctx.orm, actor, calendarId, { activeOnly: true });
+    const sql = Sql.pool(this.ctx.orm);
+    const { calendar } = await visibleCalendar(sql, actor, calendarId, { activeOnly: true });
     const from = startOfLocalDate(query.start_date, calendar.timezone);
     const to = startOfLocalDate(addDays(query.end_date, 1), calendar.timezone);
     const statuses = query.status?.length
@@ -85,7 +91,7 @@ export class ItemService {
       : query.include_cancelled
         ? undefined
         : (['confirmed', 'tentative'] as ItemStatus[]);
-    const items = await readItemsOverlapping(this.ctx.orm, {
+    const rows = await readItemsOverlapping(sql, {
       tenantId: actor.tenantId,
       calendarId,
       from,
@@ -93,6 +99,7 @@ export class ItemService {
       types: query.item_types,
       statuses,
     });
+    const items = rows.map(itemView);
     return {
       calendar_id: calendarId,
       start_date: query.start_date,
@@ -103,28 +110,29 @@ export class ItemService {
   }
 
   async create(actor: Actor, calendarId: string, input: ItemCreate): Promise<ItemView> {
-    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const access = await loadVisibleCalendar(em, actor, calendarId);
+    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      const access = await calendarForWrite(sql, actor, calendarId, 'share');
       requireLevel(access, 'edit', 'add items to this calendar');
       validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone);
       const now = this.ctx.clock.now();
-      const item = em.create(CalendarItem, {
+      const item: CalendarItemRow = {
         id: uuidv7(),
-        tenantId: actor.tenantId,
-        calendarId,
+        tenant_id: actor.tenantId,
+        calendar_id: calendarId,
         type: input.type,
         title: input.title,
         description: input.description ?? null,
         location: input.location ?? null,
-        startAt: input.start_at,
-        endAt: input.end_at,
-        allDay: input.all_day,
+        start_at: input.start_at,
+        end_at: input.end_at,
+        all_day: input.all_day,
         status: input.status,
-        createdBy: actor.userId,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
+        created_by: actor.userId,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      };
+      await insertItem(sql, item);
       enqueue(em, makeEvent(calendarEvents.itemCreated, { ...actor, at: now }, { item: itemView(item) }));
       return item;
     });
@@ -134,41 +142,37 @@ export class ItemService {
 
   async update(actor: Actor, calendarId: string, itemId: string, patch: ItemPatch): Promise<ItemView> {
     let changed = false;
-    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const { access, item } = await this.loadEditableItem(
-        em,
-        actor,
-        calendarId,
-        itemId,
-        'change items of this calendar',
-      );
-      const next = {
+    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      const { access, item } = await this.editableItem(sql, actor, calendarId, itemId, 'change items of this calendar');
+      const next: ItemChanges = {
         type: patch.type ?? item.type,
         title: patch.title ?? item.title,
         description: patch.description !== undefined ? patch.description : item.description,
         location: patch.location !== undefined ? patch.location : item.location,
-        startAt: patch.start_at ?? item.startAt,
-        endAt: patch.end_at ?? item.endAt,
-        allDay: patch.all_day ?? item.allDay,
+        start_at: patch.start_at ?? item.start_at,
+        end_at: patch.end_at ?? item.end_at,
+        all_day: patch.all_day ?? item.all_day,
         status: patch.status ?? item.status,
       };
       const timesTouched = patch.start_at !== undefined || patch.end_at !== undefined || patch.all_day !== undefined;
       if (timesTouched) {
         validateItemTimes(
-          { start: next.startAt, end: next.endAt, allDay: next.allDay },
+          { start: next.start_at, end: next.end_at, allDay: next.all_day },
           access.calendar.timezone,
           patch.end_at !== undefined || patch.start_at === undefined ? 'end_at' : 'start_at',
         );
       }
-      changed = (Object.keys(next) as (keyof typeof next)[]).some((k) =>
-        next[k] instanceof Date ? next[k].getTime() !== (item[k] as Date).getTime() : next[k] !== item[k],
-      );
-      if (changed) {
-        const now = this.ctx.clock.now();
-        em.assign(item, { ...next, updatedAt: now });
-        enqueue(em, makeEvent(calendarEvents.itemUpdated, { ...actor, at: now }, { item: itemView(item) }));
-      }
-      return item;
+      changed = (Object.keys(next) as (keyof ItemChanges)[]).some((k) => {
+        const [before, after] = [item[k], next[k]];
+        return after instanceof Date && before instanceof Date
+          ? after.getTime() !== before.getTime()
+          : after !== before;
+      });
+      if (!changed) return item;
+      const now = this.ctx.clock.now();
+      const updated = await updateItem(sql, actor.tenantId, itemId, next, now);
+      enqueue(em, makeEvent(calendarEvents.itemUpdated, { ...actor, at: now }, { item: itemView(updated) }));
+      return updated;
     });
     if (changed) this.ctx.relay.kick();
     return itemView(row);
@@ -177,31 +181,33 @@ export class ItemService {
   /** Cancelling is idempotent: a cancelled item answers as it is and emits nothing new. */
   async cancel(actor: Actor, calendarId: string, itemId: string): Promise<ItemView> {
     let changed = false;
-    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const { item } = await this.loadEditableItem(em, actor, calendarId, itemId, 'cancel items of this calendar');
-      if (item.status !== 'cancelled') {
-        changed = true;
-        const now = this.ctx.clock.now();
-        em.assign(item, { status: 'cancelled', updatedAt: now });
-        enqueue(em, makeEvent(calendarEvents.itemCancelled, { ...actor, at: now }, { item: itemView(item) }));
-      }
-      return item;
+    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      const { item } = await this.editableItem(sql, actor, calendarId, itemId, 'cancel items of this calendar');
+      if (item.status === 'cancelled') return item;
+      changed = true;
+      const now = this.ctx.clock.now();
+      const cancelled = await updateItem(sql, actor.tenantId, itemId, { ...item, status: 'cancelled' }, now);
+      enqueue(em, makeEvent(calendarEvents.itemCancelled, { ...actor, at: now }, { item: itemView(cancelled) }));
+      return cancelled;
     });
     if (changed) this.ctx.relay.kick();
     return itemView(row);
   }
 
-  /** A live item of a calendar the actor may edit: the calendar's 404/403 come before the item's 404. */
-  private async loadEditableItem(
-    em: EntityManager,
+  /**
+   * A live item of a calendar the actor may edit, both locked for the change that follows: the calendar's
+   * 404/403 come before the item's 404.
+   */
+  private async editableItem(
+    sql: Sql,
     actor: Actor,
     calendarId: string,
     itemId: string,
     action: string,
   ): Promise<{ access: CalendarAccess; item: CalendarItemRow }> {
-    const access = await loadVisibleCalendar(em, actor, calendarId);
+    const access = await calendarForWrite(sql, actor, calendarId, 'share');
     requireLevel(access, 'edit', action);
-    const item = await em.findOne(CalendarItem, { id: itemId, calendarId, tenantId: actor.tenantId, deletedAt: null });
+    const item = await findLiveItem(sql, actor.tenantId, calendarId, itemId, { forUpdate: true });
     if (!item) throw notFound('Item');
     return { access, item };
   }

@@ -1,25 +1,25 @@
-import type { EntityManager } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { AppError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { readVisibleCalendar } from '../db/calendar-sql.js';
-import { CalendarShare, type CalendarShareRow, type ShareLevel } from '../db/entities.js';
-import { type Actor, loadVisibleCalendar, requireLevel } from './access.js';
+import {
+  type CalendarShareRow,
+  deleteShare,
+  findShareForUpdate,
+  insertShareIfAbsent,
+  listShares,
+  updateSharePermission,
+} from '../db/calendar-shares-sql.js';
+import { type Actor, calendarForWrite, requireLevel, visibleCalendar } from './access.js';
 import type { CalendarContext } from './context.js';
 import type { DirectoryUser } from './user-directory.js';
-import { sharingView } from './views.js';
-
-export type SharingView = ReturnType<typeof sharingView>;
+import type { ShareLevel } from './values.js';
+import { type SharingView, sharingView } from './views.js';
 
 export interface ShareCreate {
   user_id?: string | undefined;
   email?: string | undefined;
   permission: ShareLevel;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { name?: string; code?: string } | null;
-  return e?.name === 'UniqueConstraintViolationException' || e?.code === '23505';
 }
 
 /**
@@ -32,89 +32,76 @@ export class SharingService {
 
   async share(actor: Actor, calendarId: string, input: ShareCreate): Promise<SharingView> {
     // Checked before the lookup so a caller without rights learns nothing about the tenant's users.
-    const access = await loadVisibleCalendar(this.ctx.orm.em.fork(), actor, calendarId);
+    const access = await visibleCalendar(Sql.pool(this.ctx.orm), actor, calendarId, { activeOnly: true });
     requireLevel(access, 'admin', 'share this calendar');
     const user = await this.findUser(actor, input);
-    if (user.id === access.calendar.ownerId) {
+    if (user.id === access.calendar.owner_id) {
       throw new AppError('already_shared', 'The owner already holds every permission on this calendar');
     }
-    let row: CalendarShareRow;
-    try {
-      row = await this.ctx.orm.em.fork().transactional(async (em) => {
-        // Re-read inside the transaction: the caller's rights may have changed during the lookup.
-        const current = await loadVisibleCalendar(em, actor, calendarId);
-        requireLevel(current, 'admin', 'share this calendar');
-        const existing = await em.findOne(CalendarShare, { calendarId, tenantId: actor.tenantId, userId: user.id });
-        if (existing) throw new AppError('already_shared', 'Calendar already shared with this user');
-        const now = this.ctx.clock.now();
-        const share = em.create(CalendarShare, {
-          id: uuidv7(),
-          tenantId: actor.tenantId,
-          calendarId,
-          userId: user.id,
-          email: user.email || null,
-          permission: input.permission,
-          grantedBy: actor.userId,
-          createdAt: now,
-          updatedAt: now,
-        });
-        enqueue(em, makeEvent(calendarEvents.sharingGranted, { ...actor, at: now }, { sharing: sharingView(share) }));
-        return share;
-      });
-    } catch (error) {
-      // Two concurrent grants to the same user: the unique index lets one through.
-      if (isUniqueViolation(error)) throw new AppError('already_shared', 'Calendar already shared with this user');
-      throw error;
-    }
+    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      // Re-read inside the transaction: the caller's rights may have changed during the lookup.
+      requireLevel(await calendarForWrite(sql, actor, calendarId, 'share'), 'admin', 'share this calendar');
+      const now = this.ctx.clock.now();
+      const share: CalendarShareRow = {
+        id: uuidv7(),
+        tenant_id: actor.tenantId,
+        calendar_id: calendarId,
+        user_id: user.id,
+        email: user.email || null,
+        permission: input.permission,
+        granted_by: actor.userId,
+        created_at: now,
+        updated_at: now,
+      };
+      // Also what keeps two concurrent grants to the same user from both going through.
+      if (!(await insertShareIfAbsent(sql, share))) {
+        throw new AppError('already_shared', 'Calendar already shared with this user');
+      }
+      enqueue(em, makeEvent(calendarEvents.sharingGranted, { ...actor, at: now }, { sharing: sharingView(share) }));
+      return share;
+    });
     this.ctx.relay.kick();
     return sharingView(row);
   }
 
   /** The owner and admins see every share; anyone else who can see the calendar sees only their own. */
   async list(actor: Actor, calendarId: string): Promise<SharingView[]> {
-    // A read: the one-query visibility check of the other reads, no managed calendar entity needed.
-    const access = await readVisibleCalendar(this.ctx.orm, actor, calendarId, { activeOnly: true });
+    const sql = Sql.pool(this.ctx.orm);
+    const access = await visibleCalendar(sql, actor, calendarId, { activeOnly: true });
     const seesAll = access.level === 'owner' || access.level === 'admin';
-    const rows = await this.ctx.orm.em
-      .fork()
-      .find(
-        CalendarShare,
-        { calendarId, tenantId: actor.tenantId, ...(seesAll ? {} : { userId: actor.userId }) },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
-      );
+    const rows = await listShares(sql, actor.tenantId, calendarId, seesAll ? null : actor.userId);
     return rows.map(sharingView);
   }
 
   async update(actor: Actor, calendarId: string, sharingId: string, permission: ShareLevel): Promise<SharingView> {
     let changed = false;
-    const row = await this.ctx.orm.em.fork().transactional(async (em) => {
-      const share = await this.loadManagedShare(em, actor, calendarId, sharingId, 'change shares of this calendar');
-      const previous = share.permission as ShareLevel;
-      if (previous !== permission) {
-        changed = true;
-        const now = this.ctx.clock.now();
-        em.assign(share, { permission, updatedAt: now });
-        enqueue(
-          em,
-          makeEvent(
-            calendarEvents.sharingUpdated,
-            { ...actor, at: now },
-            { sharing: sharingView(share), previous_permission: previous },
-          ),
-        );
-      }
-      return share;
+    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      const share = await this.managedShare(sql, actor, calendarId, sharingId, 'change shares of this calendar');
+      const previous = share.permission;
+      if (previous === permission) return share;
+      changed = true;
+      const now = this.ctx.clock.now();
+      const updated = await updateSharePermission(sql, actor.tenantId, sharingId, permission, now);
+      enqueue(
+        em,
+        makeEvent(
+          calendarEvents.sharingUpdated,
+          { ...actor, at: now },
+          { sharing: sharingView(updated), previous_permission: previous },
+        ),
+      );
+      return updated;
     });
     if (changed) this.ctx.relay.kick();
     return sharingView(row);
   }
 
   async revoke(actor: Actor, calendarId: string, sharingId: string): Promise<void> {
-    await this.ctx.orm.em.fork().transactional(async (em) => {
-      const share = await this.loadManagedShare(em, actor, calendarId, sharingId, 'revoke shares of this calendar');
+    await Sql.transaction(this.ctx.orm, async (sql, em) => {
+      const share = await this.managedShare(sql, actor, calendarId, sharingId, 'revoke shares of this calendar');
       const now = this.ctx.clock.now();
       enqueue(em, makeEvent(calendarEvents.sharingRevoked, { ...actor, at: now }, { sharing: sharingView(share) }));
-      em.remove(share);
+      await deleteShare(sql, actor.tenantId, sharingId);
     });
     this.ctx.relay.kick();
   }
@@ -128,16 +115,19 @@ export class SharingService {
     return user;
   }
 
-  /** A share of a calendar the actor administers: the calendar's 404/403 come before the share's 404. */
-  private async loadManagedShare(
-    em: EntityManager,
+  /**
+   * A share of a calendar the actor administers, both locked for the change that follows: the calendar's
+   * 404/403 come before the share's 404.
+   */
+  private async managedShare(
+    sql: Sql,
     actor: Actor,
     calendarId: string,
     sharingId: string,
     action: string,
   ): Promise<CalendarShareRow> {
-    requireLevel(await loadVisibleCalendar(em, actor, calendarId), 'admin', action);
-    const share = await em.findOne(CalendarShare, { id: sharingId, calendarId, tenantId: actor.tenantId });
+    requireLevel(await calendarForWrite(sql, actor, calendarId, 'share'), 'admin', action);
+    const share = await findShareForUpdate(sql, actor.tenantId, calendarId, sharingId);
     if (!share) throw notFound('Sharing entry');
     return share;
   }

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CalendarService } from '../../domain/calendars.js';
-import { calendarIdParams } from '../common.js';
 import {
   calendarCreateBody,
+  calendarIdParams,
   calendarListQuery,
   calendarPageSchema,
   calendarPatchBody,

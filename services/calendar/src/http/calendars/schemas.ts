@@ -1,7 +1,11 @@
 import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
-import { VISIBILITIES } from '../../db/entities.js';
-import { isoDateTimeOut } from '../common.js';
+import { VISIBILITIES } from '../../domain/values.js';
+
+/** Every route under /calendars/:calendar_id names its calendar with this (items and sharing import it). */
+export const calendarIdParams = z.object({ calendar_id: z.uuid() });
+
+export const isoDateTimeOut = z.string().describe('ISO-8601 UTC datetime with Z');
 
 export const calendarSchema = z.object({
   id: z.uuid(),

@@ -2,7 +2,7 @@ import { problemSchema, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ItemService } from '../../domain/items.js';
-import { calendarIdParams } from '../common.js';
+import { calendarIdParams } from '../calendars/schemas.js';
 import { itemCreateBody, itemParams, itemPatchBody, itemSchema, itemWindowQuery, itemWindowSchema } from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */

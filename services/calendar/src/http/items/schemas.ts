@@ -1,7 +1,22 @@
 import { nameSchemas, queryBool } from '@routinely/platform';
 import { z } from 'zod';
-import { ITEM_STATUSES, ITEM_TYPES } from '../../db/entities.js';
-import { isoDateTimeOut, queryList } from '../common.js';
+import { ITEM_STATUSES, ITEM_TYPES } from '../../domain/values.js';
+import { isoDateTimeOut } from '../calendars/schemas.js';
+
+/** A repeatable query parameter (`?t=a&t=b`), also accepting a comma-separated value. */
+function queryList<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (v) =>
+      v === undefined
+        ? undefined
+        : [v]
+            .flat()
+            .flatMap((s) => String(s).split(','))
+            .map((s) => s.trim())
+            .filter(Boolean),
+    z.array(item).optional(),
+  );
+}
 
 export const itemSchema = z.object({
   id: z.uuid(),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SharingService } from '../../domain/sharing.js';
-import { calendarIdParams } from '../common.js';
+import { calendarIdParams } from '../calendars/schemas.js';
 import { shareCreateBody, sharePatchBody, sharingParams, sharingSchema } from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */

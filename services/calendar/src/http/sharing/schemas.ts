@@ -1,7 +1,7 @@
 import { nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
-import { SHARE_LEVELS } from '../../db/entities.js';
-import { isoDateTimeOut } from '../common.js';
+import { SHARE_LEVELS } from '../../domain/values.js';
+import { isoDateTimeOut } from '../calendars/schemas.js';
 
 export const sharingSchema = z.object({
   id: z.uuid(),
