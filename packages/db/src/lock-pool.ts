@@ -1,12 +1,19 @@
 import pg from 'pg';
-import type { Orm } from './orm.js';
+
+/**
+ * What the lock pool needs of an ORM: its connection URL. Structural, so this module and orm.ts (which closes
+ * the pool with the ORM) do not import each other.
+ */
+interface LockPoolOwner {
+  config: { get(key: 'clientUrl'): unknown };
+}
 
 /** Connections a process may hold advisory locks on at once (each waiting for or holding one key). */
 const LOCK_POOL_MAX = 20;
 
-const pools = new WeakMap<Orm, pg.Pool>();
+const pools = new WeakMap<LockPoolOwner, pg.Pool>();
 
-function lockPoolOf(orm: Orm): pg.Pool {
+function lockPoolOf(orm: LockPoolOwner): pg.Pool {
   let pool = pools.get(orm);
   if (!pool) {
     pool = new pg.Pool({
@@ -27,7 +34,7 @@ function lockPoolOf(orm: Orm): pg.Pool {
  * never waits for a connection a lock waiter holds: waiting for a lock cannot starve the work under one. The
  * lock ends with `work` (commit) or with the session, if the process dies.
  */
-export async function withAdvisoryLock<T>(orm: Orm, key: string, work: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(orm: LockPoolOwner, key: string, work: () => Promise<T>): Promise<T> {
   const client = await lockPoolOf(orm).connect();
   let broken: Error | undefined;
   try {
@@ -50,7 +57,7 @@ export async function withAdvisoryLock<T>(orm: Orm, key: string, work: () => Pro
 }
 
 /** Ends the ORM's lock pool, if one was opened (`openOrm` calls this when the ORM closes). */
-export async function closeLockPool(orm: Orm): Promise<void> {
+export async function closeLockPool(orm: LockPoolOwner): Promise<void> {
   const pool = pools.get(orm);
   if (!pool) return;
   pools.delete(orm);

@@ -1,5 +1,5 @@
 import type { Sql } from '@routinely/db';
-import { lockUserFor } from './user-locks.js';
+import { lockUserFor } from './user-locks-sql.js';
 
 export interface QuotaRow {
   soft_cap_usd: number;

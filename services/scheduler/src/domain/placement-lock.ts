@@ -1,6 +1,6 @@
 import { type Orm, withAdvisoryLock } from '@routinely/db';
 import { Mutex } from 'async-mutex';
-import { userLockKey } from '../db/user-locks.js';
+import { userLockKey } from '../db/user-locks-sql.js';
 
 /**
  * One user's placements, one at a time, across every replica: whatever places a user's tasks (a run's batch,
