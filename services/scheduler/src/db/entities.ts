@@ -30,6 +30,7 @@ export const UserSettings = defineEntity({
     llmProviderDefault: p.string().length(32).fieldName('llm_provider_default'),
     workingHours: p.json<Record<string, unknown>>().fieldName('working_hours'),
     reminderOffsetMin: p.integer().fieldName('reminder_offset_min'),
+    bufferMin: p.integer().fieldName('buffer_min').default(0),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },

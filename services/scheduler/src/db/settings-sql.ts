@@ -7,6 +7,7 @@ export interface SettingsRow {
   llm_provider_default: string;
   working_hours: Record<string, { start: string; end: string }[]>;
   reminder_offset_min: number;
+  buffer_min: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -26,8 +27,8 @@ export interface KnownUserRow {
   timezone: string | null;
 }
 
-const SETTINGS = `user_id, tenant_id, timezone, llm_provider_default, working_hours, reminder_offset_min, created_at,
-  updated_at`;
+const SETTINGS = `user_id, tenant_id, timezone, llm_provider_default, working_hours, reminder_offset_min, buffer_min,
+  created_at, updated_at`;
 
 export const findSettings = (sql: Sql, tenantId: string, userId: string) =>
   sql.first<SettingsRow>(`select ${SETTINGS} from user_settings where tenant_id = ? and user_id = ?`, [
@@ -38,7 +39,7 @@ export const findSettings = (sql: Sql, tenantId: string, userId: string) =>
 /** Creates the row unless a racing request did; the caller reads it back either way. */
 export async function insertSettingsIfMissing(sql: Sql, row: SettingsRow): Promise<void> {
   await sql.rows(
-    `insert into user_settings (${SETTINGS}) values (?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict (user_id) do nothing`,
+    `insert into user_settings (${SETTINGS}) values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) on conflict (user_id) do nothing`,
     [
       row.user_id,
       row.tenant_id,
@@ -46,6 +47,7 @@ export async function insertSettingsIfMissing(sql: Sql, row: SettingsRow): Promi
       row.llm_provider_default,
       JSON.stringify(row.working_hours),
       row.reminder_offset_min,
+      row.buffer_min,
       row.created_at,
       row.updated_at,
     ],
@@ -56,7 +58,13 @@ export async function updateSettings(
   sql: Sql,
   tenantId: string,
   userId: string,
-  changes: { timezone?: string; llmProviderDefault?: string; workingHours?: unknown; reminderOffsetMin?: number },
+  changes: {
+    timezone?: string;
+    llmProviderDefault?: string;
+    workingHours?: unknown;
+    reminderOffsetMin?: number;
+    bufferMin?: number;
+  },
   now: Date,
 ): Promise<SettingsRow | undefined> {
   return sql.first<SettingsRow>(
@@ -65,6 +73,7 @@ export async function updateSettings(
        llm_provider_default = coalesce(?, llm_provider_default),
        working_hours = coalesce(?::jsonb, working_hours),
        reminder_offset_min = coalesce(?, reminder_offset_min),
+       buffer_min = coalesce(?, buffer_min),
        updated_at = ?
      where tenant_id = ? and user_id = ? returning ${SETTINGS}`,
     [
@@ -72,6 +81,7 @@ export async function updateSettings(
       changes.llmProviderDefault ?? null,
       changes.workingHours === undefined ? null : JSON.stringify(changes.workingHours),
       changes.reminderOffsetMin ?? null,
+      changes.bufferMin ?? null,
       now,
       tenantId,
       userId,

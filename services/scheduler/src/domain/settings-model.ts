@@ -179,6 +179,15 @@ export const settingsPatchSchema = z
     llm_provider_default: providerName.optional(),
     working_hours: workingHoursSchema.optional(),
     reminder_offset_min: z.number().int().min(0).max(10_080).optional(),
+    buffer_min: z
+      .number()
+      .int()
+      .min(0)
+      .max(120)
+      .optional()
+      .describe(
+        'minutes the solver keeps free between a task it places and other busy time (tasks of one block are not separated); overrides and manual slots ignore it',
+      ),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
@@ -191,6 +200,7 @@ export const settingsOut = z.object({
   working_hours: workingHoursOut,
   no_go_windows: z.array(noGoWindowOut),
   reminder_offset_min: z.number().int(),
+  buffer_min: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
   ignored: z.array(z.string()).optional(),

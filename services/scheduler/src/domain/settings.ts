@@ -46,6 +46,7 @@ export class SettingsService {
       llm_provider_default: 'builtin',
       working_hours: defaultWorkingHours(),
       reminder_offset_min: DEFAULT_REMINDER_OFFSET_MIN,
+      buffer_min: 0,
       created_at: now,
       updated_at: now,
     });
@@ -89,6 +90,7 @@ export class SettingsService {
         ...(provider ? { llmProviderDefault: provider } : {}),
         ...(patch.working_hours ? { workingHours: patch.working_hours } : {}),
         ...(patch.reminder_offset_min !== undefined ? { reminderOffsetMin: patch.reminder_offset_min } : {}),
+        ...(patch.buffer_min !== undefined ? { bufferMin: patch.buffer_min } : {}),
       },
       this.ctx.clock.now(),
     );
@@ -150,6 +152,7 @@ export class SettingsService {
       working_hours: row.working_hours as WorkingHours,
       no_go_windows: windows.map((w) => w.body as NoGoWindow),
       reminder_offset_min: row.reminder_offset_min,
+      buffer_min: row.buffer_min,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };

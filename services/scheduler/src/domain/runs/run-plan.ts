@@ -30,6 +30,8 @@ export interface PlanDeps {
     timezone: string;
     working_hours: Parameters<ExpandWorkingTime>[0]['workingHours'];
     no_go_windows: NonNullable<Parameters<ExpandWorkingTime>[0]['noGoWindows']>;
+    /** Minutes kept free around what the solver places (contract: settings `buffer_min`). */
+    buffer_min?: number;
   }>;
   now(): Date;
 }
@@ -158,17 +160,29 @@ export async function loadRunPlan(
   let free: Interval[] = [];
   if (remaining.length > 0 && window.end > window.start) {
     const settings = await deps.settingsOf(actor);
-    const working = deps.expandWorkingTime({
-      timezone: settings.timezone,
-      workingHours: settings.working_hours,
-      noGoWindows: settings.no_go_windows,
-      window,
-    });
+    const expand = (noGoWindows: typeof settings.no_go_windows) =>
+      deps.expandWorkingTime({
+        timezone: settings.timezone,
+        workingHours: settings.working_hours,
+        noGoWindows,
+        window,
+      });
+    // The tasks of one block are not separated, so a reflow (inside its root's slot) keeps no buffer.
+    const bufferMs = run.root_task_id ? 0 : (settings.buffer_min ?? 0) * 60_000;
     // A reflow places the descendants inside the root's own slot, so the root does not make its slot busy.
     const exclude = run.root_task_id ? [...run.task_ids, run.root_task_id] : run.task_ids;
-    const busy = await deps.tasks.getBusy(actor, window, exclude);
-    const taken = mergeIntervals([...busy, ...decided].map((b) => ({ start: b.start, end: b.end })));
-    free = subtractIntervals(working, taken);
+    // Busy time just outside the window still keeps its buffer inside it.
+    const [around] = widen([window], bufferMs);
+    const busy = await deps.tasks.getBusy(actor, around ?? window, exclude);
+    const taken = [...busy, ...decided].map((b) => ({ start: b.start, end: b.end }));
+    if (bufferMs === 0) {
+      free = subtractIntervals(expand(settings.no_go_windows), mergeIntervals(taken));
+    } else {
+      // Busy time, earlier placements and the no-go time inside working hours, each widened by the buffer.
+      const working = expand([]);
+      const noGo = subtractIntervals(working, expand(settings.no_go_windows));
+      free = subtractIntervals(working, mergeIntervals(widen([...taken, ...noGo], bufferMs)));
+    }
   }
   const input: SolverInput = {
     tasks: remaining,
@@ -181,6 +195,11 @@ export async function loadRunPlan(
   };
   const titles = new Map(tasks.map((t) => [t.id, t.title]));
   return { remaining, input, decided, titles, root } satisfies RunPlan;
+}
+
+/** Each interval grown by `ms` on both sides (a buffer kept free around busy time). */
+function widen(intervals: readonly Interval[], ms: number): Interval[] {
+  return intervals.map((i) => ({ start: new Date(i.start.getTime() - ms), end: new Date(i.end.getTime() + ms) }));
 }
 
 /** The reflow root as it is now (its slot may have moved since the run started); none without a slot. */
