@@ -2,23 +2,35 @@
 // sources (the "source" export condition), so a test run never depends on stale build output.
 import { defineConfig } from 'vitest/config';
 
-export function defineProject(overrides: { testTimeout?: number; setupFiles?: string[] } = {}) {
+export function defineProject(
+  overrides: {
+    testTimeout?: number;
+    setupFiles?: string[];
+    globalSetup?: string[];
+    outputFile?: string;
+    fileParallelism?: boolean;
+    include?: string[];
+  } = {},
+) {
   const conditions = ['source', 'module', 'node', 'development|production'];
   return defineConfig({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
     test: {
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: overrides.testTimeout ?? 30_000,
       hookTimeout: 60_000,
-      globalSetup: [new URL('./packages/testkit/src/global-setup.ts', import.meta.url).pathname],
+      globalSetup: [
+        new URL('./packages/testkit/src/global-setup.ts', import.meta.url).pathname,
+        ...(overrides.globalSetup ?? []),
+      ],
       setupFiles: overrides.setupFiles ?? [],
       pool: 'forks',
-      fileParallelism: true,
+      fileParallelism: overrides.fileParallelism ?? true,
       maxWorkers: 2,
       // The JSON report feeds the one-line total that `npm test` prints at the end.
       reporters: ['default', 'json'],
-      outputFile: { json: 'test-results/vitest.json' },
+      outputFile: { json: overrides.outputFile ?? 'test-results/vitest.json' },
     },
   });
 }

@@ -49,13 +49,43 @@ const headerToAdd = z
   })
   .strict();
 
+const bodyFormat = z
+  .object({ json_format: z.record(z.string(), z.unknown()), content_type: z.string().optional() })
+  .strict();
+
 const localReplyConfig = z
   .object({
-    body_format: z
-      .object({ json_format: z.record(z.string(), z.unknown()), content_type: z.string().optional() })
-      .strict(),
+    mappers: z
+      .array(
+        z
+          .object({
+            filter: z
+              .object({
+                status_code_filter: z.object({
+                  comparison: z.object({
+                    op: z.literal('EQ'),
+                    value: z.object({ default_value: z.number().int(), runtime_key: z.string() }).strict(),
+                  }),
+                }),
+              })
+              .strict(),
+            body_format_override: bodyFormat,
+          })
+          .strict(),
+      )
+      .optional(),
+    body_format: bodyFormat.optional(),
   })
   .strict();
+
+export interface LocalReplyFormat {
+  jsonFormat: Record<string, unknown>;
+  contentType: string;
+}
+const replyFormat = (f: z.infer<typeof bodyFormat>): LocalReplyFormat => ({
+  jsonFormat: f.json_format,
+  contentType: f.content_type ?? 'application/json',
+});
 
 const connectionManager = z.object({
   stat_prefix: z.string(),
@@ -166,8 +196,8 @@ export interface GatewayConfig {
   mergeSlashes: boolean;
   /** Headers set on every upstream request; the value is an Envoy command operator or a literal. */
   requestHeaders: { key: string; value: string }[];
-  /** The JSON body Envoy writes for its own replies (no healthy upstream, timeout), when configured. */
-  localReply?: { jsonFormat: Record<string, unknown>; contentType: string };
+  /** The JSON bodies Envoy writes for its own replies (no route, no healthy upstream, timeout): by status, else the default. */
+  localReply: { byStatus: Map<number, LocalReplyFormat>; default?: LocalReplyFormat };
   routes: GatewayRoute[];
   clusters: Map<string, GatewayCluster>;
 }
@@ -234,15 +264,19 @@ export function readEnvoyConfig(yamlText: string): GatewayConfig {
         : {}),
     };
   });
-  const reply = manager.local_reply_config?.body_format;
+  const reply = manager.local_reply_config;
+  const byStatus = new Map<number, LocalReplyFormat>(
+    (reply?.mappers ?? []).map((m) => [
+      m.filter.status_code_filter.comparison.value.default_value,
+      replyFormat(m.body_format_override),
+    ]),
+  );
   return {
     listener: { name: first.name, port: first.address.socket_address.port_value },
     normalizePath: manager.normalize_path ?? false,
     mergeSlashes: manager.merge_slashes ?? false,
     requestHeaders: (host.request_headers_to_add ?? []).map((h) => h.header),
-    ...(reply
-      ? { localReply: { jsonFormat: reply.json_format, contentType: reply.content_type ?? 'application/json' } }
-      : {}),
+    localReply: { byStatus, ...(reply?.body_format ? { default: replyFormat(reply.body_format) } : {}) },
     routes,
     clusters,
   };

@@ -99,12 +99,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   function localReply(res: ServerResponse, status: number, body: string, requestId: string) {
     if (res.headersSent) return res.destroy();
-    if (!config.localReply) {
+    const format = config.localReply.byStatus.get(status) ?? config.localReply.default;
+    if (!format) {
       res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
       return res.end(body);
     }
-    const json = JSON.stringify(formatJson(config.localReply.jsonFormat, { status, body, requestId }));
-    res.writeHead(status, { 'content-type': config.localReply.contentType, 'content-length': Buffer.byteLength(json) });
+    const json = JSON.stringify(formatJson(format.jsonFormat, { status, body, requestId }));
+    res.writeHead(status, { 'content-type': format.contentType, 'content-length': Buffer.byteLength(json) });
     res.end(json);
   }
 
@@ -114,10 +115,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     let path = config.mergeSlashes ? rawPath.replace(/\/{2,}/g, '/') : rawPath;
     if (config.normalizePath) path = new URL(path, 'http://gateway').pathname;
     const hit = routeFor(config, path);
-    if (!hit) {
-      res.writeHead(404, { 'content-length': 0 });
-      return res.end();
-    }
+    // Envoy's no-route answer is an empty 404 (a local reply, so the file's format applies).
+    if (!hit) return localReply(res, 404, '', requestId);
     const body = await readBody(req);
     const headers: Record<string, string | string[]> = {};
     for (const [key, value] of Object.entries(req.headers)) {

@@ -21,7 +21,7 @@ export interface TopologyOptions {
   env: Record<string, string | undefined>;
   /** Variables of one service only (the chart's `services.<svc>.env`). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  /** Replicas per service (default 1). gRPC callers reach the first replica: one address per service here. */
+  /** Replicas per service (default 1); gRPC callers balance over them (an `ipv4:` list of their addresses). */
   replicas?: Partial<Record<ServiceName, number>>;
   envoyFile?: string;
   gatewayPort?: number;
@@ -77,8 +77,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   }
   const grpcAddresses = Object.fromEntries(
     SERVICE_NAMES.map((service) => {
-      const first = replicas.find((r) => r.service === service && r.index === 0);
-      return [grpcAddressVariable(service), `127.0.0.1:${first?.grpcPort}`];
+      const ports = replicas.filter((r) => r.service === service).map((r) => `127.0.0.1:${r.grpcPort}`);
+      return [grpcAddressVariable(service), ports.length === 1 ? ports[0] : `ipv4:${ports.join(',')}`];
     }),
   );
   const envOf = (r: Replica): NodeJS.ProcessEnv => ({

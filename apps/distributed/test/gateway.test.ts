@@ -80,9 +80,15 @@ describe('the gateway', () => {
     expect(new Set(seen.map((s) => s.replica))).toEqual(new Set(['task-a', 'task-b']));
   });
 
-  it('answers 503 for a service whose process is gone, and 404 for a path no route matches', async () => {
-    const down = await fetch(`${gateway.url}/api/v1/service/schedule`);
+  it("answers in the file's problem+json format: 503 for a service whose process is gone, 404 for no route", async () => {
+    const down = await fetch(`${gateway.url}/api/v1/service/schedule`, { headers: { 'x-request-id': 'r-1' } });
     expect(down.status).toBe(503);
-    expect(await fetch(`${gateway.url}/nowhere`).then((r) => r.status)).toBe(404);
+    expect(down.headers.get('content-type')).toBe('application/problem+json');
+    const problem = await down.json();
+    expect(problem).toMatchObject({ status: 503, code: 'service_unavailable', request_id: 'r-1' });
+    expect(JSON.stringify(problem)).not.toMatch(/upstream|reset reason|connect error/);
+    const none = await fetch(`${gateway.url}/nowhere`);
+    expect(none.status).toBe(404);
+    expect(await none.json()).toMatchObject({ status: 404, code: 'not_found' });
   });
 });

@@ -61,6 +61,40 @@ const accessLog = {
  * X-Forwarded-For header the services see, so TRUST_PROXY=true there reads exactly that one address and a
  * client cannot choose its own rate-limit bucket.
  */
+/**
+ * Envoy's own answers (no route, no healthy upstream, upstream timeout) as problem+json like every other error
+ * (contract): a fixed detail, never Envoy's reason text ("upstream connect error ... reset reason"), which is
+ * an internal. A 404 from Envoy means no route, so it reads as the services' own unknown-path answer.
+ */
+const problem = (code: string, title: string, detail: string) => ({
+  json_format: {
+    type: 'about:blank',
+    title,
+    status: '%RESPONSE_CODE%',
+    detail,
+    code,
+    request_id: '%REQ(X-REQUEST-ID)%',
+  },
+  content_type: 'application/problem+json',
+});
+const localReplyConfig = {
+  mappers: [
+    {
+      filter: {
+        status_code_filter: {
+          comparison: { op: 'EQ', value: { default_value: 404, runtime_key: 'routinely.local_reply.not_found' } },
+        },
+      },
+      body_format_override: problem('not_found', 'Not found', 'No operation is served at this path'),
+    },
+  ],
+  body_format: problem(
+    'service_unavailable',
+    'Service unavailable',
+    'The service that answers this path is unavailable; retry shortly',
+  ),
+};
+
 export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
   const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
   const entries = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
@@ -99,6 +133,7 @@ export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, un
                       normalize_path: true,
                       merge_slashes: true,
                       access_log: [accessLog],
+                      local_reply_config: localReplyConfig,
                       route_config: {
                         name: 'routinely',
                         virtual_hosts: [
