@@ -1,3 +1,4 @@
 import { defineProject } from '../../vitest.shared.js';
 
-export default defineProject();
+// The fault tests are their own tier (vitest.faults.config.ts).
+export default defineProject({ include: ['src/**/*.test.ts', 'test/*.test.ts'] });

@@ -211,9 +211,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? config.listener.port, options.host ?? '127.0.0.1', resolve),
-  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? config.listener.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

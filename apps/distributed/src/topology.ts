@@ -24,6 +24,7 @@ export interface TopologyOptions {
   /** Replicas per service (default 1); gRPC callers balance over them (an `ipv4:` list of their addresses). */
   replicas?: Partial<Record<ServiceName, number>>;
   envoyFile?: string;
+  /** The gateway's port; 0 (the default) picks a free one. */
   gatewayPort?: number;
   /** Where a process's output goes: inherited (a person watching) or kept for a failing test to show. */
   output?: 'inherit' | 'buffer';
@@ -110,6 +111,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     child.stderr?.on('data', keep);
     r.child = child;
   }
+  // A test runner that exits without closing the topology (a failed hook, a timeout) leaves no process behind.
+  const killAll = () => {
+    for (const r of replicas) r.child?.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
 
   async function waitReady(r: Replica) {
     const until = Date.now() + 120_000;
@@ -146,11 +152,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     await Promise.all(replicas.map((r) => start(r)));
     const upstreams: Record<string, string[]> = {};
     for (const r of replicas) upstreams[r.service] = [...(upstreams[r.service] ?? []), `127.0.0.1:${r.httpPort}`];
-    gateway = await startGateway({
-      config,
-      upstreams,
-      ...(options.gatewayPort !== undefined ? { port: options.gatewayPort } : {}),
-    });
+    gateway = await startGateway({ config, upstreams, port: options.gatewayPort ?? 0 });
   } catch (error) {
     await Promise.all(replicas.map((r) => stop(r)));
     throw error;
@@ -167,6 +169,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     stop,
     start,
     close: async () => {
+      process.off('exit', killAll);
       await running.close();
       await Promise.all(replicas.map((r) => stop(r, 'SIGTERM')));
     },
