@@ -56,10 +56,11 @@ describe('the gateway', () => {
     const a = await upstream('task-a');
     const b = await upstream('task-b');
     const dead = `127.0.0.1:${await freePort()}`;
+    const c = await upstream('delivery-c');
     const others = Object.fromEntries(SERVICE_NAMES.filter((s) => s !== 'task').map((s) => [s, [dead]]));
     gateway = await startGateway({
       config: readEnvoyConfig(envoyYaml),
-      upstreams: { ...others, task: [a, b] },
+      upstreams: { ...others, task: [a, b], delivery: [dead, c] },
       port: 0,
     });
   });
@@ -78,6 +79,14 @@ describe('the gateway', () => {
     expect(seen.map((s) => s.path)).toEqual([0, 1, 2, 3].map((i) => `/api/v1/service/tasks?limit=${i}`));
     expect(new Set(seen.map((s) => s.xff))).toEqual(new Set(['127.0.0.1']));
     expect(new Set(seen.map((s) => s.replica))).toEqual(new Set(['task-a', 'task-b']));
+  });
+
+  it('sends a request whose replica refused the connection to another one (the retry policy), any method', async () => {
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${gateway.url}/api/v1/service/webhooks`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(200);
+    }
+    expect(seen.filter((s) => s.replica === 'delivery-c')).toHaveLength(4);
   });
 
   it("answers in the file's problem+json format: 503 for a service whose process is gone, 404 for no route", async () => {

@@ -95,17 +95,27 @@ const localReplyConfig = {
   ),
 };
 
+/**
+ * A request that never reached a replica (connection refused: a pod gone or restarting) is sent to another,
+ * whatever its method, as nothing was sent; one that reached a replica is never repeated. A rolling restart
+ * or a crashed replica therefore costs the client nothing while another replica is up.
+ */
+const retryPolicy = { retry_on: 'connect-failure', num_retries: 2 };
+
 export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
   const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
   const entries = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes: unknown[] = [];
   for (const entry of entries) {
     if (entry.root) {
-      routes.push({ match: { path: entry.prefix }, route: { cluster: entry.service, timeout: '30s' } });
+      routes.push({
+        match: { path: entry.prefix },
+        route: { cluster: entry.service, timeout: '30s', retry_policy: retryPolicy },
+      });
       continue;
     }
     for (const mount of ['/api/v1', '/v1']) {
-      const route: Record<string, unknown> = { cluster: entry.service, timeout: '30s' };
+      const route: Record<string, unknown> = { cluster: entry.service, timeout: '30s', retry_policy: retryPolicy };
       if (mount === '/v1') route.regex_rewrite = { pattern: { regex: '^/v1/' }, substitution: '/api/v1/' };
       routes.push({ match: { path: `${mount}${entry.prefix}` }, route });
       routes.push({ match: { prefix: `${mount}${entry.prefix}/` }, route });
