@@ -2,7 +2,9 @@
 // Bootstraps the pinned toolchain (Node 24 and pnpm, both from the npm registry) into .toolchain/ when the
 // host's Node is older, installs dependencies with the frozen lockfile, and then runs one of:
 //   start            build the all-in-one runtime and run it (signals forwarded, exit code kept)
-//   test             build and run every test (unit, integration, end-to-end)
+//   start:distributed  build the six services and run them as separate processes behind the gateway
+//                    driven by deploy/envoy/envoy.yaml (needs DATABASE_URL, NATS_URL, REDIS_URL and the secrets)
+//   test             build and run every test (unit, integration, end-to-end, then the fault tier)
 //   run <task...>    any turbo task (build, typecheck, lint, generate)
 //   bench [name]     run a benchmark harness from bench/ (default: ratios)
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
@@ -92,9 +94,11 @@ function turbo(env, args) {
 /** Adds up the JSON reports vitest wrote in this run (packages and services). */
 function summariseTestReports(since) {
   const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
-  const groups = ['packages', 'services'].flatMap((g) => readdirSync(join(root, g)).map((d) => join(g, d)));
-  for (const dir of [...groups, 'test-e2e', 'deploy']) {
-    const file = join(root, dir, 'test-results', 'vitest.json');
+  const groups = ['packages', 'services', 'apps'].flatMap((g) => readdirSync(join(root, g)).map((d) => join(g, d)));
+  const reports = [...groups, 'test-e2e', 'deploy'].flatMap((dir) =>
+    ['vitest.json', 'vitest-faults.json'].map((name) => join(root, dir, 'test-results', name)),
+  );
+  for (const file of reports) {
     if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
     const report = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += report.numPassedTests ?? 0;
@@ -117,7 +121,7 @@ if (command === 'run') {
   const started = Date.now();
   const result = spawnSync(
     join(binDir, 'pnpm'),
-    ['exec', 'turbo', 'run', 'test', '--continue', '--concurrency=1', '--log-order=grouped', ...rest],
+    ['exec', 'turbo', 'run', 'test', 'test:faults', '--continue', '--concurrency=1', '--log-order=grouped', ...rest],
     { stdio: 'inherit', cwd: root, env },
   );
   const totals = summariseTestReports(started);
@@ -130,13 +134,13 @@ if (command === 'run') {
   // `npm run bench -- ratios` and `-- ratios.mjs` name the same harness; with no name, the ratios run.
   const harness = (rest[0] ?? 'ratios').replace(/(\.mjs)?$/, '.mjs');
   run(join(binDir, 'node'), [join(root, 'bench', harness), ...rest.slice(1)], { env });
-} else if (command === 'start') {
-  turbo(env, ['run', 'build', '--filter=@routinely/all-in-one...']);
-  const child = spawn(join(binDir, 'node'), [join(root, 'packages', 'all-in-one', 'dist', 'main.js')], {
-    stdio: 'inherit',
-    cwd: root,
-    env,
-  });
+} else if (command === 'start' || command === 'start:distributed') {
+  const [pkg, entry] =
+    command === 'start'
+      ? ['@routinely/all-in-one', join(root, 'packages', 'all-in-one', 'dist', 'main.js')]
+      : ['@routinely/distributed', join(root, 'apps', 'distributed', 'dist', 'main.js')];
+  turbo(env, ['run', 'build', `--filter=${pkg}...`]);
+  const child = spawn(join(binDir, 'node'), [entry], { stdio: 'inherit', cwd: root, env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));
   }

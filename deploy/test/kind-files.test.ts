@@ -85,15 +85,21 @@ describe('deploy/kind/e2e.sh', () => {
     expect(read('deploy/helm/routinely/templates/in-cluster.yaml')).toContain('name: {{ $fullname }}-{{ $dep.name }}');
   });
 
-  it('selects end-to-end files that exist and target E2E_BASE_URL', () => {
-    const files = spawnSync(
-      'bash',
-      ['-c', 'grep -l "startTarget" test/*.e2e.test.ts | xargs grep -L "WebhookReceiver\\|startLocalAllInOne"'],
-      { cwd: new URL('test-e2e/', root), encoding: 'utf8' },
-    ).stdout.trim();
-    expect(files.split('\n').length).toBeGreaterThanOrEqual(3);
+  it('selects the end-to-end files the local run serves from the distributed topology', () => {
+    const select = /mapfile -t files < <\((.*)\)\n/.exec(script)?.[1] ?? '';
+    const run = (command: string) =>
+      spawnSync('bash', ['-c', command], { cwd: new URL('test-e2e/', root), encoding: 'utf8' }).stdout.trim();
+    const files = run(select).split('\n');
+    // The local run: every file whose target comes from startTarget (the gateway), none that starts its own.
+    const distributed = run('grep -l "startTarget" test/*.e2e.test.ts')
+      .split('\n')
+      .filter((file) => !read(`test-e2e/${file}`).includes('startLocalAllInOne'));
+    expect(files).toEqual(distributed);
     expect(files).toContain('test/tasks.e2e.test.ts');
-    expect(files).not.toContain('reminders.e2e');
+    expect(files).toContain('test/reminders.e2e.test.ts');
+    expect(script).toContain('export WEBHOOK_RECEIVER_HOST');
+    const values = parse(read('deploy/kind/values.yaml'));
+    expect(values.services.delivery.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
   });
 });
 

@@ -1,6 +1,7 @@
 import { startAllInOne } from '@routinely/all-in-one';
 import { type ApiClient, createApiClient } from '@routinely/api-client';
 import { createTestDatabase, quietLogger, testHostEnv, uniqueName } from '@routinely/testkit';
+import { inject } from 'vitest';
 
 export interface Target {
   baseUrl: string;
@@ -31,9 +32,15 @@ export async function startLocalAllInOne(env: Record<string, string> = {}) {
   };
 }
 
-/** The product under test: E2E_BASE_URL when set (a deployed cluster), else the local all-in-one. */
+/**
+ * The product under test: E2E_BASE_URL when set (a deployed cluster), else the six service processes behind
+ * the envoy.yaml-driven gateway that the global setup started once for the run. A test that needs settings of
+ * its own (`env`) gets its own all-in-one instead, as one topology serves every file.
+ */
 export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
   if (process.env.E2E_BASE_URL) return targetAt(process.env.E2E_BASE_URL);
+  const distributed = inject('distributedUrl');
+  if (distributed && Object.keys(env).length === 0) return targetAt(distributed);
   const local = await startLocalAllInOne(env);
   return { baseUrl: local.running.url, close: local.close };
 }

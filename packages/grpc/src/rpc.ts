@@ -64,6 +64,23 @@ export const RPC_SERVER_OPTIONS = {
   'grpc.max_connection_age_grace_ms': 30_000,
 };
 
+/** Trailer naming the error code a handler threw: its message is then the handler's own, safe to show. */
+const ERROR_CODE_TRAILER = 'routinely-error-code';
+
+/**
+ * The caller's view of a failed call. A handler's typed error keeps its code and message; a failure of the
+ * transport itself (peer down, connection refused, deadline) says which service did not answer and keeps
+ * grpc-js's reason ("round_robin: No connection established ...") only on the cause, for the logs.
+ */
+function callError(error: ServiceError, peer: string): AppError {
+  const thrown = String(error.metadata?.get(ERROR_CODE_TRAILER)[0] ?? '');
+  if (thrown in ERROR_TABLE) return new AppError(thrown as ErrorCode, error.details, { cause: error });
+  const code = CODE_BY_STATUS[error.code] ?? 'service_unavailable';
+  const message =
+    code === 'service_unavailable' ? `The ${peer} service is unavailable` : error.details || error.message;
+  return new AppError(code, message, { cause: error });
+}
+
 export function createRpcClient<D extends Record<string, AnyMethod>>(
   definition: D,
   address: string,
@@ -97,8 +114,7 @@ export function createRpcClient<D extends Record<string, AnyMethod>>(
           new Promise((resolve, reject) => {
             raw[name]?.call(raw, request, metadata, { deadline }, (error, response) => {
               if (!error) return resolve(response);
-              const code = CODE_BY_STATUS[error.code] ?? 'service_unavailable';
-              reject(new AppError(code, error.details || error.message, { cause: error }));
+              reject(callError(error, method.path.replace(/^\//, '').split('.')[0] ?? 'peer'));
             });
           }),
       );
@@ -136,9 +152,10 @@ export function addRpcService<D extends Record<string, AnyMethod>>(
       ).then(
         (response) => callback(null, response),
         (error: unknown) => {
-          const code = error instanceof AppError ? ERROR_TABLE[error.code].grpc : status.INTERNAL;
-          const details = error instanceof AppError ? error.message : 'internal error';
-          callback({ code, details });
+          if (!(error instanceof AppError)) return callback({ code: status.INTERNAL, details: 'internal error' });
+          const metadata = new Metadata();
+          metadata.set(ERROR_CODE_TRAILER, error.code);
+          callback({ code: ERROR_TABLE[error.code].grpc, details: error.message, metadata });
         },
       );
     };

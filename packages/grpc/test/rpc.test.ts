@@ -71,6 +71,25 @@ describe('gRPC between services', () => {
     ).rejects.toMatchObject({ code: 'service_unavailable' });
     client.close();
   });
+
+  it('reports a peer that does not answer by its name, without gRPC internals in the message', async () => {
+    const idle = new Server();
+    const gone = await startRpcServer(idle, '127.0.0.1', 0);
+    await stopRpcServer(idle);
+    const client = createRpcClient(auth_v1.AuthServiceService, gone, new InternalAuth(secret, 'calendar'));
+    try {
+      const failed = await client.getJwks({}, { deadlineMs: 2_000 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(AppError);
+      expect(failed).toMatchObject({ code: 'service_unavailable', message: 'The auth service is unavailable' });
+      // The transport's own reason stays on the cause, for the logs.
+      expect(String((failed as AppError).cause)).toMatch(/UNAVAILABLE|DEADLINE_EXCEEDED/);
+    } finally {
+      client.close();
+    }
+  });
 });
 
 describe('gRPC load balancing', () => {

@@ -61,17 +61,61 @@ const accessLog = {
  * X-Forwarded-For header the services see, so TRUST_PROXY=true there reads exactly that one address and a
  * client cannot choose its own rate-limit bucket.
  */
+/**
+ * Envoy's own answers (no route, no healthy upstream, upstream timeout) as problem+json like every other error
+ * (contract): a fixed detail, never Envoy's reason text ("upstream connect error ... reset reason"), which is
+ * an internal. A 404 from Envoy means no route, so it reads as the services' own unknown-path answer.
+ */
+const problem = (code: string, title: string, detail: string) => ({
+  json_format: {
+    type: 'about:blank',
+    title,
+    status: '%RESPONSE_CODE%',
+    detail,
+    code,
+    request_id: '%REQ(X-REQUEST-ID)%',
+  },
+  content_type: 'application/problem+json',
+});
+const localReplyConfig = {
+  mappers: [
+    {
+      filter: {
+        status_code_filter: {
+          comparison: { op: 'EQ', value: { default_value: 404, runtime_key: 'routinely.local_reply.not_found' } },
+        },
+      },
+      body_format_override: problem('not_found', 'Not found', 'No operation is served at this path'),
+    },
+  ],
+  body_format: problem(
+    'service_unavailable',
+    'Service unavailable',
+    'The service that answers this path is unavailable; retry shortly',
+  ),
+};
+
+/**
+ * A request that never reached a replica (connection refused: a pod gone or restarting) is sent to another,
+ * whatever its method, as nothing was sent; one that reached a replica is never repeated. A rolling restart
+ * or a crashed replica therefore costs the client nothing while another replica is up.
+ */
+const retryPolicy = { retry_on: 'connect-failure', num_retries: 2 };
+
 export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
   const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
   const entries = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes: unknown[] = [];
   for (const entry of entries) {
     if (entry.root) {
-      routes.push({ match: { path: entry.prefix }, route: { cluster: entry.service, timeout: '30s' } });
+      routes.push({
+        match: { path: entry.prefix },
+        route: { cluster: entry.service, timeout: '30s', retry_policy: retryPolicy },
+      });
       continue;
     }
     for (const mount of ['/api/v1', '/v1']) {
-      const route: Record<string, unknown> = { cluster: entry.service, timeout: '30s' };
+      const route: Record<string, unknown> = { cluster: entry.service, timeout: '30s', retry_policy: retryPolicy };
       if (mount === '/v1') route.regex_rewrite = { pattern: { regex: '^/v1/' }, substitution: '/api/v1/' };
       routes.push({ match: { path: `${mount}${entry.prefix}` }, route });
       routes.push({ match: { prefix: `${mount}${entry.prefix}/` }, route });
@@ -99,6 +143,7 @@ export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, un
                       normalize_path: true,
                       merge_slashes: true,
                       access_log: [accessLog],
+                      local_reply_config: localReplyConfig,
                       route_config: {
                         name: 'routinely',
                         virtual_hosts: [

@@ -16,6 +16,11 @@ export function defaultGrpcAddress(service: ServiceName): string {
 }
 
 const HOST_PORT = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+/**
+ * Or a gRPC target listing the replicas' addresses (`ipv4:10.0.0.7:50051,10.0.0.8:50051`), which clients balance
+ * round robin as they do the addresses of a headless Service: replicas on one machine have no DNS name.
+ */
+const ADDRESS_LIST = /^ipv4:(?:\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})(?:,\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})*$/;
 
 /**
  * Every service's configured address (the variable, else the default). A malformed value fails here,
@@ -27,7 +32,9 @@ export function grpcAddressesFromEnv(env: NodeJS.ProcessEnv): Record<ServiceName
   for (const service of SERVICE_NAMES) {
     const variable = grpcAddressVariable(service);
     const value = env[variable]?.trim() || defaultGrpcAddress(service);
-    if (!HOST_PORT.test(value)) bad.push(`${variable}=${JSON.stringify(value)} is not host:port`);
+    if (!HOST_PORT.test(value) && !ADDRESS_LIST.test(value)) {
+      bad.push(`${variable}=${JSON.stringify(value)} is not host:port`);
+    }
     out[service] = value;
   }
   if (bad.length) throw new Error(`Invalid gRPC addresses: ${bad.join('; ')}`);

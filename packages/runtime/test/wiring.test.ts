@@ -84,6 +84,14 @@ describe('gRPC addresses', () => {
     expect(resolve('task')).toBe('127.0.0.1:41235');
   });
 
+  it('takes a list of replica addresses as a gRPC ipv4: target', () => {
+    const replicas = 'ipv4:127.0.0.1:50051,127.0.0.1:50052';
+    expect(new GrpcAddressBook({ DELIVERY_GRPC_ADDRESS: replicas }).address('delivery')).toBe(replicas);
+    expect(() => new GrpcAddressBook({ DELIVERY_GRPC_ADDRESS: 'ipv4:127.0.0.1:50051,calendar' })).toThrow(
+      'is not host:port',
+    );
+  });
+
   it('refuses a malformed address, naming the variable', () => {
     expect(() => new GrpcAddressBook({ CALENDAR_GRPC_ADDRESS: 'http://calendar' })).toThrow(
       'CALENDAR_GRPC_ADDRESS="http://calendar" is not host:port',

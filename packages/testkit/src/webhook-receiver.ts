@@ -36,6 +36,12 @@ export interface WebhookReceiverOptions {
   /** Receiver's clock in unix ms (defaults to the real one). */
   now?: () => number;
   responder?: Responder;
+  /**
+   * The address senders reach this machine at, when they do not run on it (a kind cluster reaches the host at
+   * its Docker network's gateway): the receiver then listens on every interface. Default: loopback only, or
+   * WEBHOOK_RECEIVER_HOST from the environment.
+   */
+  publicHost?: string;
 }
 
 /**
@@ -72,9 +78,10 @@ export class WebhookReceiver {
       });
     });
     server.keepAliveTimeout = 1_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const publicHost = options.publicHost ?? process.env.WEBHOOK_RECEIVER_HOST;
+    await new Promise<void>((resolve) => server.listen(0, publicHost ? '0.0.0.0' : '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`, options);
+    receiver = new WebhookReceiver(server, `http://${publicHost ?? '127.0.0.1'}:${port}`, options);
     return receiver;
   }
 

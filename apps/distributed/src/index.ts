@@ -1,0 +1,3 @@
+export * from './envoy-config.js';
+export * from './gateway.js';
+export * from './topology.js';
