@@ -56,7 +56,11 @@ describe('strict request bodies', () => {
     expect(res.headers['content-type']).toContain('application/problem+json');
     expect(res.json().errors).toEqual([
       { loc: ['body', 'dealine_at'], msg: 'Unknown parameter: dealine_at', type: 'unrecognized_keys' },
-      { loc: ['body', 'reminder', 'chanels'], msg: 'Unknown parameter: chanels', type: 'unrecognized_keys' },
+      {
+        loc: ['body', 'reminder', 'chanels'],
+        msg: 'Unknown parameter: chanels; did you mean channels?',
+        type: 'unrecognized_keys',
+      },
       { loc: ['body', 'rows', 1, 'parent'], msg: 'Unknown parameter: parent', type: 'unrecognized_keys' },
     ]);
   });

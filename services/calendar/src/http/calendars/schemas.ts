@@ -1,12 +1,12 @@
-import { nameSchemas, queryBool } from '@routinely/platform';
+import { nameSchemas, queryBool, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { VISIBILITIES } from '../../db/entities.js';
 import { isoDateTimeOut } from '../common.js';
 
 export const calendarSchema = z.object({
   id: z.uuid(),
-  tenant_id: z.string(),
-  owner_id: z.string(),
+  tenant_id: uuidOut(),
+  owner_id: uuidOut(),
   name: z.string(),
   description: z.string().nullable(),
   color: z.string().nullable(),
