@@ -1920,9 +1920,15 @@ export interface components {
              * @enum {string}
              */
             permission: "owner" | "admin" | "edit" | "view";
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             updated_at: string;
         };
         CalendarCreate: {
@@ -2038,7 +2044,9 @@ export interface components {
             run_id: string | null;
             /** Format: uuid */
             task_id: string;
+            /** Format: date-time */
             chosen_slot_start: string;
+            /** Format: date-time */
             chosen_slot_end: string;
             rationale: string;
             provider: string;
@@ -2311,18 +2319,30 @@ export interface components {
             title: string;
             description: string | null;
             location: string | null;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             start_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             end_at: string;
             all_day: boolean;
             /** @enum {string} */
             status: "confirmed" | "tentative" | "cancelled";
             /** Format: uuid */
             created_by: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             updated_at: string;
         };
         ItemCreate: {
@@ -2797,7 +2817,10 @@ export interface components {
             permission: "view" | "edit" | "admin";
             /** Format: uuid */
             granted_by: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
         };
         ShareCreate: {
@@ -2967,6 +2990,7 @@ export interface components {
             /** @description USD, rounded to 6 decimals */
             total_usd: number;
             days: {
+                /** Format: date */
                 date: string;
                 calls: number;
                 input_tokens: number;
@@ -3184,7 +3208,10 @@ export interface components {
         };
         WebhookTestResult: {
             ok: boolean;
-            /** @description The event_id of the webhook.test sent; the attempt is listed under the endpoint */
+            /**
+             * Format: uuid
+             * @description The event_id of the webhook.test sent; the attempt is listed under the endpoint
+             */
             event_id: string;
             status_code: number;
             latency_ms: number;
@@ -6201,8 +6228,8 @@ export interface operations {
                      *           "title": "Water the plants",
                      *           "description": "Every other morning, before work",
                      *           "location": "Room 4.2",
-                     *           "start_at": "2026-03-02T12:00:00Z",
-                     *           "end_at": "2026-03-02T13:00:00Z",
+                     *           "start_at": "2026-03-02T09:00:00Z",
+                     *           "end_at": "2026-03-02T09:00:00Z",
                      *           "all_day": true,
                      *           "status": "confirmed",
                      *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
@@ -6287,8 +6314,8 @@ export interface operations {
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
                      *       "location": "Room 4.2",
-                     *       "start_at": "2026-03-02T12:00:00Z",
-                     *       "end_at": "2026-03-02T13:00:00Z",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
@@ -6357,8 +6384,8 @@ export interface operations {
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
                      *       "location": "Room 4.2",
-                     *       "start_at": "2026-03-02T12:00:00Z",
-                     *       "end_at": "2026-03-02T13:00:00Z",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
@@ -6441,8 +6468,8 @@ export interface operations {
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
                      *       "location": "Room 4.2",
-                     *       "start_at": "2026-03-02T12:00:00Z",
-                     *       "end_at": "2026-03-02T13:00:00Z",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
@@ -7897,7 +7924,7 @@ export interface operations {
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *           "provider": "builtin",
                      *           "model": "gpt-4o-mini",
@@ -8082,7 +8109,7 @@ export interface operations {
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *           "provider": "builtin",
                      *           "model": "gpt-4o-mini",
@@ -8159,7 +8186,7 @@ export interface operations {
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *           "provider": "builtin",
                      *           "model": "gpt-4o-mini",
@@ -8228,7 +8255,7 @@ export interface operations {
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *       "provider": "builtin",
                      *       "model": "gpt-4o-mini",
@@ -8290,7 +8317,7 @@ export interface operations {
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *       "provider": "builtin",
                      *       "model": "gpt-4o-mini",
@@ -8353,7 +8380,7 @@ export interface operations {
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *       "provider": "builtin",
                      *       "model": "gpt-4o-mini",
@@ -8420,7 +8447,7 @@ export interface operations {
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
                      *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
                      *           "provider": "builtin",
                      *           "model": "gpt-4o-mini",

@@ -17,4 +17,4 @@ export function queryList<T extends z.ZodType>(item: T) {
 
 export const calendarIdParams = z.object({ calendar_id: z.uuid() });
 
-export const isoDateTimeOut = z.string().describe('ISO-8601 UTC datetime with Z');
+export const isoDateTimeOut = z.string().meta({ format: 'date-time', description: 'ISO-8601 UTC datetime with Z' });

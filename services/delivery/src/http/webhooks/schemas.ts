@@ -51,7 +51,7 @@ export const endpointWithSecret = endpointRead.extend({ secret: z.string() });
 
 export const testResult = z.object({
   ok: z.boolean(),
-  event_id: z.string().describe('The event_id of the webhook.test sent; the attempt is listed under the endpoint'),
+  event_id: uuidOut().describe('The event_id of the webhook.test sent; the attempt is listed under the endpoint'),
   status_code: z.number().int(),
   latency_ms: z.number().int(),
   signature: z.string(),

@@ -53,7 +53,7 @@ const monthQuery = z.object({
 const usageMonthly = z.object({
   month: z.string(),
   total_usd: usd,
-  days: z.array(z.object({ date: z.string(), ...counts, cost_usd: usd })),
+  days: z.array(z.object({ date: dateOut(), ...counts, cost_usd: usd })),
 });
 
 const providerList = z.array(z.object({ name: z.enum(PROVIDER_NAMES), model: z.string(), available: z.boolean() }));
