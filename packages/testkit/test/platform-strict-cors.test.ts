@@ -129,7 +129,11 @@ describe('CORS', () => {
       payload: { title: 'a' },
     });
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(String(res.headers['access-control-expose-headers'])).toContain('X-Request-Id');
+    const exposed = String(res.headers['access-control-expose-headers']).split(/\s*,\s*/);
+    // Every header that carries data a browser client acts on: ids, totals, where to poll, rate-limit state.
+    expect(exposed).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-Total-Count', 'Location', 'Retry-After', 'RateLimit-Remaining']),
+    );
     const other = await app.inject({
       method: 'POST',
       url: '/api/v1/service/things',
