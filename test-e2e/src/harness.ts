@@ -2,6 +2,7 @@ import { startAllInOne } from '@routinely/all-in-one';
 import { type ApiClient, createApiClient } from '@routinely/api-client';
 import { createTestDatabase, quietLogger, testHostEnv, uniqueName } from '@routinely/testkit';
 import { inject } from 'vitest';
+import { conformingFetch } from './conformance.js';
 
 export interface Target {
   baseUrl: string;
@@ -49,9 +50,15 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
  * The typed client generated from the OpenAPI document, against the target: calls that drift from the
  * document (paths, parameters, bodies, answers) do not compile. Redirects are not followed, so a 302 and its
  * Location are what a test reads. What the document leaves out on purpose goes through `fetchUndocumented`.
+ * Every answer is checked against the document (conformance.ts): one it does not describe fails the test.
  */
 export function apiFor(target: Target, token?: string): ApiClient {
-  return createApiClient({ baseUrl: target.baseUrl, ...(token ? { token } : {}), redirect: 'manual' });
+  return createApiClient({
+    baseUrl: target.baseUrl,
+    ...(token ? { token } : {}),
+    redirect: 'manual',
+    fetch: conformingFetch(),
+  });
 }
 
 /** Sends what the client built for /api/v1/... to the /v1/... alias mount instead. */
@@ -70,7 +77,7 @@ export function aliasApiFor(target: Target, token?: string): ApiClient {
     baseUrl: target.baseUrl,
     ...(token ? { token } : {}),
     redirect: 'manual',
-    fetch: onAliasMount,
+    fetch: conformingFetch(onAliasMount),
   });
 }
 

@@ -14,9 +14,19 @@ const SOURCES = ['src', 'test'].flatMap((dir) =>
     .map((name) => `${dir}/${name}`),
 );
 
+const STAMP = '2026-03-02T09:00:00.000Z';
+const CREATED = {
+  ...{ id: crypto.randomUUID(), tenant_id: crypto.randomUUID(), user_id: crypto.randomUUID(), parent_task_id: null },
+  ...{ depth: 1, sort_order: 0, title: 'Aliased', description: null, raw_input: null, status: 'pending' },
+  ...{ priority: 3, duration_min: 30, deadline_at: null, earliest_start_at: null, reminder_channels: ['inapp'] },
+  ...{ reminder_offset_min: 10, tags: [], chosen_slot_start: null, chosen_slot_end: null, completed_at: null },
+  ...{ created_at: STAMP, updated_at: STAMP },
+};
+
 /** The only direct `fetch(` calls allowed, each with why it is not a call of an operation of the service. */
 const RAW_FETCH_ALLOWED: Record<string, string> = {
   'src/harness.ts': "the alias-mount client's own fetch (it forwards the typed client's request to /v1)",
+  'src/conformance.ts': "the typed client's transport: it sends the client's request, then checks the answer",
   'src/undocumented.ts': 'fetchUndocumented: what the document leaves out, refusing every documented operation',
   'test/unified-calendar.e2e.test.ts': "the fake calendar provider's consent page (not our service)",
 };
@@ -70,7 +80,8 @@ describe('e2e tests call the service through the generated client', () => {
           type: req.headers['content-type'],
           body,
         });
-        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+        // A created task as the document describes it: every answer of the typed client is checked.
+        res.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'r1' }).end(JSON.stringify(CREATED));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

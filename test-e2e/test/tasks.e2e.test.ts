@@ -51,7 +51,36 @@ describe('tasks through the gateway mounts', () => {
     });
     expect(res.response.status).toBe(422);
     expect(res.error?.errors).toEqual([
-      { loc: ['body', 'dealine_at'], msg: 'Unknown parameter: dealine_at', type: 'unrecognized_keys' },
+      {
+        loc: ['body', 'dealine_at'],
+        msg: 'Unknown parameter: dealine_at; did you mean deadline_at?',
+        type: 'unrecognized_keys',
+      },
     ]);
+  });
+
+  it('refuses a misspelt query parameter, runs a bodyless action sent as JSON, and answers a form with 415', async () => {
+    const user = await registerUser(target);
+    const api = apiFor(target, user.token);
+    const misspelt = await api.GET('/api/v1/service/tasks', { params: { query: invalidBody({ stauts: 'done' }) } });
+    expect(misspelt.response.status).toBe(422);
+    expect(misspelt.error?.errors?.[0]).toMatchObject({
+      loc: ['query', 'stauts'],
+      msg: expect.stringContaining('did you mean status?'),
+    });
+    // axios and others send the JSON content type on a POST without a body.
+    const bodyless = await api.POST('/api/v1/auth/mfa/setup', { headers: { 'content-type': 'application/json' } });
+    expect(bodyless.response.status).toBe(200);
+    // `curl -d '{...}'` sends JSON as a form.
+    const form = await api.POST('/api/v1/service/tasks', {
+      body: invalidBody('{"title":"Typo"}'),
+      bodySerializer: (body) => String(body),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.response.status).toBe(415);
+    expect(form.error).toMatchObject({
+      code: 'unsupported_media_type',
+      detail: expect.stringContaining('application/json'),
+    });
   });
 });

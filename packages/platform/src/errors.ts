@@ -50,16 +50,19 @@ export interface FieldError {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
+  /** How many field errors were found, when `errors` lists only some of them. */
+  readonly errorsTotal: number | undefined;
   readonly headers: Record<string, string> | undefined;
   constructor(
     code: ErrorCode,
     detail?: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { errors?: FieldError[]; errorsTotal?: number; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(detail ?? ERROR_TABLE[code].title, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.errors = options.errors;
+    this.errorsTotal = options.errorsTotal;
     this.headers = options.headers;
   }
   get status(): number {
@@ -83,7 +86,11 @@ export interface Problem {
   code: ErrorCode;
   request_id: string;
   errors?: FieldError[];
+  errors_total?: number;
 }
+
+/** A problem lists at most this many field errors; `errors_total` counts them all when there were more. */
+export const MAX_PROBLEM_ERRORS = 50;
 
 export function problemOf(error: AppError, requestId: string): Problem {
   const entry = ERROR_TABLE[error.code];
@@ -95,6 +102,10 @@ export function problemOf(error: AppError, requestId: string): Problem {
     code: error.code,
     request_id: requestId,
   };
-  if (error.errors) problem.errors = error.errors;
+  if (error.errors) {
+    problem.errors = error.errors.slice(0, MAX_PROBLEM_ERRORS);
+    const total = Math.max(error.errorsTotal ?? 0, error.errors.length);
+    if (total > problem.errors.length) problem.errors_total = total;
+  }
   return problem;
 }

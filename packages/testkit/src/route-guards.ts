@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission } from '@routinely/platform';
+import { PERMISSIONS, type Permission, problemCodesIn } from '@routinely/platform';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from './http.js';
@@ -111,6 +111,57 @@ export function routeGuardGaps<U>(routes: readonly RegisteredRoute[], table: Rou
   return gaps;
 }
 
+type Json = Record<string, unknown>;
+
+/** The statuses a route answers by the platform's rules, from its guard-table entry and what it validates. */
+function statusesOf<U>(key: string, entry: RouteGuardCase<U>, route: RegisteredRoute | undefined): number[] {
+  const statuses: number[] = [];
+  if ((entry.auth?.mode ?? 'required') === 'required') statuses.push(401);
+  if ([entry.permission ?? []].flat().length > 0) statuses.push(403);
+  if (key.includes(':') || entry.bodyAddressesResource) statuses.push(404);
+  if (entry.invalid) statuses.push(entry.invalidAnswer?.status ?? 422);
+  if (route?.validates.body && !entry.invalidAnswer) statuses.push(413, 415);
+  return statuses;
+}
+
+/**
+ * What the service's OpenAPI document leaves out: a status a route answers (401 without a token, 403 without
+ * its permission, 404 for another tenant's id, 422 or its own answer to invalid input, 413/415 for a body) that
+ * its operation does not list, or an error answer whose description names no code of the error table with
+ * that status, or whose example is not one of the codes it names.
+ */
+export function documentationGaps<U>(
+  document: Json,
+  routes: readonly RegisteredRoute[],
+  table: RouteGuardTable<U>,
+): string[] {
+  const gaps: string[] = [];
+  const paths = document.paths as Record<string, Record<string, { responses: Record<string, Json> }>>;
+  const shared = ((document.components as Json | undefined)?.responses ?? {}) as Record<string, Json>;
+  const resolve = (response: Json): Json =>
+    typeof response.$ref === 'string' ? (shared[response.$ref.split('/').pop() ?? ''] ?? {}) : response;
+  const registered = new Map(routes.map((r) => [routeKey(r), r]));
+  for (const [key, entry] of Object.entries(table)) {
+    const [method, path] = key.split(' ') as [string, string];
+    const operation = paths[`/api/v1${path.replace(/:([A-Za-z_]+)/g, '{$1}')}`]?.[method.toLowerCase()];
+    if (!operation) continue;
+    for (const status of statusesOf(key, entry, registered.get(key))) {
+      if (!(String(status) in operation.responses)) gaps.push(`${key}: answers ${status}, not documented`);
+    }
+    for (const [code, raw] of Object.entries(operation.responses)) {
+      const status = Number(code);
+      const response = resolve(raw);
+      const media = (response.content as Record<string, Json> | undefined)?.['application/problem+json'];
+      if (status < 400 || !media) continue;
+      const codes = problemCodesIn(String(response.description ?? ''), status);
+      if (codes.length === 0) gaps.push(`${key} ${status}: the description names no problem code`);
+      const example = (media.example as { code?: string } | undefined)?.code;
+      if (!codes.some((c) => c === example)) gaps.push(`${key} ${status}: the example's code ${example} is not named`);
+    }
+  }
+  return gaps;
+}
+
 /**
  * The platform guards, checked for every route a service registers: each route must have an entry in the
  * table (a new route without one fails), and each entry gets 401 without a token, 403 without its
@@ -143,6 +194,12 @@ export function runRouteGuards<U>(name: string, target: () => GuardTarget<U>, ta
     it('has an entry for every registered route, agreeing with its auth, permission and validation', () => {
       expect(target().routes.length).toBeGreaterThan(0);
       expect(routeGuardGaps(target().routes, table)).toEqual([]);
+    });
+
+    it('documents every status those checks answer, each error naming its problem codes', async () => {
+      const res = await target().call(null, 'GET', '/openapi.json');
+      expect(res.statusCode).toBe(200);
+      expect(documentationGaps(res.json(), target().routes, table)).toEqual([]);
     });
 
     for (const [key, entry] of Object.entries(table)) {

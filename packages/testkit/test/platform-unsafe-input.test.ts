@@ -25,10 +25,14 @@ const notes: FastifyPluginAsync = async (fastify) => {
     },
     async (request, reply) => reply.status(201).send({ title: request.body.title }),
   );
-  r.post('/service/notes-csv', { config: { auth: 'none' } }, async (request) => ({
+  r.post('/service/notes-csv', { config: { auth: 'none' }, schema: { consumes: ['text/csv'] } }, async (request) => ({
     length: String(request.body).length,
   }));
-  r.post('/service/notes-form', { config: { auth: 'none' } }, async () => ({ ok: true }));
+  r.post(
+    '/service/notes-form',
+    { config: { auth: 'none' }, schema: { consumes: ['application/x-www-form-urlencoded'] } },
+    async () => ({ ok: true }),
+  );
   // A database failure whose statement carries a secret: the log must show neither.
   r.post('/service/notes-db', { config: { auth: 'none' } }, async () => {
     await orm.em.getConnection().execute('select ?::int as hash', [SECRET_HASH]);
@@ -66,7 +70,7 @@ describe('NUL bytes and unpaired surrogates', () => {
         {},
         ['body', 'items', 1, 'text'],
       ],
-      ['nul in query', { title: 'x' }, '/api/v1/service/notes/n1?tag=a%00b', {}, ['querystring', 'tag']],
+      ['nul in query', { title: 'x' }, '/api/v1/service/notes/n1?tag=a%00b', {}, ['query', 'tag']],
       ['nul in params', { title: 'x' }, '/api/v1/service/notes/a%00b', {}, ['params', 'note_id']],
     ] as const) {
       const res = await app.inject({ method: 'POST', url, headers: { ...headers, ...extraHeaders }, payload });

@@ -65,7 +65,12 @@ const TABLE: RouteGuardTable<Account> = {
     invalid: { body: { email: 'not-an-email', password: STRONG_PASSWORD } },
   },
   'POST /auth/login': { auth: { mode: 'none', reason: PUBLIC_SIGN_IN }, invalid: { body: { email: 'a@b.test' } } },
-  'POST /auth/login/form': { auth: { mode: 'none', reason: PUBLIC_SIGN_IN }, invalid: { body: { password: 'x' } } },
+  'POST /auth/login/form': {
+    auth: { mode: 'none', reason: PUBLIC_SIGN_IN },
+    // A form route reads forms only (JSON is 415): the invalid request is a form without its username.
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    invalid: { body: 'password=x' },
+  },
   'POST /auth/refresh': {
     auth: { mode: 'none', reason: 'the refresh token in the body is the credential' },
     invalid: { body: { refresh_token: '' } },

@@ -101,7 +101,7 @@ describe('single sign-on: provider tokens presented by clients', () => {
     expect(typeof bad.json().error).toBe('string');
     const missing = await s.h.app.inject({ method: 'POST', url: '/api/v1/auth/sso/validate' });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors[0].loc).toEqual(['querystring', 'token']);
+    expect(missing.json().errors[0].loc).toEqual(['query', 'token']);
     const rows = await s.h.orm.em
       .fork()
       .getConnection()

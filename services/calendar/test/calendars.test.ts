@@ -72,12 +72,12 @@ describe('calendars', () => {
       ['POST', '/calendars', { name: 'A', timezone: 'Mars/Olympus' }, 'body.timezone'],
       ['POST', '/calendars', { name: 'A', visibility: 'everyone' }, 'body.visibility'],
       ['GET', '/calendars/not-a-uuid', undefined, 'params.calendar_id'],
-      ['GET', '/calendars?page=0', undefined, 'querystring.page'],
-      ['GET', '/calendars?page_size=0', undefined, 'querystring.page_size'],
-      ['GET', '/calendars?page_size=101', undefined, 'querystring.page_size'],
-      ['GET', '/calendars?sort_by=owner_id', undefined, 'querystring.sort_by'],
-      ['GET', '/calendars?sort_order=up', undefined, 'querystring.sort_order'],
-      ['GET', '/calendars?include_shared=maybe', undefined, 'querystring.include_shared'],
+      ['GET', '/calendars?page=0', undefined, 'query.page'],
+      ['GET', '/calendars?page_size=0', undefined, 'query.page_size'],
+      ['GET', '/calendars?page_size=101', undefined, 'query.page_size'],
+      ['GET', '/calendars?sort_by=owner_id', undefined, 'query.sort_by'],
+      ['GET', '/calendars?sort_order=up', undefined, 'query.sort_order'],
+      ['GET', '/calendars?include_shared=maybe', undefined, 'query.include_shared'],
     ];
     for (const [method, url, payload, loc] of cases) {
       const res = await h.call(owner, method as 'GET', url, payload);

@@ -99,12 +99,12 @@ describe('calendar items', () => {
   it('validates the window query', async () => {
     const cal = await calendar();
     for (const [query, loc] of [
-      ['end_date=2026-11-10', 'querystring.start_date'],
-      ['start_date=2026-11-10', 'querystring.end_date'],
-      ['start_date=2026-11-10T00:00:00Z&end_date=2026-11-11', 'querystring.start_date'],
-      ['start_date=2026-11-10&end_date=2026-11-09', 'querystring.end_date'],
-      ['start_date=2026-01-01&end_date=2027-12-31', 'querystring.end_date'],
-      ['start_date=2026-11-10&end_date=2026-11-11&include_cancelled=yes', 'querystring.include_cancelled'],
+      ['end_date=2026-11-10', 'query.start_date'],
+      ['start_date=2026-11-10', 'query.end_date'],
+      ['start_date=2026-11-10T00:00:00Z&end_date=2026-11-11', 'query.start_date'],
+      ['start_date=2026-11-10&end_date=2026-11-09', 'query.end_date'],
+      ['start_date=2026-01-01&end_date=2027-12-31', 'query.end_date'],
+      ['start_date=2026-11-10&end_date=2026-11-11&include_cancelled=yes', 'query.include_cancelled'],
     ]) {
       const res = await h.call(owner, 'GET', `/calendars/${cal}/items?${query}`);
       expect(res.statusCode, query).toBe(422);

@@ -83,7 +83,7 @@ describe('settings', () => {
     ['an offset instead of a zone', { timezone: '+01:00' }, ['body', 'timezone']],
     ['an unknown provider', { llm_provider_default: 'gemini' }, ['body', 'llm_provider_default']],
     ['a negative reminder offset', { reminder_offset_min: -1 }, ['body', 'reminder_offset_min']],
-    ['an unknown field', { colour: 'red' }, ['body']],
+    ['an unknown field', { colour: 'red' }, ['body', 'colour']],
     [
       'bad working hours',
       { working_hours: { mon: [{ start: '9:00', end: '17:00' }] } },
@@ -208,7 +208,7 @@ describe('working hours', () => {
       ['body', 'tue', 1, 'start'],
     ],
     ['seven intervals in a day', { wed: seven }, ['body', 'wed']],
-    ['an unknown day', { monday: [] }, ['body']],
+    ['an unknown day', { monday: [] }, ['body', 'monday']],
   ])('PUT refuses %s with 422 naming the field', async (_name, body, loc) => {
     const res = await call(h, h.tokens.user(), 'PUT', hoursPath, body);
     expect(res.statusCode, res.body).toBe(422);

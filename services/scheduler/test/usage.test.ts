@@ -169,7 +169,7 @@ describe('usage ledger and quota', () => {
   it.each(['2026-1', '26-11', '2026-11-01', 'november'])('monthly refuses month=%s with 422', async (month) => {
     const res = await call(h, h.tokens.user(), 'GET', `/service/llm/usage/monthly?month=${month}`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors[0].loc).toEqual(['querystring', 'month']);
+    expect(res.json().errors[0].loc).toEqual(['query', 'month']);
   });
 
   it('flags the soft and hard caps and emits one soft-breach event per user and local day', async () => {

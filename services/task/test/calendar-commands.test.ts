@@ -236,7 +236,7 @@ describe('free-busy', () => {
     for (const [query, field] of cases) {
       const res = await call(h, user, 'GET', `/service/calendar/free-busy?${query}`);
       expect(res.statusCode, query).toBe(422);
-      expect(res.json().errors[0].loc, query).toEqual(['querystring', field]);
+      expect(res.json().errors[0].loc, query).toEqual(['query', field]);
     }
     const ok = await call(
       h,

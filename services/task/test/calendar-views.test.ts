@@ -92,7 +92,7 @@ describe('window and limit rules', () => {
     for (const [query, field] of cases) {
       const res = await call(h, user, 'GET', `/service/calendar/events?${query}`);
       expect(res.statusCode, query).toBe(422);
-      expect(res.json().errors[0].loc, query).toEqual(['querystring', field]);
+      expect(res.json().errors[0].loc, query).toEqual(['query', field]);
     }
     // Exactly 366 days is allowed.
     await listEvents(h, user, 'from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z');

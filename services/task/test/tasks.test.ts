@@ -204,7 +204,7 @@ describe('tree', () => {
     expect(page.headers['x-total-count']).toBe('6');
     const tooMany = await call(h, who, 'GET', '/service/routine-tasks/tree?limit=5001');
     expect(tooMany.statusCode).toBe(422);
-    expect(tooMany.json().errors[0].loc).toEqual(['querystring', 'limit']);
+    expect(tooMany.json().errors[0].loc).toEqual(['query', 'limit']);
   });
 });
 

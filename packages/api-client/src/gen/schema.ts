@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a local account */
+        /**
+         * Register a local account
+         * @description The tenant comes from `tenant_id`, else the `X-Tenant-ID` header, else the deployment's default tenant. The first user of an unused tenant id creates the tenant and becomes its admin; others join as the tenant's registration policy allows (`invite` needs `invite_token`). Fields the schema does not name are kept on the profile as `extra`. A password is 8 to 128 characters and not a common one.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -30,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password (may ask for an MFA code), or with a provider token (sso_token) */
+        /**
+         * Log in with email and password (may ask for an MFA code), or with a provider token (sso_token)
+         * @description Password login (`email`, `password`) or a provider token (`sso_token`). With MFA on, the answer is `{ mfa_required: true, mfa_token }`: finish with `POST /auth/mfa/verify`. A wrong email and a wrong password answer the same 401.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -64,7 +70,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a refresh token */
+        /**
+         * Rotate a refresh token
+         * @description Refresh tokens rotate: each use answers a new pair. Presenting a used refresh token is 401 and revokes every token of its family.
+         */
         post: operations["refreshToken"];
         delete?: never;
         options?: never;
@@ -81,7 +90,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session (or every session with logout_all) */
+        /**
+         * End this session (or every session with logout_all)
+         * @description Ends the caller's session (and, with `logout_all`, every session of the user); the body is optional.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -201,7 +213,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** With mfa_token: complete a login. With a bearer token: confirm MFA setup. */
+        /**
+         * With mfa_token: complete a login. With a bearer token: confirm MFA setup.
+         * @description With `mfa_token` (no bearer token) completes a login and answers tokens; with a bearer token and no `mfa_token` confirms a pending setup. A TOTP code is accepted once; a backup code is single-use.
+         */
         post: operations["verifyMfa"];
         delete?: never;
         options?: never;
@@ -492,7 +507,10 @@ export interface paths {
         /** Invitations not yet used, revoked or expired */
         get: operations["listInvites"];
         put?: never;
-        /** Invite someone to the tenant (single use; bound to the email when given) */
+        /**
+         * Invite someone to the tenant (single use; bound to the email when given)
+         * @description A single-use invitation (default lifetime 7 days), bound to `email` when given; its `token` goes in the register body's `invite_token`.
+         */
         post: operations["createInvite"];
         delete?: never;
         options?: never;
@@ -829,7 +847,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard) */
+        /**
+         * Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard)
+         * @description Caps are >= 0 and import limits 0..10000; a result with the soft cap above the hard cap is 422 naming `soft_cap_usd`. New import limits hold for the user's next import at once.
+         */
         patch: operations["updateUserQuota"];
         trace?: never;
     };
@@ -860,7 +881,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Schedule tasks: up to 10 at once (200), more in the background (202 + Location) */
+        /**
+         * Schedule tasks: up to 10 at once (200), more in the background (202 + Location)
+         * @description Up to 10 tasks are placed now (200 with the decisions); more are queued: 202 with `Location` naming the run, to poll until `completed` or `failed`. The window defaults to now .. now + 14 days and spans at most 90 days. A language-model run past today's hard spend cap is 429 `quota_exceeded`; `builtin` runs are never refused. `dry_run` stores decisions without applying them.
+         */
         post: operations["createScheduleRun"];
         delete?: never;
         options?: never;
@@ -928,7 +952,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule) */
+        /**
+         * Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule)
+         * @description Appends an `override` decision superseding this one and applies it at once. End must be after start (at most 31 days); a slot outside working hours or in a no-go window is allowed and listed in `warnings`.
+         */
         post: operations["overrideScheduleDecision"];
         delete?: never;
         options?: never;
@@ -962,7 +989,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one) */
+        /**
+         * Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one)
+         * @description Keeps the root's slot and re-places its descendants inside it; answered like `POST /schedule` (200, or 202 with `Location`). A root without a slot is 409 `not_scheduled`.
+         */
         post: operations["reflowScheduleSubtree"];
         delete?: never;
         options?: never;
@@ -980,7 +1010,10 @@ export interface paths {
         /** List webhook endpoints (secrets never returned, only secret_preview) */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create a webhook endpoint; the answer carries its secret, once */
+        /**
+         * Create a webhook endpoint; the answer carries its secret, once
+         * @description The URL must be https on a public address (checked again at every send). The answer shows the signing `secret` once; later reads show `secret_preview`. A user has at most 20 endpoints by default (422 `too_many_endpoints`).
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1016,7 +1049,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret; the answer carries the new one, once */
+        /**
+         * Replace the signing secret; the answer carries the new one, once
+         * @description A new secret replaces the old at once; the answer shows it once.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -1135,7 +1171,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now */
+        /**
+         * Send a delivery again now
+         * @description Sends the delivery again with the same `event_id`, so receivers can deduplicate.
+         */
         post: operations["redeliverDelivery"];
         delete?: never;
         options?: never;
@@ -1169,7 +1208,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a dead-lettered delivery again as a new delivery */
+        /**
+         * Send a dead-lettered delivery again as a new delivery
+         * @description Makes a new delivery of the dead-lettered one (a new delivery id, the same `event_id`).
+         */
         post: operations["requeueDeadLetter"];
         delete?: never;
         options?: never;
@@ -1237,7 +1279,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start connecting a provider calendar (authorization code with PKCE) */
+        /**
+         * Start connecting a provider calendar (authorization code with PKCE)
+         * @description Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` with `integration_id`, `provider` and `status`.
+         */
         post: operations["startIntegrationOauth"];
         delete?: never;
         options?: never;
@@ -1271,7 +1316,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sync now; answers exact counts */
+        /**
+         * Sync now; answers exact counts
+         * @description One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included.
+         */
         post: operations["syncIntegration"];
         delete?: never;
         options?: never;
@@ -1289,7 +1337,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Disconnect: revoke, stop push, drop its events (the row stays as revoked) */
+        /**
+         * Disconnect: revoke, stop push, drop its events (the row stays as revoked)
+         * @description The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar; the provider's grant is revoked where it offers that.
+         */
         delete: operations["disconnectIntegration"];
         options?: never;
         head?: never;
@@ -1303,10 +1354,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tasks */
+        /**
+         * List tasks
+         * @description The caller's tasks as a JSON array. Unknown query parameters are refused (422 naming `query.<name>`), so a misspelt filter never widens the answer.
+         */
         get: operations["listTasks"];
         put?: never;
-        /** Create a task */
+        /**
+         * Create a task
+         * @description Only `title` is required. Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`).
+         */
         post: operations["createTask"];
         delete?: never;
         options?: never;
@@ -1329,7 +1386,10 @@ export interface paths {
         delete: operations["deleteTask"];
         options?: never;
         head?: never;
-        /** Update a task (also manual scheduling and status changes) */
+        /**
+         * Update a task (also manual scheduling and status changes)
+         * @description Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`.
+         */
         patch: operations["updateTask"];
         trace?: never;
     };
@@ -1340,7 +1400,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A task with its whole subtree and rolled-up duration */
+        /**
+         * A task with its whole subtree and rolled-up duration
+         * @description The task with its descendants; `rolled_up_duration_min` is the task's own duration plus its children's roll-ups.
+         */
         get: operations["getTaskTree"];
         put?: never;
         post?: never;
@@ -1359,7 +1422,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-parent a task (null makes it a root) */
+        /**
+         * Re-parent a task (null makes it a root)
+         * @description Moves the task and its subtree under another parent (`null`: to the root). The moved subtree must stay within 5 levels and cannot go under itself.
+         */
         post: operations["moveTask"];
         delete?: never;
         options?: never;
@@ -1393,7 +1459,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a dependency edge */
+        /**
+         * Create a dependency edge
+         * @description `dep_type` defaults to `finish_to_start` and `lag_min` to 0. A self-dependency is 422; a duplicate or a cycle is 409.
+         */
         post: operations["createDependency"];
         delete?: never;
         options?: never;
@@ -1444,7 +1513,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run */
+        /**
+         * Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run
+         * @description Up to 100 rows as JSON, or CSV with a header row (`text/csv`). A commit is all-or-nothing; `commit: false` only validates. More rows are 413 (use an import job); over the per-user import quota is 429 `quota_exceeded`.
+         */
         post: operations["importTasks"];
         delete?: never;
         options?: never;
@@ -1461,7 +1533,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a large import; a background worker parses it */
+        /**
+         * Queue a large import; a background worker parses it
+         * @description Answers 202 with `job_id`; poll `GET /api/v1/service/tasks/bulk-import/jobs/{job_id}` until the job is `parsed`, then commit it.
+         */
         post: operations["createImportJob"];
         delete?: never;
         options?: never;
@@ -1548,7 +1623,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled tasks and connected calendar events as one list, sorted by start */
+        /**
+         * Scheduled tasks and connected calendar events as one list, sorted by start
+         * @description `view` defaults to `week`; `from` to the start of today in the user's timezone; `to` to `from` plus the view's length. At most 366 days; `limit` 1..1000 (default 500); sorted by start.
+         */
         get: operations["listCalendarEvents"];
         put?: never;
         post?: never;
@@ -1569,7 +1647,10 @@ export interface paths {
         get: operations["getCalendarEvent"];
         put?: never;
         post?: never;
-        /** Unschedule: the task goes back to pending and its reminder is cancelled */
+        /**
+         * Unschedule: the task goes back to pending and its reminder is cancelled
+         * @description The task goes back to `pending` and its reminder is cancelled. Events of a connected calendar are changed there (409 `event_not_editable`).
+         */
         delete: operations["unscheduleCalendarEvent"];
         options?: never;
         head?: never;
@@ -1617,7 +1698,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Busy blocks of every source in the window, naming what made each busy */
+        /**
+         * Busy blocks of every source in the window, naming what made each busy
+         * @description Both `from` and `to` are required, at most 93 days apart. Overlapping busy blocks of every source are merged, each naming its sources.
+         */
         get: operations["getFreeBusy"];
         put?: never;
         post?: never;
@@ -1820,7 +1904,9 @@ export interface components {
         Calendar: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
             tenant_id: string;
+            /** Format: uuid */
             owner_id: string;
             name: string;
             description: string | null;
@@ -1834,9 +1920,15 @@ export interface components {
              * @enum {string}
              */
             permission: "owner" | "admin" | "edit" | "view";
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             updated_at: string;
         };
         CalendarCreate: {
@@ -1860,7 +1952,9 @@ export interface components {
             /** @enum {string} */
             source: "task" | "google" | "microsoft";
             title: string;
+            /** Format: date-time */
             start: string;
+            /** Format: date-time */
             end: string;
             all_day: boolean;
             /** @description the task status, or confirmed / tentative for a provider event */
@@ -1872,7 +1966,9 @@ export interface components {
             editable: boolean;
         };
         CalendarEventsPage: {
+            /** Format: date-time */
             from: string;
+            /** Format: date-time */
             to: string;
             /** @enum {string} */
             view: "day" | "week" | "month" | "agenda";
@@ -1907,7 +2003,10 @@ export interface components {
             llm_spend_today_usd: number | null;
             /** @description unread bell notifications (delivery service); null while it cannot answer */
             notifications_unread: number | null;
-            /** @description local today, YYYY-MM-DD */
+            /**
+             * Format: date
+             * @description local today, YYYY-MM-DD
+             */
             date: string;
             /** @description IANA zone of 'today': the scheduler's settings timezone, else the profile's while it cannot answer */
             timezone: string;
@@ -1924,8 +2023,11 @@ export interface components {
             children: components["schemas"]["DashboardTile"][];
         };
         DeadLetter: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             delivery_id: string;
+            /** Format: uuid */
             reminder_id: string;
             endpoint_id: string | null;
             /** @enum {string} */
@@ -1933,6 +2035,7 @@ export interface components {
             reason: string;
             last_status_code: number | null;
             attempts: number;
+            /** Format: date-time */
             created_at: string;
         };
         Decision: {
@@ -1941,7 +2044,9 @@ export interface components {
             run_id: string | null;
             /** Format: uuid */
             task_id: string;
+            /** Format: date-time */
             chosen_slot_start: string;
+            /** Format: date-time */
             chosen_slot_end: string;
             rationale: string;
             provider: string;
@@ -1954,6 +2059,7 @@ export interface components {
             warnings: string[];
             /** Format: uuid */
             created_by: string;
+            /** Format: date-time */
             created_at: string;
         };
         DecisionOverride: {
@@ -1973,13 +2079,18 @@ export interface components {
             decision_id: string;
         };
         Delivery: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             reminder_id: string;
             endpoint_id: string | null;
             /** @enum {string} */
             channel: "email" | "inapp" | "webhook";
             event: string;
-            /** @description Stable across retries, redeliver and requeue of one event for one endpoint */
+            /**
+             * Format: uuid
+             * @description Stable across retries, redeliver and requeue of one event for one endpoint
+             */
             event_id: string;
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dead";
@@ -1991,12 +2102,16 @@ export interface components {
             last_error: string | null;
             last_attempt_at: string | null;
             delivered_at: string | null;
+            /** Format: date-time */
             created_at: string;
         };
         DeliveryAttempt: {
             /** @description The envelope `attempt` of this try; starts at 1 again after a redeliver */
             attempt: number;
-            /** @description When the outcome was recorded */
+            /**
+             * Format: date-time
+             * @description When the outcome was recorded
+             */
             at: string;
             /** @description The receiver's HTTP status; null when none came */
             status_code: number | null;
@@ -2004,13 +2119,18 @@ export interface components {
             latency_ms: number;
         };
         DeliveryDetail: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             reminder_id: string;
             endpoint_id: string | null;
             /** @enum {string} */
             channel: "email" | "inapp" | "webhook";
             event: string;
-            /** @description Stable across retries, redeliver and requeue of one event for one endpoint */
+            /**
+             * Format: uuid
+             * @description Stable across retries, redeliver and requeue of one event for one endpoint
+             */
             event_id: string;
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dead";
@@ -2022,6 +2142,7 @@ export interface components {
             last_error: string | null;
             last_attempt_at: string | null;
             delivered_at: string | null;
+            /** Format: date-time */
             created_at: string;
             payload: {
                 [key: string]: unknown;
@@ -2038,6 +2159,7 @@ export interface components {
             /** @enum {string} */
             dep_type: "finish_to_start" | "start_to_start" | "finish_to_finish" | "start_to_finish";
             lag_min: number;
+            /** Format: date-time */
             created_at: string;
         };
         DependencyCreate: {
@@ -2052,18 +2174,22 @@ export interface components {
              */
             depends_on_id: string;
             /**
-             * @default finish_to_start
+             * @description Default: "finish_to_start".
              * @enum {string}
              */
             dep_type?: "finish_to_start" | "start_to_start" | "finish_to_finish" | "start_to_finish";
-            /** @default 0 */
+            /** @description Default: 0. */
             lag_min?: number;
         };
         FreeBusy: {
+            /** Format: date-time */
             from: string;
+            /** Format: date-time */
             to: string;
             busy: {
+                /** Format: date-time */
                 start: string;
+                /** Format: date-time */
                 end: string;
                 /** @enum {string} */
                 source: "task" | "google" | "microsoft" | "mixed";
@@ -2089,7 +2215,9 @@ export interface components {
             auto_schedule: boolean;
             /** @description the scheduling run auto_schedule started once the job committed (null otherwise) */
             schedule_run_id: string | null;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         /**
@@ -2116,9 +2244,9 @@ export interface components {
         ImportRequest: {
             /** @description task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own */
             rows: unknown[];
-            /** @default true */
+            /** @description Default: true. */
             commit?: boolean;
-            /** @default false */
+            /** @description Default: false. */
             auto_schedule?: boolean;
         };
         ImportResult: {
@@ -2147,7 +2275,9 @@ export interface components {
             last_synced_at: string | null;
             last_error: string | null;
             push_expires_at: string | null;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         IntegrationAuthorization: {
@@ -2189,22 +2319,35 @@ export interface components {
             title: string;
             description: string | null;
             location: string | null;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             start_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             end_at: string;
             all_day: boolean;
             /** @enum {string} */
             status: "confirmed" | "tentative" | "cancelled";
+            /** Format: uuid */
             created_by: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             updated_at: string;
         };
         ItemCreate: {
             /**
-             * @default event
+             * @description Default: "event".
              * @enum {string}
              */
             type?: "meeting" | "event" | "task";
@@ -2215,10 +2358,10 @@ export interface components {
             start_at: string;
             /** Format: date-time */
             end_at: string;
-            /** @default false */
+            /** @description Default: false. */
             all_day?: boolean;
             /**
-             * @default confirmed
+             * @description Default: "confirmed".
              * @enum {string}
              */
             status?: "confirmed" | "tentative";
@@ -2243,7 +2386,9 @@ export interface components {
         ItemWindow: {
             /** Format: uuid */
             calendar_id: string;
+            /** Format: date */
             start_date: string;
+            /** Format: date */
             end_date: string;
             items: components["schemas"]["Item"][];
             total: number;
@@ -2255,6 +2400,7 @@ export interface components {
             sso_token?: string;
         };
         Me: {
+            /** Format: uuid */
             id: string;
             sub: string;
             email: string;
@@ -2266,6 +2412,7 @@ export interface components {
             avatar_url: string | null;
             timezone: string | null;
             locale: string | null;
+            /** Format: uuid */
             tenant_id: string;
             is_active: boolean;
             is_verified: boolean;
@@ -2278,7 +2425,9 @@ export interface components {
             extra: {
                 [key: string]: unknown;
             };
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
             exp: number;
             iat: number;
@@ -2316,7 +2465,9 @@ export interface components {
             label: string | null;
             /** @constant */
             kind: "once";
+            /** Format: date-time */
             start_at: string;
+            /** Format: date-time */
             end_at: string;
         };
         NoGoWindowCreate: {
@@ -2346,6 +2497,7 @@ export interface components {
             end_at: string;
         };
         Notification: {
+            /** Format: uuid */
             id: string;
             kind: string;
             title: string;
@@ -2355,6 +2507,7 @@ export interface components {
             };
             read: boolean;
             read_at: string | null;
+            /** Format: date-time */
             created_at: string;
         };
         NotificationPage: {
@@ -2400,14 +2553,16 @@ export interface components {
             code: "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
             /** @description The X-Request-Id of the request, for support */
             request_id: string;
-            /** @description Each invalid field (422 only) */
+            /** @description Each invalid field (422 only); at most 50, `errors_total` counts them all when there were more */
             errors?: {
-                /** @description Where: the request part (body, querystring, params, headers) then the path inside it */
+                /** @description Where: the request part (body, query, params, path, headers) then the path inside it */
                 loc: (string | number)[];
                 msg: string;
                 /** @description Kind of failure, e.g. too_small, invalid_format, unrecognized_keys */
                 type: string;
             }[];
+            /** @description How many invalid fields were found, when `errors` lists only the first 50 */
+            errors_total?: number;
         };
         Quota: {
             /** @description USD, rounded to 6 decimals */
@@ -2523,6 +2678,7 @@ export interface components {
             };
         };
         ScheduleCost: {
+            /** Format: date */
             date: string;
             /** @description USD, rounded to 6 decimals */
             daily_usd: number;
@@ -2567,6 +2723,7 @@ export interface components {
                 done: number;
             };
             error: string | null;
+            /** Format: date-time */
             created_at: string;
             started_at: string | null;
             completed_at: string | null;
@@ -2606,7 +2763,9 @@ export interface components {
             working_hours: components["schemas"]["WorkingHours"];
             no_go_windows: components["schemas"]["NoGoWindow"][];
             reminder_offset_min: number;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
             ignored?: string[];
         };
@@ -2651,12 +2810,17 @@ export interface components {
             id: string;
             /** Format: uuid */
             calendar_id: string;
+            /** Format: uuid */
             user_id: string;
             email: string | null;
             /** @enum {string} */
             permission: "view" | "edit" | "admin";
+            /** Format: uuid */
             granted_by: string;
-            /** @description ISO-8601 UTC datetime with Z */
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC datetime with Z
+             */
             created_at: string;
         };
         ShareCreate: {
@@ -2680,7 +2844,9 @@ export interface components {
         Task: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
             tenant_id: string;
+            /** Format: uuid */
             user_id: string;
             parent_task_id: string | null;
             depth: number;
@@ -2700,33 +2866,28 @@ export interface components {
             chosen_slot_start: string | null;
             chosen_slot_end: string | null;
             completed_at: string | null;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         TaskCreate: {
             title: string;
             description?: string | null;
             raw_input?: string | null;
-            /**
-             * @description 1 = highest .. 5 = lowest
-             * @default 3
-             */
+            /** @description 1 = highest .. 5 = lowest. Default: 3. */
             priority?: number;
-            /** @default 30 */
+            /** @description Default: 30. */
             duration_min?: number;
             deadline_at?: string | null;
             earliest_start_at?: string | null;
-            /**
-             * @default [
-             *       "inapp"
-             *     ]
-             */
+            /** @description Default: ["inapp"]. */
             reminder_channels?: ("email" | "inapp" | "webhook")[];
-            /** @default 10 */
+            /** @description Default: 10. */
             reminder_offset_min?: number;
-            /** @default [] */
+            /** @description Default: []. */
             tags?: string[];
-            /** @default null */
+            /** @description Default: null. */
             parent_task_id?: string | null;
         };
         TaskMove: {
@@ -2757,7 +2918,9 @@ export interface components {
         TaskTree: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
             tenant_id: string;
+            /** Format: uuid */
             user_id: string;
             parent_task_id: string | null;
             depth: number;
@@ -2777,7 +2940,9 @@ export interface components {
             chosen_slot_start: string | null;
             chosen_slot_end: string | null;
             completed_at: string | null;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
             /** @description the task's own duration plus its children's roll-ups */
             rolled_up_duration_min: number;
@@ -2793,6 +2958,7 @@ export interface components {
             updated_at: string;
         };
         TenantSchedulingSettings: {
+            /** Format: uuid */
             tenant_id: string;
             /** @enum {string} */
             llm_provider_tenant_default: "builtin" | "openai" | "anthropic";
@@ -2810,9 +2976,12 @@ export interface components {
             user: components["schemas"]["UserProfile"];
         };
         UpcomingReminder: {
+            /** Format: uuid */
             reminder_id: string;
+            /** Format: uuid */
             task_id: string;
             task_title: string;
+            /** Format: date-time */
             remind_at: string;
             channels: string[];
         };
@@ -2821,6 +2990,7 @@ export interface components {
             /** @description USD, rounded to 6 decimals */
             total_usd: number;
             days: {
+                /** Format: date */
                 date: string;
                 calls: number;
                 input_tokens: number;
@@ -2830,6 +3000,7 @@ export interface components {
             }[];
         };
         UsageToday: {
+            /** Format: date */
             date: string;
             timezone: string;
             /** @description USD, rounded to 6 decimals */
@@ -2848,6 +3019,7 @@ export interface components {
             }[];
         };
         UserProfile: {
+            /** Format: uuid */
             id: string;
             sub: string;
             email: string;
@@ -2859,6 +3031,7 @@ export interface components {
             avatar_url: string | null;
             timezone: string | null;
             locale: string | null;
+            /** Format: uuid */
             tenant_id: string;
             is_active: boolean;
             is_verified: boolean;
@@ -2871,7 +3044,9 @@ export interface components {
             extra: {
                 [key: string]: unknown;
             };
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         UserProfilePatch: {
@@ -2903,6 +3078,7 @@ export interface components {
             bulk_import_per_day?: number;
         };
         WebhookEndpoint: {
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -2915,21 +3091,28 @@ export interface components {
             events: ("reminder.fired" | "webhook.test")[];
             secret_preview: string;
             consecutive_failures: number;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         WebhookEndpointAttempt: {
             /** @description The envelope `attempt` of this try; starts at 1 again after a redeliver */
             attempt: number;
-            /** @description When the outcome was recorded */
+            /**
+             * Format: date-time
+             * @description When the outcome was recorded
+             */
             at: string;
             /** @description The receiver's HTTP status; null when none came */
             status_code: number | null;
             error: string | null;
             latency_ms: number;
+            /** Format: uuid */
             id: string;
             delivery_id: string | null;
             event: string;
+            /** Format: uuid */
             event_id: string;
         };
         WebhookEndpointCreate: {
@@ -2937,10 +3120,7 @@ export interface components {
             url: string;
             description?: string | null;
             enabled?: boolean;
-            /**
-             * @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue
-             * @default 4
-             */
+            /** @description Retries after the first try (0 = one try only); waits 5 s, 30 s, 5 min, 1 h, then 6 h, 12 h, 24 h, 24 h, then the dead-letter queue. Default: 4. */
             max_attempts?: number;
             fallback_to_email?: boolean;
             /** @description Event types to receive (GET /webhooks/event-types lists them); omitted or null means every type, including types added later */
@@ -2958,6 +3138,7 @@ export interface components {
             events?: ("reminder.fired" | "webhook.test")[] | null;
         };
         WebhookEndpointWithSecret: {
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -2970,7 +3151,9 @@ export interface components {
             events: ("reminder.fired" | "webhook.test")[];
             secret_preview: string;
             consecutive_failures: number;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
             secret: string;
         };
@@ -3025,7 +3208,10 @@ export interface components {
         };
         WebhookTestResult: {
             ok: boolean;
-            /** @description The event_id of the webhook.test sent; the attempt is listed under the endpoint */
+            /**
+             * Format: uuid
+             * @description The event_id of the webhook.test sent; the attempt is listed under the endpoint
+             */
             event_id: string;
             status_code: number;
             latency_ms: number;
@@ -3065,10 +3251,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description Not authenticated (missing, invalid, expired or revoked token) */
+        /** @description Not authenticated (missing, invalid, expired or revoked token); sent with `WWW-Authenticate: Bearer`. Codes: `not_authenticated` */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -3085,7 +3272,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden (a permission code the caller lacks) */
+        /** @description Forbidden (a permission code the caller lacks). Codes: `forbidden` */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3105,7 +3292,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not found (also another tenant's or user's resource) */
+        /** @description Not found (also another tenant's or user's resource). Codes: `not_found` */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3125,7 +3312,47 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Validation failed; `errors` names each field (also unknown ones) */
+        /** @description The body is over 1 MiB. Codes: `payload_too_large` */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:routinely:problem:payload_too_large",
+                 *       "title": "Payload too large",
+                 *       "status": 413,
+                 *       "detail": "Payload too large",
+                 *       "code": "payload_too_large",
+                 *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body's Content-Type is not one this operation reads (JSON unless the operation lists others). Codes: `unsupported_media_type` */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:routinely:problem:unsupported_media_type",
+                 *       "title": "Unsupported media type",
+                 *       "status": 415,
+                 *       "detail": "Unsupported media type",
+                 *       "code": "unsupported_media_type",
+                 *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `validation_failed` */
         ValidationFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3155,7 +3382,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too many requests; retry after `Retry-After` seconds */
+        /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limited` */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3168,11 +3395,11 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "urn:routinely:problem:quota_exceeded",
-                 *       "title": "Quota exceeded",
+                 *       "type": "urn:routinely:problem:rate_limited",
+                 *       "title": "Too many requests",
                  *       "status": 429,
-                 *       "detail": "Quota exceeded",
-                 *       "code": "quota_exceeded",
+                 *       "detail": "Too many requests",
+                 *       "code": "rate_limited",
                  *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                  *     }
                  */
@@ -3188,6 +3415,16 @@ export interface components {
          * @example 0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e
          */
         "X-Request-Id": string;
+        /**
+         * @description The scheme to authenticate with
+         * @example Bearer
+         */
+        "WWW-Authenticate": string;
+        /**
+         * @description Where the redirect goes
+         * @example https://idp.example.com/realms/acme/protocol/openid-connect/auth?client_id=routinely
+         */
+        Location: string;
         /** @description Seconds until a retry may succeed */
         "Retry-After": number;
         /** @description Requests allowed in the current window */
@@ -3215,14 +3452,14 @@ export interface operations {
                  *       "email": "ada@example.com",
                  *       "password": "correct horse battery",
                  *       "name": "Ada Lovelace",
-                 *       "first_name": "string",
-                 *       "last_name": "string",
-                 *       "display_name": "string",
-                 *       "phone": "string",
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
+                 *       "display_name": "Ada",
+                 *       "phone": "+44 20 7946 0958",
                  *       "timezone": "Europe/Berlin",
-                 *       "locale": "en",
+                 *       "locale": "en-GB",
                  *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                 *       "invite_token": "string"
+                 *       "invite_token": "inv_0195f3a2c8a94c0e8d5b"
                  *     }
                  */
                 "application/json": components["schemas"]["RegisterRequest"];
@@ -3247,18 +3484,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -3271,8 +3508,8 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       },
                      *       "sso_linked": true
                      *     }
@@ -3280,7 +3517,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResponse"];
                 };
             };
-            /** @description registration_closed: the tenant's registration policy does not admit you */
+            /** @description `registration_closed`: the tenant's registration policy does not admit you. Codes: `registration_closed` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3289,17 +3526,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:forbidden",
-                     *       "title": "Forbidden",
+                     *       "type": "urn:routinely:problem:registration_closed",
+                     *       "title": "Registration closed",
                      *       "status": 403,
-                     *       "detail": "Forbidden",
-                     *       "code": "forbidden",
+                     *       "detail": "Registration closed",
+                     *       "code": "registration_closed",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `email_taken`: an account with this email exists in the tenant. Codes: `email_taken` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:email_taken",
+                     *       "title": "Email already registered",
+                     *       "status": 409,
+                     *       "detail": "Email already registered",
+                     *       "code": "email_taken",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3317,7 +3576,7 @@ export interface operations {
                  * @example {
                  *       "email": "ada@example.com",
                  *       "password": "correct horse battery",
-                 *       "sso_token": "string"
+                 *       "sso_token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl"
                  *     }
                  */
                 "application/json": components["schemas"]["LoginRequest"];
@@ -3342,18 +3601,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -3366,16 +3625,79 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["MfaRequired"];
                 };
             };
+            /** @description `invalid_credentials`: wrong email or password (indistinguishable); `invalid_sso_token`: the `sso_token` is not a valid provider token. Codes: `invalid_credentials`, `invalid_sso_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_credentials",
+                     *       "title": "Invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "Invalid credentials",
+                     *       "code": "invalid_credentials",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `account_disabled`: the account is disabled. Codes: `account_disabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:account_disabled",
+                     *       "title": "Account disabled",
+                     *       "status": 403,
+                     *       "detail": "Account disabled",
+                     *       "code": "account_disabled",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: `sso_token` sent while single sign-on is off or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     loginWithForm: {
@@ -3389,10 +3711,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "username": "string",
+                 *       "username": "ada@example.com",
                  *       "password": "correct horse battery",
-                 *       "grant_type": "string",
-                 *       "scope": "string"
+                 *       "grant_type": "password",
+                 *       "scope": ""
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -3424,18 +3746,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -3448,14 +3770,57 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["MfaRequired"];
                 };
             };
+            /** @description `invalid_credentials`: wrong username or password. Codes: `invalid_credentials` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_credentials",
+                     *       "title": "Invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "Invalid credentials",
+                     *       "code": "invalid_credentials",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `account_disabled`: the account is disabled. Codes: `account_disabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:account_disabled",
+                     *       "title": "Account disabled",
+                     *       "status": 403,
+                     *       "detail": "Account disabled",
+                     *       "code": "account_disabled",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3498,18 +3863,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -3522,14 +3887,37 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
+            /** @description `invalid_token`: unknown, expired or already used refresh token (a reused one revokes its whole family). Codes: `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_token",
+                     *       "title": "Invalid or expired token",
+                     *       "status": 401,
+                     *       "detail": "Invalid or expired token",
+                     *       "code": "invalid_token",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3578,6 +3966,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3603,18 +3993,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "sub": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *       "email": "ada@example.com",
                      *       "name": "Ada Lovelace",
-                     *       "display_name": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "phone": "string",
-                     *       "avatar_url": "string",
+                     *       "display_name": "Ada",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "phone": "+44 20 7946 0958",
+                     *       "avatar_url": "https://example.com/avatars/ada.png",
                      *       "timezone": "Europe/Berlin",
-                     *       "locale": "string",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *       "locale": "en-GB",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "is_active": true,
                      *       "is_verified": true,
                      *       "auth_method": "sso",
@@ -3627,15 +4017,15 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "extra": {},
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "exp": 1,
                      *       "iat": 1,
-                     *       "jti": "string",
-                     *       "iss": "string",
-                     *       "aud": "string",
-                     *       "sid": "string",
-                     *       "typ": "string"
+                     *       "jti": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7b",
+                     *       "iss": "https://routinely.example.com",
+                     *       "aud": "routinely",
+                     *       "sid": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7c",
+                     *       "typ": "access"
                      *     }
                      */
                     "application/json": components["schemas"]["Me"];
@@ -3657,11 +4047,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Ada Lovelace",
-                 *       "display_name": "string",
-                 *       "first_name": "string",
-                 *       "last_name": "string",
+                 *       "display_name": "Ada",
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
                  *       "timezone": "Europe/Berlin",
-                 *       "locale": "en",
+                 *       "locale": "en-GB",
                  *       "avatar_url": "https://hooks.example.com/routinely"
                  *     }
                  */
@@ -3681,18 +4071,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "sub": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *       "email": "ada@example.com",
                      *       "name": "Ada Lovelace",
-                     *       "display_name": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "phone": "string",
-                     *       "avatar_url": "string",
+                     *       "display_name": "Ada",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "phone": "+44 20 7946 0958",
+                     *       "avatar_url": "https://example.com/avatars/ada.png",
                      *       "timezone": "Europe/Berlin",
-                     *       "locale": "string",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *       "locale": "en-GB",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "is_active": true,
                      *       "is_verified": true,
                      *       "auth_method": "sso",
@@ -3705,14 +4095,16 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "extra": {},
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UserProfile"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3747,9 +4139,9 @@ export interface operations {
                      *       "auth_methods": [
                      *         "string"
                      *       ],
-                     *       "active_auth_method": "string",
+                     *       "active_auth_method": "local",
                      *       "authenticated": true,
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002"
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *     }
                      */
                     "application/json": {
@@ -3801,7 +4193,7 @@ export interface operations {
                      *       "auth_methods": [
                      *         "string"
                      *       ],
-                     *       "active_auth_method": "string"
+                     *       "active_auth_method": "local"
                      *     }
                      */
                     "application/json": components["schemas"]["AuthStatus"];
@@ -3822,7 +4214,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "new_password": "stringxx",
-                 *       "current_password": "string"
+                 *       "current_password": "correct horse battery"
                  *     }
                  */
                 "application/json": {
@@ -3853,7 +4245,29 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description `invalid_credentials`: `current_password` is wrong; otherwise Not authenticated (missing, invalid, expired or revoked token); sent with `WWW-Authenticate: Bearer`. Codes: `invalid_credentials`, `not_authenticated` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_credentials",
+                     *       "title": "Invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "Invalid credentials",
+                     *       "code": "invalid_credentials",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3900,6 +4314,28 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `password_already_set`: the account has a local password already (use set-local-password). Codes: `password_already_set` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:password_already_set",
+                     *       "title": "A local password is already set",
+                     *       "status": 409,
+                     *       "detail": "A local password is already set",
+                     *       "code": "password_already_set",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3926,8 +4362,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk",
-                     *       "otpauth_url": "string",
-                     *       "qr_code_url": "string",
+                     *       "otpauth_url": "otpauth://totp/Routinely:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Routinely",
+                     *       "qr_code_url": "https://routinely.example.com/api/v1/auth/mfa/qr.png",
                      *       "backup_codes": [
                      *         "string"
                      *       ]
@@ -3937,6 +4373,26 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `mfa_already_enabled`: MFA is on already. Codes: `mfa_already_enabled` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:mfa_already_enabled",
+                     *       "title": "MFA already enabled",
+                     *       "status": 409,
+                     *       "detail": "MFA already enabled",
+                     *       "code": "mfa_already_enabled",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -3951,8 +4407,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "string",
-                 *       "mfa_token": "string"
+                 *       "code": "123456",
+                 *       "mfa_token": "mfa_0195f3a2c8a94c0e8d5b"
                  *     }
                  */
                 "application/json": {
@@ -3980,18 +4436,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -4004,8 +4460,8 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     }
                      */
@@ -4015,7 +4471,49 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description `invalid_mfa_code`: the code is wrong or used already; `invalid_token`: the `mfa_token` is unknown or expired; otherwise Not authenticated (missing, invalid, expired or revoked token); sent with `WWW-Authenticate: Bearer`. Codes: `invalid_mfa_code`, `invalid_token`, `not_authenticated` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_mfa_code",
+                     *       "title": "Invalid MFA code",
+                     *       "status": 401,
+                     *       "detail": "Invalid MFA code",
+                     *       "code": "invalid_mfa_code",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `mfa_not_enabled`: confirming a setup that was never started. Codes: `mfa_not_enabled` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:mfa_not_enabled",
+                     *       "title": "MFA is not enabled",
+                     *       "status": 409,
+                     *       "detail": "MFA is not enabled",
+                     *       "code": "mfa_not_enabled",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -4032,7 +4530,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "password": "correct horse battery",
-                 *       "code": "string"
+                 *       "code": "123456"
                  *     }
                  */
                 "application/json": {
@@ -4066,7 +4564,49 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description `invalid_credentials`: wrong `password`; `invalid_mfa_code`: wrong `code`; otherwise Not authenticated (missing, invalid, expired or revoked token); sent with `WWW-Authenticate: Bearer`. Codes: `invalid_credentials`, `invalid_mfa_code`, `not_authenticated` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_credentials",
+                     *       "title": "Invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "Invalid credentials",
+                     *       "code": "invalid_credentials",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `mfa_not_enabled`: MFA is off. Codes: `mfa_not_enabled` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:mfa_not_enabled",
+                     *       "title": "MFA is not enabled",
+                     *       "status": 409,
+                     *       "detail": "MFA is not enabled",
+                     *       "code": "mfa_not_enabled",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -4087,6 +4627,7 @@ export interface operations {
             302: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4096,6 +4637,26 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured, or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     startSsoRegistration: {
@@ -4114,6 +4675,7 @@ export interface operations {
             302: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4123,6 +4685,26 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured, or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     completeSsoLogin: {
@@ -4136,7 +4718,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "string"
+                 *       "token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl"
                  *     }
                  */
                 "application/json": {
@@ -4164,18 +4746,18 @@ export interface operations {
                      *       "expires_in": 1,
                      *       "refresh_expires_in": 1,
                      *       "user": {
-                     *         "id": "string",
-                     *         "sub": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
-                     *         "display_name": "string",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "phone": "string",
-                     *         "avatar_url": "string",
+                     *         "display_name": "Ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "avatar_url": "https://example.com/avatars/ada.png",
                      *         "timezone": "Europe/Berlin",
-                     *         "locale": "string",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *         "locale": "en-GB",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "is_active": true,
                      *         "is_verified": true,
                      *         "auth_method": "sso",
@@ -4188,16 +4770,99 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "extra": {},
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
+            /** @description `invalid_sso_token`: the token is not a valid ID token or access token of the provider. Codes: `invalid_sso_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:invalid_sso_token",
+                     *       "title": "Invalid single sign-on token",
+                     *       "status": 401,
+                     *       "detail": "Invalid single sign-on token",
+                     *       "code": "invalid_sso_token",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `registration_closed`: the tenant's registration policy does not admit a new user. Codes: `registration_closed` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:registration_closed",
+                     *       "title": "Registration closed",
+                     *       "status": 403,
+                     *       "detail": "Registration closed",
+                     *       "code": "registration_closed",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the account is linked to another identity at the provider. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured, or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     validateSsoToken: {
@@ -4224,7 +4889,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "sub": "string",
+                     *       "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *       "email": "ada@example.com",
                      *       "exp": 1,
                      *       "claims": {}
@@ -4248,6 +4913,26 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured, or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getSsoStatus: {
@@ -4274,8 +4959,8 @@ export interface operations {
                      *       "sso_session": true,
                      *       "sso_configured": true,
                      *       "sso_available": true,
-                     *       "issuer": "string",
-                     *       "session_expires_at": "string"
+                     *       "issuer": "https://idp.example.com/realms/acme",
+                     *       "session_expires_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": {
@@ -4303,6 +4988,7 @@ export interface operations {
             302: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4311,6 +4997,26 @@ export interface operations {
                 content?: never;
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured, or its provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     ssoLogout: {
@@ -4326,6 +5032,7 @@ export interface operations {
             302: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4334,6 +5041,26 @@ export interface operations {
                 content?: never;
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     ssoBackChannelLogout: {
@@ -4347,7 +5074,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "logout_token": "string"
+                 *       "logout_token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -4365,7 +5092,10 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /** @example null */
+                    "application/json": null;
+                };
             };
             /** @description Bad request */
             400: {
@@ -4376,29 +5106,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Validation failed",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
-                     *       "errors": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "title"
-                     *           ],
-                     *           "msg": "Too small: expected string to have >=1 characters",
-                     *           "type": "too_small"
-                     *         }
-                     *       ]
+                     *       "error": "invalid_request",
+                     *       "error_description": "logout_token missing"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        error_description: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
         };
     };
     ssoFrontChannelLogout: {
@@ -4430,6 +5169,26 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     receiveIdpEvent: {
@@ -4446,11 +5205,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "string",
-                 *       "type": "string",
-                 *       "occurred_at": "string",
+                 *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "type": "urn:routinely:problem:not_found",
+                 *       "occurred_at": "2026-03-02T09:00:00Z",
                  *       "data": {
-                 *         "sub": "string"
+                 *         "sub": "0195f3a2-0000-7000-8000-000000000002"
                  *       }
                  *     }
                  */
@@ -4490,8 +5249,51 @@ export interface operations {
                     };
                 };
             };
+            /** @description `not_authenticated`: missing or invalid `X-IdP-Signature` (or outside its 300 s window). Codes: `not_authenticated` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_authenticated",
+                     *       "title": "Not authenticated",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "code": "not_authenticated",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on is not configured. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     sendVerifyEmail: {
@@ -4528,7 +5330,47 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `conflict`: the account is not linked to the identity provider. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on or the provider's admin API is not configured, or the provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     resendVerifyEmail: {
@@ -4565,7 +5407,47 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `conflict`: the account is not linked to the identity provider. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on or the provider's admin API is not configured, or the provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listAvailableRoles: {
@@ -4602,7 +5484,47 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `conflict`: the account is not linked to the identity provider. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on or the provider's admin API is not configured, or the provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     selectRole: {
@@ -4616,7 +5538,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "role": "string"
+                 *       "role": "admin"
                  *     }
                  */
                 "application/json": {
@@ -4637,18 +5559,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "sub": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "sub": "0195f3a2-0000-7000-8000-000000000002",
                      *       "email": "ada@example.com",
                      *       "name": "Ada Lovelace",
-                     *       "display_name": "string",
-                     *       "first_name": "string",
-                     *       "last_name": "string",
-                     *       "phone": "string",
-                     *       "avatar_url": "string",
+                     *       "display_name": "Ada",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "phone": "+44 20 7946 0958",
+                     *       "avatar_url": "https://example.com/avatars/ada.png",
                      *       "timezone": "Europe/Berlin",
-                     *       "locale": "string",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *       "locale": "en-GB",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "is_active": true,
                      *       "is_verified": true,
                      *       "auth_method": "sso",
@@ -4661,16 +5583,78 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "extra": {},
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UserProfile"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: the provider does not grant the caller this role. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the account is not linked to the identity provider. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description `sso_unavailable`: single sign-on or the provider's admin API is not configured, or the provider is down. Codes: `sso_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:sso_unavailable",
+                     *       "title": "Single sign-on unavailable",
+                     *       "status": 503,
+                     *       "detail": "Single sign-on unavailable",
+                     *       "code": "sso_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getTenant: {
@@ -4760,6 +5744,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -4816,11 +5802,11 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     /**
-                     * @default user
+                     * @description Default: "user".
                      * @enum {string}
                      */
                     role?: "user" | "admin";
-                    /** @default 604800 */
+                    /** @description Default: 604800. */
                     expires_in_s?: number;
                 };
             };
@@ -4843,7 +5829,7 @@ export interface operations {
                      *       "role": "user",
                      *       "expires_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "token": "string"
+                     *       "token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl"
                      *     }
                      */
                     "application/json": components["schemas"]["InviteWithToken"];
@@ -4851,6 +5837,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -4916,8 +5904,8 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *           "owner_id": "string",
+                     *           "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "owner_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "name": "Ada Lovelace",
                      *           "description": "Every other morning, before work",
                      *           "color": "#0f766e",
@@ -4925,8 +5913,8 @@ export interface operations {
                      *           "visibility": "private",
                      *           "is_active": true,
                      *           "permission": "owner",
-                     *           "created_at": "string",
-                     *           "updated_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z",
+                     *           "updated_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -4978,8 +5966,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "owner_id": "string",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "owner_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "description": "Every other morning, before work",
                      *       "color": "#0f766e",
@@ -4987,14 +5975,16 @@ export interface operations {
                      *       "visibility": "private",
                      *       "is_active": true,
                      *       "permission": "owner",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Calendar"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5023,8 +6013,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "owner_id": "string",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "owner_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "description": "Every other morning, before work",
                      *       "color": "#0f766e",
@@ -5032,15 +6022,34 @@ export interface operations {
                      *       "visibility": "private",
                      *       "is_active": true,
                      *       "permission": "owner",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Calendar"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5069,7 +6078,26 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5112,8 +6140,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "owner_id": "string",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "owner_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "description": "Every other morning, before work",
                      *       "color": "#0f766e",
@@ -5121,16 +6149,37 @@ export interface operations {
                      *       "visibility": "private",
                      *       "is_active": true,
                      *       "permission": "owner",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Calendar"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5169,8 +6218,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "start_date": "string",
-                     *       "end_date": "string",
+                     *       "start_date": "2026-03-02",
+                     *       "end_date": "2026-03-02",
                      *       "items": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
@@ -5178,14 +6227,14 @@ export interface operations {
                      *           "type": "meeting",
                      *           "title": "Water the plants",
                      *           "description": "Every other morning, before work",
-                     *           "location": "string",
-                     *           "start_at": "string",
-                     *           "end_at": "string",
+                     *           "location": "Room 4.2",
+                     *           "start_at": "2026-03-02T09:00:00Z",
+                     *           "end_at": "2026-03-02T09:00:00Z",
                      *           "all_day": true,
                      *           "status": "confirmed",
-                     *           "created_by": "string",
-                     *           "created_at": "string",
-                     *           "updated_at": "string"
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "2026-03-02T09:00:00Z",
+                     *           "updated_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1
@@ -5195,7 +6244,26 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5217,7 +6285,7 @@ export interface operations {
                  *       "type": "event",
                  *       "title": "Water the plants",
                  *       "description": "Every other morning, before work",
-                 *       "location": "string",
+                 *       "location": "Room 4.2",
                  *       "start_at": "2026-03-02T09:00:00Z",
                  *       "end_at": "2026-03-02T09:00:00Z",
                  *       "all_day": false,
@@ -5245,22 +6313,43 @@ export interface operations {
                      *       "type": "meeting",
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "location": "string",
-                     *       "start_at": "string",
-                     *       "end_at": "string",
+                     *       "location": "Room 4.2",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
-                     *       "created_by": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Item"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5294,21 +6383,40 @@ export interface operations {
                      *       "type": "meeting",
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "location": "string",
-                     *       "start_at": "string",
-                     *       "end_at": "string",
+                     *       "location": "Room 4.2",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
-                     *       "created_by": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Item"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5331,7 +6439,7 @@ export interface operations {
                  *       "type": "meeting",
                  *       "title": "Water the plants",
                  *       "description": "Every other morning, before work",
-                 *       "location": "string",
+                 *       "location": "Room 4.2",
                  *       "start_at": "2026-03-02T09:00:00Z",
                  *       "end_at": "2026-03-02T09:00:00Z",
                  *       "all_day": true,
@@ -5359,22 +6467,43 @@ export interface operations {
                      *       "type": "meeting",
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "location": "string",
-                     *       "start_at": "string",
-                     *       "end_at": "string",
+                     *       "location": "Room 4.2",
+                     *       "start_at": "2026-03-02T09:00:00Z",
+                     *       "end_at": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
                      *       "status": "confirmed",
-                     *       "created_by": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Item"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5415,20 +6544,39 @@ export interface operations {
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "email": "ada@example.com",
                      *       "permission": "view",
-                     *       "granted_by": "string",
-                     *       "created_at": "string"
+                     *       "granted_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Share"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
-            /** @description Conflict */
+            /** @description `already_shared`: the user holds a share of this calendar already (or is its owner). Codes: `already_shared` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5437,17 +6585,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:already_shared",
+                     *       "title": "Calendar already shared with this user",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Calendar already shared with this user",
+                     *       "code": "already_shared",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5478,11 +6628,11 @@ export interface operations {
                      *       {
                      *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *         "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "email": "ada@example.com",
                      *         "permission": "view",
-                     *         "granted_by": "string",
-                     *         "created_at": "string"
+                     *         "granted_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "created_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     ]
                      */
@@ -5490,7 +6640,26 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5520,7 +6689,26 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5561,19 +6749,40 @@ export interface operations {
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "email": "ada@example.com",
                      *       "permission": "view",
-                     *       "granted_by": "string",
-                     *       "created_at": "string"
+                     *       "granted_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Share"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description `forbidden`: the caller may see this calendar but its sharing level does not allow this. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5606,62 +6815,62 @@ export interface operations {
                      *       "working_hours": {
                      *         "mon": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "tue": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "wed": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "thu": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "fri": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "sat": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "sun": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ]
                      *       },
                      *       "no_go_windows": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "label": "string",
+                     *           "label": "Lunch",
                      *           "kind": "weekly",
                      *           "days": [
                      *             "mon"
                      *           ],
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "reminder_offset_min": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "ignored": [
                      *         "string"
                      *       ]
@@ -5758,62 +6967,62 @@ export interface operations {
                      *       "working_hours": {
                      *         "mon": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "tue": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "wed": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "thu": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "fri": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "sat": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ],
                      *         "sun": [
                      *           {
-                     *             "start": "string",
-                     *             "end": "string"
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
                      *           }
                      *         ]
                      *       },
                      *       "no_go_windows": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "label": "string",
+                     *           "label": "Lunch",
                      *           "kind": "weekly",
                      *           "days": [
                      *             "mon"
                      *           ],
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "reminder_offset_min": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "ignored": [
                      *         "string"
                      *       ]
@@ -5824,6 +7033,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5851,44 +7062,44 @@ export interface operations {
                      * @example {
                      *       "mon": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "tue": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "wed": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "thu": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "fri": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "sat": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "sun": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ]
                      *     }
@@ -6003,44 +7214,44 @@ export interface operations {
                      * @example {
                      *       "mon": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "tue": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "wed": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "thu": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "fri": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "sat": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
                      *       "sun": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string"
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
                      *         }
                      *       ]
                      *     }
@@ -6050,6 +7261,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -6077,13 +7290,13 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "label": "string",
+                     *         "label": "Lunch",
                      *         "kind": "weekly",
                      *         "days": [
                      *           "mon"
                      *         ],
-                     *         "start": "string",
-                     *         "end": "string"
+                     *         "start": "2026-03-02T09:00:00Z",
+                     *         "end": "2026-03-02T09:30:00Z"
                      *       }
                      *     ]
                      */
@@ -6107,7 +7320,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                 *       "label": "string",
+                 *       "label": "Lunch",
                  *       "kind": "weekly",
                  *       "days": [
                  *         "mon"
@@ -6133,13 +7346,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "label": "string",
+                     *       "label": "Lunch",
                      *       "kind": "weekly",
                      *       "days": [
                      *         "mon"
                      *       ],
-                     *       "start": "string",
-                     *       "end": "string"
+                     *       "start": "2026-03-02T09:00:00Z",
+                     *       "end": "2026-03-02T09:30:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["NoGoWindow"];
@@ -6147,7 +7360,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description Conflict */
+            /** @description `conflict`: a no-go window with this id exists already. Codes: `conflict` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6156,17 +7369,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -6221,7 +7436,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "date": "string",
+                     *       "date": "2026-03-02",
                      *       "daily_usd": 1,
                      *       "soft": 1,
                      *       "hard": 1,
@@ -6301,7 +7516,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "date": "string",
+                     *       "date": "2026-03-02",
                      *       "timezone": "Europe/Berlin",
                      *       "total_usd": 1,
                      *       "calls": 1,
@@ -6309,8 +7524,8 @@ export interface operations {
                      *       "output_tokens": 1,
                      *       "providers": [
                      *         {
-                     *           "provider": "string",
-                     *           "model": "string",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
                      *           "calls": 1,
                      *           "input_tokens": 1,
                      *           "output_tokens": 1,
@@ -6350,11 +7565,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "month": "string",
+                     *       "month": "2026-03",
                      *       "total_usd": 1,
                      *       "days": [
                      *         {
-                     *           "date": "string",
+                     *           "date": "2026-03-02",
                      *           "calls": 1,
                      *           "input_tokens": 1,
                      *           "output_tokens": 1,
@@ -6395,7 +7610,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "name": "builtin",
-                     *         "model": "string",
+                     *         "model": "gpt-4o-mini",
                      *         "available": true
                      *       }
                      *     ]
@@ -6448,7 +7663,7 @@ export interface operations {
                      *           "daily_usd": 1,
                      *           "soft_breached": true,
                      *           "hard_breached": true,
-                     *           "updated_at": "string"
+                     *           "updated_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -6502,7 +7717,7 @@ export interface operations {
                      *       "daily_usd": 1,
                      *       "soft_breached": true,
                      *       "hard_breached": true,
-                     *       "updated_at": "string"
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UserQuota"];
@@ -6559,7 +7774,7 @@ export interface operations {
                      *       "daily_usd": 1,
                      *       "soft_breached": true,
                      *       "hard_breached": true,
-                     *       "updated_at": "string"
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UserQuota"];
@@ -6568,6 +7783,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -6593,11 +7810,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "llm_provider_tenant_default": "builtin",
                      *       "llm_provider_locked": true,
-                     *       "updated_at": "string",
-                     *       "updated_by": "string"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *     }
                      */
                     "application/json": components["schemas"]["TenantSchedulingSettings"];
@@ -6643,11 +7860,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "llm_provider_tenant_default": "builtin",
                      *       "llm_provider_locked": true,
-                     *       "updated_at": "string",
-                     *       "updated_by": "string"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *     }
                      */
                     "application/json": components["schemas"]["TenantSchedulingSettings"];
@@ -6655,6 +7872,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -6697,18 +7916,18 @@ export interface operations {
                      * @example {
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "queued",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "decisions": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "string",
-                     *           "chosen_slot_end": "string",
-                     *           "rationale": "string",
-                     *           "provider": "string",
-                     *           "model": "string",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
                      *           "source": "agent",
                      *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "applied": true,
@@ -6716,7 +7935,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "unscheduled": [
@@ -6736,6 +7955,11 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
+                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                     */
+                    Location: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6753,8 +7977,27 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description Conflict */
+            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6763,19 +8006,73 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getLatestScheduleRun: {
@@ -6801,8 +8098,8 @@ export interface operations {
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "queued",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "task_ids": [
                      *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *       ],
@@ -6811,11 +8108,11 @@ export interface operations {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "string",
-                     *           "chosen_slot_end": "string",
-                     *           "rationale": "string",
-                     *           "provider": "string",
-                     *           "model": "string",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
                      *           "source": "agent",
                      *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "applied": true,
@@ -6823,7 +8120,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "unscheduled": [
@@ -6838,10 +8135,10 @@ export interface operations {
                      *         "total": 1,
                      *         "done": 1
                      *       },
-                     *       "error": "string",
-                     *       "created_at": "string",
-                     *       "started_at": "string",
-                     *       "completed_at": "string"
+                     *       "error": "invalid_request",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "started_at": "2026-03-02T09:00:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ScheduleRun"];
@@ -6878,8 +8175,8 @@ export interface operations {
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "queued",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "task_ids": [
                      *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *       ],
@@ -6888,11 +8185,11 @@ export interface operations {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "string",
-                     *           "chosen_slot_end": "string",
-                     *           "rationale": "string",
-                     *           "provider": "string",
-                     *           "model": "string",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
                      *           "source": "agent",
                      *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "applied": true,
@@ -6900,7 +8197,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "unscheduled": [
@@ -6915,10 +8212,10 @@ export interface operations {
                      *         "total": 1,
                      *         "done": 1
                      *       },
-                     *       "error": "string",
-                     *       "created_at": "string",
-                     *       "started_at": "string",
-                     *       "completed_at": "string"
+                     *       "error": "invalid_request",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "started_at": "2026-03-02T09:00:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ScheduleRun"];
@@ -6957,11 +8254,11 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "rationale": "string",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "source": "agent",
                      *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "applied": true,
@@ -6969,7 +8266,7 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Decision"];
@@ -6997,7 +8294,7 @@ export interface operations {
                  * @example {
                  *       "chosen_slot_start": "2026-03-02T09:00:00Z",
                  *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                 *       "rationale": "string"
+                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline"
                  *     }
                  */
                 "application/json": components["schemas"]["DecisionOverride"];
@@ -7019,11 +8316,11 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "rationale": "string",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "source": "agent",
                      *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "applied": true,
@@ -7031,7 +8328,7 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Decision"];
@@ -7040,6 +8337,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -7057,7 +8356,7 @@ export interface operations {
                  * @example {
                  *       "chosen_slot_start": "2026-03-02T09:00:00Z",
                  *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                 *       "rationale": "string",
+                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
                  *       "decision_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                  *     }
                  */
@@ -7080,11 +8379,11 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "rationale": "string",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "source": "agent",
                      *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "applied": true,
@@ -7092,7 +8391,7 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Decision"];
@@ -7101,6 +8400,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -7138,18 +8439,18 @@ export interface operations {
                      * @example {
                      *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "queued",
-                     *       "provider": "string",
-                     *       "model": "string",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
                      *       "decisions": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "string",
-                     *           "chosen_slot_end": "string",
-                     *           "rationale": "string",
-                     *           "provider": "string",
-                     *           "model": "string",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
                      *           "source": "agent",
                      *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "applied": true,
@@ -7157,7 +8458,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "unscheduled": [
@@ -7177,6 +8478,11 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
+                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                     */
+                    Location: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7194,8 +8500,27 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description Conflict */
+            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7204,19 +8529,73 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -7241,7 +8620,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "name": "Ada Lovelace",
                      *         "url": "https://hooks.example.com/routinely",
                      *         "description": "Every other morning, before work",
@@ -7253,8 +8632,8 @@ export interface operations {
                      *         ],
                      *         "secret_preview": "whsec_5r9h...yHk",
                      *         "consecutive_failures": 1,
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     ]
                      */
@@ -7304,7 +8683,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "url": "https://hooks.example.com/routinely",
                      *       "description": "Every other morning, before work",
@@ -7316,8 +8695,8 @@ export interface operations {
                      *       ],
                      *       "secret_preview": "whsec_5r9h...yHk",
                      *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
                      *     }
                      */
@@ -7326,7 +8705,38 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `too_many_endpoints`: the user has the maximum number of endpoints already; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `too_many_endpoints`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:too_many_endpoints",
+                     *       "title": "Too many webhook endpoints",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "too_many_endpoints",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -7353,7 +8763,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "url": "https://hooks.example.com/routinely",
                      *       "description": "Every other morning, before work",
@@ -7365,8 +8775,8 @@ export interface operations {
                      *       ],
                      *       "secret_preview": "whsec_5r9h...yHk",
                      *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -7448,7 +8858,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "url": "https://hooks.example.com/routinely",
                      *       "description": "Every other morning, before work",
@@ -7460,8 +8870,8 @@ export interface operations {
                      *       ],
                      *       "secret_preview": "whsec_5r9h...yHk",
                      *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -7470,6 +8880,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -7497,7 +8909,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "name": "Ada Lovelace",
                      *       "url": "https://hooks.example.com/routinely",
                      *       "description": "Every other morning, before work",
@@ -7509,8 +8921,8 @@ export interface operations {
                      *       ],
                      *       "secret_preview": "whsec_5r9h...yHk",
                      *       "consecutive_failures": 1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "secret": "whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk"
                      *     }
                      */
@@ -7548,12 +8960,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
-                     *       "event_id": "string",
+                     *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status_code": 1,
                      *       "latency_ms": 1,
-                     *       "signature": "string",
-                     *       "response_preview": "string",
-                     *       "error": "string"
+                     *       "signature": "t=1772442000,v1=5f2b...",
+                     *       "response_preview": "{\"ok\":true}",
+                     *       "error": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookTestResult"];
@@ -7631,14 +9043,14 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "attempt": 1,
-                     *           "at": "string",
+                     *           "at": "2026-03-02T09:00:00Z",
                      *           "status_code": 1,
-                     *           "error": "string",
+                     *           "error": "invalid_request",
                      *           "latency_ms": 0,
-                     *           "id": "string",
-                     *           "delivery_id": "string",
-                     *           "event": "string",
-                     *           "event_id": "string"
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "delivery_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "event": "reminder.fired",
+                     *           "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -7686,10 +9098,10 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "reminder_id": "string",
-                     *         "task_id": "string",
-                     *         "task_title": "string",
-                     *         "remind_at": "string",
+                     *         "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "task_title": "Water the plants",
+                     *         "remind_at": "2026-03-02T09:00:00Z",
                      *         "channels": [
                      *           "string"
                      *         ]
@@ -7735,21 +9147,21 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "reminder_id": "string",
-                     *           "endpoint_id": "string",
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "endpoint_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "channel": "email",
-                     *           "event": "string",
-                     *           "event_id": "string",
+                     *           "event": "reminder.fired",
+                     *           "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "status": "pending",
                      *           "attempts": 1,
                      *           "max_attempts": 1,
-                     *           "next_attempt_at": "string",
+                     *           "next_attempt_at": "2026-03-02T09:00:00Z",
                      *           "last_status_code": 1,
-                     *           "last_error": "string",
-                     *           "last_attempt_at": "string",
-                     *           "delivered_at": "string",
-                     *           "created_at": "string"
+                     *           "last_error": "reauth_required",
+                     *           "last_attempt_at": "2026-03-02T09:00:00Z",
+                     *           "delivered_at": "2026-03-02T09:00:00Z",
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -7794,28 +9206,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "endpoint_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "channel": "email",
-                     *       "event": "string",
-                     *       "event_id": "string",
+                     *       "event": "reminder.fired",
+                     *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
+                     *       "next_attempt_at": "2026-03-02T09:00:00Z",
                      *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string",
+                     *       "last_error": "reauth_required",
+                     *       "last_attempt_at": "2026-03-02T09:00:00Z",
+                     *       "delivered_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
                      *       "payload": {},
                      *       "attempts_log": [
                      *         {
                      *           "attempt": 1,
-                     *           "at": "string",
+                     *           "at": "2026-03-02T09:00:00Z",
                      *           "status_code": 1,
-                     *           "error": "string",
+                     *           "error": "invalid_request",
                      *           "latency_ms": 0
                      *         }
                      *       ]
@@ -7854,21 +9266,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "endpoint_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "channel": "email",
-                     *       "event": "string",
-                     *       "event_id": "string",
+                     *       "event": "reminder.fired",
+                     *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
+                     *       "next_attempt_at": "2026-03-02T09:00:00Z",
                      *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string"
+                     *       "last_error": "reauth_required",
+                     *       "last_attempt_at": "2026-03-02T09:00:00Z",
+                     *       "delivered_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Delivery"];
@@ -7907,15 +9319,15 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "delivery_id": "string",
-                     *           "reminder_id": "string",
-                     *           "endpoint_id": "string",
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "delivery_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "endpoint_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "channel": "email",
-                     *           "reason": "string",
+                     *           "reason": "no_slot_in_window",
                      *           "last_status_code": 1,
                      *           "attempts": 1,
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -7960,21 +9372,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "reminder_id": "string",
-                     *       "endpoint_id": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "reminder_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "endpoint_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "channel": "email",
-                     *       "event": "string",
-                     *       "event_id": "string",
+                     *       "event": "reminder.fired",
+                     *       "event_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "max_attempts": 1,
-                     *       "next_attempt_at": "string",
+                     *       "next_attempt_at": "2026-03-02T09:00:00Z",
                      *       "last_status_code": 1,
-                     *       "last_error": "string",
-                     *       "last_attempt_at": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string"
+                     *       "last_error": "reauth_required",
+                     *       "last_attempt_at": "2026-03-02T09:00:00Z",
+                     *       "delivered_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Delivery"];
@@ -8014,14 +9426,14 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "kind": "string",
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "kind": "reminder",
                      *           "title": "Water the plants",
-                     *           "body": "string",
+                     *           "body": "Water the plants starts at 09:00",
                      *           "data": {},
                      *           "read": true,
-                     *           "read_at": "string",
-                     *           "created_at": "string"
+                     *           "read_at": "2026-03-02T09:00:00Z",
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -8061,14 +9473,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "kind": "string",
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "kind": "reminder",
                      *       "title": "Water the plants",
-                     *       "body": "string",
+                     *       "body": "Water the plants starts at 09:00",
                      *       "data": {},
                      *       "read": true,
-                     *       "read_at": "string",
-                     *       "created_at": "string"
+                     *       "read_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Notification"];
@@ -8105,12 +9517,12 @@ export interface operations {
                      *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "provider": "google",
                      *         "status": "pending",
-                     *         "account_email": "string",
-                     *         "last_synced_at": "string",
-                     *         "last_error": "string",
-                     *         "push_expires_at": "string",
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "account_email": "ada@example.com",
+                     *         "last_synced_at": "2026-03-02T09:00:00Z",
+                     *         "last_error": "reauth_required",
+                     *         "push_expires_at": "2026-03-02T09:00:00Z",
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     ]
                      */
@@ -8156,7 +9568,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "auth_url": "string",
+                     *       "auth_url": "https://accounts.google.com/o/oauth2/v2/auth?client_id=routinely&state=0195f3a2",
                      *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *     }
                      */
@@ -8166,7 +9578,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_not_configured`: the provider has no client id on this deployment; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_not_configured`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_not_configured",
+                     *       "title": "Provider not configured",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_not_configured",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -8204,7 +9647,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "auth_url": "string",
+                     *       "auth_url": "https://accounts.google.com/o/oauth2/v2/auth?client_id=routinely&state=0195f3a2",
                      *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
                      *     }
                      */
@@ -8214,7 +9657,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_not_configured`: the provider has no client id on this deployment; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_not_configured`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_not_configured",
+                     *       "title": "Provider not configured",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_not_configured",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -8253,7 +9727,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict */
+            /** @description `conflict`: the integration is revoked or in error (reconnect it), or a sync of it is running. Codes: `conflict` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8262,11 +9736,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
@@ -8275,7 +9749,7 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Service unavailable */
+            /** @description `service_unavailable`: the provider failed or asked to retry later (see `Retry-After`). Codes: `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8355,19 +9829,19 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *         "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "depth": 1,
                      *         "sort_order": 1,
                      *         "title": "Water the plants",
                      *         "description": "Every other morning, before work",
-                     *         "raw_input": "string",
+                     *         "raw_input": "water the plants every other morning, 20 min",
                      *         "status": "pending",
                      *         "priority": 1,
                      *         "duration_min": 1,
-                     *         "deadline_at": "string",
-                     *         "earliest_start_at": "string",
+                     *         "deadline_at": "2026-03-02T09:00:00Z",
+                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
                      *         "reminder_channels": [
                      *           "email"
                      *         ],
@@ -8375,11 +9849,11 @@ export interface operations {
                      *         "tags": [
                      *           "string"
                      *         ],
-                     *         "chosen_slot_start": "string",
-                     *         "chosen_slot_end": "string",
-                     *         "completed_at": "string",
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *         "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *         "completed_at": "2026-03-02T09:00:00Z",
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     ]
                      */
@@ -8405,7 +9879,7 @@ export interface operations {
                  * @example {
                  *       "title": "Water the plants",
                  *       "description": "Every other morning, before work",
-                 *       "raw_input": "string",
+                 *       "raw_input": "water the plants every other morning, 20 min",
                  *       "priority": 3,
                  *       "duration_min": 30,
                  *       "deadline_at": "2026-03-02T09:00:00Z",
@@ -8435,19 +9909,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8455,11 +9929,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -8467,6 +9941,48 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `not_found`: `parent_task_id` is not one of the caller's tasks. Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `depth_exceeded`: the parent is at depth 5 (a task nests at most 5 levels). Codes: `depth_exceeded` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:depth_exceeded",
+                     *       "title": "Maximum task depth exceeded",
+                     *       "status": 409,
+                     *       "detail": "Maximum task depth exceeded",
+                     *       "code": "depth_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -8495,19 +10011,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8515,11 +10031,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -8576,7 +10092,7 @@ export interface operations {
                  * @example {
                  *       "title": "Water the plants",
                  *       "description": "Every other morning, before work",
-                 *       "raw_input": "string",
+                 *       "raw_input": "water the plants every other morning, 20 min",
                  *       "priority": 1,
                  *       "duration_min": 1,
                  *       "deadline_at": "2026-03-02T09:00:00Z",
@@ -8610,19 +10126,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8630,11 +10146,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -8643,6 +10159,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `conflict`: a slot set on a task that is done, skipped or cancelled. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -8671,19 +10209,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8691,28 +10229,28 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "rolled_up_duration_min": 1,
                      *       "children": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *           "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *           "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "depth": 1,
                      *           "sort_order": 1,
                      *           "title": "Water the plants",
                      *           "description": "Every other morning, before work",
-                     *           "raw_input": "string",
+                     *           "raw_input": "water the plants every other morning, 20 min",
                      *           "status": "pending",
                      *           "priority": 1,
                      *           "duration_min": 1,
-                     *           "deadline_at": "string",
-                     *           "earliest_start_at": "string",
+                     *           "deadline_at": "2026-03-02T09:00:00Z",
+                     *           "earliest_start_at": "2026-03-02T09:00:00Z",
                      *           "reminder_channels": [
                      *             "email"
                      *           ],
@@ -8720,36 +10258,36 @@ export interface operations {
                      *           "tags": [
                      *             "string"
                      *           ],
-                     *           "chosen_slot_start": "string",
-                     *           "chosen_slot_end": "string",
-                     *           "completed_at": "string",
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "completed_at": "2026-03-02T09:00:00Z",
+                     *           "created_at": "2026-03-02T09:00:00Z",
+                     *           "updated_at": "2026-03-02T09:00:00Z",
                      *           "rolled_up_duration_min": 1,
                      *           "children": [
                      *             {
                      *               "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *               "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *               "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *               "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *               "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *               "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *               "depth": 1,
                      *               "sort_order": 1,
                      *               "title": "Water the plants",
                      *               "description": "Every other morning, before work",
-                     *               "raw_input": "string",
+                     *               "raw_input": "water the plants every other morning, 20 min",
                      *               "status": "pending",
                      *               "priority": 1,
                      *               "duration_min": 1,
-                     *               "deadline_at": "string",
-                     *               "earliest_start_at": "string",
+                     *               "deadline_at": "2026-03-02T09:00:00Z",
+                     *               "earliest_start_at": "2026-03-02T09:00:00Z",
                      *               "reminder_channels": [],
                      *               "reminder_offset_min": 1,
                      *               "tags": [],
-                     *               "chosen_slot_start": "string",
-                     *               "chosen_slot_end": "string",
-                     *               "completed_at": "string",
-                     *               "created_at": "string",
-                     *               "updated_at": "string",
+                     *               "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *               "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *               "completed_at": "2026-03-02T09:00:00Z",
+                     *               "created_at": "2026-03-02T09:00:00Z",
+                     *               "updated_at": "2026-03-02T09:00:00Z",
                      *               "rolled_up_duration_min": 1,
                      *               "children": []
                      *             }
@@ -8801,19 +10339,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8821,11 +10359,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -8834,6 +10372,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `depth_exceeded`: the moved subtree would nest deeper than 5 levels; `cycle_detected`: the new parent is the task itself or one of its descendants. Codes: `depth_exceeded`, `cycle_detected` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:depth_exceeded",
+                     *       "title": "Maximum task depth exceeded",
+                     *       "status": 409,
+                     *       "detail": "Maximum task depth exceeded",
+                     *       "code": "depth_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -8871,19 +10431,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -8891,11 +10451,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -8904,6 +10464,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -8946,7 +10508,7 @@ export interface operations {
                      *       "depends_on_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "dep_type": "finish_to_start",
                      *       "lag_min": 1,
-                     *       "created_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Dependency"];
@@ -8954,6 +10516,48 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `not_found`: either task is not one of the caller's. Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `duplicate_dependency`: this dependency exists already; `cycle_detected`: the dependency would close a cycle. Codes: `duplicate_dependency`, `cycle_detected` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:duplicate_dependency",
+                     *       "title": "Dependency already exists",
+                     *       "status": 409,
+                     *       "detail": "Dependency already exists",
+                     *       "code": "duplicate_dependency",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -9018,7 +10622,7 @@ export interface operations {
                      *           "depends_on_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "dep_type": "finish_to_start",
                      *           "lag_min": 1,
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ],
                      *       "dependents": [
@@ -9028,7 +10632,7 @@ export interface operations {
                      *           "depends_on_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "dep_type": "finish_to_start",
                      *           "lag_min": 1,
-                     *           "created_at": "string"
+                     *           "created_at": "2026-03-02T09:00:00Z"
                      *         }
                      *       ]
                      *     }
@@ -9113,7 +10717,7 @@ export interface operations {
                      *           "loc": [
                      *             "string"
                      *           ],
-                     *           "msg": "string"
+                     *           "msg": "Required"
                      *         }
                      *       ],
                      *       "committed": true,
@@ -9127,8 +10731,52 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `payload_too_large`: more than 100 rows (use an import job). Codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:payload_too_large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "Payload too large",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description `quota_exceeded`: over the per-user import quota (per hour or per day); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createImportJob: {
@@ -9201,8 +10849,52 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `payload_too_large`: more rows than an import job takes. Codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:payload_too_large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "Payload too large",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description `quota_exceeded`: over the per-user import quota (per hour or per day); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getImportJob: {
@@ -9239,7 +10931,7 @@ export interface operations {
                      *           "loc": [
                      *             "string"
                      *           ],
-                     *           "msg": "string"
+                     *           "msg": "Required"
                      *         }
                      *       ],
                      *       "created_ids": [
@@ -9247,8 +10939,8 @@ export interface operations {
                      *       ],
                      *       "auto_schedule": true,
                      *       "schedule_run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ImportJob"];
@@ -9286,6 +10978,26 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `conflict`: the job is committed already. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -9307,7 +11019,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @default false */
+                    /** @description Default: false. */
                     auto_schedule?: boolean;
                 };
             };
@@ -9336,7 +11048,7 @@ export interface operations {
                      *           "loc": [
                      *             "string"
                      *           ],
-                     *           "msg": "string"
+                     *           "msg": "Required"
                      *         }
                      *       ],
                      *       "created_ids": [
@@ -9344,8 +11056,8 @@ export interface operations {
                      *       ],
                      *       "auto_schedule": true,
                      *       "schedule_run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ImportJob"];
@@ -9354,6 +11066,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `conflict`: the job is not `parsed`, or has invalid rows. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -9374,6 +11108,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description How many tasks the user has (all pages)
+                     * @example 42
+                     */
+                    "X-Total-Count": number;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9384,19 +11123,19 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *         "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *         "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "depth": 1,
                      *         "sort_order": 1,
                      *         "title": "Water the plants",
                      *         "description": "Every other morning, before work",
-                     *         "raw_input": "string",
+                     *         "raw_input": "water the plants every other morning, 20 min",
                      *         "status": "pending",
                      *         "priority": 1,
                      *         "duration_min": 1,
-                     *         "deadline_at": "string",
-                     *         "earliest_start_at": "string",
+                     *         "deadline_at": "2026-03-02T09:00:00Z",
+                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
                      *         "reminder_channels": [
                      *           "email"
                      *         ],
@@ -9404,11 +11143,11 @@ export interface operations {
                      *         "tags": [
                      *           "string"
                      *         ],
-                     *         "chosen_slot_start": "string",
-                     *         "chosen_slot_end": "string",
-                     *         "completed_at": "string",
-                     *         "created_at": "string",
-                     *         "updated_at": "string"
+                     *         "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *         "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *         "completed_at": "2026-03-02T09:00:00Z",
+                     *         "created_at": "2026-03-02T09:00:00Z",
+                     *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
                      *     ]
                      */
@@ -9454,19 +11193,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "tenant_id": "0195f3a2-0000-7000-8000-000000000001",
-                     *       "user_id": "0195f3a2-0000-7000-8000-000000000002",
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "depth": 1,
                      *       "sort_order": 1,
                      *       "title": "Water the plants",
                      *       "description": "Every other morning, before work",
-                     *       "raw_input": "string",
+                     *       "raw_input": "water the plants every other morning, 20 min",
                      *       "status": "pending",
                      *       "priority": 1,
                      *       "duration_min": 1,
-                     *       "deadline_at": "string",
-                     *       "earliest_start_at": "string",
+                     *       "deadline_at": "2026-03-02T09:00:00Z",
+                     *       "earliest_start_at": "2026-03-02T09:00:00Z",
                      *       "reminder_channels": [
                      *         "email"
                      *       ],
@@ -9474,11 +11213,11 @@ export interface operations {
                      *       "tags": [
                      *         "string"
                      *       ],
-                     *       "chosen_slot_start": "string",
-                     *       "chosen_slot_end": "string",
-                     *       "completed_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string"
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -9487,6 +11226,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `depth_exceeded`: the moved subtree would nest deeper than 5 levels; `cycle_detected`: the new parent is the task itself or one of its descendants. Codes: `depth_exceeded`, `cycle_detected` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:depth_exceeded",
+                     *       "title": "Maximum task depth exceeded",
+                     *       "status": 409,
+                     *       "detail": "Maximum task depth exceeded",
+                     *       "code": "depth_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -9519,22 +11280,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "from": "string",
-                     *       "to": "string",
+                     *       "from": "2026-03-02T09:00:00Z",
+                     *       "to": "2026-03-02T09:00:00Z",
                      *       "view": "day",
                      *       "events": [
                      *         {
                      *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "source": "task",
                      *           "title": "Water the plants",
-                     *           "start": "string",
-                     *           "end": "string",
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:00:00Z",
                      *           "all_day": true,
-                     *           "status": "string",
+                     *           "status": "ok",
                      *           "busy": true,
                      *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *           "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "external_id": "string",
+                     *           "external_id": "7l3kq9c2b1m0o8n6p4r2s0t8u6",
                      *           "editable": true
                      *         }
                      *       ]
@@ -9575,14 +11336,14 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "source": "task",
                      *       "title": "Water the plants",
-                     *       "start": "string",
-                     *       "end": "string",
+                     *       "start": "2026-03-02T09:00:00Z",
+                     *       "end": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
-                     *       "status": "string",
+                     *       "status": "ok",
                      *       "busy": true,
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "external_id": "string",
+                     *       "external_id": "7l3kq9c2b1m0o8n6p4r2s0t8u6",
                      *       "editable": true
                      *     }
                      */
@@ -9621,7 +11382,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description event_not_editable: an event of a connected calendar */
+            /** @description event_not_editable: an event of a connected calendar. Codes: `event_not_editable` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9630,11 +11391,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:event_not_editable",
+                     *       "title": "Event not editable",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Event not editable",
+                     *       "code": "event_not_editable",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
@@ -9671,14 +11432,14 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "source": "task",
                      *       "title": "Water the plants",
-                     *       "start": "string",
-                     *       "end": "string",
+                     *       "start": "2026-03-02T09:00:00Z",
+                     *       "end": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
-                     *       "status": "string",
+                     *       "status": "ok",
                      *       "busy": true,
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "external_id": "string",
+                     *       "external_id": "7l3kq9c2b1m0o8n6p4r2s0t8u6",
                      *       "editable": true
                      *     }
                      */
@@ -9688,7 +11449,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description event_not_editable: an event of a connected calendar */
+            /** @description event_not_editable: an event of a connected calendar. Codes: `event_not_editable` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9697,11 +11458,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:event_not_editable",
+                     *       "title": "Event not editable",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Event not editable",
+                     *       "code": "event_not_editable",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
@@ -9738,14 +11499,14 @@ export interface operations {
                      *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "source": "task",
                      *       "title": "Water the plants",
-                     *       "start": "string",
-                     *       "end": "string",
+                     *       "start": "2026-03-02T09:00:00Z",
+                     *       "end": "2026-03-02T09:00:00Z",
                      *       "all_day": true,
-                     *       "status": "string",
+                     *       "status": "ok",
                      *       "busy": true,
                      *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *       "integration_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "external_id": "string",
+                     *       "external_id": "7l3kq9c2b1m0o8n6p4r2s0t8u6",
                      *       "editable": true
                      *     }
                      */
@@ -9755,7 +11516,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description event_not_editable: an event of a connected calendar */
+            /** @description event_not_editable: an event of a connected calendar. Codes: `event_not_editable` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9764,11 +11525,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:routinely:problem:email_taken",
-                     *       "title": "Email already registered",
+                     *       "type": "urn:routinely:problem:event_not_editable",
+                     *       "title": "Event not editable",
                      *       "status": 409,
-                     *       "detail": "Email already registered",
-                     *       "code": "email_taken",
+                     *       "detail": "Event not editable",
+                     *       "code": "event_not_editable",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
@@ -9803,12 +11564,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "from": "string",
-                     *       "to": "string",
+                     *       "from": "2026-03-02T09:00:00Z",
+                     *       "to": "2026-03-02T09:00:00Z",
                      *       "busy": [
                      *         {
-                     *           "start": "string",
-                     *           "end": "string",
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:00:00Z",
                      *           "source": "task",
                      *           "sources": [
                      *             {
@@ -9857,7 +11618,7 @@ export interface operations {
                      *       "integrations_connected": 1,
                      *       "llm_spend_today_usd": 1,
                      *       "notifications_unread": 1,
-                     *       "date": "string",
+                     *       "date": "2026-03-02",
                      *       "timezone": "Europe/Berlin",
                      *       "degraded": [
                      *         "integrations_connected"
@@ -9894,16 +11655,16 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "string",
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *         "title": "Water the plants",
-                     *         "path": "string",
-                     *         "permission": "string",
+                     *         "path": "/tasks",
+                     *         "permission": "SERVICE_TASK_READ",
                      *         "children": [
                      *           {
-                     *             "id": "string",
+                     *             "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
                      *             "title": "Water the plants",
-                     *             "path": "string",
-                     *             "permission": "string",
+                     *             "path": "/tasks",
+                     *             "permission": "SERVICE_TASK_READ",
                      *             "children": []
                      *           }
                      *         ]
@@ -9943,32 +11704,32 @@ export interface operations {
                      *         "database": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         },
                      *         "cache": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         },
                      *         "model_registry": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         },
                      *         "integrations": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         },
                      *         "reminder_worker": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         },
                      *         "calendar_worker": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
-                     *           "detail": "string"
+                     *           "detail": "Task not found"
                      *         }
                      *       }
                      *     }

@@ -7,22 +7,30 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { ZodType } from 'zod';
 import { hasPermission, type Permission } from '../auth/permissions.js';
 import type { Principal, TokenVerifier } from '../auth/tokens.js';
-import { AppError, type FieldError, problemOf } from '../errors.js';
+import { AppError, problemOf } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { registerCors } from './cors.js';
 import { CookieCsrfGuard } from './csrf.js';
-import { MAX_URL_LENGTH, problemClientErrorHandler, RouteMethods, requestIdOf } from './framework-errors.js';
+import {
+  clientProblem,
+  dropUnwritableHeaders,
+  frameworkProblem,
+  MAX_URL_LENGTH,
+  problemClientErrorHandler,
+  RouteMethods,
+  requestIdOf,
+} from './framework-errors.js';
 import { registerRequestObservability } from './observability.js';
 import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 import { requestLoggerFactory } from './request-logger.js';
+import { refuseUndeclaredQuery, registerBodyParsing } from './request-shape.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { responseSerializerCompiler } from './serializer.js';
-import { unknownFields } from './unknown-fields.js';
 import { refuseUnsafeText } from './unsafe-text.js';
+import { validationErrors, zodValidatorCompiler } from './validation.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -105,34 +113,6 @@ function callerToken(request: FastifyRequest): CallerToken | undefined {
   return cookieToken ? { token: cookieToken, source: 'cookie' } : undefined;
 }
 
-/**
- * Validator compiler that keeps zod's issue paths so a 422 can name the exact field. Bodies are strict: a
- * field the schema does not name is a 422 too (unknown-fields.ts), where zod alone would drop it. One 422
- * lists both kinds, so a client fixing a missing field does not learn of its misspelt one on the next try.
- */
-function zodValidatorCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
-  return (data: unknown) => {
-    const result = (schema as ZodType).safeParse(data);
-    const unknown = httpPart === 'body' ? unknownFields(schema as ZodType, data) : [];
-    const issues = [...(result.success ? [] : result.error.issues), ...unknown];
-    if (issues.length > 0) return { error: Object.assign(new Error('validation'), { zodIssues: issues }) };
-    return { value: result.data };
-  };
-}
-
-function validationErrors(error: { validation?: unknown; validationContext?: string }): FieldError[] {
-  const context = error.validationContext ?? 'body';
-  const raw = (error as { zodIssues?: { path: PropertyKey[]; message: string; code: string }[] }).zodIssues;
-  if (raw) {
-    return raw.map((issue) => ({
-      loc: [context, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-      msg: issue.message,
-      type: issue.code,
-    }));
-  }
-  return [{ loc: [context], msg: 'Invalid input', type: 'invalid' }];
-}
-
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** A promise that never rejects, so it may wait unobserved while other checks run first. */
@@ -161,6 +141,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     genReqId: (raw) => requestIdOf(raw.headers['x-request-id']),
     childLoggerFactory: requestLoggerFactory,
     clientErrorHandler: problemClientErrorHandler,
+    // The router's own refusals (a path parameter over its length limit, a malformed URL) are problems too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendProblem(reply, frameworkProblem(error));
+    },
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
@@ -176,6 +161,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   await registerCors(app, options.allowedOrigins ?? []);
   await app.register(cookie);
   await app.register(formbody);
+  registerBodyParsing(app);
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
   registerSecurityHeaders(app, DOCS_PATH);
   await registerOpenApi(app);
@@ -221,9 +207,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     }
   });
 
-  app.addHook('preValidation', async (request) => refuseUnsafeText(request));
+  app.addHook('preValidation', async (request) => {
+    refuseUnsafeText(request);
+    refuseUndeclaredQuery(request);
+  });
 
   app.setErrorHandler((error, request, reply) => {
+    dropUnwritableHeaders(reply);
     if (error instanceof AppError) return sendProblem(reply, error);
     const err = error as Error & {
       validation?: unknown;
@@ -232,16 +222,21 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       code?: string;
     };
     if (err.validation || 'zodIssues' in err) {
+      const schema = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
+      const { errors, total } = validationErrors(err, (part) => schema[part]);
       return sendProblem(
         reply,
-        new AppError('validation_failed', 'Request validation failed', { errors: validationErrors(err) }),
+        new AppError('validation_failed', 'Request validation failed', { errors, errorsTotal: total }),
       );
     }
     if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendProblem(reply, new AppError('payload_too_large', 'Request body too large'));
     }
     if (err.statusCode === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendProblem(reply, new AppError('unsupported_media_type', 'Unsupported content type'));
+      return sendProblem(
+        reply,
+        new AppError('unsupported_media_type', 'This content type is not accepted here; send application/json'),
+      );
     }
     if (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP')) {
       return sendProblem(
@@ -251,6 +246,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
         }),
       );
     }
+    const malformed = clientProblem(err);
+    if (malformed) return sendProblem(reply, malformed);
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, new AppError('internal_error', 'An unexpected error occurred'));
   });

@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from './csrf.js';
 
-/** Answer headers a browser script may read (ids for support, rate-limit state, where a created thing is). */
+/** Answer headers a browser script may read (ids for support, rate-limit state, where a created thing is, list totals). */
 const EXPOSED_HEADERS = [
   'X-Request-Id',
   'RateLimit-Limit',
@@ -11,6 +11,7 @@ const EXPOSED_HEADERS = [
   'Retry-After',
   'Location',
   'WWW-Authenticate',
+  'X-Total-Count',
 ];
 
 /**

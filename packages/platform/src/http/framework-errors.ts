@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyReply } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, problemOf } from '../errors.js';
 
@@ -84,4 +85,45 @@ export class RouteMethods {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Fastify's own router errors (its `frameworkErrors` hook), as the problem each one is. */
+export function frameworkProblem(error: Error & { code?: string }): AppError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new AppError('uri_too_long', 'A path parameter is longer than allowed');
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return new AppError('validation_failed', 'The path is not a valid URL', {
+      errors: [{ loc: ['path'], msg: 'malformed percent-encoding', type: 'url_invalid' }],
+    });
+  }
+  return new AppError('internal_error', 'An unexpected error occurred');
+}
+
+/**
+ * A 4xx fastify raised itself (a malformed Content-Length, a body it could not read) that no other rule
+ * names: a problem saying the request was malformed, never fastify's own `{ error, code, message }`.
+ */
+export function clientProblem(error: Error & { statusCode?: number }): AppError | undefined {
+  const status = error.statusCode ?? 500;
+  if (status < 400 || status >= 500) return undefined;
+  return new AppError('validation_failed', 'Malformed request', {
+    errors: [{ loc: ['request'], msg: error.message, type: 'http_invalid' }],
+  });
+}
+
+/**
+ * Drops the headers of a failed reply that Node would refuse to write (a Location built from a value with a
+ * non-ASCII or control character raises ERR_INVALID_CHAR at write time): the problem answering the failure
+ * must not fail the same way, falling back to fastify's own error body.
+ */
+export function dropUnwritableHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    try {
+      validateHeaderName(name);
+      for (const item of [value].flat()) if (item !== undefined) validateHeaderValue(name, String(item));
+    } catch {
+      reply.removeHeader(name);
+    }
+  }
 }

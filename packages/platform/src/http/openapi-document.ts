@@ -126,6 +126,42 @@ function markStrictBodies(document: Json): void {
   }
 }
 
+/** Every schema a request body reaches (its own and the components it refers to), each once. */
+function requestSchemas(document: Json, visit: (node: Json) => void): void {
+  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const seen = new Set<Json>();
+  const mark = (value: unknown) =>
+    walk(value, (node) => {
+      if (seen.has(node)) return;
+      seen.add(node);
+      visit(node);
+      if (typeof node.$ref === 'string' && node.$ref.startsWith(SCHEMA_REF)) {
+        mark(schemas[node.$ref.slice(SCHEMA_REF.length)]);
+      }
+    });
+  for (const { operation } of operationsOf(document)) {
+    const content = ((operation.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
+    for (const media of Object.values(content)) mark(media.schema);
+  }
+}
+
+/**
+ * A request field with a default is optional (the server fills it in), but generators with their default
+ * options (openapi-typescript's `defaultNonNullable`) type a property carrying `default` as required, so
+ * `createTask({ title })` would not compile. Request schemas state the default in the description instead.
+ */
+function describeRequestDefaults(document: Json): void {
+  requestSchemas(document, (node) => {
+    if (!isObject(node.properties)) return;
+    for (const property of Object.values(node.properties)) {
+      if (!isObject(property) || property.default === undefined) continue;
+      const stated = typeof property.description === 'string' ? `${property.description.replace(/\.?$/, '.')} ` : '';
+      property.description = `${stated}Default: ${JSON.stringify(property.default)}.`;
+      delete property.default;
+    }
+  });
+}
+
 /**
  * An example for every request and response body that has none: the schema's own `examples` where it states
  * them (components registered with examples), otherwise a sample built from the schema (formats, bounds,
@@ -208,5 +244,6 @@ export function finishDocument(document: Json, extras: DocumentExtras): Json {
   tidyComponents(document);
   markStrictBodies(document);
   addExamples(document);
+  describeRequestDefaults(document);
   return document;
 }

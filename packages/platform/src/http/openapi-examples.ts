@@ -46,7 +46,75 @@ const BY_NAME: Record<string, string> = {
   secret: 'whsec_5r9hQ2m1cZ0yXo3kVt7bNqLwPa4sJe6fGu8dRi2TyHk',
   secret_preview: 'whsec_5r9h...yHk',
   color: '#0f766e',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  display_name: 'Ada',
+  phone: '+44 20 7946 0958',
+  avatar_url: 'https://example.com/avatars/ada.png',
+  locale: 'en-GB',
+  sub: '0195f3a2-0000-7000-8000-000000000002',
+  start: '2026-03-02T09:00:00Z',
+  end: '2026-03-02T09:30:00Z',
+  chosen_slot_start: '2026-03-02T09:00:00Z',
+  chosen_slot_end: '2026-03-02T09:30:00Z',
+  start_at: '2026-03-02T12:00:00Z',
+  end_at: '2026-03-02T13:00:00Z',
+  model: 'gpt-4o-mini',
+  provider: 'builtin',
+  raw_input: 'water the plants every other morning, 20 min',
+  rationale: 'Earliest free slot inside working hours that ends before the deadline',
+  location: 'Room 4.2',
+  label: 'Lunch',
+  detail: 'Task not found',
+  error: 'invalid_request',
+  error_description: 'logout_token missing',
+  event: 'reminder.fired',
+  last_error: 'reauth_required',
+  external_id: '7l3kq9c2b1m0o8n6p4r2s0t8u6',
+  msg: 'Required',
+  active_auth_method: 'local',
+  code: '123456',
+  token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl',
+  sso_token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl',
+  logout_token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl',
+  mfa_token: 'mfa_0195f3a2c8a94c0e8d5b',
+  invite_token: 'inv_0195f3a2c8a94c0e8d5b',
+  kind: 'reminder',
+  body: 'Water the plants starts at 09:00',
+  auth_url: 'https://accounts.google.com/o/oauth2/v2/auth?client_id=routinely&state=0195f3a2',
+  path: '/tasks',
+  permission: 'SERVICE_TASK_READ',
+  username: 'ada@example.com',
+  grant_type: 'password',
+  scope: '',
+  iss: 'https://routinely.example.com',
+  aud: 'routinely',
+  jti: '0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7b',
+  sid: '0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7c',
+  typ: 'access',
+  current_password: 'correct horse battery',
+  otpauth_url: 'otpauth://totp/Routinely:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Routinely',
+  qr_code_url: 'https://routinely.example.com/api/v1/auth/mfa/qr.png',
+  issuer: 'https://idp.example.com/realms/acme',
+  role: 'admin',
+  month: '2026-03',
+  date: '2026-03-02',
+  signature: 't=1772442000,v1=5f2b...',
+  response_preview: '{"ok":true}',
+  task_title: 'Water the plants',
+  reason: 'no_slot_in_window',
+  account_email: 'ada@example.com',
+  status: 'ok',
+  type: 'urn:routinely:problem:not_found',
 };
+
+/** By name ending: timestamps and ids whose schema states no format. */
+function byNameSuffix(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  if (name.endsWith('_at')) return FORMATS['date-time'];
+  if (name === 'id' || name.endsWith('_id')) return FORMATS.uuid;
+  return undefined;
+}
 
 function stringExample(schema: Json, name: string | undefined): string {
   const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
@@ -54,7 +122,7 @@ function stringExample(schema: Json, name: string | undefined): string {
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
   const fits = (value: string) => value.length >= min && value.length <= max && (!pattern || pattern.test(value));
-  const byName = name ? BY_NAME[name] : undefined;
+  const byName = name ? (BY_NAME[name] ?? byNameSuffix(name)) : undefined;
   for (const candidate of [format, byName, ...(pattern ? PATTERN_CANDIDATES : ['string'])]) {
     if (candidate !== undefined && fits(candidate)) return candidate;
   }

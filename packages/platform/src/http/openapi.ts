@@ -6,7 +6,7 @@ import { type ZodType, z } from 'zod';
 import { DOCS_LOGO_SVG, DOCS_THEME_CSS } from './docs-theme.js';
 import { type DocumentExtras, FACTS_KEY, finishDocument } from './openapi-document.js';
 import { API_DESCRIPTION, TAG_DESCRIPTIONS } from './openapi-guide.js';
-import type { RouteFacts } from './problem-responses.js';
+import { declaredAnswerHeaders, type RouteFacts } from './problem-responses.js';
 import { DOCS_CSP } from './security-headers.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -88,6 +88,20 @@ function splitTextBody(schema: Record<string, unknown>): void {
 }
 
 /**
+ * Success statuses whose answer is the JSON `null` (`200: z.null()`): @fastify/swagger writes no content for
+ * them, though the body `null` is sent; the document pass states it.
+ */
+function nullAnswersOf(response: unknown): string[] {
+  if (typeof response !== 'object' || response === null) return [];
+  return Object.entries(response)
+    .filter(
+      ([status, schema]) =>
+        ['200', '201'].includes(status) && (schema as ZodType | undefined)?._zod?.def.type === 'null',
+    )
+    .map(([status]) => status);
+}
+
+/**
  * One OpenAPI 3.1 document for every route registered on this app. Only canonical /api/v1 routes are
  * documented; the /v1 alias mount and operational routes are hidden. Named schemas are zod schemas carrying
  * `.meta({ id })` (zod's global registry); the per-route pass records the route's facts, the document pass
@@ -143,7 +157,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           hasPermission: config.permission !== undefined,
           rateLimited: config.rateLimit !== false,
           url,
-          hasInput: ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
+          // A route that answers invalid input itself (attachValidation: the back-channel logout's 400) gives no 422.
+          hasInput:
+            !route?.attachValidation && ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
+          hasBody: schema.body !== undefined && !route?.attachValidation,
+          answerHeaders: declaredAnswerHeaders((route?.schema as { response?: unknown } | undefined)?.response),
+          nullAnswers: nullAnswersOf((route?.schema as { response?: unknown } | undefined)?.response),
         };
         schema[FACTS_KEY] = facts;
         splitTextBody(schema);

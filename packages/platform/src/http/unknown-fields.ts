@@ -5,6 +5,8 @@ export interface UnknownFieldIssue {
   code: 'unrecognized_keys';
   path: (string | number)[];
   message: string;
+  /** The fields the object does name, for a "did you mean" hint. */
+  known: string[];
 }
 
 interface Def {
@@ -44,11 +46,18 @@ export function unknownFields(schema: ZodType, data: unknown, path: (string | nu
     case 'object': {
       if (!isRecord(data) || !def.shape) return [];
       const out: UnknownFieldIssue[] = [];
+      const known = Object.keys(def.shape);
       for (const [key, value] of Object.entries(data)) {
-        const field = def.shape[key];
+        // Own keys only: `constructor` or `toString` are unknown fields, not the shape's inherited members.
+        const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
         if (field) out.push(...unknownFields(field, value, [...path, key]));
         else if (!def.catchall) {
-          out.push({ code: 'unrecognized_keys', path: [...path, key], message: `Unknown parameter: ${key}` });
+          out.push({
+            code: 'unrecognized_keys',
+            path: [...path, key],
+            message: `Unknown parameter: ${key}`,
+            known,
+          });
         }
       }
       return out;

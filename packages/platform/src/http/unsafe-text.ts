@@ -50,7 +50,7 @@ function scan(value: unknown, loc: (string | number)[], out: FieldError[], depth
 export function refuseUnsafeText(request: FastifyRequest): void {
   const errors: FieldError[] = [];
   scan(request.params, ['params'], errors, 0);
-  scan(request.query, ['querystring'], errors, 0);
+  scan(request.query, ['query'], errors, 0);
   scan(request.body, ['body'], errors, 0);
   if (errors.length > 0) {
     throw new AppError('validation_failed', 'Request contains characters that cannot be stored', { errors });

@@ -113,6 +113,8 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: adminOnly,
         schema: {
           operationId: 'createInvite',
+          description:
+            "A single-use invitation (default lifetime 7 days), bound to `email` when given; its `token` goes in the register body's `invite_token`.",
           tags,
           summary: 'Invite someone to the tenant (single use; bound to the email when given)',
           body: inviteBody,

@@ -75,10 +75,10 @@ export class ItemService {
   /** Items overlapping [start_date 00:00, end_date + 1 day 00:00) in the calendar's timezone. */
   async window(actor: Actor, calendarId: string, query: ItemWindowQuery): Promise<ItemWindow> {
     const span = daysBetween(query.start_date, query.end_date);
-    if (span < 0) throw fieldError(['querystring', 'end_date'], 'must not be before start_date');
+    if (span < 0) throw fieldError(['query', 'end_date'], 'must not be before start_date');
     if (span + 1 > this.ctx.config.CALENDAR_MAX_WINDOW_DAYS) {
       throw fieldError(
-        ['querystring', 'end_date'],
+        ['query', 'end_date'],
         `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
       );
     }

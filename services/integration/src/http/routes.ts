@@ -1,4 +1,4 @@
-import { ownerOf, type Permission, problemSchema } from '@routinely/platform';
+import { ownerOf, type Permission, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,11 +44,16 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         config,
         schema: {
           operationId: 'startIntegrationOauth',
+          description:
+            "Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` with `integration_id`, `provider` and `status`.",
           tags,
           summary: 'Start connecting a provider calendar (authorization code with PKCE)',
           params: providerParams,
           body: returnUrlBody,
-          response: { 200: authorizationAnswer, 422: problemSchema },
+          response: {
+            ...problemAnswers({ provider_not_configured: 'the provider has no client id on this deployment' }),
+            200: authorizationAnswer,
+          },
         },
       },
       async (request) => startConnection(ctx, ownerOf(request), request.params.provider, request.body.return_url),
@@ -64,7 +69,10 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
           summary: 'Authorise an existing integration again',
           params: integrationParams,
           body: returnUrlBody,
-          response: { 200: authorizationAnswer, 422: problemSchema },
+          response: {
+            ...problemAnswers({ provider_not_configured: 'the provider has no client id on this deployment' }),
+            200: authorizationAnswer,
+          },
         },
       },
       async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body.return_url),
@@ -76,10 +84,18 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         config,
         schema: {
           operationId: 'syncIntegration',
+          description:
+            'One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included.',
           tags,
           summary: 'Sync now; answers exact counts',
           params: integrationParams,
-          response: { 200: syncCounts, 409: problemSchema, 503: problemSchema },
+          response: {
+            ...problemAnswers({
+              conflict: 'the integration is revoked or in error (reconnect it), or a sync of it is running',
+              service_unavailable: 'the provider failed or asked to retry later (see `Retry-After`)',
+            }),
+            200: syncCounts,
+          },
         },
       },
       async (request) => syncOnRequest(ctx, await findOwned(ctx, ownerOf(request), request.params.integration_id)),
@@ -91,6 +107,8 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         config,
         schema: {
           operationId: 'disconnectIntegration',
+          description:
+            "The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar; the provider's grant is revoked where it offers that.",
           tags,
           summary: 'Disconnect: revoke, stop push, drop its events (the row stays as revoked)',
           params: integrationParams,

@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
 export const integrationRead = z.object({
@@ -6,11 +6,11 @@ export const integrationRead = z.object({
   provider: z.enum(['google', 'microsoft']),
   status: z.enum(['pending', 'active', 'error', 'revoked']),
   account_email: z.string().nullable(),
-  last_synced_at: z.string().nullable(),
+  last_synced_at: timestampOut().nullable(),
   last_error: z.string().nullable(),
-  push_expires_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  push_expires_at: timestampOut().nullable(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
 });
 
 export const integrationParams = z.object({ integration_id: z.string().uuid() });

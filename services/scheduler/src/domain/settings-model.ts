@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 import { providerName } from './providers.js';
 
@@ -153,8 +153,8 @@ export const noGoWindowOut = z.union([
     id: z.uuid(),
     label: z.string().nullable(),
     kind: z.literal('once'),
-    start_at: z.string(),
-    end_at: z.string(),
+    start_at: timestampOut(),
+    end_at: timestampOut(),
   }),
 ]);
 export type NoGoWindow = z.infer<typeof noGoWindowOut>;
@@ -201,8 +201,8 @@ export const settingsOut = z.object({
   no_go_windows: z.array(noGoWindowOut),
   reminder_offset_min: z.number().int(),
   buffer_min: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
   ignored: z.array(z.string()).optional(),
 });
 export type SettingsOut = z.infer<typeof settingsOut>;

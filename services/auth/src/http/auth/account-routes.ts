@@ -1,3 +1,4 @@
+import { problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toProfile } from '../../domain/profile.js';
@@ -121,7 +122,7 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Set or change the local password (current password required when one exists)',
           body: setLocalPasswordBody,
-          response: { 200: okSchema },
+          response: { ...problemAnswers({ invalid_credentials: '`current_password` is wrong' }), 200: okSchema },
         },
       },
       async (request) => {
@@ -142,7 +143,12 @@ export function accountRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Add a local fallback password to an account without one',
           body: setupPasswordBody,
-          response: { 200: okSchema },
+          response: {
+            ...problemAnswers({
+              password_already_set: 'the account has a local password already (use set-local-password)',
+            }),
+            200: okSchema,
+          },
         },
       },
       async (request) => {

@@ -1,4 +1,4 @@
-import { AppError, fieldError } from '@routinely/platform';
+import { AppError, fieldError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AuthContext, setSessionCookie, signedIn } from '../context.js';
@@ -18,7 +18,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'startMfaSetup',
           tags,
           summary: 'Start TOTP setup (MFA is on only after /auth/mfa/verify)',
-          response: { 200: mfaSetupSchema },
+          response: { ...problemAnswers({ mfa_already_enabled: 'MFA is on already' }), 200: mfaSetupSchema },
         },
       },
       async (request) => {
@@ -33,10 +33,19 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: { auth: 'optional' },
         schema: {
           operationId: 'verifyMfa',
+          description:
+            'With `mfa_token` (no bearer token) completes a login and answers tokens; with a bearer token and no `mfa_token` confirms a pending setup. A TOTP code is accepted once; a backup code is single-use.',
           tags,
           summary: 'With mfa_token: complete a login. With a bearer token: confirm MFA setup.',
           body: mfaVerifyBody,
-          response: { 200: mfaVerifyResponse },
+          response: {
+            ...problemAnswers({
+              invalid_mfa_code: 'the code is wrong or used already',
+              invalid_token: 'the `mfa_token` is unknown or expired',
+              mfa_not_enabled: 'confirming a setup that was never started',
+            }),
+            200: mfaVerifyResponse,
+          },
         },
       },
       async (request, reply) => {
@@ -63,7 +72,14 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Disable MFA ({ password }, or { code } for accounts without a local password)',
           body: mfaDisableBody,
-          response: { 200: mfaDisabledSchema },
+          response: {
+            ...problemAnswers({
+              invalid_credentials: 'wrong `password`',
+              invalid_mfa_code: 'wrong `code`',
+              mfa_not_enabled: 'MFA is off',
+            }),
+            200: mfaDisabledSchema,
+          },
         },
       },
       async (request) => {

@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 
@@ -16,7 +16,7 @@ const localeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 
 const shortText = (max: number) => z.string().trim().min(1).max(max);
 
 export const userProfileSchema = z.object({
-  id: z.string(),
+  id: uuidOut(),
   sub: z.string(),
   email: z.string(),
   name: z.string().nullable(),
@@ -27,7 +27,7 @@ export const userProfileSchema = z.object({
   avatar_url: z.string().nullable(),
   timezone: z.string().nullable(),
   locale: z.string().nullable(),
-  tenant_id: z.string(),
+  tenant_id: uuidOut(),
   is_active: z.boolean(),
   is_verified: z.boolean(),
   auth_method: z.enum(['sso', 'local']),
@@ -36,8 +36,8 @@ export const userProfileSchema = z.object({
   roles: z.array(z.string()),
   permissions: z.array(z.string()),
   extra: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
 });
 
 export const tokenResponseSchema = z.object({
@@ -164,7 +164,7 @@ export const authStatusSchema = z.object({
 
 export const authStatusWithUserSchema = authStatusSchema.extend({
   authenticated: z.boolean(),
-  user_id: z.string().nullable(),
+  user_id: uuidOut().nullable(),
 });
 
 export const setLocalPasswordBody = z.object({

@@ -1,4 +1,4 @@
-import { AppError, fieldError, problemSchema, requirePrincipal } from '@routinely/platform';
+import { AppError, fieldError, problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UserRow } from '../../db/entities.js';
@@ -41,12 +41,17 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: publicRoute,
         schema: {
           operationId: 'register',
+          description:
+            "The tenant comes from `tenant_id`, else the `X-Tenant-ID` header, else the deployment's default tenant. The first user of an unused tenant id creates the tenant and becomes its admin; others join as the tenant's registration policy allows (`invite` needs `invite_token`). Fields the schema does not name are kept on the profile as `extra`. A password is 8 to 128 characters and not a common one.",
           tags,
           summary: 'Register a local account',
           body: registerBody,
           response: {
+            ...problemAnswers({
+              registration_closed: "the tenant's registration policy does not admit you",
+              email_taken: 'an account with this email exists in the tenant',
+            }),
             201: registerResponseSchema,
-            403: problemSchema.describe("registration_closed: the tenant's registration policy does not admit you"),
           },
         },
       },
@@ -82,10 +87,20 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: publicRoute,
         schema: {
           operationId: 'login',
+          description:
+            'Password login (`email`, `password`) or a provider token (`sso_token`). With MFA on, the answer is `{ mfa_required: true, mfa_token }`: finish with `POST /auth/mfa/verify`. A wrong email and a wrong password answer the same 401.',
           tags,
           summary: 'Log in with email and password (may ask for an MFA code), or with a provider token (sso_token)',
           body: loginBody,
-          response: { 200: loginResponseSchema },
+          response: {
+            ...problemAnswers({
+              invalid_credentials: 'wrong email or password (indistinguishable)',
+              invalid_sso_token: 'the `sso_token` is not a valid provider token',
+              account_disabled: 'the account is disabled',
+              sso_unavailable: '`sso_token` sent while single sign-on is off or its provider is down',
+            }),
+            200: loginResponseSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -113,7 +128,13 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: 'OAuth2 password-flow login (form fields username, password)',
           consumes: ['application/x-www-form-urlencoded'],
           body: loginFormBody,
-          response: { 200: loginResponseSchema },
+          response: {
+            ...problemAnswers({
+              invalid_credentials: 'wrong username or password',
+              account_disabled: 'the account is disabled',
+            }),
+            200: loginResponseSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -128,10 +149,17 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         config: publicRoute,
         schema: {
           operationId: 'refreshToken',
+          description:
+            'Refresh tokens rotate: each use answers a new pair. Presenting a used refresh token is 401 and revokes every token of its family.',
           tags,
           summary: 'Rotate a refresh token',
           body: refreshBody,
-          response: { 200: tokenResponseSchema },
+          response: {
+            ...problemAnswers({
+              invalid_token: 'unknown, expired or already used refresh token (a reused one revokes its whole family)',
+            }),
+            200: tokenResponseSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -146,6 +174,8 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
       {
         schema: {
           operationId: 'logout',
+          description:
+            "Ends the caller's session (and, with `logout_all`, every session of the user); the body is optional.",
           tags,
           summary: 'End this session (or every session with logout_all)',
           body: logoutBody,

@@ -1,4 +1,4 @@
-import { AppError, fieldError, ROLES } from '@routinely/platform';
+import { AppError, fieldError, problemAnswers, ROLES } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +23,18 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
     }
 
     const sendVerification = (operationId: string, summary: string) => ({
-      schema: { operationId, tags, summary, response: { 200: verificationSentSchema } },
+      schema: {
+        operationId,
+        tags,
+        summary,
+        response: {
+          200: verificationSentSchema,
+          ...problemAnswers({
+            conflict: 'the account is not linked to the identity provider',
+            sso_unavailable: "single sign-on or the provider's admin API is not configured, or the provider is down",
+          }),
+        },
+      },
     });
 
     for (const path of ['/auth/verify-email', '/auth/resend-verification'] as const) {
@@ -48,7 +59,13 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'listAvailableRoles',
           tags,
           summary: "The roles of this service's client the provider grants the caller",
-          response: { 200: z.array(providerRoleSchema) },
+          response: {
+            ...problemAnswers({
+              conflict: 'the account is not linked to the identity provider',
+              sso_unavailable: "single sign-on or the provider's admin API is not configured, or the provider is down",
+            }),
+            200: z.array(providerRoleSchema),
+          },
         },
       },
       async (request) => {
@@ -65,7 +82,14 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Take one of the provider-granted roles locally (permissions follow at the next refresh)',
           body: selectRoleBody,
-          response: { 200: userProfileSchema },
+          response: {
+            ...problemAnswers({
+              forbidden: 'the provider does not grant the caller this role',
+              conflict: 'the account is not linked to the identity provider',
+              sso_unavailable: "single sign-on or the provider's admin API is not configured, or the provider is down",
+            }),
+            200: userProfileSchema,
+          },
         },
       },
       async (request) => {

@@ -1,3 +1,4 @@
+import { problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -61,7 +62,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Start single sign-on: redirect to the provider (code flow, PKCE S256)',
           querystring: returnUrlQuery,
-          response: redirectDoc,
+          response: {
+            ...redirectDoc,
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
+          },
         },
       },
       (request, reply) => startLogin(request, reply, request.query.return_url, false),
@@ -76,7 +80,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Start sign-up at the provider (prompt=create), then sign in like /auth/sso/login',
           querystring: returnUrlQuery,
-          response: redirectDoc,
+          response: {
+            ...redirectDoc,
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
+          },
         },
       },
       (request, reply) => startLogin(request, reply, request.query.return_url, true),
@@ -115,7 +122,15 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Sign in with a provider ID token or access token',
           body: ssoTokenBody,
-          response: { 200: tokenResponseSchema },
+          response: {
+            ...problemAnswers({
+              invalid_sso_token: 'the token is not a valid ID token or access token of the provider',
+              registration_closed: "the tenant's registration policy does not admit a new user",
+              conflict: 'the account is linked to another identity at the provider',
+              sso_unavailable: 'single sign-on is not configured, or its provider is down',
+            }),
+            200: tokenResponseSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -134,7 +149,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'Check a provider token without opening a session',
           querystring: validateQuery,
-          response: { 200: validateResponse },
+          response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
+            200: validateResponse,
+          },
         },
       },
       async (request) => ctx.sso.validate(request.query.token),
@@ -174,7 +192,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'startSsoPasswordRecovery',
           tags,
           summary: "Redirect to the provider's password recovery page",
-          response: redirectDoc,
+          response: {
+            ...redirectDoc,
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
+          },
         },
       },
       async (_request, reply) => reply.redirect(ctx.sso.available().recoveryUrl().toString(), 302),
@@ -188,7 +209,10 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'ssoLogout',
           tags,
           summary: "End the local session and redirect to the provider's logout (id_token_hint)",
-          response: { 302: z.null().describe('Redirect to the provider logout, or to / without one') },
+          response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
+            302: z.null().describe('Redirect to the provider logout, or to / without one'),
+          },
         },
       },
       async (request, reply) => {

@@ -1,3 +1,4 @@
+import { timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
 export const returnUrlQuery = z.object({
@@ -33,7 +34,7 @@ export const ssoStatusResponse = z.object({
   sso_configured: z.boolean(),
   sso_available: z.boolean(),
   issuer: z.string().nullable(),
-  session_expires_at: z.string().nullable(),
+  session_expires_at: timestampOut().nullable(),
 });
 
 export const backChannelLogoutBody = z.object({ logout_token: z.string().max(16_384).optional() });

@@ -1,4 +1,4 @@
-import { AppError } from '@routinely/platform';
+import { AppError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,7 +32,11 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: 'OIDC Back-Channel Logout 1.0 (form field logout_token)',
           consumes: ['application/x-www-form-urlencoded'],
           body: backChannelLogoutBody.nullish(),
-          response: { 200: z.null().describe('Sessions ended'), 400: backChannelLogoutError },
+          response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
+            200: z.null().describe('Sessions ended'),
+            400: backChannelLogoutError,
+          },
         },
       },
       async (request, reply) => {
@@ -61,6 +65,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           querystring: frontChannelLogoutQuery,
           produces: ['image/gif'],
           response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
             200: z.custom<Buffer>().meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' }),
           },
         },
@@ -76,6 +81,8 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
     );
 
     await app.register(async (signed) => {
+      // Replaces the platform's JSON parser for this route only: the signature needs the raw text.
+      signed.removeContentTypeParser('application/json');
       signed.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
         rawBodies.set(request, String(body));
         try {
@@ -102,7 +109,13 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
                 ),
             }),
             body: idpEventBody,
-            response: { 200: okSchema },
+            response: {
+              ...problemAnswers({
+                not_authenticated: 'missing or invalid `X-IdP-Signature` (or outside its 300 s window)',
+                sso_unavailable: 'single sign-on is not configured',
+              }),
+              200: okSchema,
+            },
           },
           // The signature is checked before the body is validated: an unsigned caller learns nothing.
           preValidation: async (request) => {

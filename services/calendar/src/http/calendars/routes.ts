@@ -1,4 +1,4 @@
-import { problemSchema, requirePrincipal } from '@routinely/platform';
+import { problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +13,9 @@ import {
 } from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
-const errors = { 403: problemSchema };
+const errors = problemAnswers({
+  forbidden: 'the caller may see this calendar but its sharing level does not allow this',
+});
 
 /** /calendars and /calendars/:calendar_id. Any user of the tenant; calendar-level rules live in the domain. */
 export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {

@@ -1,16 +1,16 @@
-import { nameSchemas, queryBool } from '@routinely/platform';
+import { nameSchemas, queryBool, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { VISIBILITIES } from '../../domain/values.js';
 
 /** Every route under /calendars/:calendar_id names its calendar with this (items and sharing import it). */
 export const calendarIdParams = z.object({ calendar_id: z.uuid() });
 
-export const isoDateTimeOut = z.string().describe('ISO-8601 UTC datetime with Z');
+export const isoDateTimeOut = z.string().meta({ format: 'date-time', description: 'ISO-8601 UTC datetime with Z' });
 
 export const calendarSchema = z.object({
   id: z.uuid(),
-  tenant_id: z.string(),
-  owner_id: z.string(),
+  tenant_id: uuidOut(),
+  owner_id: uuidOut(),
   name: z.string(),
   description: z.string().nullable(),
   color: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { problemSchema, requirePrincipal } from '@routinely/platform';
+import { problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ItemService } from '../../domain/items.js';
@@ -6,7 +6,9 @@ import { calendarIdParams } from '../calendars/schemas.js';
 import { itemCreateBody, itemParams, itemPatchBody, itemSchema, itemWindowQuery, itemWindowSchema } from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
-const errors = { 403: problemSchema };
+const errors = problemAnswers({
+  forbidden: 'the caller may see this calendar but its sharing level does not allow this',
+});
 
 /** /calendars/:calendar_id/items: the window query (view) and item changes (edit or better). */
 export function itemRoutes(items: ItemService): FastifyPluginAsync {

@@ -1,4 +1,4 @@
-import { nameSchemas, queryBool } from '@routinely/platform';
+import { dateOut, nameSchemas, queryBool, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { ITEM_STATUSES, ITEM_TYPES } from '../../domain/values.js';
 import { isoDateTimeOut } from '../calendars/schemas.js';
@@ -29,15 +29,15 @@ export const itemSchema = z.object({
   end_at: isoDateTimeOut,
   all_day: z.boolean(),
   status: z.enum(ITEM_STATUSES),
-  created_by: z.string(),
+  created_by: uuidOut(),
   created_at: isoDateTimeOut,
   updated_at: isoDateTimeOut,
 });
 
 export const itemWindowSchema = z.object({
   calendar_id: z.uuid(),
-  start_date: z.string(),
-  end_date: z.string(),
+  start_date: dateOut(),
+  end_date: dateOut(),
   items: z.array(itemSchema),
   total: z.number().int(),
 });

@@ -1,4 +1,4 @@
-import { problemSchema, requirePrincipal } from '@routinely/platform';
+import { problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +7,9 @@ import { calendarIdParams } from '../calendars/schemas.js';
 import { shareCreateBody, sharePatchBody, sharingParams, sharingSchema } from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
-const errors = { 403: problemSchema };
+const errors = problemAnswers({
+  forbidden: 'the caller may see this calendar but its sharing level does not allow this',
+});
 
 /** /calendars/:calendar_id/share and /sharing: managed by the owner and admins. */
 export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
@@ -24,7 +26,11 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
           summary: 'Share with a user of the tenant by user_id or email (owner or admin)',
           params: calendarIdParams,
           body: shareCreateBody,
-          response: { 201: sharingSchema, 409: problemSchema, ...errors },
+          response: {
+            ...problemAnswers({ already_shared: 'the user holds a share of this calendar already (or is its owner)' }),
+            201: sharingSchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) =>

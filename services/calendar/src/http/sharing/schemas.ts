@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { SHARE_LEVELS } from '../../domain/values.js';
 import { isoDateTimeOut } from '../calendars/schemas.js';
@@ -6,10 +6,10 @@ import { isoDateTimeOut } from '../calendars/schemas.js';
 export const sharingSchema = z.object({
   id: z.uuid(),
   calendar_id: z.uuid(),
-  user_id: z.string(),
+  user_id: uuidOut(),
   email: z.string().nullable(),
   permission: z.enum(SHARE_LEVELS),
-  granted_by: z.string(),
+  granted_by: uuidOut(),
   created_at: isoDateTimeOut,
 });
 

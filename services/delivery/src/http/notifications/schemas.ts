@@ -1,4 +1,4 @@
-import { nameSchemas, pageOf, pageQuery, queryBool } from '@routinely/platform';
+import { nameSchemas, pageOf, pageQuery, queryBool, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import type { NotificationRow } from '../../db/entities.js';
 import { iso } from '../context.js';
@@ -7,14 +7,14 @@ export const notificationQuery = pageQuery.extend({ unread_only: queryBool(false
 export const notificationParams = z.object({ notif_id: z.uuid() });
 
 export const notificationRead = z.object({
-  id: z.string(),
+  id: uuidOut(),
   kind: z.string(),
   title: z.string(),
   body: z.string(),
   data: z.record(z.string(), z.unknown()),
   read: z.boolean(),
-  read_at: z.string().nullable(),
-  created_at: z.string(),
+  read_at: timestampOut().nullable(),
+  created_at: timestampOut(),
 });
 
 export const notificationPage = pageOf(notificationRead).extend({ unread_count: z.number().int() });

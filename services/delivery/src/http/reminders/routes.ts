@@ -90,6 +90,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         config: { permission: WRITE },
         schema: {
           operationId: 'redeliverDelivery',
+          description: 'Sends the delivery again with the same `event_id`, so receivers can deduplicate.',
           summary: 'Send a delivery again now',
           tags,
           params: deliveryParams,
@@ -128,6 +129,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         config: { permission: WRITE },
         schema: {
           operationId: 'requeueDeadLetter',
+          description: 'Makes a new delivery of the dead-lettered one (a new delivery id, the same `event_id`).',
           summary: 'Send a dead-lettered delivery again as a new delivery',
           tags,
           params: dlqParams,

@@ -1,4 +1,4 @@
-import { nameSchemas, pageQuery } from '@routinely/platform';
+import { nameSchemas, pageQuery, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
 import { iso } from '../context.js';
@@ -10,10 +10,10 @@ export const upcomingQuery = z.object({
 });
 
 export const upcomingItem = z.object({
-  reminder_id: z.string(),
-  task_id: z.string(),
+  reminder_id: uuidOut(),
+  task_id: uuidOut(),
   task_title: z.string(),
-  remind_at: z.string(),
+  remind_at: timestampOut(),
   channels: z.array(z.string()),
 });
 
@@ -28,21 +28,21 @@ export const deliveryParams = z.object({ delivery_id: z.uuid() });
 export const dlqParams = z.object({ dlq_id: z.uuid() });
 
 export const deliveryRead = z.object({
-  id: z.string(),
-  reminder_id: z.string(),
-  endpoint_id: z.string().nullable(),
+  id: uuidOut(),
+  reminder_id: uuidOut(),
+  endpoint_id: uuidOut().nullable(),
   channel: z.enum(CHANNELS),
   event: z.string(),
-  event_id: z.string().describe('Stable across retries, redeliver and requeue of one event for one endpoint'),
+  event_id: uuidOut().describe('Stable across retries, redeliver and requeue of one event for one endpoint'),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),
   max_attempts: z.number().int().describe('Retries after the first try'),
-  next_attempt_at: z.string().nullable(),
+  next_attempt_at: timestampOut().nullable(),
   last_status_code: z.number().int().nullable(),
   last_error: z.string().nullable(),
-  last_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
+  last_attempt_at: timestampOut().nullable(),
+  delivered_at: timestampOut().nullable(),
+  created_at: timestampOut(),
 });
 
 /** Detail adds the body the receiver gets (minus the per-try `attempt`) and every recorded try, oldest first. */
@@ -52,15 +52,15 @@ export const deliveryDetail = deliveryRead.extend({
 });
 
 export const deadLetterRead = z.object({
-  id: z.string(),
-  delivery_id: z.string(),
-  reminder_id: z.string(),
-  endpoint_id: z.string().nullable(),
+  id: uuidOut(),
+  delivery_id: uuidOut(),
+  reminder_id: uuidOut(),
+  endpoint_id: uuidOut().nullable(),
   channel: z.enum(CHANNELS),
   reason: z.string(),
   last_status_code: z.number().int().nullable(),
   attempts: z.number().int(),
-  created_at: z.string(),
+  created_at: timestampOut(),
 });
 
 export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {

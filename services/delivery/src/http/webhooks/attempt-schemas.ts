@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import type { DeliveryAttemptRow } from '../../db/entities.js';
 import { EVENT_TYPES } from '../../domain/event-types.js';
@@ -6,7 +6,7 @@ import { EVENT_TYPES } from '../../domain/event-types.js';
 /** One recorded try as the delivery detail lists it (`attempts_log`). */
 export const attemptLogEntry = z.object({
   attempt: z.number().int().min(1).describe('The envelope `attempt` of this try; starts at 1 again after a redeliver'),
-  at: z.string().describe('When the outcome was recorded'),
+  at: timestampOut().describe('When the outcome was recorded'),
   status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when none came"),
   error: z.string().nullable(),
   latency_ms: z.number().int().min(0),
@@ -14,10 +14,10 @@ export const attemptLogEntry = z.object({
 
 /** A try as the endpoint's log lists it: also the delivery (null for test sends) and the event. */
 export const endpointAttempt = attemptLogEntry.extend({
-  id: z.string(),
-  delivery_id: z.string().nullable(),
+  id: uuidOut(),
+  delivery_id: uuidOut().nullable(),
   event: z.string(),
-  event_id: z.string(),
+  event_id: uuidOut(),
 });
 
 export const eventTypeRead = z.object({

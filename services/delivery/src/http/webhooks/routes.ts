@@ -1,5 +1,5 @@
 import type { Permission } from '@routinely/platform';
-import { ownerOf } from '@routinely/platform';
+import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -51,10 +51,15 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         config: { permission: WRITE },
         schema: {
           operationId: 'createWebhookEndpoint',
+          description:
+            'The URL must be https on a public address (checked again at every send). The answer shows the signing `secret` once; later reads show `secret_preview`. A user has at most 20 endpoints by default (422 `too_many_endpoints`).',
           summary: 'Create a webhook endpoint; the answer carries its secret, once',
           tags,
           body: endpointCreateBody,
-          response: { 201: endpointWithSecret },
+          response: {
+            ...problemAnswers({ too_many_endpoints: 'the user has the maximum number of endpoints already' }),
+            201: endpointWithSecret,
+          },
         },
       },
       async (request, reply) => {
@@ -119,6 +124,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         config: { permission: WRITE },
         schema: {
           operationId: 'rotateWebhookSecret',
+          description: 'A new secret replaces the old at once; the answer shows it once.',
           summary: 'Replace the signing secret; the answer carries the new one, once',
           tags,
           params: endpointParams,

@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import type { WebhookEndpointRow } from '../../db/entities.js';
 import { EVENT_TYPES, eventsField, subscribedEvents } from '../../domain/event-types.js';
@@ -32,7 +32,7 @@ export const endpointPatchBody = z.object({
 });
 
 export const endpointRead = z.object({
-  id: z.string(),
+  id: uuidOut(),
   name: z.string(),
   url: z.string(),
   description: z.string().nullable(),
@@ -42,8 +42,8 @@ export const endpointRead = z.object({
   events: z.array(z.enum(EVENT_TYPES)).describe('The event types this endpoint receives'),
   secret_preview: z.string(),
   consecutive_failures: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
 });
 
 /** Create and rotate only: the plaintext secret, shown once. */
@@ -51,7 +51,7 @@ export const endpointWithSecret = endpointRead.extend({ secret: z.string() });
 
 export const testResult = z.object({
   ok: z.boolean(),
-  event_id: z.string().describe('The event_id of the webhook.test sent; the attempt is listed under the endpoint'),
+  event_id: uuidOut().describe('The event_id of the webhook.test sent; the attempt is listed under the endpoint'),
   status_code: z.number().int(),
   latency_ms: z.number().int(),
   signature: z.string(),

@@ -1,4 +1,4 @@
-import { nameSchemas, ownerOf, pageOf, pageQuery } from '@routinely/platform';
+import { nameSchemas, ownerOf, pageOf, pageQuery, timestampOut, uuidOut } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ const quotaRow = z.object({
   daily_usd: usd,
   soft_breached: z.boolean(),
   hard_breached: z.boolean(),
-  updated_at: z.string().nullable(),
+  updated_at: timestampOut().nullable(),
 });
 
 const cap = z.number().min(0).max(1_000_000);
@@ -35,11 +35,11 @@ const quotaPatch = z
   .strict();
 
 const tenantSettings = z.object({
-  tenant_id: z.string(),
+  tenant_id: uuidOut(),
   llm_provider_tenant_default: providerName,
   llm_provider_locked: z.boolean(),
-  updated_at: z.string().nullable(),
-  updated_by: z.string().nullable(),
+  updated_at: timestampOut().nullable(),
+  updated_by: uuidOut().nullable(),
 });
 
 const tenantPatch = z
@@ -87,6 +87,8 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
         config: { permission: 'SERVICE_QUOTA_OVERRIDE' },
         schema: {
           operationId: 'updateUserQuota',
+          description:
+            "Caps are >= 0 and import limits 0..10000; a result with the soft cap above the hard cap is 422 naming `soft_cap_usd`. New import limits hold for the user's next import at once.",
           tags,
           summary: 'Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard)',
           params: userIdParams,

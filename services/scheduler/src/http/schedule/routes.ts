@@ -1,4 +1,4 @@
-import { ownerOf, problemSchema } from '@routinely/platform';
+import { answerHeaders, ownerOf, problemAnswers, problemSchema } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OverrideService } from '../../domain/runs/overrides.js';
@@ -19,7 +19,19 @@ import {
 
 const tags = ['scheduling'];
 const permission = 'SERVICE_SCHEDULE_RUN';
-const errors = { 404: problemSchema, 409: problemSchema, 429: problemSchema };
+/** A queued run's answer: `Location` names the run to poll. */
+const queuedRun = answerHeaders(queuedRunOut, {
+  Location: {
+    description: 'The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on',
+    example: '/api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a',
+  },
+});
+const errors = problemAnswers({
+  not_found: "a task id that is not the caller's (named in the detail)",
+  conflict: 'a task changed state while the run applied its slot',
+  quota_exceeded: "a language-model run when today's spend reached the hard cap (builtin runs are never refused)",
+  provider_unavailable: 'the provider asked for is not configured on this server',
+});
 
 /** A run answered now (200) or queued for the worker (202 with where to poll). */
 function answerRun(reply: FastifyReply, started: Awaited<ReturnType<RunService['start']>>, mount: string) {
@@ -49,9 +61,11 @@ export function scheduleRoutes(
         schema: {
           tags,
           operationId: 'createScheduleRun',
+          description:
+            "Up to 10 tasks are placed now (200 with the decisions); more are queued: 202 with `Location` naming the run, to poll until `completed` or `failed`. The window defaults to now .. now + 14 days and spans at most 90 days. A language-model run past today's hard spend cap is 429 `quota_exceeded`; `builtin` runs are never refused. `dry_run` stores decisions without applying them.",
           summary: 'Schedule tasks: up to 10 at once (200), more in the background (202 + Location)',
           body: runRequest,
-          response: { 200: syncRunOut, 202: queuedRunOut, ...errors },
+          response: { 200: syncRunOut, 202: queuedRun, ...errors },
         },
       },
       async (request, reply) =>
@@ -109,6 +123,8 @@ export function scheduleRoutes(
         schema: {
           tags,
           operationId: 'overrideScheduleDecision',
+          description:
+            'Appends an `override` decision superseding this one and applies it at once. End must be after start (at most 31 days); a slot outside working hours or in a no-go window is allowed and listed in `warnings`.',
           summary: 'Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule)',
           params: decisionIdParams,
           body: overrideBody,
@@ -142,9 +158,16 @@ export function scheduleRoutes(
         schema: {
           tags,
           operationId: 'reflowScheduleSubtree',
+          description:
+            "Keeps the root's slot and re-places its descendants inside it; answered like `POST /schedule` (200, or 202 with `Location`). A root without a slot is 409 `not_scheduled`.",
           summary: "Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one)",
           body: reflowRequest,
-          response: { 200: syncRunOut, 202: queuedRunOut, ...errors },
+          response: {
+            ...problemAnswers({ not_scheduled: 'the root task has no slot to reflow inside' }),
+            200: syncRunOut,
+            202: queuedRun,
+            ...errors,
+          },
         },
       },
       async (request, reply) =>

@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../../domain/providers.js';
 
@@ -36,8 +36,8 @@ export const decisionOut = z.object({
   id: z.uuid(),
   run_id: z.uuid().nullable(),
   task_id: z.uuid(),
-  chosen_slot_start: z.string(),
-  chosen_slot_end: z.string(),
+  chosen_slot_start: timestampOut(),
+  chosen_slot_end: timestampOut(),
   rationale: z.string(),
   provider: z.string(),
   model: z.string(),
@@ -46,7 +46,7 @@ export const decisionOut = z.object({
   applied: z.boolean(),
   warnings: z.array(z.string()).describe('outside_working_hours, in_no_go_window (overrides only)'),
   created_by: z.uuid(),
-  created_at: z.string(),
+  created_at: timestampOut(),
 });
 
 const unscheduled = z.array(z.object({ task_id: z.uuid(), reason: unscheduledReason }));
@@ -77,9 +77,9 @@ export const runOut = z.object({
   dry_run: z.boolean(),
   progress: z.object({ total: z.number().int(), done: z.number().int() }),
   error: z.string().nullable(),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
+  created_at: timestampOut(),
+  started_at: timestampOut().nullable(),
+  completed_at: timestampOut().nullable(),
 });
 
 export const runIdParams = z.object({ run_id: z.uuid() });

@@ -1,4 +1,4 @@
-import { ownerOf, problemSchema } from '@routinely/platform';
+import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -103,7 +103,10 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
           tags,
           summary: 'Add a weekly or once no-go window (the server generates the id when none is given)',
           body: noGoWindowInput,
-          response: { 201: noGoWindowOut, 409: problemSchema },
+          response: {
+            ...problemAnswers({ conflict: 'a no-go window with this id exists already' }),
+            201: noGoWindowOut,
+          },
         },
       },
       async (request, reply) => reply.status(201).send(await settings.addWindow(ownerOf(request), request.body)),

@@ -1,5 +1,5 @@
 import type { ProviderRegistry } from '@routinely/llm';
-import { nameSchemas, ownerOf } from '@routinely/platform';
+import { dateOut, nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ const permission = 'SERVICE_SCHEDULE_RUN';
 const usd = z.number().describe('USD, rounded to 6 decimals');
 
 const costStatus = z.object({
-  date: z.string(),
+  date: dateOut(),
   daily_usd: usd,
   soft: usd,
   hard: usd,
@@ -36,7 +36,7 @@ const quotaMe = z.object({
 const counts = { calls: z.number().int(), input_tokens: z.number().int(), output_tokens: z.number().int() };
 
 const usageToday = z.object({
-  date: z.string(),
+  date: dateOut(),
   timezone: z.string(),
   total_usd: usd,
   ...counts,
@@ -54,7 +54,7 @@ const monthQuery = z.object({
 const usageMonthly = z.object({
   month: z.string(),
   total_usd: usd,
-  days: z.array(z.object({ date: z.string(), ...counts, cost_usd: usd })),
+  days: z.array(z.object({ date: dateOut(), ...counts, cost_usd: usd })),
 });
 
 const providerList = z.array(z.object({ name: z.enum(PROVIDER_NAMES), model: z.string(), available: z.boolean() }));

@@ -46,7 +46,7 @@ function onCalendar(row: TaskRow): UnifiedEvent {
 }
 
 /** `toLoc` names the end field in the caller's terms (a query parameter, a gRPC request field). */
-function checkWindow(from: Date, to: Date, maxDays: number, toLoc = ['querystring', 'to']): void {
+function checkWindow(from: Date, to: Date, maxDays: number, toLoc = ['query', 'to']): void {
   if (to <= from) throw fieldError(toLoc, 'must be after the start of the window');
   if (to.getTime() - from.getTime() > maxDays * DAY_MS) {
     throw fieldError(toLoc, `the window spans at most ${maxDays} days`);

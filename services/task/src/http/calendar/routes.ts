@@ -19,6 +19,8 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           operationId: 'listCalendarEvents',
+          description:
+            "`view` defaults to `week`; `from` to the start of today in the user's timezone; `to` to `from` plus the view's length. At most 366 days; `limit` 1..1000 (default 500); sorted by start.",
           tags,
           summary: 'Scheduled tasks and connected calendar events as one list, sorted by start',
           querystring: eventsQuery,
@@ -87,6 +89,8 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
           operationId: 'unscheduleCalendarEvent',
+          description:
+            'The task goes back to `pending` and its reminder is cancelled. Events of a connected calendar are changed there (409 `event_not_editable`).',
           tags,
           summary: 'Unschedule: the task goes back to pending and its reminder is cancelled',
           params: eventIdParams,
@@ -105,6 +109,8 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           operationId: 'getFreeBusy',
+          description:
+            'Both `from` and `to` are required, at most 93 days apart. Overlapping busy blocks of every source are merged, each naming its sources.',
           tags,
           summary: 'Busy blocks of every source in the window, naming what made each busy',
           querystring: freeBusyQuery,

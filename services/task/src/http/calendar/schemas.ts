@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 import { VIEWS } from '../../domain/calendar/calendar.js';
 
@@ -20,8 +20,8 @@ export const unifiedEvent = z.object({
   id: z.uuid().describe("the task id of a task-backed event; ours for a provider's event"),
   source: z.enum(['task', 'google', 'microsoft']),
   title: z.string(),
-  start: z.string(),
-  end: z.string(),
+  start: timestampOut(),
+  end: timestampOut(),
   all_day: z.boolean(),
   status: z.string().describe('the task status, or confirmed / tentative for a provider event'),
   busy: z.boolean(),
@@ -32,8 +32,8 @@ export const unifiedEvent = z.object({
 });
 
 export const eventsPage = z.object({
-  from: z.string(),
-  to: z.string(),
+  from: timestampOut(),
+  to: timestampOut(),
   view: z.enum(VIEWS),
   events: z.array(unifiedEvent),
 });
@@ -41,12 +41,12 @@ export const eventsPage = z.object({
 const source = z.enum(['task', 'google', 'microsoft']);
 
 export const freeBusyRead = z.object({
-  from: z.string(),
-  to: z.string(),
+  from: timestampOut(),
+  to: timestampOut(),
   busy: z.array(
     z.object({
-      start: z.string(),
-      end: z.string(),
+      start: timestampOut(),
+      end: timestampOut(),
       source: z.enum(['task', 'google', 'microsoft', 'mixed']),
       sources: z.array(z.object({ source, id: z.uuid(), title: z.string() })),
     }),

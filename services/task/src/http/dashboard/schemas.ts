@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { dateOut, nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 
 const peerFigure = z.enum([
@@ -34,7 +34,7 @@ export const dashboardSummary = z
       .int()
       .nullable()
       .describe('unread bell notifications (delivery service); null while it cannot answer'),
-    date: z.string().describe('local today, YYYY-MM-DD'),
+    date: dateOut().describe('local today, YYYY-MM-DD'),
     timezone: z
       .string()
       .describe("IANA zone of 'today': the scheduler's settings timezone, else the profile's while it cannot answer"),

@@ -1,4 +1,4 @@
-import { nameSchemas, ownerOf } from '@routinely/platform';
+import { nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ export const dependencyRead = z.object({
   depends_on_id: z.uuid(),
   dep_type: z.enum(DEP_TYPES),
   lag_min: z.number().int(),
-  created_at: z.string(),
+  created_at: timestampOut(),
 });
 
 const createBody = z.object({
@@ -34,10 +34,19 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
           operationId: 'createDependency',
+          description:
+            '`dep_type` defaults to `finish_to_start` and `lag_min` to 0. A self-dependency is 422; a duplicate or a cycle is 409.',
           tags,
           summary: 'Create a dependency edge',
           body: createBody,
-          response: { 201: dependencyRead },
+          response: {
+            ...problemAnswers({
+              not_found: "either task is not one of the caller's",
+              duplicate_dependency: 'this dependency exists already',
+              cycle_detected: 'the dependency would close a cycle',
+            }),
+            201: dependencyRead,
+          },
         },
       },
       async (request, reply) =>

@@ -1,4 +1,4 @@
-import { type Logger, nameSchemas, ownerOf } from '@routinely/platform';
+import { type Logger, nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -58,8 +58,8 @@ const jobRead = z.object({
     .uuid()
     .nullable()
     .describe('the scheduling run auto_schedule started once the job committed (null otherwise)'),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
 });
 const jobParams = z.object({ job_id: z.uuid() });
 
@@ -85,12 +85,20 @@ export function importRoutes(
         config: { permission },
         schema: {
           operationId: 'importTasks',
+          description:
+            'Up to 100 rows as JSON, or CSV with a header row (`text/csv`). A commit is all-or-nothing; `commit: false` only validates. More rows are 413 (use an import job); over the per-user import quota is 429 `quota_exceeded`.',
           tags,
           summary: 'Import up to 100 rows at once (JSON or text/csv); commit: false is a dry run',
           body: importBody,
           consumes: ['application/json', 'text/csv'],
           querystring: importQuery,
-          response: { 200: importResult },
+          response: {
+            ...problemAnswers({
+              payload_too_large: 'more than 100 rows (use an import job)',
+              quota_exceeded: 'over the per-user import quota (per hour or per day)',
+            }),
+            200: importResult,
+          },
         },
       },
       async (request) => {
@@ -114,12 +122,20 @@ export function importRoutes(
         bodyLimit: 32 * 1024 * 1024,
         schema: {
           operationId: 'createImportJob',
+          description:
+            'Answers 202 with `job_id`; poll `GET /api/v1/service/tasks/bulk-import/jobs/{job_id}` until the job is `parsed`, then commit it.',
           tags,
           summary: 'Queue a large import; a background worker parses it',
           body: importBody,
           consumes: ['application/json', 'text/csv'],
           querystring: importQuery,
-          response: { 202: z.object({ job_id: z.uuid(), status: z.enum(JOB_STATUSES) }) },
+          response: {
+            ...problemAnswers({
+              payload_too_large: 'more rows than an import job takes',
+              quota_exceeded: 'over the per-user import quota (per hour or per day)',
+            }),
+            202: z.object({ job_id: z.uuid(), status: z.enum(JOB_STATUSES) }),
+          },
         },
       },
       async (request, reply) => {
@@ -154,7 +170,7 @@ export function importRoutes(
           summary: 'Commit a parsed job (all or nothing); the worker writes it',
           params: jobParams,
           body: z.object({ auto_schedule: z.boolean().default(false) }).optional(),
-          response: { 202: jobRead },
+          response: { ...problemAnswers({ conflict: 'the job is not `parsed`, or has invalid rows' }), 202: jobRead },
         },
       },
       async (request, reply) => {
@@ -168,7 +184,10 @@ export function importRoutes(
       {
         config: { permission },
         schema: {
-          response: { 204: z.null().describe('Cancelled') },
+          response: {
+            204: z.null().describe('Cancelled'),
+            ...problemAnswers({ conflict: 'the job is committed already' }),
+          },
           operationId: 'cancelImportJob',
           tags,
           summary: 'Cancel an import job',

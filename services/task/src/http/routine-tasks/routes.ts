@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { answerHeaders, ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,7 +33,16 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
             'depth-first order; the X-Total-Count header gives the number of tasks.',
           querystring: treeQuery,
           response: {
-            200: z.array(taskRead).describe('One page of the depth-first tree; X-Total-Count: all tasks'),
+            200: answerHeaders(
+              z.array(taskRead).describe('One page of the depth-first tree; X-Total-Count: all tasks'),
+              {
+                'X-Total-Count': {
+                  description: 'How many tasks the user has (all pages)',
+                  type: 'integer',
+                  example: 42,
+                },
+              },
+            ),
           },
         },
       },
@@ -54,7 +63,13 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
           summary: 'Alias of POST /tasks/{task_id}/move',
           params: taskIdParams,
           body: moveBody,
-          response: { 200: taskRead },
+          response: {
+            ...problemAnswers({
+              depth_exceeded: 'the moved subtree would nest deeper than 5 levels',
+              cycle_detected: 'the new parent is the task itself or one of its descendants',
+            }),
+            200: taskRead,
+          },
         },
       },
       async (request) =>

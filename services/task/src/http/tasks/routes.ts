@@ -1,4 +1,4 @@
-import { ownerOf } from '@routinely/platform';
+import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,10 +30,18 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         config: { permission: 'SERVICE_TASK_CREATE' },
         schema: {
           operationId: 'createTask',
+          description:
+            'Only `title` is required. Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`).',
           tags,
           summary: 'Create a task',
           body: taskCreateSchema,
-          response: { 201: taskRead },
+          response: {
+            ...problemAnswers({
+              not_found: "`parent_task_id` is not one of the caller's tasks",
+              depth_exceeded: 'the parent is at depth 5 (a task nests at most 5 levels)',
+            }),
+            201: taskRead,
+          },
         },
       },
       async (request, reply) => {
@@ -48,6 +56,8 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           operationId: 'listTasks',
+          description:
+            "The caller's tasks as a JSON array. Unknown query parameters are refused (422 naming `query.<name>`), so a misspelt filter never widens the answer.",
           tags,
           summary: 'List tasks',
           querystring: taskListQuery,
@@ -88,6 +98,8 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           operationId: 'getTaskTree',
+          description:
+            "The task with its descendants; `rolled_up_duration_min` is the task's own duration plus its children's roll-ups.",
           tags,
           summary: 'A task with its whole subtree and rolled-up duration',
           params: taskIdParams,
@@ -110,11 +122,16 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
           operationId: 'updateTask',
+          description:
+            'Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`.',
           tags,
           summary: 'Update a task (also manual scheduling and status changes)',
           params: taskIdParams,
           body: taskPatchBody,
-          response: { 200: taskRead },
+          response: {
+            ...problemAnswers({ conflict: 'a slot set on a task that is done, skipped or cancelled' }),
+            200: taskRead,
+          },
         },
       },
       async (request) => {
@@ -154,11 +171,19 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
           operationId: 'moveTask',
+          description:
+            'Moves the task and its subtree under another parent (`null`: to the root). The moved subtree must stay within 5 levels and cannot go under itself.',
           tags,
           summary: 'Re-parent a task (null makes it a root)',
           params: taskIdParams,
           body: moveBody,
-          response: { 200: taskRead },
+          response: {
+            ...problemAnswers({
+              depth_exceeded: 'the moved subtree would nest deeper than 5 levels',
+              cycle_detected: 'the new parent is the task itself or one of its descendants',
+            }),
+            200: taskRead,
+          },
         },
       },
       async (request) =>

@@ -1,4 +1,4 @@
-import { nameSchemas } from '@routinely/platform';
+import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
 import { taskFieldRules as rules, unique } from '../../domain/task-input.js';
 import { REMINDER_CHANNELS, TASK_STATUSES } from '../../domain/task-model.js';
@@ -10,8 +10,8 @@ export const taskIdParams = z.object({ task_id: z.uuid() });
 /** RoutineTaskRead. */
 export const taskRead = z.object({
   id: z.uuid(),
-  tenant_id: z.string(),
-  user_id: z.string(),
+  tenant_id: uuidOut(),
+  user_id: uuidOut(),
   parent_task_id: z.uuid().nullable(),
   depth: z.number().int().min(1).max(5),
   sort_order: z.number().int(),
@@ -21,16 +21,16 @@ export const taskRead = z.object({
   status: z.enum(TASK_STATUSES),
   priority: z.number().int(),
   duration_min: z.number().int(),
-  deadline_at: z.string().nullable(),
-  earliest_start_at: z.string().nullable(),
+  deadline_at: timestampOut().nullable(),
+  earliest_start_at: timestampOut().nullable(),
   reminder_channels: z.array(z.enum(REMINDER_CHANNELS)),
   reminder_offset_min: z.number().int(),
   tags: z.array(z.string()),
   chosen_slot_start: z.string().nullable(),
   chosen_slot_end: z.string().nullable(),
-  completed_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  completed_at: timestampOut().nullable(),
+  created_at: timestampOut(),
+  updated_at: timestampOut(),
 });
 
 export const taskTreeNode = taskRead.extend({
