@@ -1254,7 +1254,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Authorise an existing integration again */
+        /** Authorise an existing integration again (body optional: the last return URL by default) */
         post: operations["reconnectIntegration"];
         delete?: never;
         options?: never;
@@ -3541,7 +3541,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -4343,7 +4343,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -4809,7 +4809,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -8139,6 +8139,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS */
                     return_url: string;
                 };
             };
@@ -8179,7 +8180,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8187,8 +8188,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    return_url: string;
-                };
+                    /** @description A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS */
+                    return_url?: string;
+                } | null;
             };
         };
         responses: {
@@ -9299,7 +9301,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {

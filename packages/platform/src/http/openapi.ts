@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import { DOCS_LOGO_SVG, DOCS_THEME_CSS } from './docs-theme.js';
-import { type DocumentExtras, FACTS_KEY, finishDocument } from './openapi-document.js';
+import { type DocumentExtras, FACTS_KEY, finishDocument, OPTIONAL_BODY_KEY } from './openapi-document.js';
 import { API_DESCRIPTION, TAG_DESCRIPTIONS } from './openapi-guide.js';
 import type { RouteFacts } from './problem-responses.js';
 import { DOCS_CSP } from './security-headers.js';
@@ -146,6 +146,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           hasInput: ['body', 'querystring', 'params'].some((part) => schema[part] !== undefined),
         };
         schema[FACTS_KEY] = facts;
+        const body = route?.schema?.body;
+        if (body instanceof z.ZodType && body.safeParse(undefined).success) schema[OPTIONAL_BODY_KEY] = true;
         splitTextBody(schema);
       }
       return out;

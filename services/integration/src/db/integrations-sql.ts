@@ -1,4 +1,5 @@
-import type { Orm } from '@routinely/db';
+import type { EntityManager, Orm } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 
 async function rows<T>(orm: Orm, sql: string, params: unknown[]): Promise<T[]> {
   return (await orm.em.getConnection().execute(sql, params, 'all')) as T[];
@@ -86,4 +87,16 @@ export async function consumeOAuthState(orm: Orm, stateHash: string, now: Date):
     [stateHash, now],
   );
   return row?.id ?? null;
+}
+
+/** Serialises oauth/start of one user and provider for the rest of the transaction (one pending row each). */
+export async function lockPendingStart(em: EntityManager, owner: Owner, provider: string): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      "select pg_advisory_xact_lock(hashtextextended('integration.pending:' || ? || '/' || ? || '/' || ?, 0))",
+      [owner.tenantId, owner.userId, provider],
+      'all',
+      em.getTransactionContext(),
+    );
 }

@@ -7,6 +7,7 @@ import { countSync } from '../workers/observability.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
 import { applyChanges, type SyncCounts } from './external-events.js';
+import { describeFailure } from './log-safe.js';
 import { integrationSnapshot } from './snapshots.js';
 
 /** A sync holds its lease this long at most; a crashed worker's lease simply runs out. */
@@ -88,7 +89,10 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
       countSync(row.provider, 'busy');
       return { ok: false, reason: 'busy', retryAt: error.retryAt };
     }
-    ctx.logger.warn({ integration_id: id, provider: row.provider, err: describe(error) }, 'integration sync failed');
+    ctx.logger.warn(
+      { integration_id: id, provider: row.provider, err: describeFailure(error) },
+      'integration sync failed',
+    );
     await setAfterFailure(ctx, row, 'sync_failed', nextPoll(ctx));
     countSync(row.provider, 'failed');
     return { ok: false, reason: 'failed' };
@@ -98,9 +102,6 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
 function nextPoll(ctx: IntegrationContext): Date {
   return new Date(ctx.clock.now().getTime() + ctx.config.INTEGRATION_POLL_INTERVAL_S * 1000);
 }
-
-/** Only the message: provider errors carry no token, but a raw error object could carry request options. */
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error');
 
 async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, lastError: string, next: Date) {
   const em = ctx.orm.em.fork();

@@ -11,6 +11,7 @@ import {
   integrationParams,
   integrationRead,
   providerParams,
+  reconnectBody,
   returnUrlBody,
   syncCounts,
 } from './schemas.js';
@@ -61,13 +62,13 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         schema: {
           operationId: 'reconnectIntegration',
           tags,
-          summary: 'Authorise an existing integration again',
+          summary: 'Authorise an existing integration again (body optional: the last return URL by default)',
           params: integrationParams,
-          body: returnUrlBody,
+          body: reconnectBody,
           response: { 200: authorizationAnswer, 422: problemSchema },
         },
       },
-      async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body.return_url),
+      async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body?.return_url),
     );
 
     r.post(
