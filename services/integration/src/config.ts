@@ -38,6 +38,11 @@ export const configSchema = platformConfigSchema
     /** A provider's Retry-After up to this long is waited out inside a sync; longer ones end the sync (503). */
     INTEGRATION_MAX_INLINE_RETRY_MS: z.coerce.number().int().min(0).default(2_000),
     INTEGRATION_PROVIDER_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * A sync's lease on its integration lasts this long and is renewed every quarter of it while the sync
+     * runs: a process that dies (kill -9) frees its integrations within this time.
+     */
+    INTEGRATION_SYNC_LEASE_MS: z.coerce.number().int().min(1_000).default(20_000),
     /** Runs the sync, polling and channel-renewal workers in this process. */
     INTEGRATION_WORKERS_ENABLED: envBool(true),
     INTEGRATION_OUTBOX_POLL_MS: positiveInt(250),

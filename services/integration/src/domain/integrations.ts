@@ -17,7 +17,7 @@ import { callbackPath, type IntegrationContext, sealContext } from './context.js
 import { apiFor, storeTokens } from './credentials.js';
 import { describeFailure } from './log-safe.js';
 import { integrationSnapshot } from './snapshots.js';
-import { runLeasedSync, SYNC_LEASE_MS } from './sync.js';
+import { runLeasedSync } from './sync.js';
 
 /** An OAuth state is good for this long after oauth/start (contract: 10 minutes). */
 export const STATE_TTL_MS = 10 * 60_000;
@@ -187,29 +187,34 @@ export async function finishConnection(
     return fail('exchange_failed');
   }
   const now = ctx.clock.now();
-  await em.transactional(async (tx) => {
-    Object.assign(row, {
-      status: 'active',
-      lastError: null,
-      nextSyncAt: now,
-      syncLeaseUntil: new Date(now.getTime() + SYNC_LEASE_MS),
-      updatedAt: now,
+  // The first sync's lease is written with the activation, so the worker stays out while it runs.
+  const lease = ctx.leases.prepare(id);
+  let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
+  try {
+    await em.transactional(async (tx) => {
+      Object.assign(row, {
+        status: 'active',
+        lastError: null,
+        nextSyncAt: now,
+        syncLeaseUntil: ctx.leases.until(),
+        syncLeaseHolder: lease.holder,
+        updatedAt: now,
+      });
+      tx.persist(row);
+      enqueue(
+        tx,
+        makeEvent(
+          integrationEvents.integrationConnected,
+          { tenantId: row.tenantId, userId: row.userId, at: now },
+          { integration: integrationSnapshot(row) },
+        ),
+      );
     });
-    tx.persist(row);
-    enqueue(
-      tx,
-      makeEvent(
-        integrationEvents.integrationConnected,
-        { tenantId: row.tenantId, userId: row.userId, at: now },
-        { integration: integrationSnapshot(row) },
-      ),
-    );
-  });
-  ctx.relay.kick();
-  // The lease taken above keeps the worker out while this first sync runs.
-  const outcome = await runLeasedSync(ctx, id).finally(() =>
-    ctx.orm.em.fork().nativeUpdate(Integration, { id }, { syncLeaseUntil: null }),
-  );
+    ctx.relay.kick();
+    outcome = await runLeasedSync(ctx, lease);
+  } finally {
+    await ctx.leases.release(lease);
+  }
   if (!outcome.ok && outcome.reason === 'reauth_required') return fail('reauth_required');
   await openOrRenewChannel(ctx, id);
   return {
