@@ -28,8 +28,8 @@ export class RunModels {
       adapter,
       placeWithModel: async (args) => {
         const result = await this.deps.placeWithModel(args);
-        if (result.failure) this.deps.outcomes.report(provider, 'error', errorClassOf(result.failure));
-        else if (result.usage) this.deps.outcomes.report(provider, 'ok');
+        if (result.failure) this.deps.outcomes.report(owner.tenantId, provider, 'error', errorClassOf(result.failure));
+        else if (result.usage) this.deps.outcomes.report(owner.tenantId, provider, 'ok');
         return result;
       },
       timeoutMs: this.deps.providers.timeoutMs,
