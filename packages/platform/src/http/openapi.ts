@@ -175,11 +175,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get(
     `${ALIAS_DOCS_PATH}/*`,
     { config: { auth: 'none', rateLimit: false }, schema: { hide: true } },
-    (req, reply) => reply.redirect(`${DOCS_PATH}/${(req.params as { '*': string })['*']}`),
+    // The rest of the path comes decoded: encoded again, since a Location header carries only ASCII.
+    (req, reply) => reply.redirect(`${DOCS_PATH}/${encodedPath((req.params as { '*': string })['*'])}`),
   );
   app.get(ALIAS_DOCS_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (_req, reply) =>
     reply.redirect(DOCS_PATH),
   );
+}
+
+function encodedPath(decoded: string): string {
+  try {
+    return encodeURI(decoded);
+  } catch {
+    return ''; // A lone surrogate: the docs page itself.
+  }
 }
 
 /** A schema to name, alone or with an example for readers (where one built from the schema says little). */
