@@ -21,6 +21,7 @@ export * from './http/unknown-fields.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './pacer.js';
+export * from './return-url.js';
 export * from './route-table.js';
 export * from './secret-box.js';
 export * from './service.js';

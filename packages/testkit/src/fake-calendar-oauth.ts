@@ -43,6 +43,7 @@ export class FakeOAuthCore {
   /** The user says no on the consent screen (error=access_denied back to the client). */
   denyConsent = false;
   private throttles: { status: number; retryAfter: string }[] = [];
+  private holds: { match: RegExp; left: number; waiting: number; release: () => void; gate: Promise<void> }[] = [];
   /** Every token endpoint call by grant type, and every API call refused for its token. */
   readonly counts = { authorization_code: 0, refresh_token: 0, unauthorized: 0, throttled: 0 };
 
@@ -50,6 +51,14 @@ export class FakeOAuthCore {
     this.clientId = options.clientId ?? 'fake-client';
     this.clientSecret = options.clientSecret ?? 'fake-client-secret';
     this.app = Fastify();
+    // A provider that stalls: held requests get no answer until the test releases them.
+    this.app.addHook('onRequest', async (request) => {
+      const hold = this.holds.find((h) => h.left > 0 && h.match.test(request.url));
+      if (!hold) return;
+      hold.left -= 1;
+      hold.waiting += 1;
+      await hold.gate;
+    });
     this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
@@ -63,7 +72,30 @@ export class FakeOAuthCore {
   }
 
   close(): Promise<void> {
+    for (const hold of this.holds) hold.release();
     return this.app.close();
+  }
+
+  /**
+   * The next `count` requests whose path matches get no answer until `release()` (a provider that stalls in the
+   * middle of a sync). `waiting` counts the ones held so far.
+   */
+  holdNext(match: RegExp, count = 1): { readonly waiting: number; release(): void } {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hold = { match, left: count, waiting: 0, release, gate };
+    this.holds.push(hold);
+    return {
+      get waiting() {
+        return hold.waiting;
+      },
+      release: () => {
+        hold.left = 0;
+        hold.release();
+      },
+    };
   }
 
   /** Every access token issued so far stops working (the next API call gets 401, then a refresh succeeds). */

@@ -34,6 +34,11 @@ export class FakeIdp {
   health: FakeIdpHealth = 'up';
   /** Back-channel logout deliveries made by the provider, with the receiver's status. */
   readonly backchannelDeliveries: { url: string; status: number }[] = [];
+  /**
+   * Claims added to every ID token the provider issues from now on, e.g. `{ azp: 'another-client' }` for a
+   * provider that names another client as the authorized party. `aud`, `iss`, `sub` and `exp` stay the provider's.
+   */
+  idTokenExtraClaims: Record<string, unknown> = {};
   private readonly hanging = new Set<ServerResponse>();
   private provider!: Provider;
 
@@ -231,6 +236,13 @@ export class FakeIdp {
       },
     });
     provider.on('server_error', () => {});
+    // oidc-provider's own way to add claims to an ID token (IdToken#set), applied as each one is issued.
+    const issue = provider.IdToken.prototype.issue;
+    const extra = () => this.idTokenExtraClaims;
+    provider.IdToken.prototype.issue = function (context) {
+      if (context.use === 'idtoken') for (const [claim, value] of Object.entries(extra())) this.set(claim, value);
+      return issue.call(this, context);
+    };
     return provider;
   }
 }

@@ -128,6 +128,18 @@ describe('platform HTTP app', () => {
     expect((await app.inject({ url: '/api/v1/docs' })).statusCode).toBeLessThan(400);
   });
 
+  it('sends the alias docs page to the canonical one with a Location a browser keeps on this site', async () => {
+    for (const [path, location] of [
+      ['/v1/docs/index.html', '/api/v1/docs/index.html'],
+      ['/v1/docs/%E3%80%82evil', '/api/v1/docs/%E3%80%82evil'],
+      ['/v1/docs/a%0Db', '/api/v1/docs/a%0Db'],
+    ]) {
+      const res = await app.inject({ url: String(path) });
+      expect(res.statusCode, path).toBe(302);
+      expect(res.headers.location, path).toBe(location);
+    }
+  });
+
   it('documents the problem answers of every route from its auth, permission, path and input', async () => {
     const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
     const create = doc.paths['/api/v1/service/widgets'].post.responses;

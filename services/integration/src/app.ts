@@ -5,6 +5,7 @@ import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, Worker
 import type { FastifyPluginAsync } from 'fastify';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
+import { SyncLeases } from './domain/sync-leases.js';
 import { addIntegrationRpc } from './grpc/integration-rpc.js';
 import { publicRoutes } from './http/public-routes.js';
 import { integrationRoutes } from './http/routes.js';
@@ -50,6 +51,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     relay,
     config,
     adapters: { google: new GoogleAdapter(config, http), microsoft: new MicrosoftAdapter(config, http) },
+    leases: new SyncLeases(orm, clock, config.INTEGRATION_SYNC_LEASE_MS, logger),
     wakeSync: () => syncPacer?.wake(),
   };
   const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
@@ -90,6 +92,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       renewChannels: async () => (await channelPass(ctx)).renewed,
     },
     async start() {
+      ctx.leases.start();
       relay.start();
       if (!config.INTEGRATION_WORKERS_ENABLED) return;
       syncPacer?.start();
@@ -98,6 +101,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       channelBeat.started();
     },
     async stop() {
+      ctx.leases.stop();
       syncBeat.stopped();
       channelBeat.stopped();
       await syncPacer?.stop();

@@ -61,6 +61,13 @@ export const configSchema = platformConfigSchema
         "a provider's `Retry-After` up to this long is waited out inside a sync; longer ones end the sync (503)",
       ),
     INTEGRATION_PROVIDER_TIMEOUT_MS: positiveInt(10_000).describe('budget of one provider call'),
+    // Renewed every quarter of it while the sync runs.
+    INTEGRATION_SYNC_LEASE_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .default(20_000)
+      .describe("how long a sync's lease on its integration lasts: a process that dies frees its integrations within it"),
     INTEGRATION_WORKERS_ENABLED: envBool(true).describe(
       'run the sync, polling and channel-renewal workers in this process',
     ),

@@ -38,7 +38,7 @@ const TABLE: RouteGuardTable<TestUser> = {
     permission: MANAGE,
     fixture: pending,
     body: () => ({ return_url: '/settings' }),
-    invalid: { body: {} },
+    invalid: { body: { return_url: '' } },
   },
   'POST /service/integrations/:integration_id/sync': {
     permission: MANAGE,

@@ -56,20 +56,34 @@ describe('scheduler.v1 StatusService', () => {
     });
   });
 
-  it('GetModelRegistryStatus lists the providers with the last call from the ledger or a reported failure', async () => {
+  it("GetModelRegistryStatus lists the providers with the last call of the caller's tenant, from the ledger or a reported failure", async () => {
     const admin = h.tokens.user({ roles: ['admin'] });
+    // A call of the administrator's tenant, recorded in the ledger as a successful call is.
+    const member = h.tokens.user({ tenantId: admin.tenantId });
+    await quota.recordUsage(
+      { runId: '', provider: 'openai', model: 'test-model', inputTokens: 10, outputTokens: 5, reservationId: '' },
+      as(member, ['SERVICE_SCHEDULE_RUN']),
+    );
     const before = await status.getModelRegistryStatus({}, as(admin));
     const openai = () => before.providers.find((p) => p.name === 'openai');
     expect(openai()).toMatchObject({ available: true, lastOutcome: 'ok', lastError: '' });
     expect(before.providers.find((p) => p.name === 'anthropic')).toMatchObject({ available: false, lastOutcome: '' });
 
     h.clock.advance(1_000);
-    h.service.domain.outcomes.report('openai', 'error', 'timeout');
+    h.service.domain.outcomes.report(admin.tenantId, 'openai', 'error', 'timeout');
     const after = await status.getModelRegistryStatus({}, as(admin));
     expect(after.providers.find((p) => p.name === 'openai')).toMatchObject({
       lastOutcome: 'error',
       lastError: 'timeout',
       lastCallAt: h.clock.now().toISOString(),
+    });
+    // Another tenant's administrator sees neither that failure nor the ledger's calls of this tenant.
+    const elsewhere = await status.getModelRegistryStatus({}, as(h.tokens.user({ roles: ['admin'] })));
+    expect(elsewhere.providers.find((p) => p.name === 'openai')).toMatchObject({
+      available: true,
+      lastOutcome: '',
+      lastCallAt: '',
+      lastError: '',
     });
     await expect(status.getModelRegistryStatus({}, as(h.tokens.user()))).rejects.toMatchObject({ code: 'forbidden' });
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startServiceHarness, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { taskModule } from '../src/index.js';
@@ -85,6 +86,25 @@ describe('GET /admin/health', () => {
     } finally {
       await cut.close();
     }
+  });
+
+  it("shows an administrator the model registry's last calls of their own tenant only", async () => {
+    const other = h.task.tokens.user({ roles: ['admin'] });
+    const at = new Date(h.clock.now().getTime() - 5_000);
+    // What a successful model call of the other tenant leaves: a usage-ledger row.
+    await h.scheduler.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into usage_ledger (id, tenant_id, user_id, run_id, provider, model, input_tokens, output_tokens,
+           cost_usd, local_date, at)
+         values (?, ?, ?, null, 'openai', 'gpt-4o-mini', 10, 5, 0.000010, ?, ?)`,
+        [randomUUID(), other.tenantId, other.userId, at.toISOString().slice(0, 10), at],
+      );
+    const openai = async (user: TestUser) =>
+      (await healthOf(user)).components.model_registry.providers.find((p: { name: string }) => p.name === 'openai');
+    expect(await openai(admin)).toMatchObject({ last_outcome: null, last_call_at: null, last_error: null });
+    expect(await openai(other)).toMatchObject({ last_outcome: 'ok', last_call_at: at.toISOString() });
   });
 
   it('answers 403 to a user without SERVICE_ADMIN', async () => {

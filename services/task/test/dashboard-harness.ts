@@ -1,3 +1,4 @@
+import type { Orm } from '@routinely/db';
 import { type DeliveryService, deliveryModule } from '@routinely/delivery';
 import { InProcessTransport } from '@routinely/events';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
@@ -24,7 +25,8 @@ const PUBLIC_BASE_URL = 'https://routinely.test';
 export interface DashboardHarness {
   clock: ManualClock;
   task: { call: CallAs; tokens: TestTokens; db: TestDatabase };
-  scheduler: { call: CallAs };
+  /** The scheduler, with its database for setting up what its own routes do not write directly. */
+  scheduler: { call: CallAs; orm: Orm };
   delivery: { service: DeliveryService };
   integration: { call: CallAs };
   /** Where each peer answers gRPC. */

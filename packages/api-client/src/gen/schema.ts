@@ -1299,7 +1299,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Authorise an existing integration again */
+        /** Authorise an existing integration again (body optional: the last return URL by default) */
         post: operations["reconnectIntegration"];
         delete?: never;
         options?: never;
@@ -3929,7 +3929,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -5070,7 +5070,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -5795,7 +5795,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -9551,6 +9551,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS */
                     return_url: string;
                 };
             };
@@ -9622,7 +9623,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -9630,8 +9631,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    return_url: string;
-                };
+                    /** @description A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS */
+                    return_url?: string;
+                } | null;
             };
         };
         responses: {
@@ -11011,7 +11013,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {

@@ -3,6 +3,8 @@ import { DOCUMENT_HEADERS, DOCUMENT_RESPONSES, type RouteFacts, withProblemRespo
 
 /** Extension key the route transform leaves on each operation for the document pass; removed by it. */
 export const FACTS_KEY = 'x-routinely-route';
+/** Marks an operation whose body schema accepts no body at all; the document pass turns it into `required: false`. */
+export const OPTIONAL_BODY_KEY = 'x-routinely-optional-body';
 
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -243,7 +245,17 @@ export function finishDocument(document: Json, extras: DocumentExtras): Json {
   dropSafeIntegerNoise(document);
   tidyComponents(document);
   markStrictBodies(document);
+  markOptionalBodies(document);
   addExamples(document);
   describeRequestDefaults(document);
   return document;
+}
+
+/** @fastify/swagger marks every request body required; a route whose body schema accepts none says otherwise. */
+function markOptionalBodies(document: Json): void {
+  for (const { operation } of operationsOf(document)) {
+    const optional = operation[OPTIONAL_BODY_KEY] === true;
+    delete operation[OPTIONAL_BODY_KEY];
+    if (optional && isObject(operation.requestBody)) operation.requestBody.required = false;
+  }
 }

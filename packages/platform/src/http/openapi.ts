@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import { DOCS_LOGO_SVG, DOCS_THEME_CSS } from './docs-theme.js';
-import { type DocumentExtras, FACTS_KEY, finishDocument } from './openapi-document.js';
+import { type DocumentExtras, FACTS_KEY, finishDocument, OPTIONAL_BODY_KEY } from './openapi-document.js';
 import { API_DESCRIPTION, TAG_DESCRIPTIONS } from './openapi-guide.js';
 import { declaredAnswerHeaders, type RouteFacts } from './problem-responses.js';
 import { DOCS_CSP } from './security-headers.js';
@@ -165,6 +165,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           nullAnswers: nullAnswersOf((route?.schema as { response?: unknown } | undefined)?.response),
         };
         schema[FACTS_KEY] = facts;
+        const body = route?.schema?.body;
+        if (body instanceof z.ZodType && body.safeParse(undefined).success) schema[OPTIONAL_BODY_KEY] = true;
         splitTextBody(schema);
       }
       return out;
@@ -192,11 +194,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get(
     `${ALIAS_DOCS_PATH}/*`,
     { config: { auth: 'none', rateLimit: false }, schema: { hide: true } },
-    (req, reply) => reply.redirect(`${DOCS_PATH}/${(req.params as { '*': string })['*']}`),
+    // The rest of the path comes decoded: encoded again, since a Location header carries only ASCII.
+    (req, reply) => reply.redirect(`${DOCS_PATH}/${encodedPath((req.params as { '*': string })['*'])}`),
   );
   app.get(ALIAS_DOCS_PATH, { config: { auth: 'none', rateLimit: false }, schema: { hide: true } }, (_req, reply) =>
     reply.redirect(DOCS_PATH),
   );
+}
+
+function encodedPath(decoded: string): string {
+  try {
+    return encodeURI(decoded);
+  } catch {
+    return ''; // A lone surrogate: the docs page itself.
+  }
 }
 
 /** A schema to name, alone or with an example for readers (where one built from the schema says little). */

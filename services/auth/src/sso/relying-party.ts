@@ -128,6 +128,7 @@ export class RelyingParty {
       });
       const claims = tokens.claims();
       if (!claims || !tokens.id_token) throw invalidSsoToken('The provider returned no ID token');
+      this.checkAuthorizedParty(claims);
       return { claims: claims as ProviderClaims, idToken: tokens.id_token };
     } catch (error) {
       return rethrow(error, () => invalidSsoToken('The provider refused the authorization code'));
@@ -147,12 +148,25 @@ export class RelyingParty {
         clockTolerance: 30,
         requiredClaims: ['sub', 'iat'],
       });
+      this.checkAuthorizedParty(payload);
       return payload;
     } catch (error) {
       if (error instanceof AppError && error.code !== 'service_unavailable') throw error;
       if (error instanceof AppError) throw ssoUnavailable();
       const expired = error instanceof joseErrors.JWTExpired;
       throw invalidSsoToken(expired ? 'The single sign-on token has expired' : 'The single sign-on token is invalid');
+    }
+  }
+
+  /**
+   * OpenID Connect Core 3.1.3.7 (5): an `azp` that is present must be our client id, and a token for several
+   * audiences must name us as its authorized party. openid-client checks only the second (for the code flow)
+   * and jose neither, so both paths check here: a token issued to another client is not ours to accept.
+   */
+  private checkAuthorizedParty(claims: JWTPayload): void {
+    const several = Array.isArray(claims.aud) && claims.aud.length > 1;
+    if ((claims.azp !== undefined || several) && claims.azp !== this.options.clientId) {
+      throw invalidSsoToken('The single sign-on token was issued to another client');
     }
   }
 

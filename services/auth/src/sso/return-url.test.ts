@@ -12,8 +12,8 @@ describe('checkReturnUrl', () => {
     expect(check('/dashboard?x=1#top')).toBe('/dashboard?x=1#top');
     expect(check('https://app.example.test/a')).toBe('https://app.example.test/a');
     expect(check('https://web.example.test/after')).toBe('https://web.example.test/after');
-    // Percent-encoded bytes stay inside this site's path: harmless.
-    expect(check('/%2F%2Fevil.test')).toBe('/%2F%2Fevil.test');
+    // Percent-encoded characters that stay inside this site's path once decoded.
+    expect(check('/t%C3%A2ches/%E3%80%82x')).toBe('/t%C3%A2ches/%E3%80%82x');
   });
   it.each([
     '//evil.test',
@@ -27,6 +27,21 @@ describe('checkReturnUrl', () => {
     'https://user:pw@web.example.test/',
     'http://web.example.test/',
     'evil.test',
+    // Not ASCII: a Location header cannot carry it; U+FF0F reads as "/" after NFKC, U+3002 as "." in a host.
+    '/。evil.test',
+    '/／evil.test',
+    '/a\u2028b',
+    '/\u3000x',
+    '/\u0130x',
+    'https://web.example.test/\u00e9',
+    '/a b',
+    // Percent-decoded (once or twice), these read as another origin or hold control characters.
+    '/%2F%2Fevil.test',
+    '/%5Cevil.test',
+    '/%252F%252Fevil.test',
+    '/%EF%BC%8Fevil.test',
+    '/%09/evil.test',
+    '/%zz',
   ])('refuses %s', (value) => {
     expect(() => check(value)).toThrow(/relative path or a URL of an allowed origin/);
   });

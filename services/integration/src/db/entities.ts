@@ -35,7 +35,9 @@ export const Integration = defineEntity({
     channelSecretSealed: p.text().nullable().fieldName('channel_secret_sealed'),
     pushExpiresAt: p.datetime().nullable().fieldName('push_expires_at'),
     nextSyncAt: p.datetime().nullable().fieldName('next_sync_at'),
+    /** The sync lease: renewed by its holder while the sync runs, so a dead holder's lease lapses within a TTL. */
     syncLeaseUntil: p.datetime().nullable().fieldName('sync_lease_until'),
+    syncLeaseHolder: p.uuid().nullable().fieldName('sync_lease_holder'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },

@@ -1,42 +1,80 @@
-import type { Orm } from '@routinely/db';
+import type { EntityManager, Orm } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 
 async function rows<T>(orm: Orm, sql: string, params: unknown[]): Promise<T[]> {
   return (await orm.em.getConnection().execute(sql, params, 'all')) as T[];
 }
 
 /**
- * Takes the sync lease of one integration: only one sync of a connection runs at a time, across replicas.
- * Answers false when another sync holds an unexpired lease (or the row is not syncable).
+ * Takes the sync lease of one integration for `holder`: only one sync of a connection runs at a time, across
+ * replicas. Answers false when another holder's lease is unexpired (or the row is not syncable).
  */
-export async function takeSyncLease(orm: Orm, id: string, now: Date, until: Date): Promise<boolean> {
+export async function takeSyncLease(orm: Orm, id: string, holder: string, now: Date, until: Date): Promise<boolean> {
   const taken = await rows(
     orm,
-    `update integrations set sync_lease_until = ?
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id = ? and status in ('active', 'error') and (sync_lease_until is null or sync_lease_until <= ?)
      returning id`,
-    [until, id, now],
+    [until, holder, id, now],
   );
   return taken.length === 1;
 }
 
-export async function releaseSyncLease(orm: Orm, id: string): Promise<void> {
-  await orm.em.getConnection().execute('update integrations set sync_lease_until = null where id = ?', [id], 'run');
+/** Extends every lease these holders still have (a lease taken over by another holder is not theirs any more). */
+export async function renewSyncLeases(orm: Orm, holders: readonly string[], until: Date): Promise<void> {
+  await orm.em
+    .getConnection()
+    .execute('update integrations set sync_lease_until = ? where sync_lease_holder = any(?::uuid[])', [
+      until,
+      // A PostgreSQL array literal: the query builder would spread a JS array into a list. Holders are UUIDs.
+      `{${holders.join(',')}}`,
+    ]);
+}
+
+/** Gives a lease back; a lease another holder took over after this one lapsed is left alone. */
+export async function releaseSyncLease(orm: Orm, id: string, holder: string): Promise<void> {
+  await orm.em
+    .getConnection()
+    .execute(
+      'update integrations set sync_lease_until = null, sync_lease_holder = null where id = ? and sync_lease_holder = ?',
+      [id, holder],
+      'run',
+    );
+}
+
+/** Inside a transaction: locks the row and answers who holds its sync lease now (fencing a late commit). */
+export async function lockedLeaseHolder(em: EntityManager, id: string): Promise<string | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ holder: string | null }[]>(
+      'select sync_lease_holder as holder from integrations where id = ? for update',
+      [id],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row?.holder ?? null;
 }
 
 /**
  * Claims active integrations whose sync is due (poll interval, push, backoff over): FOR UPDATE SKIP LOCKED so
  * replicas never claim the same row, and the lease keeps the route's own syncs out while the worker runs.
  */
-export async function claimDueSyncs(orm: Orm, now: Date, until: Date, limit: number): Promise<string[]> {
+export async function claimDueSyncs(
+  orm: Orm,
+  holder: string,
+  now: Date,
+  until: Date,
+  limit: number,
+): Promise<string[]> {
   const claimed = await rows<{ id: string }>(
     orm,
-    `update integrations set sync_lease_until = ?
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id in (
        select id from integrations
        where status = 'active' and next_sync_at <= ? and (sync_lease_until is null or sync_lease_until <= ?)
        order by next_sync_at limit ? for update skip locked)
      returning id`,
-    [until, now, now, limit],
+    [until, holder, now, now, limit],
   );
   return claimed.map((r) => r.id);
 }
@@ -44,6 +82,7 @@ export async function claimDueSyncs(orm: Orm, now: Date, until: Date, limit: num
 /** Active integrations whose push channel expires before `before` (or was never opened), leased for renewal. */
 export async function claimChannelRenewals(
   orm: Orm,
+  holder: string,
   now: Date,
   before: Date,
   until: Date,
@@ -51,14 +90,14 @@ export async function claimChannelRenewals(
 ): Promise<string[]> {
   const claimed = await rows<{ id: string }>(
     orm,
-    `update integrations set sync_lease_until = ?
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id in (
        select id from integrations
        where status = 'active' and (push_expires_at is null or push_expires_at <= ?)
          and (sync_lease_until is null or sync_lease_until <= ?)
        order by push_expires_at nulls first limit ? for update skip locked)
      returning id`,
-    [until, before, now, limit],
+    [until, holder, before, now, limit],
   );
   return claimed.map((r) => r.id);
 }
@@ -86,4 +125,16 @@ export async function consumeOAuthState(orm: Orm, stateHash: string, now: Date):
     [stateHash, now],
   );
   return row?.id ?? null;
+}
+
+/** Serialises oauth/start of one user and provider for the rest of the transaction (one pending row each). */
+export async function lockPendingStart(em: EntityManager, owner: Owner, provider: string): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      "select pg_advisory_xact_lock(hashtextextended('integration.pending:' || ? || '/' || ? || '/' || ?, 0))",
+      [owner.tenantId, owner.userId, provider],
+      'all',
+      em.getTransactionContext(),
+    );
 }

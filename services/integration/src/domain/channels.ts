@@ -5,6 +5,7 @@ import { Integration, type IntegrationRow, type Provider } from '../db/entities.
 import type { PushChannel } from '../providers/adapter.js';
 import { type IntegrationContext, notificationPath, sealContext } from './context.js';
 import { apiFor } from './credentials.js';
+import { describeFailure } from './log-safe.js';
 
 /** Google keeps channels up to ~7 days, Graph event subscriptions under 3 days: ask for less than both. */
 export const CHANNEL_LIFETIME_MS = 2 * 86_400_000;
@@ -55,7 +56,7 @@ export async function openOrRenewChannel(ctx: IntegrationContext, id: string): P
     return true;
   } catch (error) {
     ctx.logger.warn(
-      { integration_id: id, provider: row.provider, err: error instanceof Error ? error.message : 'unknown' },
+      { integration_id: id, provider: row.provider, err: describeFailure(error) },
       'push channel could not be opened or renewed; polling covers it',
     );
     return false;
@@ -68,7 +69,7 @@ export async function stopChannel(ctx: IntegrationContext, row: IntegrationRow):
   if (channel) {
     await ctx.adapters[row.provider].stopChannel(apiFor(ctx, row.id), channel).catch((error: unknown) => {
       ctx.logger.warn(
-        { integration_id: row.id, err: error instanceof Error ? error.message : 'unknown' },
+        { integration_id: row.id, err: describeFailure(error) },
         'push channel stop failed; it expires on its own',
       );
     });

@@ -4,6 +4,7 @@ import type { Clock, Logger, SecretBox } from '@routinely/platform';
 import type { IntegrationConfig } from '../config.js';
 import type { Provider } from '../db/entities.js';
 import type { ProviderAdapter } from '../providers/adapter.js';
+import type { SyncLeases } from './sync-leases.js';
 
 export interface IntegrationContext {
   orm: Orm;
@@ -13,6 +14,8 @@ export interface IntegrationContext {
   relay: OutboxRelay;
   config: IntegrationConfig;
   adapters: Record<Provider, ProviderAdapter>;
+  /** Who runs a sync of which integration, as renewed leases (one sync per integration at a time). */
+  leases: SyncLeases;
   /** Asks the sync worker to run a pass now (a push arrived, a connection finished). */
   wakeSync(): void;
 }

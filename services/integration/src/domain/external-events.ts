@@ -14,6 +14,18 @@ export interface SyncCounts {
 
 type LiveChange = Extract<ProviderChange, { removed: false }>;
 
+/** Longest title we keep of a provider event (Google and Graph allow far more; a title is shown, not stored whole). */
+export const TITLE_MAX_LENGTH = 1000;
+
+/**
+ * Provider text as PostgreSQL and JSON can hold it: NUL removed (a text column refuses it, which failed every
+ * sync of the connection), lone surrogates replaced by U+FFFD, at most TITLE_MAX_LENGTH characters.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export function providerText(value: string): string {
+  return value.replaceAll('\u0000', '').slice(0, TITLE_MAX_LENGTH).replace(LONE_SURROGATE, '\ufffd');
+}
+
 const sameContent = (row: ExternalEventRow, c: LiveChange) =>
   row.status !== 'cancelled' &&
   row.title === c.title &&
@@ -40,7 +52,11 @@ export async function applyChanges(
   const counts: SyncCounts = { fetched: set.changes.length + unreadable.size, created: 0, updated: 0, deleted: 0 };
   // The last word on an id wins when a provider repeats it within one answer.
   const latest = new Map<string, ProviderChange>();
-  for (const change of set.changes) latest.set(change.externalId, change);
+  for (const change of set.changes) {
+    // An id we could not store (a NUL in it) is treated as unreadable: counted, our copy left as it was.
+    if (change.externalId.includes('\u0000')) unreadable.add(change.externalId);
+    else latest.set(change.externalId, change.removed ? change : { ...change, title: providerText(change.title) });
+  }
   const existing = await em.find(
     ExternalEvent,
     set.full

@@ -1,14 +1,23 @@
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
-import { AppError, fieldError, notFound, type Owner, randomToken, sha256 } from '@routinely/platform';
+import {
+  AppError,
+  checkReturnUrl as checkAgainst,
+  notFound,
+  type Owner,
+  randomToken,
+  safeReturnLocation,
+  sha256,
+} from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
-import { consumeOAuthState } from '../db/integrations-sql.js';
+import { consumeOAuthState, lockPendingStart } from '../db/integrations-sql.js';
 import { pkcePair } from '../providers/oauth.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
 import { apiFor, storeTokens } from './credentials.js';
+import { describeFailure } from './log-safe.js';
 import { integrationSnapshot } from './snapshots.js';
-import { runLeasedSync, SYNC_LEASE_MS } from './sync.js';
+import { runLeasedSync } from './sync.js';
 
 /** An OAuth state is good for this long after oauth/start (contract: 10 minutes). */
 export const STATE_TTL_MS = 10 * 60_000;
@@ -34,23 +43,13 @@ export async function findOwned(ctx: IntegrationContext, owner: Owner, id: strin
   return row;
 }
 
-/** A return URL is a same-site path, or an absolute URL of PUBLIC_BASE_URL's or an allowed origin. */
+/** Where the browser goes back to after the provider: the platform's rule (ADR 014), same-site or allowed origins. */
+function returnUrlPolicy(ctx: IntegrationContext) {
+  return { publicBaseUrl: ctx.config.PUBLIC_BASE_URL, allowedOrigins: ctx.config.OAUTH_ALLOWED_RETURN_ORIGINS };
+}
+
 export function checkReturnUrl(ctx: IntegrationContext, value: string): string {
-  // Browsers drop tabs and newlines and read backslashes as slashes: "/\t/evil.test" would leave the site.
-  const unsafe = [...value].some((c) => c <= ' ' || c === '\x7f' || c === '\\' || /\s/.test(c));
-  if (unsafe) {
-    throw fieldError(['body', 'return_url'], 'must not contain whitespace, control characters or backslashes');
-  }
-  if (value.startsWith('/') && !value.startsWith('//')) return value;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw fieldError(['body', 'return_url'], 'must be a relative path or an absolute URL of an allowed origin');
-  }
-  const allowed = new Set([new URL(ctx.config.PUBLIC_BASE_URL).origin, ...ctx.config.OAUTH_ALLOWED_RETURN_ORIGINS]);
-  if (!allowed.has(url.origin)) throw fieldError(['body', 'return_url'], 'origin is not allowed');
-  return url.toString();
+  return checkAgainst(value, { ...returnUrlPolicy(ctx), loc: ['body', 'return_url'] });
 }
 
 /**
@@ -80,33 +79,53 @@ async function authorize(ctx: IntegrationContext, row: IntegrationRow, returnUrl
   return { auth_url: authUrl, integration_id: row.id };
 }
 
+/**
+ * oauth/start: the user's pending row for this provider is authorised again (a fresh state replaces its old
+ * one) rather than a new row made for every call, so repeated starts leave one pending row per provider.
+ * A transaction-scoped advisory lock on (user, provider) keeps two concurrent starts from both inserting.
+ */
 export async function startConnection(ctx: IntegrationContext, owner: Owner, provider: string, returnUrl: string) {
   if (!isProvider(provider)) throw notFound('Provider');
   if (!ctx.adapters[provider].configured()) {
     throw new AppError('provider_not_configured', `No client id is configured for ${provider}`);
   }
   const target = checkReturnUrl(ctx, returnUrl);
-  const em = ctx.orm.em.fork();
-  const now = ctx.clock.now();
-  const row = em.create(Integration, {
-    id: uuidv7(),
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    provider,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  return ctx.orm.em.fork().transactional(async (em) => {
+    await lockPendingStart(em, owner, provider);
+    const now = ctx.clock.now();
+    const pending = await em.find(
+      Integration,
+      { tenantId: owner.tenantId, userId: owner.userId, provider, status: 'pending' },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+    const [
+      row = em.create(Integration, {
+        id: uuidv7(),
+        tenantId: owner.tenantId,
+        userId: owner.userId,
+        provider,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      }),
+      ...abandoned
+    ] = pending;
+    // Pending rows hold no tokens and were never announced: older ones (from before reuse) just go.
+    for (const old of abandoned) em.remove(old);
+    return authorize(ctx, row, target);
   });
-  const answer = await authorize(ctx, row, target);
-  await em.flush();
-  return answer;
 }
 
-export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string) {
+export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string | undefined) {
   const em = ctx.orm.em.fork();
   const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
   if (!row) throw notFound('Integration');
-  const answer = await authorize(ctx, row, checkReturnUrl(ctx, returnUrl));
+  // No return URL given: where the row's last authorisation was to go back to (the contract's default).
+  const target =
+    returnUrl === undefined
+      ? safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx))
+      : checkReturnUrl(ctx, returnUrl);
+  const answer = await authorize(ctx, row, target);
   await em.flush();
   return answer;
 }
@@ -135,9 +154,10 @@ export async function finishConnection(
   if (!id) return { ok: false };
   const em = ctx.orm.em.fork();
   const row = await em.findOneOrFail(Integration, { id });
-  const returnUrl = row.oauthReturnUrl ?? '/';
+  // Checked again as it leaves (a row stored under an older rule or origin list); kept as reconnect's default.
+  const returnUrl = safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx));
   const verifier = row.oauthVerifierSealed ? ctx.box.open(row.oauthVerifierSealed, sealContext.verifier(id)) : '';
-  Object.assign(row, { oauthVerifierSealed: null, oauthReturnUrl: null });
+  row.oauthVerifierSealed = null;
   const fail = async (code: string) => {
     // A failed reconnect of a working row keeps it working; a new row records why it never connected.
     if (row.status !== 'active') Object.assign(row, { status: 'error', lastError: code });
@@ -161,35 +181,40 @@ export async function finishConnection(
     row.accountEmail = await adapter.accountEmail(apiFor(ctx, id));
   } catch (error) {
     ctx.logger.warn(
-      { integration_id: id, provider: row.provider, err: error instanceof Error ? error.message : 'unknown' },
+      { integration_id: id, provider: row.provider, err: describeFailure(error) },
       'OAuth code exchange failed',
     );
     return fail('exchange_failed');
   }
   const now = ctx.clock.now();
-  await em.transactional(async (tx) => {
-    Object.assign(row, {
-      status: 'active',
-      lastError: null,
-      nextSyncAt: now,
-      syncLeaseUntil: new Date(now.getTime() + SYNC_LEASE_MS),
-      updatedAt: now,
+  // The first sync's lease is written with the activation, so the worker stays out while it runs.
+  const lease = ctx.leases.prepare(id);
+  let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
+  try {
+    await em.transactional(async (tx) => {
+      Object.assign(row, {
+        status: 'active',
+        lastError: null,
+        nextSyncAt: now,
+        syncLeaseUntil: ctx.leases.until(),
+        syncLeaseHolder: lease.holder,
+        updatedAt: now,
+      });
+      tx.persist(row);
+      enqueue(
+        tx,
+        makeEvent(
+          integrationEvents.integrationConnected,
+          { tenantId: row.tenantId, userId: row.userId, at: now },
+          { integration: integrationSnapshot(row) },
+        ),
+      );
     });
-    tx.persist(row);
-    enqueue(
-      tx,
-      makeEvent(
-        integrationEvents.integrationConnected,
-        { tenantId: row.tenantId, userId: row.userId, at: now },
-        { integration: integrationSnapshot(row) },
-      ),
-    );
-  });
-  ctx.relay.kick();
-  // The lease taken above keeps the worker out while this first sync runs.
-  const outcome = await runLeasedSync(ctx, id).finally(() =>
-    ctx.orm.em.fork().nativeUpdate(Integration, { id }, { syncLeaseUntil: null }),
-  );
+    ctx.relay.kick();
+    outcome = await runLeasedSync(ctx, lease);
+  } finally {
+    await ctx.leases.release(lease);
+  }
   if (!outcome.ok && outcome.reason === 'reauth_required') return fail('reauth_required');
   await openOrRenewChannel(ctx, id);
   return {
@@ -216,10 +241,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
   await stopChannel(ctx, row);
   if (grant) {
     await ctx.adapters[row.provider].revoke(grant).catch((error: unknown) => {
-      ctx.logger.warn(
-        { integration_id: id, err: error instanceof Error ? error.message : 'unknown' },
-        'upstream revoke failed',
-      );
+      ctx.logger.warn({ integration_id: id, err: describeFailure(error) }, 'upstream revoke failed');
     });
   }
   const now = ctx.clock.now();

@@ -1,23 +1,32 @@
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
 import { Integration, type IntegrationRow } from '../db/entities.js';
-import { releaseSyncLease, takeSyncLease } from '../db/integrations-sql.js';
+import { lockedLeaseHolder } from '../db/integrations-sql.js';
 import { ProviderBusy, ReauthRequired } from '../providers/http.js';
 import { countSync } from '../workers/observability.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
 import { applyChanges, type SyncCounts } from './external-events.js';
+import { describeFailure } from './log-safe.js';
 import { integrationSnapshot } from './snapshots.js';
+import type { SyncLease } from './sync-leases.js';
 
-/** A sync holds its lease this long at most; a crashed worker's lease simply runs out. */
-export const SYNC_LEASE_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 export type SyncOutcome =
   | { ok: true; counts: SyncCounts }
   | { ok: false; reason: 'busy'; retryAt: Date }
   | { ok: false; reason: 'reauth_required' }
-  | { ok: false; reason: 'failed' };
+  | { ok: false; reason: 'failed' }
+  | { ok: false; reason: 'lease_lost' };
+
+/** The sync's lease lapsed (its holder stalled past the TTL) and another sync took the integration over. */
+class LeaseLost extends Error {
+  constructor() {
+    super('the sync lease was taken over');
+    this.name = 'LeaseLost';
+  }
+}
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
 export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
@@ -48,9 +57,11 @@ export async function markReauthRequired(ctx: IntegrationContext, id: string): P
 /**
  * Runs one sync of an integration whose lease the caller holds: fetches the provider's changes (incremental
  * from the stored cursor, else the bounded window), applies them with their events in one transaction and
- * moves the cursor only then, so a crash re-reads the same changes (idempotent by external id).
+ * moves the cursor only then, so a crash re-reads the same changes (idempotent by external id). The commit
+ * happens only while the lease is still this holder's.
  */
-export async function runLeasedSync(ctx: IntegrationContext, id: string): Promise<SyncOutcome> {
+export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): Promise<SyncOutcome> {
+  const { id } = lease;
   const em = ctx.orm.em.fork();
   const row = await em.findOne(Integration, { id });
   if (row?.status !== 'active') return { ok: false, reason: 'failed' };
@@ -63,6 +74,7 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
   try {
     const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
     const counts = await ctx.orm.em.fork().transactional(async (tx) => {
+      if ((await lockedLeaseHolder(tx, id)) !== lease.holder) throw new LeaseLost();
       const fresh = await tx.findOneOrFail(Integration, { id });
       const applied = await applyChanges(tx, fresh, set, ctx.clock.now());
       Object.assign(fresh, {
@@ -78,6 +90,10 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
     countSync(row.provider, 'ok');
     return { ok: true, counts };
   } catch (error) {
+    if (error instanceof LeaseLost) {
+      ctx.logger.warn({ integration_id: id }, 'sync lease lapsed and was taken over; this sync commits nothing');
+      return { ok: false, reason: 'lease_lost' };
+    }
     if (error instanceof ReauthRequired) {
       await markReauthRequired(ctx, id);
       countSync(row.provider, 'reauth_required');
@@ -88,7 +104,10 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
       countSync(row.provider, 'busy');
       return { ok: false, reason: 'busy', retryAt: error.retryAt };
     }
-    ctx.logger.warn({ integration_id: id, provider: row.provider, err: describe(error) }, 'integration sync failed');
+    ctx.logger.warn(
+      { integration_id: id, provider: row.provider, err: describeFailure(error) },
+      'integration sync failed',
+    );
     await setAfterFailure(ctx, row, 'sync_failed', nextPoll(ctx));
     countSync(row.provider, 'failed');
     return { ok: false, reason: 'failed' };
@@ -98,9 +117,6 @@ export async function runLeasedSync(ctx: IntegrationContext, id: string): Promis
 function nextPoll(ctx: IntegrationContext): Date {
   return new Date(ctx.clock.now().getTime() + ctx.config.INTEGRATION_POLL_INTERVAL_S * 1000);
 }
-
-/** Only the message: provider errors carry no token, but a raw error object could carry request options. */
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error');
 
 async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, lastError: string, next: Date) {
   const em = ctx.orm.em.fork();
@@ -115,15 +131,16 @@ async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, las
 export async function syncOnRequest(ctx: IntegrationContext, row: IntegrationRow): Promise<SyncCounts> {
   if (row.status === 'revoked') throw new AppError('conflict', 'The integration is revoked');
   if (row.status !== 'active') throw new AppError('conflict', `The integration is ${row.status}: connect it again`);
-  const now = ctx.clock.now();
-  if (!(await takeSyncLease(ctx.orm, row.id, now, new Date(now.getTime() + SYNC_LEASE_MS)))) {
-    throw new AppError('conflict', 'A sync of this integration is already running');
-  }
+  const lease = await ctx.leases.take(row.id);
+  if (!lease) throw new AppError('conflict', 'A sync of this integration is already running');
   try {
-    const outcome = await runLeasedSync(ctx, row.id);
+    const outcome = await runLeasedSync(ctx, lease);
     if (outcome.ok) return outcome.counts;
     if (outcome.reason === 'reauth_required') {
       throw new AppError('conflict', 'The provider refused the grant: reconnect the integration (reauth_required)');
+    }
+    if (outcome.reason === 'lease_lost') {
+      throw new AppError('conflict', 'Another sync of this integration took over; its counts are not these');
     }
     if (outcome.reason === 'busy') {
       const seconds = Math.max(1, Math.ceil((outcome.retryAt.getTime() - ctx.clock.now().getTime()) / 1000));
@@ -133,6 +150,6 @@ export async function syncOnRequest(ctx: IntegrationContext, row: IntegrationRow
     }
     throw new AppError('service_unavailable', 'The provider could not be synced; try again later');
   } finally {
-    await releaseSyncLease(ctx.orm, row.id);
+    await ctx.leases.release(lease);
   }
 }

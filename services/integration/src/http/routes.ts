@@ -11,6 +11,7 @@ import {
   integrationParams,
   integrationRead,
   providerParams,
+  reconnectBody,
   returnUrlBody,
   syncCounts,
 } from './schemas.js';
@@ -66,16 +67,16 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         schema: {
           operationId: 'reconnectIntegration',
           tags,
-          summary: 'Authorise an existing integration again',
+          summary: 'Authorise an existing integration again (body optional: the last return URL by default)',
           params: integrationParams,
-          body: returnUrlBody,
+          body: reconnectBody,
           response: {
             ...problemAnswers({ provider_not_configured: 'the provider has no client id on this deployment' }),
             200: authorizationAnswer,
           },
         },
       },
-      async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body.return_url),
+      async (request) => reconnect(ctx, ownerOf(request), request.params.integration_id, request.body?.return_url),
     );
 
     r.post(

@@ -17,10 +17,16 @@ export const integrationParams = z.object({ integration_id: z.string().uuid() })
 /** Any string: an unknown provider is 404 (contract), not a validation error. */
 export const providerParams = z.object({ provider: z.string().min(1).max(64) });
 
-export const returnUrlBody = z.object({
-  /** A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS. */
-  return_url: z.string().min(1).max(2048),
-});
+const returnUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe("A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS");
+
+export const returnUrlBody = z.object({ return_url: returnUrl });
+
+/** reconnect: no body, or no return_url, means the row's last return URL (contract). */
+export const reconnectBody = z.object({ return_url: returnUrl.optional() }).nullish();
 
 export const authorizationAnswer = z.object({
   auth_url: z.string(),

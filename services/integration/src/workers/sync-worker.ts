@@ -1,8 +1,8 @@
 import type { PassResult } from '@routinely/platform';
-import { claimChannelRenewals, claimDueSyncs, nextSyncDue, releaseSyncLease } from '../db/integrations-sql.js';
+import { nextSyncDue } from '../db/integrations-sql.js';
 import { CHANNEL_RENEW_BEFORE_MS, openOrRenewChannel } from '../domain/channels.js';
 import type { IntegrationContext } from '../domain/context.js';
-import { runLeasedSync, SYNC_LEASE_MS } from '../domain/sync.js';
+import { runLeasedSync } from '../domain/sync.js';
 
 const BATCH = 10;
 
@@ -11,36 +11,29 @@ const BATCH = 10;
  * after its last sync, or now after a verified push) is claimed under a lease and synced.
  */
 export async function syncPass(ctx: IntegrationContext): Promise<PassResult & { synced: number }> {
-  const now = ctx.clock.now();
-  const ids = await claimDueSyncs(ctx.orm, now, new Date(now.getTime() + SYNC_LEASE_MS), BATCH);
-  for (const id of ids) {
+  const leases = await ctx.leases.claimDue(BATCH);
+  for (const lease of leases) {
     try {
-      await runLeasedSync(ctx, id);
+      await runLeasedSync(ctx, lease);
     } finally {
-      await releaseSyncLease(ctx.orm, id);
+      await ctx.leases.release(lease);
     }
   }
-  return { more: ids.length === BATCH, nextAt: await nextSyncDue(ctx.orm), synced: ids.length };
+  return { more: leases.length === BATCH, nextAt: await nextSyncDue(ctx.orm), synced: leases.length };
 }
 
 /** Push channels expiring soon (or never opened) are renewed ahead of time; polling covers any failure. */
 export async function channelPass(ctx: IntegrationContext): Promise<PassResult & { renewed: number }> {
-  const now = ctx.clock.now();
-  const ids = await claimChannelRenewals(
-    ctx.orm,
-    now,
-    new Date(now.getTime() + CHANNEL_RENEW_BEFORE_MS),
-    new Date(now.getTime() + SYNC_LEASE_MS),
-    BATCH,
-  );
+  const before = new Date(ctx.clock.now().getTime() + CHANNEL_RENEW_BEFORE_MS);
+  const leases = await ctx.leases.claimRenewals(before, BATCH);
   let renewed = 0;
-  for (const id of ids) {
+  for (const lease of leases) {
     try {
-      if (await openOrRenewChannel(ctx, id)) renewed += 1;
+      if (await openOrRenewChannel(ctx, lease.id)) renewed += 1;
     } finally {
-      await releaseSyncLease(ctx.orm, id);
+      await ctx.leases.release(lease);
     }
   }
   // A failed renewal is retried on the next poll, not at once.
-  return { more: ids.length === BATCH && renewed > 0, nextAt: null, renewed };
+  return { more: leases.length === BATCH && renewed > 0, nextAt: null, renewed };
 }

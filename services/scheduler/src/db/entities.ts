@@ -84,8 +84,8 @@ export const UsageEntry = defineEntity({
   tableName: 'usage_ledger',
   indexes: [
     { name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] },
-    // The admin health page reads each provider's last recorded call (ADR 026).
-    { name: 'usage_ledger_provider_at_idx', properties: ['provider', 'at'] },
+    // The admin health page reads each provider's last recorded call in the admin's tenant (ADR 026).
+    { name: 'usage_ledger_tenant_provider_at_idx', properties: ['tenantId', 'provider', 'at'] },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -14,28 +14,31 @@ interface Outcome {
 }
 
 /**
- * The last outcome of each model provider's calls for the admin health page (ADR 026). A call that
- * succeeded is in the usage ledger (shared by every replica, kept across restarts); a failed call costs
- * nothing and leaves no ledger row, so the caller of the model (the scheduling engine) reports it here, in
- * this process's memory. The newer of the two is the provider's last call.
+ * The last outcome of each model provider's calls in one tenant, for that tenant's admin health page (ADR 026):
+ * when and how another tenant last used a model is theirs to know. A call that succeeded is in the usage ledger
+ * (shared by every replica, kept across restarts); a failed call costs nothing and leaves no ledger row, so
+ * the caller of the model (the scheduling engine) reports it here, in this process's memory, per tenant. The
+ * newer of the two is the provider's last call.
  */
 export class ProviderOutcomes {
-  private readonly reported = new Map<ProviderName, Outcome>();
+  private readonly reported = new Map<string, Map<ProviderName, Outcome>>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** Called by whoever calls a model, after each call. */
-  report(provider: ProviderName, outcome: 'ok' | 'error', error: ProviderErrorClass | null = null): void {
-    this.reported.set(provider, { outcome, at: this.clock.now(), error: outcome === 'error' ? error : null });
+  /** Called by whoever calls a model, after each call, with the tenant it called for. */
+  report(tenantId: string, provider: ProviderName, outcome: 'ok' | 'error', error: ProviderErrorClass | null = null) {
+    const ofTenant = this.reported.get(tenantId) ?? new Map<ProviderName, Outcome>();
+    ofTenant.set(provider, { outcome, at: this.clock.now(), error: outcome === 'error' ? error : null });
+    this.reported.set(tenantId, ofTenant);
   }
 
-  async status(ctx: SchedulerContext) {
+  async status(ctx: SchedulerContext, tenantId: string) {
     const sql = Sql.pool(ctx.orm);
     return Promise.all(
       PROVIDER_NAMES.map(async (name) => {
         const { model, available } = ctx.providers.get(name);
-        const recorded = await lastRecordedCall(sql, name);
-        const reported = this.reported.get(name);
+        const recorded = await lastRecordedCall(sql, tenantId, name);
+        const reported = this.reported.get(tenantId)?.get(name);
         const last: Outcome | null =
           reported && (!recorded || reported.at >= recorded)
             ? reported

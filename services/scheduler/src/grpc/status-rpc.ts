@@ -20,8 +20,9 @@ export function addStatusRpc(server: Server, auth: InternalAuth, deps: StatusRpc
       return { timezone: s.timezone, date: s.date, spendUsd: s.dailyUsd };
     },
     getModelRegistryStatus: async (_request, caller) => {
-      ownerOfCaller(caller, ['SERVICE_ADMIN']);
-      const providers = await deps.outcomes.status(deps.ctx);
+      // The caller's tenant only: another tenant's use of a model is not theirs to see (ADR 026).
+      const admin = ownerOfCaller(caller, ['SERVICE_ADMIN']);
+      const providers = await deps.outcomes.status(deps.ctx, admin.tenantId);
       return {
         providers: providers.map((p) => ({
           name: p.name,

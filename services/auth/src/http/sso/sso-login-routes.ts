@@ -1,4 +1,4 @@
-import { problemAnswers } from '@routinely/platform';
+import { problemAnswers, safeReturnLocation } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -102,14 +102,20 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
         const result = await ctx.sso.finishBrowserLogin(callbackUrl, cookieOf(request, SSO_FLOW_COOKIE));
         clearFlowCookie(reply, config);
         reply.header('cache-control', 'no-store');
+        // Checked again as it leaves: a row stored under an older rule or origin list never breaks the redirect.
+        const back = (stored: string) =>
+          safeReturnLocation(stored, {
+            publicBaseUrl: config.PUBLIC_BASE_URL,
+            allowedOrigins: config.SSO_ALLOWED_RETURN_ORIGINS,
+          });
         if (!result.ok) {
           if (!result.returnUrl) {
             return reply.status(400).send({ error: result.error, error_description: 'Unknown or expired login state' });
           }
-          return reply.redirect(withError(result.returnUrl, result.error), 302);
+          return reply.redirect(withError(back(result.returnUrl), result.error), 302);
         }
         setSessionCookie(reply, config, result.tokens.access_token);
-        return reply.redirect(result.returnUrl, 302);
+        return reply.redirect(back(result.returnUrl), 302);
       },
     );
 

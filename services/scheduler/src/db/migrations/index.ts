@@ -3,6 +3,7 @@ import { Migration20261123153503 } from './Migration20261123153503.js';
 import { Migration20261124041427 } from './Migration20261124041427.js';
 import { Migration20261124042044 } from './Migration20261124042044.js';
 import { Migration20261124054500 } from './Migration20261124054500.js';
+import { Migration20261126172413 } from './Migration20261126172413.js';
 import { Migration20261126180000 } from './Migration20261126180000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
@@ -10,5 +11,6 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261124041427', class: Migration20261124041427 },
   { name: 'Migration20261124042044', class: Migration20261124042044 },
   { name: 'Migration20261124054500', class: Migration20261124054500 },
+  { name: 'Migration20261126172413', class: Migration20261126172413 },
   { name: 'Migration20261126180000', class: Migration20261126180000 },
 ];
