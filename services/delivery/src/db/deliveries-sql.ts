@@ -1,6 +1,26 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
+import type { Channel } from './entities.js';
+
+/** A claimed delivery as the worker reads it. */
+export interface ClaimedDelivery {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  reminder_id: string;
+  endpoint_id: string | null;
+  channel: Channel;
+  event: string;
+  event_id: string;
+  payload: Record<string, unknown>;
+  secret_sealed: string | null;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string;
+  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
+  lease_until: Date;
+}
 
 /** A delivery about to be written: the columns a new delivery sets; the rest start empty (pending, no tries). */
 export interface NewDelivery {

@@ -1,9 +1,10 @@
 import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { recordTryOutcome } from '../db/deliveries-sql.js';
+import { type ClaimedDelivery, recordTryOutcome } from '../db/deliveries-sql.js';
+import type { EndpointForSend } from '../db/send-context-sql.js';
 import { nextRetryDelayMs } from '../domain/retry-policy.js';
-import type { AttemptResult, ClaimedDelivery, EndpointForSend } from './attempt.js';
+import type { AttemptResult } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
 import { countAttempt, failureClass } from './observability.js';
 import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';

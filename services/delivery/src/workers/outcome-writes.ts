@@ -1,10 +1,10 @@
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
 import { insertDeadLetter } from '../db/dead-letters-sql.js';
-import { hasEmailDelivery, insertDeliveries } from '../db/deliveries-sql.js';
+import { type ClaimedDelivery, hasEmailDelivery, insertDeliveries } from '../db/deliveries-sql.js';
 import { insertNotification } from '../db/notifications-sql.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
-import type { ClaimedDelivery, FailedAttempt } from './attempt.js';
+import type { FailedAttempt } from './attempt.js';
 import { deliveryRow } from './reminder-firer.js';
 
 // What recording a try writes besides the delivery row and its attempts-log row, in the same transaction.
