@@ -37,6 +37,14 @@ export class Sql {
     return orm.em.getKnex().transaction((trx) => work(new Sql(trx)));
   }
 
+  /**
+   * The statements of a unit of work someone else opened (a consumer's handler, a route's em): they run in
+   * its transaction when it has one, so they commit with what the caller writes on `em`.
+   */
+  static within(em: EntityManager): Sql {
+    return new Sql(em.getTransactionContext<Runner>() ?? em.getKnex());
+  }
+
   static pool(orm: Orm): Sql {
     return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
   }

@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { ClaimedDelivery, EndpointForSend } from '../workers/attempt.js';
-import { endpointsForSend } from './send-context-sql.js';
+import type { ClaimedDelivery } from './deliveries-sql.js';
+import { type EndpointForSend, endpointsForSend } from './send-context-sql.js';
 
 /**
  * Deliveries are claimed in two lanes with their own capacity: in-app and email (`fast`) never wait behind

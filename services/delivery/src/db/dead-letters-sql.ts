@@ -1,4 +1,4 @@
-import type { EntityManager } from '@routinely/db';
+import type { EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 
 /**
@@ -16,4 +16,47 @@ export async function takeDeadLetter(em: EntityManager, owner: Owner, dlqId: str
       em.getTransactionContext(),
     );
   return rows[0]?.delivery_id ?? null;
+}
+
+/** A delivery given up on: it waits in the owner's dead-letter queue for a requeue. */
+export interface NewDeadLetter {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  delivery_id: string;
+  reminder_id: string;
+  endpoint_id: string | null;
+  channel: string;
+  reason: string;
+  last_status_code: number | null;
+  attempts: number;
+  created_at: Date;
+}
+
+export async function insertDeadLetter(sql: Sql, r: NewDeadLetter): Promise<void> {
+  await sql.rows(
+    `insert into dead_letters
+       (id, tenant_id, user_id, delivery_id, reminder_id, endpoint_id, channel, reason, last_status_code, attempts,
+        created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      r.id,
+      r.tenant_id,
+      r.user_id,
+      r.delivery_id,
+      r.reminder_id,
+      r.endpoint_id,
+      r.channel,
+      r.reason,
+      r.last_status_code,
+      r.attempts,
+      r.created_at,
+    ],
+  );
+}
+
+/** The size of the dead-letter queue, all tenants together (a metric). */
+export async function countDeadLetters(sql: Sql): Promise<number> {
+  const row = await sql.first<{ n: number }>('select count(*)::int as n from dead_letters');
+  return row?.n ?? 0;
 }

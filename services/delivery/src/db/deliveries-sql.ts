@@ -1,4 +1,26 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Sql } from '@routinely/db';
+import { v7 as uuidv7 } from 'uuid';
+import type { Channel } from './entities.js';
+
+/** A claimed delivery as the worker reads it. */
+export interface ClaimedDelivery {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  reminder_id: string;
+  endpoint_id: string | null;
+  channel: Channel;
+  event: string;
+  event_id: string;
+  payload: Record<string, unknown>;
+  secret_sealed: string | null;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string;
+  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
+  lease_until: Date;
+}
 
 /** A delivery about to be written: the columns a new delivery sets; the rest start empty (pending, no tries). */
 export interface NewDelivery {
@@ -47,9 +69,9 @@ function columnsOf(rows: readonly NewDelivery[]): never[] {
   ] as never[];
 }
 
-export async function insertDeliveries(trx: Knex, rows: readonly NewDelivery[]): Promise<void> {
+export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
-  await trx.raw(INSERT_NEW, columnsOf(rows));
+  await sql.rows(INSERT_NEW, columnsOf(rows));
 }
 
 /**
@@ -70,5 +92,88 @@ export async function recordFiring(
        update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[]) returning id)
      select pg_notify(?, 'deliveries') where exists (select 1 from inserted)`,
     [...columnsOf(deliveries), now, now, reminderIds, wakeupChannel] as never, // an array binds as uuid[]
+  );
+}
+
+/** The outcome of one try as the delivery row keeps it. */
+export interface TryOutcome {
+  status: 'sent' | 'failed' | 'dead';
+  nextAttemptAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  at: Date;
+  deliveredAt: Date | null;
+  secretSealed: string | null;
+}
+
+/**
+ * Writes a try's outcome, fenced by the lease token: false when the lease was lost to another worker (whose
+ * outcome wins) and nothing was written.
+ */
+export async function recordTryOutcome(sql: Sql, id: string, leaseToken: string, o: TryOutcome): Promise<boolean> {
+  const rows = await sql.rows<{ id: string }>(
+    `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
+       lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
+       secret_sealed = coalesce(secret_sealed, ?), updated_at = ?
+     where id = ? and lease_token = ? returning id`,
+    [o.status, o.nextAttemptAt, o.statusCode, o.error, o.at, o.deliveredAt, o.secretSealed, o.at, id, leaseToken],
+  );
+  return rows.length > 0;
+}
+
+/** Whether the reminder already has (or had) an email delivery. */
+export async function hasEmailDelivery(sql: Sql, reminderId: string): Promise<boolean> {
+  const rows = await sql.rows<unknown>(`select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`, [
+    reminderId,
+  ]);
+  return rows.length > 0;
+}
+
+/** A successful webhook try, recorded in a group (SentRecorder). */
+export interface SentTry {
+  id: string;
+  leaseToken: string;
+  statusCode: number | null;
+  at: Date;
+  secretSealed: string | null;
+  latencyMs: number;
+}
+
+/**
+ * Records a group of successful webhook tries in one statement: each delivery sent (fenced by its lease
+ * token), its attempts-log row (only where the lease still held), and the endpoints' failure counts reset
+ * only where they are set, so concurrent successes never queue on an endpoint's row lock (ADR 081).
+ */
+export async function recordSentTries(sql: Sql, tries: readonly SentTry[]): Promise<void> {
+  await sql.rows(
+    `with v as (
+       select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::timestamptz[], ?::text[], ?::uuid[], ?::int[])
+         as v(id, lease_token, status_code, at, secret_sealed, attempt_id, latency_ms)),
+     sent as (
+       update deliveries d set status = 'sent', attempts = d.attempts + 1, next_attempt_at = null,
+         lease_until = null, lease_token = null, last_status_code = v.status_code, last_error = null,
+         last_attempt_at = v.at, delivered_at = v.at, secret_sealed = coalesce(d.secret_sealed, v.secret_sealed),
+         updated_at = v.at
+       from v where d.id = v.id and d.lease_token = v.lease_token
+       returning d.id, d.tenant_id, d.user_id, d.endpoint_id, d.event, d.event_id, d.attempts, v.attempt_id,
+         v.at, v.status_code, v.latency_ms),
+     logged as (
+       insert into delivery_attempts
+         (id, tenant_id, user_id, delivery_id, endpoint_id, event, event_id, attempt, at, status_code, error,
+          latency_ms)
+       select attempt_id, tenant_id, user_id, id, endpoint_id, event, event_id, attempts, at, status_code, null,
+         latency_ms
+       from sent)
+     update webhook_endpoints set consecutive_failures = 0, circuit_open_until = null
+     where id in (select endpoint_id from sent) and (consecutive_failures <> 0 or circuit_open_until is not null)`,
+    [
+      tries.map((t) => t.id),
+      tries.map((t) => t.leaseToken),
+      tries.map((t) => t.statusCode),
+      tries.map((t) => t.at),
+      tries.map((t) => t.secretSealed),
+      tries.map(() => uuidv7()),
+      tries.map((t) => t.latencyMs),
+    ], // arrays bind as PostgreSQL arrays
   );
 }

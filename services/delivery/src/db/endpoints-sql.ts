@@ -1,4 +1,4 @@
-import type { EntityManager } from '@routinely/db';
+import type { EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 
 /** Takes the owner's endpoint lock for the rest of the transaction and counts the owner's endpoints. */
@@ -18,4 +18,33 @@ export async function lockAndCountEndpoints(em: EntityManager, owner: Owner): Pr
     tx,
   );
   return row?.n ?? 0;
+}
+
+/** An endpoint's state after a failed try was counted. */
+export interface EndpointFailureCount {
+  failures: number;
+  tenant_id: string;
+  user_id: string;
+  name: string;
+}
+
+/**
+ * Counts a failed try of an endpoint in one statement; at `threshold` failures the circuit opens for
+ * `openMs`, doubled per further failure and capped at `maxOpenMs`. Undefined when the endpoint is gone.
+ */
+export async function countEndpointFailure(
+  sql: Sql,
+  endpointId: string,
+  now: Date,
+  p: { threshold: number; openMs: number; maxOpenMs: number },
+): Promise<EndpointFailureCount | undefined> {
+  return sql.first<EndpointFailureCount>(
+    `update webhook_endpoints set consecutive_failures = consecutive_failures + 1,
+       circuit_open_until = case when consecutive_failures + 1 >= ?
+         then ?::timestamptz + least(?::float8 * power(2, consecutive_failures + 1 - ?), ?::float8) * interval '1 millisecond'
+         else circuit_open_until end
+     where id = ?
+     returning consecutive_failures as failures, tenant_id, user_id, name`,
+    [p.threshold, now, p.openMs, p.threshold, p.maxOpenMs, endpointId],
+  );
 }

@@ -1,5 +1,14 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { ClaimedDelivery, EndpointForSend } from '../workers/attempt.js';
+import type { ClaimedDelivery } from './deliveries-sql.js';
+
+/** An endpoint as a send needs it. */
+export interface EndpointForSend {
+  id: string;
+  url: string;
+  enabled: boolean;
+  secret_sealed: string;
+  fallback_to_email: boolean;
+}
 
 /** The endpoints a claim's webhook deliveries go to (URL, state, sealed secret), by id. */
 export async function endpointsForSend(knex: Knex, claimed: ClaimedDelivery[]): Promise<Map<string, EndpointForSend>> {

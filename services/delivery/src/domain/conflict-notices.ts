@@ -1,6 +1,7 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { schedulerEvents } from '@routinely/events';
 import type { z } from 'zod';
+import { insertNotification } from '../db/notifications-sql.js';
 
 type Conflicted = z.infer<(typeof schedulerEvents.scheduleConflicted)['schema']>;
 
@@ -32,11 +33,15 @@ export async function writeConflictNotification(
 ): Promise<void> {
   const d = event.data;
   const { title, body } = conflictText(d);
-  await em.getConnection().execute(
-    `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
-     values (?, ?, ?, 'schedule.conflict', ?, ?, ?, null, null, ?) on conflict (id) do nothing`,
-    [event.id, d.tenant_id, d.user_id, title, body, JSON.stringify(d), now],
-    'run',
-    em.getTransactionContext(),
-  );
+  await insertNotification(Sql.within(em), {
+    id: event.id,
+    tenant_id: d.tenant_id,
+    user_id: d.user_id,
+    kind: 'schedule.conflict',
+    title,
+    body,
+    data: d,
+    delivery_id: null,
+    created_at: now,
+  });
 }

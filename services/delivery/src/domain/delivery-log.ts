@@ -1,10 +1,10 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { takeDeadLetter } from '../db/dead-letters-sql.js';
 import { type Channel, DeadLetter, Delivery, type DeliveryRow, type DeliveryStatus } from '../db/entities.js';
-import { notifyWakeup } from '../workers/wakeups.js';
+import { notifyWakeup } from '../db/wakeups-sql.js';
 
 export interface Page {
   limit: number;
@@ -64,7 +64,7 @@ export async function redeliver(em: EntityManager, owner: Owner, id: string, clo
     });
     await tx.nativeDelete(DeadLetter, { deliveryId: row.id, tenantId: owner.tenantId, userId: owner.userId });
     await tx.flush();
-    await notifyWakeup(tx, 'deliveries');
+    await notifyWakeup(Sql.within(tx), 'deliveries');
     return row;
   });
 }
@@ -114,7 +114,7 @@ export async function requeue(em: EntityManager, owner: Owner, dlqId: string, cl
       updatedAt: now,
     });
     await tx.flush();
-    await notifyWakeup(tx, 'deliveries');
+    await notifyWakeup(Sql.within(tx), 'deliveries');
     return fresh;
   });
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound, type SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -191,7 +191,7 @@ export async function testEndpoint(
   } catch (error) {
     throw new AppError('internal_error', 'Test delivery failed unexpectedly', { cause: error });
   }
-  await insertAttempt(em.getKnex(), {
+  await insertAttempt(Sql.within(em), {
     tenant_id: owner.tenantId,
     user_id: owner.userId,
     delivery_id: null,

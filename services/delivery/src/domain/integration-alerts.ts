@@ -1,5 +1,6 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { IntegrationSnapshot } from '@routinely/events';
+import { insertNotification } from '../db/notifications-sql.js';
 
 const PROVIDER_NAMES = { google: 'Google Calendar', microsoft: 'Microsoft 365' } as const;
 
@@ -14,24 +15,20 @@ export async function notifyReauthRequired(
   now: Date,
 ): Promise<void> {
   const provider = PROVIDER_NAMES[integration.provider];
-  await em.getConnection().execute(
-    `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
-     values (?, ?, ?, 'integration.reauth_required', ?, ?, ?, null, null, ?) on conflict (id) do nothing`,
-    [
-      eventId,
-      integration.tenant_id,
-      integration.user_id,
-      `Reconnect ${provider}`,
-      `${provider}${integration.account_email ? ` (${integration.account_email})` : ''} stopped syncing: connect it again to keep your calendar up to date.`,
-      JSON.stringify({
-        integration_id: integration.id,
-        provider: integration.provider,
-        account_email: integration.account_email,
-        last_error: integration.last_error,
-      }),
-      now,
-    ],
-    'run',
-    em.getTransactionContext(),
-  );
+  await insertNotification(Sql.within(em), {
+    id: eventId,
+    tenant_id: integration.tenant_id,
+    user_id: integration.user_id,
+    kind: 'integration.reauth_required',
+    title: `Reconnect ${provider}`,
+    body: `${provider}${integration.account_email ? ` (${integration.account_email})` : ''} stopped syncing: connect it again to keep your calendar up to date.`,
+    data: {
+      integration_id: integration.id,
+      provider: integration.provider,
+      account_email: integration.account_email,
+      last_error: integration.last_error,
+    },
+    delivery_id: null,
+    created_at: now,
+  });
 }

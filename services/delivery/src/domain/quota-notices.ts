@@ -1,6 +1,7 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { schedulerEvents } from '@routinely/events';
 import type { z } from 'zod';
+import { insertNotification } from '../db/notifications-sql.js';
 
 type SoftBreach = z.infer<(typeof schedulerEvents.quotaSoftBreached)['schema']>;
 
@@ -14,19 +15,15 @@ export async function writeSoftBreachNotification(
   now: Date,
 ): Promise<void> {
   const d = event.data;
-  await em.getConnection().execute(
-    `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
-     values (?, ?, ?, 'quota.soft_breached', ?, ?, ?, null, null, ?) on conflict (id) do nothing`,
-    [
-      event.id,
-      d.tenant_id,
-      d.user_id,
-      'Model spend passed your soft cap',
-      `You have spent ${d.daily_usd.toFixed(2)} USD today (${d.date}); the soft cap is ${d.soft_cap_usd.toFixed(2)} USD and runs stop at ${d.hard_cap_usd.toFixed(2)} USD.`,
-      JSON.stringify(d),
-      now,
-    ],
-    'run',
-    em.getTransactionContext(),
-  );
+  await insertNotification(Sql.within(em), {
+    id: event.id,
+    tenant_id: d.tenant_id,
+    user_id: d.user_id,
+    kind: 'quota.soft_breached',
+    title: 'Model spend passed your soft cap',
+    body: `You have spent ${d.daily_usd.toFixed(2)} USD today (${d.date}); the soft cap is ${d.soft_cap_usd.toFixed(2)} USD and runs stop at ${d.hard_cap_usd.toFixed(2)} USD.`,
+    data: d,
+    delivery_id: null,
+    created_at: now,
+  });
 }

@@ -1,10 +1,10 @@
-import type { EntityManager } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { Reminder, type ReminderRow, type ReminderStatus } from '../db/entities.js';
 import { lockTasks } from '../db/reminders-sql.js';
-import { notifyWakeup } from '../workers/wakeups.js';
+import { notifyWakeup } from '../db/wakeups-sql.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
 
@@ -65,7 +65,7 @@ export async function applyTaskEvents(
   }
   await em.flush();
   // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
-  if (dueable) await notifyWakeup(em, 'reminders');
+  if (dueable) await notifyWakeup(Sql.within(em), 'reminders');
   return dueable;
 }
 

@@ -1,34 +1,7 @@
-import type { Channel } from '../db/entities.js';
+import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import { type PreparedWebhook, prepareWebhook, type WebhookSender } from '../domain/webhook-sender.js';
 import { type Mailer, MailRejectedError } from '../email/mailer.js';
 import type { SendContext } from './send-context.js';
-
-/** A claimed delivery as the worker reads it. */
-export interface ClaimedDelivery {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  reminder_id: string;
-  endpoint_id: string | null;
-  channel: Channel;
-  event: string;
-  event_id: string;
-  payload: Record<string, unknown>;
-  secret_sealed: string | null;
-  attempts: number;
-  max_attempts: number;
-  lease_token: string;
-  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
-  lease_until: Date;
-}
-
-export interface EndpointForSend {
-  id: string;
-  url: string;
-  enabled: boolean;
-  secret_sealed: string;
-  fallback_to_email: boolean;
-}
 
 export type FailedAttempt = {
   ok: false;

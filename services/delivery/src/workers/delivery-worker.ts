@@ -3,13 +3,13 @@ import type { Orm } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
+import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
 import type { Mailer } from '../email/mailer.js';
 import {
   type AttemptResult,
   attemptDelivery,
-  type ClaimedDelivery,
   prepareWebhookAttempt,
   unsent,
   type WebhookPreparation,

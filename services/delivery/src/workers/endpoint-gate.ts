@@ -1,4 +1,4 @@
-import type { ClaimedDelivery } from './attempt.js';
+import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import type { SendContext } from './send-context.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Orm } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
-import type { ClaimedDelivery } from './attempt.js';
+import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import type { CircuitPolicy } from './circuit.js';
 import type { EndpointHold } from './endpoint-gate.js';
 

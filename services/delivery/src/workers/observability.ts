@@ -1,5 +1,6 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { counterMetric, histogramMetric, LAG_BUCKETS, observeAtScrape } from '@routinely/platform';
+import { countDeadLetters } from '../db/dead-letters-sql.js';
 
 const deliveryAttempts = counterMetric(
   'routinely_delivery_attempts_total',
@@ -46,11 +47,6 @@ export function observeDeadLetterQueue(orm: Orm): () => void {
   return observeAtScrape(
     { name: 'routinely_delivery_dead_letters', help: 'Deliveries waiting in the dead-letter queue', labelNames: [] },
     {},
-    async () => {
-      const { rows } = await orm.em
-        .getKnex()
-        .raw<{ rows: { n: number }[] }>('select count(*)::int as n from dead_letters');
-      return rows[0]?.n ?? 0;
-    },
+    () => countDeadLetters(Sql.pool(orm)),
   );
 }

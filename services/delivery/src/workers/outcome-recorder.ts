@@ -1,8 +1,10 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { insertAttempt } from '../db/attempts-sql.js';
+import { type ClaimedDelivery, recordTryOutcome } from '../db/deliveries-sql.js';
+import type { EndpointForSend } from '../db/send-context-sql.js';
 import { nextRetryDelayMs } from '../domain/retry-policy.js';
-import type { AttemptResult, ClaimedDelivery, EndpointForSend } from './attempt.js';
+import type { AttemptResult } from './attempt.js';
 import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
 import { countAttempt, failureClass } from './observability.js';
 import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
@@ -48,27 +50,18 @@ export class OutcomeRecorder {
         lastOfEndpoint,
       );
     }
-    const recorded = await this.o.orm.em.getKnex().transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: { id: string }[] }>(
-        `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
-           lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
-           secret_sealed = coalesce(secret_sealed, ?), updated_at = ?
-         where id = ? and lease_token = ? returning id`,
-        [
-          status,
-          delay === null ? null : new Date(now.getTime() + delay),
-          result.statusCode,
-          result.ok ? null : result.error,
-          now,
-          result.ok ? now : null,
-          result.secretSealed,
-          now,
-          delivery.id,
-          delivery.lease_token,
-        ],
-      );
-      if (rows.length === 0) return false; // lease lost to another worker: its outcome wins
-      await insertAttempt(trx, {
+    const recorded = await Sql.rawTransaction(this.o.orm, async (sql) => {
+      const written = await recordTryOutcome(sql, delivery.id, delivery.lease_token, {
+        status,
+        nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
+        statusCode: result.statusCode,
+        error: result.ok ? null : result.error,
+        at: now,
+        deliveredAt: result.ok ? now : null,
+        secretSealed: result.secretSealed,
+      });
+      if (!written) return false; // lease lost to another worker: its outcome wins
+      await insertAttempt(sql, {
         tenant_id: delivery.tenant_id,
         user_id: delivery.user_id,
         delivery_id: delivery.id,
@@ -81,13 +74,13 @@ export class OutcomeRecorder {
         error: result.ok ? null : result.error,
         latency_ms: latencyMs,
       });
-      if (delivery.channel === 'inapp' && result.ok) await writeNotification(trx, delivery, now);
+      if (delivery.channel === 'inapp' && result.ok) await writeNotification(sql, delivery, now);
       if (result.ok) return true;
       // Only tries that reached for the receiver count against it (not a deleted or disabled endpoint).
-      if (endpoint?.enabled) await recordEndpointFailure(trx, endpoint.id, now, this.o.circuit);
+      if (endpoint?.enabled) await recordEndpointFailure(sql, endpoint.id, now, this.o.circuit);
       if (status !== 'dead') return true;
-      await deadLetter(trx, delivery, result, tries, now);
-      if (endpoint?.fallback_to_email) await fallBackToEmail(trx, delivery, now);
+      await deadLetter(sql, delivery, result, tries, now);
+      if (endpoint?.fallback_to_email) await fallBackToEmail(sql, delivery, now);
       return true;
     });
     if (recorded) this.observe(delivery, result, status, tries, delay);

@@ -5,9 +5,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
 import { type NewDelivery, recordFiring } from '../db/deliveries-sql.js';
 import type { Channel } from '../db/entities.js';
+import { WAKEUP_CHANNEL } from '../db/wakeups-sql.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import { observeFireLag } from './observability.js';
-import { WAKEUP_CHANNEL } from './wakeups.js';
 
 interface DueReminder {
   id: string;

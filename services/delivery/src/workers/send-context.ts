@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { SecretBox } from '@routinely/platform';
-import type { EndpointForSend } from './attempt.js';
+import type { EndpointForSend } from '../db/send-context-sql.js';
 
 /**
  * What the sends of one claim need besides their rows: the endpoints (URL, state, sealed secret) and the owners'

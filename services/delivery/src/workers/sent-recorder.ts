@@ -1,13 +1,7 @@
-import type { Orm } from '@routinely/db';
-import { v7 as uuidv7 } from 'uuid';
+import { type Orm, Sql } from '@routinely/db';
+import { recordSentTries, type SentTry } from '../db/deliveries-sql.js';
 
-interface SentItem {
-  id: string;
-  leaseToken: string;
-  statusCode: number | null;
-  at: Date;
-  secretSealed: string | null;
-  latencyMs: number;
+interface SentItem extends SentTry {
   done: { resolve: () => void; reject: (error: unknown) => void };
 }
 
@@ -48,37 +42,7 @@ export class SentRecorder {
     const items = this.pending.splice(0);
     if (items.length === 0) return;
     try {
-      await this.orm.em.getKnex().raw(
-        `with v as (
-           select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::timestamptz[], ?::text[], ?::uuid[], ?::int[])
-             as v(id, lease_token, status_code, at, secret_sealed, attempt_id, latency_ms)),
-         sent as (
-           update deliveries d set status = 'sent', attempts = d.attempts + 1, next_attempt_at = null,
-             lease_until = null, lease_token = null, last_status_code = v.status_code, last_error = null,
-             last_attempt_at = v.at, delivered_at = v.at, secret_sealed = coalesce(d.secret_sealed, v.secret_sealed),
-             updated_at = v.at
-           from v where d.id = v.id and d.lease_token = v.lease_token
-           returning d.id, d.tenant_id, d.user_id, d.endpoint_id, d.event, d.event_id, d.attempts, v.attempt_id,
-             v.at, v.status_code, v.latency_ms),
-         logged as (
-           insert into delivery_attempts
-             (id, tenant_id, user_id, delivery_id, endpoint_id, event, event_id, attempt, at, status_code, error,
-              latency_ms)
-           select attempt_id, tenant_id, user_id, id, endpoint_id, event, event_id, attempts, at, status_code, null,
-             latency_ms
-           from sent)
-         update webhook_endpoints set consecutive_failures = 0, circuit_open_until = null
-         where id in (select endpoint_id from sent) and (consecutive_failures <> 0 or circuit_open_until is not null)`,
-        [
-          items.map((i) => i.id),
-          items.map((i) => i.leaseToken),
-          items.map((i) => i.statusCode),
-          items.map((i) => i.at),
-          items.map((i) => i.secretSealed),
-          items.map(() => uuidv7()),
-          items.map((i) => i.latencyMs),
-        ] as never, // arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that
-      );
+      await recordSentTries(Sql.pool(this.orm), items);
       for (const item of items) item.done.resolve();
     } catch (error) {
       for (const item of items) item.done.reject(error);

@@ -1,21 +1,6 @@
-import type { EntityManager } from '@routinely/db';
 import type { Logger } from '@routinely/platform';
 import pg from 'pg';
-
-export const WAKEUP_CHANNEL = 'delivery_wakeup';
-
-/** Which workers a wake-up is for: the payload of the NOTIFY. */
-export type WakeupTopic = 'reminders' | 'deliveries';
-
-/**
- * NOTIFY inside the caller's transaction: PostgreSQL delivers it on commit, so a listener never wakes up
- * before the work it is told about is visible.
- */
-export async function notifyWakeup(em: EntityManager, topic: WakeupTopic): Promise<void> {
-  await em
-    .getConnection()
-    .execute('select pg_notify(?, ?)', [WAKEUP_CHANNEL, topic], 'all', em.getTransactionContext());
-}
+import { WAKEUP_CHANNEL } from '../db/wakeups-sql.js';
 
 /**
  * LISTENs on the channel other processes NOTIFY (inside the transaction that made work due, so the signal

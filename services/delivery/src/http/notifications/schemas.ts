@@ -1,6 +1,6 @@
 import { nameSchemas, pageOf, pageQuery, queryBool, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
-import type { NotificationRow } from '../../db/entities.js';
+import type { Notification } from '../../domain/notifications.js';
 import { iso } from '../context.js';
 
 export const notificationQuery = pageQuery.extend({ unread_only: queryBool(false) });
@@ -19,16 +19,16 @@ export const notificationRead = z.object({
 
 export const notificationPage = pageOf(notificationRead).extend({ unread_count: z.number().int() });
 
-export function toNotification(row: NotificationRow): z.infer<typeof notificationRead> {
+export function toNotification(row: Notification): z.infer<typeof notificationRead> {
   return {
     id: row.id,
     kind: row.kind,
     title: row.title,
     body: row.body,
     data: row.data,
-    read: row.readAt != null,
-    read_at: iso(row.readAt),
-    created_at: row.createdAt.toISOString(),
+    read: row.read_at != null,
+    read_at: iso(row.read_at),
+    created_at: row.created_at.toISOString(),
   };
 }
 
