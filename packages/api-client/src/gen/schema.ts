@@ -2763,6 +2763,7 @@ export interface components {
             working_hours: components["schemas"]["WorkingHours"];
             no_go_windows: components["schemas"]["NoGoWindow"][];
             reminder_offset_min: number;
+            buffer_min: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2804,6 +2805,8 @@ export interface components {
                 }[];
             };
             reminder_offset_min?: number;
+            /** @description minutes the solver keeps free between a task it places and other busy time (tasks of one block are not separated); overrides and manual slots ignore it */
+            buffer_min?: number;
         };
         Share: {
             /** Format: uuid */
@@ -6869,6 +6872,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "reminder_offset_min": 1,
+                     *       "buffer_min": 1,
                      *       "created_at": "2026-03-02T09:00:00Z",
                      *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "ignored": [
@@ -6941,7 +6945,8 @@ export interface operations {
                  *           }
                  *         ]
                  *       },
-                 *       "reminder_offset_min": 1
+                 *       "reminder_offset_min": 1,
+                 *       "buffer_min": 1
                  *     }
                  */
                 "application/json": components["schemas"]["SettingsPatch"];
@@ -7021,6 +7026,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "reminder_offset_min": 1,
+                     *       "buffer_min": 1,
                      *       "created_at": "2026-03-02T09:00:00Z",
                      *       "updated_at": "2026-03-02T09:00:00Z",
                      *       "ignored": [
