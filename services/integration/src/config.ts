@@ -67,7 +67,9 @@ export const configSchema = platformConfigSchema
       .int()
       .min(1_000)
       .default(20_000)
-      .describe("how long a sync's lease on its integration lasts: a process that dies frees its integrations within it"),
+      .describe(
+        "how long a sync's lease on its integration lasts: a process that dies frees its integrations within it",
+      ),
     INTEGRATION_WORKERS_ENABLED: envBool(true).describe(
       'run the sync, polling and channel-renewal workers in this process',
     ),
