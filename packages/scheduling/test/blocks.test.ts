@@ -152,6 +152,18 @@ describe('reflowSubtree', () => {
     ]);
   });
 
+  it("measures a child's dependency on the root against the slot the root keeps, not the block's length", () => {
+    // The block p (0) + c (5) was laid out at 110-115; the root keeps a longer slot, 110-121. c finishes no
+    // earlier than the root (finish-to-finish), so it would need 116-121, and working time ends at 120.
+    const tasks = [task('p', 0), task('c', 5, { parentId: 'p' })];
+    const base = input(tasks, { free: [iv(0, 120)], dependencies: [dep('c', 'p', 'finish_to_finish')] });
+    const longer = reflowSubtree({ ...base, root: { id: 'p', start: at(110), end: at(121) } });
+    expect(longer.placements).toEqual([]);
+    expect(longer.unscheduled).toEqual([{ taskId: 'c', reason: 'no_slot_in_window' }]);
+    const kept = reflowSubtree({ ...base, root: { id: 'p', start: at(110), end: at(115) } });
+    expect(slots(kept)).toEqual({ c: [110, 115, 'dependency:p'] });
+  });
+
   it('keeps dependencies and reports closed and empty descendants', () => {
     const tasks = [
       ...family(),
