@@ -199,8 +199,11 @@ export function violations(
   return out;
 }
 
-/** Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. */
-export function edfGreedyCount(input: SolverInput): number {
+/**
+ * Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. Answers
+ * the placed tasks per priority (index 0 is priority 1), the first part of the contract's objective.
+ */
+export function edfGreedyCounts(input: SolverInput): number[] {
   const tree = treeOf(input.tasks);
   const done = new Set([
     ...(input.doneTaskIds ?? []),
@@ -257,7 +260,7 @@ export function edfGreedyCount(input: SolverInput): number {
   const slots = new Map((input.fixed ?? []).map((f) => [f.id, { start: f.start.getTime(), end: f.end.getTime() }]));
   const settled = new Set<string>();
   let free = input.free.slice();
-  let count = 0;
+  const counts = [0, 0, 0, 0, 0];
   const from = Math.max(input.window.start.getTime(), roundUpToFiveMinutes(input.now));
   const key = (u: (typeof units)[number]) => [u.deadline, u.priority, u.release, u.root.sortOrder];
   for (;;) {
@@ -271,7 +274,7 @@ export function edfGreedyCount(input: SolverInput): number {
             settled.has(unitOf.get(x.dependsOnId)?.root.id ?? ''),
         ),
     );
-    if (ready.length === 0) return count;
+    if (ready.length === 0) return counts;
     ready.sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
@@ -306,6 +309,23 @@ export function edfGreedyCount(input: SolverInput): number {
     const start = Math.max((free[hit] as Interval).start.getTime(), lb);
     for (const m of u.timed) slots.set(m.task.id, { start: start + m.off, end: start + m.off + m.span });
     free = subtractIntervals(free, [{ start: new Date(start), end: new Date(start + u.d) }]);
-    count += u.timed.length;
+    for (const m of u.timed) counts[m.task.priority - 1] = (counts[m.task.priority - 1] as number) + 1;
   }
+}
+
+/** Placed tasks per priority (index 0 is priority 1). */
+export function placedCounts(input: SolverInput, placements: readonly Slot[]): number[] {
+  const counts = [0, 0, 0, 0, 0];
+  const byId = new Map(input.tasks.map((t) => [t.id, t]));
+  for (const p of placements) {
+    const k = (byId.get(p.taskId)?.priority ?? 5) - 1;
+    counts[k] = (counts[k] as number) + 1;
+  }
+  return counts;
+}
+
+/** Compares per-priority counts lexicographically: positive when `a` is better (more of a higher priority). */
+export function compareCounts(a: readonly number[], b: readonly number[]): number {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return (a[k] as number) - (b[k] as number);
+  return 0;
 }

@@ -11,7 +11,7 @@ import {
   subtractIntervals,
 } from '../src/index.js';
 import { seeded } from './property-seed.js';
-import { at, edfGreedyCount, instance, treeOf, violations } from './solver-oracle.js';
+import { at, compareCounts, edfGreedyCounts, instance, placedCounts, treeOf, violations } from './solver-oracle.js';
 
 const reflowProperty = fc.property(instance, fc.integer({ min: -30, max: 30 }), (input, shift) => {
   const result = solve(input);
@@ -90,7 +90,7 @@ describe('solver properties', () => {
         expect(seen).toEqual(input.tasks.map((t) => t.id).sort());
         for (const p of result.placements) {
           expect(p.explanation).toMatch(
-            /^(now|window_start|earliest_start|busy_or_working_hours|dependency:.+|block:.+)$/,
+            /^(now|window_start|earliest_start|busy_or_working_hours|dependency:.+|after:.+|block:.+)$/,
           );
           bump(p.explanation.replace(/:.*/, ''));
         }
@@ -101,6 +101,7 @@ describe('solver properties', () => {
     // The generator must reach every outcome, or the property above proves little.
     for (const k of [
       'block',
+      'after',
       'dependency',
       'earliest_start',
       'busy_or_working_hours',
@@ -114,10 +115,11 @@ describe('solver properties', () => {
       expect(outcomes.get(k) ?? 0, k).toBeGreaterThan(0);
   });
 
-  it('places at least as many tasks as earliest-deadline-first greedy over blocks', () => {
+  it('places at least what earliest-deadline-first greedy over blocks places, priority by priority', () => {
     fc.assert(
       fc.property(instance, (input) => {
-        expect(solve(input).placements.length).toBeGreaterThanOrEqual(edfGreedyCount(input));
+        const counts = placedCounts(input, solve(input).placements);
+        expect(compareCounts(counts, edfGreedyCounts(input))).toBeGreaterThanOrEqual(0);
       }),
       seeded(500),
     );
