@@ -199,18 +199,17 @@ export function violations(
   return out;
 }
 
-/**
- * Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. Answers
- * the placed tasks per priority (index 0 is priority 1), the first part of the contract's objective.
- */
-export function edfGreedyCounts(input: SolverInput): number[] {
+export type OracleMember = { task: SolverTask; off: number; span: number };
+
+/** The run's blocks, built from the contract's words (independently of solver-blocks.ts). */
+export function oracleUnits(input: SolverInput) {
   const tree = treeOf(input.tasks);
   const done = new Set([
     ...(input.doneTaskIds ?? []),
     ...input.tasks.filter((t) => t.status === 'done').map((t) => t.id),
   ]);
-  type Member = { task: SolverTask; off: number; span: number };
-  const units = input.tasks
+  type Member = OracleMember;
+  return input.tasks
     .filter((t) => tree.open(t) && !tree.blockParent(t) && tree.span(t) > 0)
     .map((root) => {
       const members: Member[] = [];
@@ -255,6 +254,19 @@ export function edfGreedyCounts(input: SolverInput): number[] {
       };
     })
     .filter((u) => !u.brokenInside);
+}
+
+/**
+ * Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. Answers
+ * the placed tasks per priority (index 0 is priority 1), the first part of the contract's objective.
+ */
+export function edfGreedyCounts(input: SolverInput): number[] {
+  const done = new Set([
+    ...(input.doneTaskIds ?? []),
+    ...input.tasks.filter((t) => t.status === 'done').map((t) => t.id),
+  ]);
+  type Member = OracleMember;
+  const units = oracleUnits(input);
   const unitOf = new Map<string, (typeof units)[number]>();
   for (const u of units) for (const m of u.timed) unitOf.set(m.task.id, u);
   const slots = new Map((input.fixed ?? []).map((f) => [f.id, { start: f.start.getTime(), end: f.end.getTime() }]));
