@@ -14,7 +14,9 @@ export interface Candidate {
 }
 
 /** Work is counted in unit placements tried; these bound a run's search (see ADR 052 for the figures). */
-const SMALL_RUN_WORK = 400_000;
+const SMALL_RUN_WORK = 100_000;
+/** Perturbed restarts in a row without improvement after which the local search stops early. */
+const STALE_RESTARTS = 25;
 const LARGE_RUN_DECODES = 40;
 /** Runs with at most this many placeable units get the branch and bound first. */
 const EXACT_UNITS = 24;
@@ -135,7 +137,8 @@ export function localSearch(m: Model, base: FreeList, start: Candidate, rank: Fl
   };
   climb();
   if (!small) return best;
-  while (budget.left > 0) {
+  let stale = 0;
+  while (budget.left > 0 && stale < STALE_RESTARTS) {
     const kept = { best, order };
     let next = order;
     for (let k = 0; k < 2; k++)
@@ -147,7 +150,8 @@ export function localSearch(m: Model, base: FreeList, start: Candidate, rank: Fl
     if (compareScores(kept.best.score, best.score) <= 0) {
       best = kept.best;
       order = kept.order;
-    }
+      stale++;
+    } else stale = 0;
   }
   return best;
 }
@@ -167,6 +171,19 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
   if (live.length === 0) return { ...best, complete: true };
   if (live.length > EXACT_UNITS) return { ...best, complete: false };
   const budget: Budget = { left: EXACT_WORK };
+  // Interchangeable units (same length, bounds and weights, no dependency, no current slot) are taken in index
+  // order only: the other orders give the same schedules relabelled.
+  const twinBefore = new Int32Array(m.n).fill(-1);
+  const lastOfKind = new Map<string, number>();
+  for (let j = 0; j < m.n; j++) {
+    if ((m.preds[j] ?? []).length > 0 || (m.succs[j] ?? []).length > 0 || (m.current[j] ?? []).length > 0) continue;
+    const weights = Array.from({ length: 2 * PRIORITIES }, (_, k) =>
+      k < PRIORITIES ? m.count[j * PRIORITIES + k] : m.offsets[j * PRIORITIES + k - PRIORITIES],
+    );
+    const kind = [m.dur[j], m.rel[j], m.dl[j], ...weights].join('|');
+    twinBefore[j] = lastOfKind.get(kind) ?? -1;
+    lastOfKind.set(kind, j);
+  }
   const placed = new Float64Array(m.n).fill(Number.NaN);
   const valid = new Float64Array(m.n);
   const evaluateNode = () => {
@@ -182,6 +199,7 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
   };
   const visit = (last: number, free: FreeList): void => {
     if (budget.left <= 0) return;
+    budget.left -= m.n;
     evaluateNode();
     const options: { j: number; start: number }[] = [];
     const optimistic = new Float64Array(SCORE_LENGTH);
@@ -189,6 +207,11 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
       if (!Number.isNaN(placed[j] as number)) addToScore(m, optimistic, j, placed[j] as number);
     for (const j of live) {
       if (!Number.isNaN(placed[j] as number)) continue;
+      const twin = twinBefore[j] as number;
+      if (twin >= 0 && Number.isNaN(placed[twin] as number)) {
+        addToScore(m, optimistic, j, Math.max(m.es[j] as number, last + 1));
+        continue;
+      }
       let lb = Math.max(m.es[j] as number, last + 1);
       let latest = (m.dl[j] as number) - (m.dur[j] as number);
       let waits = false;

@@ -192,6 +192,21 @@ describe('solve: reasons, bounds and ordering', () => {
   });
 });
 
+describe('solve: robustness', () => {
+  it('solves a 10,000-task dependency chain without recursion on its depth', () => {
+    const n = 10_000;
+    const tasks = Array.from({ length: n }, (_, i) => task(`c${i}`, 5, { sortOrder: i }));
+    const dependencies = tasks.slice(1).map((t, i) => dep(t.id, `c${i}`, 'finish_to_start', 0));
+    // 30 working days of 8 hours hold 2,880 five-minute tasks; the rest of the chain waits for its predecessor.
+    const free = Array.from({ length: 30 }, (_, d) => iv(d * 1440, d * 1440 + 480));
+    const r = solve(input(tasks, { dependencies, free, window: iv(0, 30 * 1440) }));
+    expect(r.placements).toHaveLength(2880);
+    expect(r.placements.at(-1)?.taskId).toBe('c2879');
+    expect(r.unscheduled).toHaveLength(n - 2880);
+    expect(r.unscheduled[0]).toEqual({ taskId: 'c2880', reason: 'no_slot_in_window' });
+  });
+});
+
 describe('candidatesFor', () => {
   it('gives up to 5 feasible slots spread over the window, respecting placed slots', () => {
     const free = Array.from({ length: 10 }, (_, d) => iv(d * 1440, d * 1440 + 480));

@@ -29,7 +29,8 @@ export interface ModelBatchDeps {
 }
 
 const solverRationale = (explanation: string, why?: string) =>
-  `${why ? `${why}; ` : ''}the solver chose the earliest feasible slot (bound by ${explanation})`;
+  `${why ? `${why}; ` : ''}the solver's best schedule for the run (higher priorities first, then earlier starts) ` +
+  `puts it at its earliest feasible slot (bound by ${explanation})`;
 
 /** The solver over every task left (so batches agree with each other), keeping the decisions of `slice`. */
 function solverBatch(input: SolverInput, slice: Set<string>, why?: string): Omit<BatchOutcome, 'taskIds'> {
