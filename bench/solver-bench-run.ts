@@ -16,6 +16,7 @@ const q = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 
 async function optimality(label: string, seeds: number, lo: number, hi: number, days: number, base: number) {
+  if (seeds === 0) return;
   let atOptimum = 0;
   let countsMatch = 0;
   let broken = 0;
@@ -39,6 +40,7 @@ async function optimality(label: string, seeds: number, lo: number, hi: number, 
 }
 
 function overload(seeds: number) {
+  if (seeds === 0) return;
   let neverWorse = 0;
   const ratios: number[] = [];
   for (let k = 0; k < seeds; k++) {

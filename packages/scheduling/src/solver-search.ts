@@ -18,6 +18,8 @@ const SMALL_RUN_WORK = 100_000;
 /** Perturbed restarts in a row without improvement after which the local search stops early. */
 const STALE_RESTARTS = 25;
 const LARGE_RUN_DECODES = 40;
+/** Beyond 2,500 units the large-run budget stops growing (5,000 units: 20 decodes). */
+const LARGE_RUN_WORK = 100_000;
 /** Runs with at most this many placeable units get the branch and bound first. */
 const EXACT_UNITS = 24;
 const EXACT_WORK = 300_000;
@@ -27,7 +29,7 @@ export interface Budget {
 }
 
 export function searchBudget(n: number): number {
-  return n <= 60 ? SMALL_RUN_WORK : LARGE_RUN_DECODES * n;
+  return n <= 60 ? SMALL_RUN_WORK : Math.min(LARGE_RUN_DECODES * n, LARGE_RUN_WORK);
 }
 
 /**
