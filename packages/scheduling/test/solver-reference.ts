@@ -141,7 +141,10 @@ export async function exactObjective(input: SolverInput): Promise<Objective> {
   ).flat();
   const binaries = units.flatMap((_, u) => (starts[u] as number[]).map((t) => x(u, t)));
   const solver = await highs();
-  const run = (sense: 'Maximize' | 'Minimize', objective: string, extra: string[]) => {
+  // Each stage's value is computed from the rounded solution, not read from the solver: with weights near 10^6 the
+  // integrality tolerance could otherwise leak a unit into the next stage's bound and make it infeasible.
+  const run = (sense: 'Maximize' | 'Minimize', terms: readonly (readonly [number, string])[], extra: string[]) => {
+    const objective = expr(terms);
     const lp = [
       sense,
       ` obj: ${objective}`,
@@ -155,14 +158,15 @@ export async function exactObjective(input: SolverInput): Promise<Objective> {
     ].join('\n');
     const result = solver.solve(lp, { mip_rel_gap: 0, mip_abs_gap: 0.5 });
     if (result.Status !== 'Optimal') throw new Error(`reference: ${result.Status}`);
-    return Math.round(result.ObjectiveValue);
+    const value = (v: string) => Math.round((result.Columns[v] as { Primal: number } | undefined)?.Primal ?? 0);
+    return terms.reduce((sum, [c, v]) => sum + c * value(v), 0);
   };
   const held: string[] = [];
-  const best = run('Maximize', expr(weighted), held);
+  const best = run('Maximize', weighted, held);
   held.push(`${expr(weighted)} >= ${best}`);
   const startSums: number[] = [];
   for (let k = 0; k < P; k++) {
-    const sum = run('Minimize', expr(sumTerms(k)), held);
+    const sum = run('Minimize', sumTerms(k), held);
     held.push(`${expr(sumTerms(k))} <= ${sum}`);
     startSums.push(sum * 5);
   }
