@@ -163,11 +163,12 @@ export async function exactObjective(input: SolverInput): Promise<Objective> {
   };
   const held: string[] = [];
   const best = run('Maximize', weighted, held);
-  held.push(`${expr(weighted)} >= ${best}`);
+  // Held with half a unit of slack: every value is an integer, so only the tolerances use it.
+  held.push(`${expr(weighted)} >= ${best - 0.5}`);
   const startSums: number[] = [];
   for (let k = 0; k < P; k++) {
     const sum = run('Minimize', sumTerms(k), held);
-    held.push(`${expr(sumTerms(k))} <= ${sum}`);
+    held.push(`${expr(sumTerms(k))} <= ${sum + 0.5}`);
     startSums.push(sum * 5);
   }
   // Counts per priority from the weighted optimum (each count is below the next weight).
