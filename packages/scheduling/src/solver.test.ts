@@ -47,7 +47,7 @@ describe('solve: dependencies with lag', () => {
     const r = solve(input([pred, task('s', 30)], { dependencies: [dep('s', 'p', 'start_to_start', 90)] }));
     expect(slotOf(r, 's')).toEqual({ start: 90, end: 120, by: 'dependency:p' });
     const near = solve(input([pred, task('s', 30)], { dependencies: [dep('s', 'p', 'start_to_start', 10)] }));
-    expect(slotOf(near, 's')).toEqual({ start: 60, end: 90, by: 'busy_or_working_hours' });
+    expect(slotOf(near, 's')).toEqual({ start: 60, end: 90, by: 'after:p' });
   });
   it('finish_to_finish: end >= predecessor end + lag', () => {
     const r = solve(input([pred, task('s', 30)], { dependencies: [dep('s', 'p', 'finish_to_finish', 120)] }));
@@ -134,18 +134,52 @@ describe('solve: reasons, bounds and ordering', () => {
     const r = solve(input([task('a', 60)], { free: [iv(0, 40), iv(40, 80), iv(80, 200)] }));
     expect(slotOf(r, 'a')).toMatchObject({ start: 80, end: 140 });
   });
-  it('puts the earlier deadline first, then the higher priority', () => {
-    const r = solve(
-      input([
-        task('later', 60, { deadline: at(400) }),
-        task('sooner', 60, { deadline: at(300) }),
-        task('p1', 60, { priority: 1 }),
-        task('p5', 60, { priority: 5 }),
-      ]),
-    );
-    const order = r.placements.map((p) => p.taskId);
-    expect(order).toEqual(['sooner', 'later', 'p1', 'p5']);
+  it('gives the first free time to the higher priority, as far as deadlines allow', () => {
+    const tasks = [
+      task('later', 60, { deadline: at(400) }),
+      task('sooner', 60, { deadline: at(300) }),
+      task('p1', 60, { priority: 1 }),
+      task('p5', 60, { priority: 5 }),
+    ];
+    const r = solve(input(tasks));
+    expect(slotOf(r, 'p1')).toEqual({ start: 0, end: 60, by: 'now' });
+    expect([slotOf(r, 'sooner')?.start, slotOf(r, 'later')?.start].sort()).toEqual([120, 60]);
+    expect(slotOf(r, 'p5')).toMatchObject({ start: 180, end: 240 });
+    // A deadline is a constraint, never traded: when `sooner` must take the first hour, p1 takes the second.
+    const tight = solve(input(tasks.map((t) => (t.id === 'sooner' ? { ...t, deadline: at(60) } : t))));
+    expect(slotOf(tight, 'sooner')).toMatchObject({ start: 0, end: 60 });
+    expect(slotOf(tight, 'p1')).toEqual({ start: 60, end: 120, by: 'after:sooner' });
   });
+
+  it('starts a priority-1 task first when it can go first (60-min p1 with 45- and 30-min p3 tasks)', () => {
+    // One working day 09:00-17:00: the old objective (sum of all starts) put the 45-minute task at 09:00.
+    const day = { free: [iv(60, 540)], window: iv(0, 1440) };
+    const r = solve(input([task('p3a', 45), task('p3b', 30), task('p1', 60, { priority: 1 })], day));
+    expect(slotOf(r, 'p1')).toEqual({ start: 60, end: 120, by: 'busy_or_working_hours' });
+    expect(slotOf(r, 'p3b')).toMatchObject({ start: 120, end: 150 });
+    expect(slotOf(r, 'p3a')).toMatchObject({ start: 150, end: 195 });
+  });
+
+  it('places a priority-1 task that needs the whole free time rather than two priority-5 tasks', () => {
+    const r = solve(
+      input([task('a', 30, { priority: 5 }), task('b', 30, { priority: 5 }), task('p1', 60, { priority: 1 })], {
+        free: [iv(0, 60)],
+      }),
+    );
+    expect(slotOf(r, 'p1')).toEqual({ start: 0, end: 60, by: 'now' });
+    expect(r.unscheduled).toEqual([
+      { taskId: 'a', reason: 'no_slot_in_window' },
+      { taskId: 'b', reason: 'no_slot_in_window' },
+    ]);
+  });
+
+  it('keeps a task in the slot it already has when moving it gains nothing', () => {
+    // Two equal tasks of one priority: either order has the same starts, so the current slots decide.
+    const r = solve(input([task('x', 30), task('y', 30, { currentStart: at(0) })]));
+    expect(slotOf(r, 'y')).toMatchObject({ start: 0, end: 30 });
+    expect(slotOf(r, 'x')).toMatchObject({ start: 30, end: 60 });
+  });
+
   it('places more tasks than EDF greedy would when free time is fragmented', () => {
     // EDF puts the 20-minute task at 0 and leaves no 100 contiguous minutes for the other.
     const r = solve(
@@ -155,6 +189,21 @@ describe('solve: reasons, bounds and ordering', () => {
     );
     expect(slotOf(r, 'long')).toMatchObject({ start: 0, end: 100 });
     expect(slotOf(r, 'short')).toMatchObject({ start: 100, end: 120 });
+  });
+});
+
+describe('solve: robustness', () => {
+  it('solves a 10,000-task dependency chain without recursion on its depth', () => {
+    const n = 10_000;
+    const tasks = Array.from({ length: n }, (_, i) => task(`c${i}`, 5, { sortOrder: i }));
+    const dependencies = tasks.slice(1).map((t, i) => dep(t.id, `c${i}`, 'finish_to_start', 0));
+    // 30 working days of 8 hours hold 2,880 five-minute tasks; the rest of the chain waits for its predecessor.
+    const free = Array.from({ length: 30 }, (_, d) => iv(d * 1440, d * 1440 + 480));
+    const r = solve(input(tasks, { dependencies, free, window: iv(0, 30 * 1440) }));
+    expect(r.placements).toHaveLength(2880);
+    expect(r.placements.at(-1)?.taskId).toBe('c2879');
+    expect(r.unscheduled).toHaveLength(n - 2880);
+    expect(r.unscheduled[0]).toEqual({ taskId: 'c2880', reason: 'no_slot_in_window' });
   });
 });
 

@@ -1,21 +1,24 @@
 /**
  * The builtin solver: places tasks into free time (working time minus no-go minus busy, computed by the
- * caller) under the contract's hard rules ("Area C: scheduling runs and decisions").
+ * caller) under the contract's hard rules, for the contract's objective ("Area C: scheduling runs and
+ * decisions"; ADR 052): the most tasks of priority 1, then of 2, ... 5; then, priority 1 first, the earliest
+ * starts; then the fewest tasks moved from a slot they already had. Deadlines and every hard rule are constraints.
  *
  * It places units (solver-blocks.ts): a task with open children is one block of its rolled-up duration holding
- * its descendants in `sort_order`; any other task is a unit of one. Each pass orders the units
- * earliest-deadline-first (priority, earliest start, sort order as tie-breakers), never before their
- * predecessors, and puts each one at its earliest feasible start by sweeping the sorted free list from a
- * binary-searched position; placed time is cut out of the free list. Several orderings are tried (plain EDF,
- * EDF with deadlines propagated to predecessors, shortest-first within a deadline, release first, priority
- * first) and the best result kept: most tasks, then higher priorities, then earlier starts. Plain EDF is one
- * of the passes, so the solver never places fewer tasks than EDF greedy. A bounded repair step then moves
- * single units to the front (unplaced) or back (placed) of the best order and keeps what improves the result.
+ * its descendants in `sort_order`; any other task is a unit of one. The search (solver-search.ts) decodes orders
+ * of units into schedules, each unit at its earliest feasible start (solver-decode.ts): seed orders (plain EDF,
+ * priority-first and shortest-first greedy among them, so the result is never worse than any of the three),
+ * a branch and bound for small runs, and a local search with a budget that scales with the run. The chosen
+ * schedule passes the rule checker (solver-verify.ts) before it is returned.
  */
 import type { Interval } from './intervals.js';
 import { planUnits, type Unit, unitLowerBound } from './solver-blocks.js';
+import { compareScores, decode, ranksBy, scoreOf } from './solver-decode.js';
+import { buildModel, type Model } from './solver-model.js';
 import type { Bound, Dependency, SlotMs } from './solver-rules.js';
-import { FreeList, Heap } from './solver-structures.js';
+import { branchAndBound, type Candidate, localSearch, searchBudget, seedRanks } from './solver-search.js';
+import { FreeList } from './solver-structures.js';
+import { verifySchedule } from './solver-verify.js';
 
 export type { Dependency, DependencyType } from './solver-rules.js';
 
@@ -30,6 +33,8 @@ export interface SolverTask {
   /** A task whose parent is an open task of the same input is placed inside the parent's block. */
   parentId?: string;
   sortOrder: number;
+  /** Start of the slot the task already has: the objective prefers leaving it there (fewer tasks moved). */
+  currentStart?: Date;
 }
 
 export interface FixedSlot {
@@ -63,8 +68,9 @@ export interface Placement {
   start: Date;
   end: Date;
   /**
-   * The constraint that bound the start: 'now', 'window_start', 'earliest_start', 'dependency:<id>',
-   * 'busy_or_working_hours'; a descendant placed with its parent's block: 'block:<root task id>'.
+   * The constraint that bound the start: 'now', 'window_start', 'earliest_start', 'dependency:<id>'; 'after:<id>'
+   * when it starts where another task of the run (placed first by the objective) ends; 'busy_or_working_hours'
+   * when free time pushed it further; a descendant placed with its parent's block: 'block:<root task id>'.
    */
   explanation: string;
 }
@@ -75,8 +81,6 @@ export interface SolverResult {
 }
 
 const MINUTE = 60_000;
-/** Task-passes the repair step may spend (a pass over n units costs n). */
-const REPAIR_WORK = 20_000;
 
 /** `now` rounded up to the next 5-minute mark (unchanged when already on one). */
 export function roundUpToFiveMinutes(now: Date): number {
@@ -119,7 +123,9 @@ export function prepare(input: SolverInput): Prepared {
     for (const { dep } of unit.external) {
       const pred = unitOf.get(dep.dependsOnId);
       if (pred === undefined || done.has(dep.dependsOnId)) continue;
-      successors.set(pred, [...(successors.get(pred) ?? []), unit.id]);
+      const list = successors.get(pred);
+      if (list) list.push(unit.id);
+      else successors.set(pred, [unit.id]);
     }
   const fixed = new Map<string, SlotMs>();
   for (const slot of input.fixed ?? []) fixed.set(slot.id, { start: slot.start.getTime(), end: slot.end.getTime() });
@@ -135,37 +141,6 @@ export function prepare(input: SolverInput): Prepared {
     to: input.window.end.getTime(),
     nowMs,
   };
-}
-
-type OrderKey = (unit: Unit<SolverTask>) => number[];
-
-/** The deadline a unit inherits from its successors: it must end early enough for them to fit. */
-function propagatedDeadlines(p: Prepared): Map<string, number> {
-  const byId = new Map(p.units.map((u) => [u.id, u]));
-  const memo = new Map<string, number>();
-  const visit = (id: string, depth: number): number => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    let deadline = byId.get(id)?.deadline ?? Number.POSITIVE_INFINITY;
-    memo.set(id, deadline); // cycle guard
-    if (depth < 10_000)
-      for (const next of p.successors.get(id) ?? []) {
-        const succ = byId.get(next);
-        if (succ) deadline = Math.min(deadline, visit(next, depth + 1) - succ.duration);
-      }
-    memo.set(id, deadline);
-    return deadline;
-  };
-  for (const unit of p.units) visit(unit.id, 0);
-  return memo;
-}
-
-function compareKeys(a: number[], b: number[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const d = (a[i] as number) - (b[i] as number);
-    if (d !== 0 && !Number.isNaN(d)) return d;
-  }
-  return 0;
 }
 
 /** Places `unit` at its earliest feasible start in `free`, or says why it cannot be placed. */
@@ -198,123 +173,127 @@ export function unitPlacements(unit: Unit<SolverTask>, start: number, rootExplan
   return out;
 }
 
-/** One greedy pass in the order `key` gives among units whose predecessors are resolved. */
-function greedyPass(input: SolverInput, p: Prepared, base: FreeList, key: OrderKey): SolverResult {
-  const free = base.clone();
-  const byId = new Map(p.units.map((u) => [u.id, u]));
-  const placed = new Map<string, SlotMs>(p.fixed);
-  const pending = new Map<string, number>(p.units.map((u) => [u.id, 0]));
-  for (const list of p.successors.values()) for (const id of list) pending.set(id, (pending.get(id) ?? 0) + 1);
-  const keys = new Map(p.units.map((u) => [u.id, [...key(u), u.root.sortOrder]]));
-  const keyOf = (u: Unit<SolverTask>) => keys.get(u.id) ?? [];
-  const byKey = (a: Unit<SolverTask>, b: Unit<SolverTask>) =>
-    compareKeys(keyOf(a), keyOf(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const heap = new Heap<Unit<SolverTask>>(
-    byKey,
-    p.units.filter((u) => pending.get(u.id) === 0),
-  );
-  const result: SolverResult = { placements: [], unscheduled: [] };
-  const settled = new Set<string>();
-  const bounds = { nowMs: p.nowMs, windowStart: input.window.start.getTime() };
-  while (heap.size > 0) {
-    const unit = heap.pop() as Unit<SolverTask>;
-    settled.add(unit.id);
-    const bound = unitLowerBound(unit, placed, p.done, bounds);
-    const outcome = placeUnit(unit, bound, free, p.to);
-    if ('reason' in outcome) {
-      for (const m of unit.members) result.unscheduled.push({ taskId: m.task.id, reason: outcome.reason });
-    } else if (bound !== 'blocked') {
-      const { start } = outcome;
-      free.take(start, start + unit.duration);
-      for (const pl of unitPlacements(unit, start, start > bound.at ? 'busy_or_working_hours' : bound.by)) {
-        placed.set(pl.taskId, { start: pl.start.getTime(), end: pl.end.getTime() });
-        result.placements.push(pl);
-      }
-    }
-    for (const next of p.successors.get(unit.id) ?? []) {
-      const left = (pending.get(next) ?? 0) - 1;
-      pending.set(next, left);
-      const succ = byId.get(next);
-      if (left === 0 && succ) heap.push(succ);
-    }
-  }
-  // Units never released sit on a dependency cycle.
-  for (const unit of p.units)
-    if (!settled.has(unit.id))
-      for (const m of unit.members) result.unscheduled.push({ taskId: m.task.id, reason: 'blocked_by_dependency' });
-  return result;
+/** The greedy baselines the solver is never worse than (ADR 052): one decode in the rule's order. */
+export type GreedyRule = 'edf' | 'priority' | 'shortest';
+const GREEDY_SEED: Record<GreedyRule, number> = { edf: 0, priority: 1, shortest: 2 };
+
+function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } {
+  const p = prepare(input);
+  const base = FreeList.from(input.free, p.from, p.to);
+  const current = new Map<string, number>();
+  for (const t of input.tasks) if (t.currentStart) current.set(t.id, t.currentStart.getTime());
+  return { p, base, m: buildModel(p, current) };
 }
 
-function score(result: SolverResult, priorities: Map<string, number>): number[] {
-  let weight = 0;
-  let starts = 0;
-  for (const p of result.placements) {
-    weight += 6 - (priorities.get(p.taskId) ?? 5);
-    starts += p.start.getTime() / MINUTE;
-  }
-  return [-result.placements.length, -weight, starts];
+export function solveGreedy(input: SolverInput, rule: GreedyRule): SolverResult {
+  const { p, base, m } = modelOf(input);
+  const rank = seedRanks(m)[GREEDY_SEED[rule]] as Float64Array;
+  return checked(input, p, m, base, decode(m, rank, base));
 }
 
 export function solve(input: SolverInput): SolverResult {
-  const p = prepare(input);
-  const base = FreeList.from(input.free, p.from, p.to);
-  const propagated = propagatedDeadlines(p);
-  const eff = (u: Unit<SolverTask>) => propagated.get(u.id) ?? u.deadline;
-  const orders: OrderKey[] = [
-    (u) => [u.deadline, u.priority, u.release],
-    (u) => [eff(u), u.priority, u.release],
-    (u) => [eff(u), u.duration, u.priority],
-    (u) => [u.release, eff(u), u.priority],
-    (u) => [u.priority, eff(u), u.release],
-  ];
-  const priorities = new Map(input.tasks.map((t) => [t.id, t.priority]));
-  let best: SolverResult = { placements: [], unscheduled: [] };
-  let bestScore: number[] = [Number.POSITIVE_INFINITY];
-  let bestOrder: OrderKey = orders[0] as OrderKey;
-  const consider = (order: OrderKey): boolean => {
-    const result = greedyPass(input, p, base, order);
-    const s = score(result, priorities);
-    if (compareKeys(s, bestScore) >= 0) return false;
-    best = result;
-    bestScore = s;
-    bestOrder = order;
-    return true;
-  };
-  for (const order of orders) {
-    consider(order);
-    if (best.unscheduled.length === 0) break;
-  }
-  // Repair: fragmented free time defeats EDF. Moving one unit to the front (an unplaced one) or to the back (a
-  // placed one) of the best order and keeping the change when the result improves; bounded so large runs stay
-  // fast (each try is one pass over every unit).
-  let budget = Math.floor(REPAIR_WORK / Math.max(1, p.units.length));
-  const seedOrder = bestOrder;
-  const rank = new Map<string, number>();
-  const ranked =
-    (ranks: Map<string, number>): OrderKey =>
-    (u) => [ranks.get(u.id) ?? 1, ...seedOrder(u)];
-  const unitIds = (ids: string[]) => [...new Set(ids.map((id) => p.unitOf.get(id) ?? id))];
-  let improved = true;
-  while (improved && budget > 0) {
-    improved = false;
-    const moves: [string, number][] = [
-      ...unitIds(best.unscheduled.filter((u) => u.reason !== 'blocked_by_dependency').map((u) => u.taskId)).map(
-        (id): [string, number] => [id, 0],
-      ),
-      ...unitIds(best.placements.map((pl) => pl.taskId)).map((id): [string, number] => [id, 2]),
-    ];
-    for (const [id, to] of moves) {
-      if (rank.get(id) === to) continue;
-      if (budget-- <= 0) break;
-      const next = new Map(rank).set(id, to);
-      if (consider(ranked(next))) {
-        rank.set(id, to);
-        improved = true;
-        break;
-      }
+  const { p, base, m } = modelOf(input);
+  if (m.n === 0) return { placements: [], unscheduled: [...p.closed] };
+  const budget = { left: searchBudget(m.n) };
+  let best: Candidate | undefined;
+  let bestRank: Float64Array = new Float64Array(m.n);
+  for (const rank of seedRanks(m)) {
+    budget.left -= m.n;
+    const starts = decode(m, rank, base);
+    const candidate = { starts, score: scoreOf(m, starts) };
+    if (!best || compareScores(candidate.score, best.score) < 0) {
+      best = candidate;
+      bestRank = rank;
     }
   }
-  const chosen = best;
-  chosen.placements.sort((a, b) => a.start.getTime() - b.start.getTime());
-  return { placements: chosen.placements, unscheduled: [...p.closed, ...chosen.unscheduled] };
+  const exact = branchAndBound(m, base, best as Candidate);
+  let chosen: Candidate = exact;
+  if (!exact.complete) {
+    if (exact.starts !== best?.starts)
+      bestRank = ranksBy(m, (j) => [Number.isNaN(exact.starts[j] as number) ? 1 : 0, exact.starts[j] as number]);
+    chosen = localSearch(m, base, exact, bestRank, budget);
+  }
+  return checked(input, p, m, base, fillGaps(m, base, chosen.starts));
+}
+
+/** Places any unit the chosen schedule left out that still fits in what is left (it can only add tasks). */
+function fillGaps(m: Model, base: FreeList, starts: Float64Array): Float64Array {
+  const free = remainingFree(m, base, starts);
+  for (const j of m.topo) {
+    if (!Number.isNaN(starts[j] as number) || m.blocked[j]) continue;
+    let at = m.rel[j] as number;
+    for (const e of m.preds[j] ?? []) at = Math.max(at, (starts[e.to] as number) + e.c);
+    if (Number.isNaN(at)) continue;
+    const start = free.earliest(at, m.dur[j] as number, m.dl[j] as number);
+    if (start < 0) continue;
+    free.take(start, start + (m.dur[j] as number));
+    starts[j] = start;
+  }
+  return starts;
+}
+
+function remainingFree(m: Model, base: FreeList, starts: Float64Array): FreeList {
+  const free = base.clone();
+  for (let j = 0; j < m.n; j++) {
+    const s = starts[j] as number;
+    if (!Number.isNaN(s)) free.take(s, s + (m.dur[j] as number));
+  }
+  return free;
+}
+
+/**
+ * The schedule as the solver's answer, checked against every hard rule (solver-verify.ts) before it is
+ * returned; a unit with a breach (a defect of the search) is left out with its dependants, so nothing that
+ * breaks a rule is ever written.
+ */
+function checked(input: SolverInput, p: Prepared, m: Model, base: FreeList, starts: Float64Array): SolverResult {
+  for (;;) {
+    const result = assemble(input, p, m, base, starts);
+    const breaches = verifySchedule(input, result.placements, p.done);
+    if (breaches.length === 0) return result;
+    for (const b of breaches) {
+      const j = m.index.get(p.unitOf.get(b.taskId) ?? b.taskId);
+      if (j !== undefined) starts[j] = Number.NaN;
+    }
+  }
+}
+
+function assemble(input: SolverInput, p: Prepared, m: Model, base: FreeList, starts: Float64Array): SolverResult {
+  const free = remainingFree(m, base, starts);
+  const placed = new Map<string, SlotMs>(p.fixed);
+  const endsAt = new Map<number, string>();
+  const order: number[] = [];
+  for (let j = 0; j < m.n; j++) {
+    const s = starts[j] as number;
+    if (Number.isNaN(s)) continue;
+    const unit = m.units[j] as Unit<SolverTask>;
+    for (const mem of unit.members) placed.set(mem.task.id, { start: s + mem.offset, end: s + mem.offset + mem.span });
+    endsAt.set(s + unit.duration, unit.id);
+    order.push(j);
+  }
+  order.sort((a, b) => (starts[a] as number) - (starts[b] as number));
+  const bounds = { nowMs: p.nowMs, windowStart: input.window.start.getTime() };
+  const placements: Placement[] = [];
+  for (const j of order) {
+    const unit = m.units[j] as Unit<SolverTask>;
+    const start = starts[j] as number;
+    const bound = unitLowerBound(unit, placed, p.done, bounds);
+    const by =
+      bound === 'blocked' || start > bound.at
+        ? endsAt.has(start)
+          ? `after:${endsAt.get(start)}`
+          : 'busy_or_working_hours'
+        : bound.by;
+    placements.push(...unitPlacements(unit, start, by));
+  }
+  const unscheduled: SolverResult['unscheduled'] = [];
+  for (let j = 0; j < m.n; j++) {
+    if (!Number.isNaN(starts[j] as number)) continue;
+    const unit = m.units[j] as Unit<SolverTask>;
+    const bound = m.blocked[j] ? 'blocked' : unitLowerBound(unit, placed, p.done, bounds);
+    const outcome = placeUnit(unit, bound, free, p.to);
+    const reason = 'reason' in outcome ? outcome.reason : 'no_slot_in_window';
+    for (const mem of unit.members) unscheduled.push({ taskId: mem.task.id, reason });
+  }
+  return { placements, unscheduled: [...p.closed, ...unscheduled] };
 }

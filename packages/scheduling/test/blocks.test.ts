@@ -75,7 +75,7 @@ describe('solve: parent/children blocks', () => {
     );
     const r = solve(input(tasks));
     // a is done: its open child a1 stands alone (first: earlier starts overall); p holds only b.
-    expect(slots(r)).toEqual({ a1: [0, 5, 'now'], p: [5, 35, 'busy_or_working_hours'], b: [15, 35, 'block:p'] });
+    expect(slots(r)).toEqual({ a1: [0, 5, 'now'], p: [5, 35, 'after:a1'], b: [15, 35, 'block:p'] });
     expect(r.unscheduled).toEqual(
       expect.arrayContaining([
         { taskId: 'a', reason: 'not_schedulable' },
@@ -88,7 +88,7 @@ describe('solve: parent/children blocks', () => {
     const moved = solve(input([...family(), task('x', 30)], { dependencies: [dep('b', 'x', 'finish_to_start', 0)] }));
     // b sits 30 minutes into the block and must start after x ends (30): the block may start at 0.
     expect(slots(moved).x).toEqual([0, 30, 'now']);
-    expect(slots(moved).p).toEqual([30, 80, 'busy_or_working_hours']);
+    expect(slots(moved).p).toEqual([30, 80, 'after:x']);
     const released = solve(input(family().map((t) => (t.id === 'b' ? { ...t, earliestStart: at(100) } : t))));
     expect(slots(released).p).toEqual([70, 120, 'earliest_start']);
     const late = solve(
@@ -150,6 +150,18 @@ describe('reflowSubtree', () => {
       { taskId: 'a1', reason: 'no_slot_in_window' },
       { taskId: 'b', reason: 'no_slot_in_window' },
     ]);
+  });
+
+  it("measures a child's dependency on the root against the slot the root keeps, not the block's length", () => {
+    // The block p (0) + c (5) was laid out at 110-115; the root keeps a longer slot, 110-121. c finishes no
+    // earlier than the root (finish-to-finish), so it would need 116-121, and working time ends at 120.
+    const tasks = [task('p', 0), task('c', 5, { parentId: 'p' })];
+    const base = input(tasks, { free: [iv(0, 120)], dependencies: [dep('c', 'p', 'finish_to_finish')] });
+    const longer = reflowSubtree({ ...base, root: { id: 'p', start: at(110), end: at(121) } });
+    expect(longer.placements).toEqual([]);
+    expect(longer.unscheduled).toEqual([{ taskId: 'c', reason: 'no_slot_in_window' }]);
+    const kept = reflowSubtree({ ...base, root: { id: 'p', start: at(110), end: at(115) } });
+    expect(slots(kept)).toEqual({ c: [110, 115, 'dependency:p'] });
   });
 
   it('keeps dependencies and reports closed and empty descendants', () => {

@@ -12,6 +12,7 @@ import {
   totalDurationMs,
   unionIntervals,
 } from '../src/index.js';
+import { seeded } from './property-seed.js';
 
 // Oracle: a bitmap of 200 unit steps; interval algebra must agree with set algebra on it.
 const STEPS = 200;
@@ -52,6 +53,7 @@ describe('interval lists', () => {
         const clipped = clipIntervals(a, window);
         expect(bitmap(clipped)).toEqual(x.map((v, i) => v && i >= Math.min(w1, w2) && i < Math.max(w1, w2)));
       }),
+      seeded(100),
     );
   });
 
@@ -81,6 +83,7 @@ describe('interval lists', () => {
         expect(index).toBe(linear);
         expect(overlapsAny(list, slot)).toBe(list.some((i) => i.start < slot.end && slot.start < i.end));
       }),
+      seeded(100),
     );
   });
 });

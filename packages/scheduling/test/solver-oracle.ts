@@ -199,15 +199,17 @@ export function violations(
   return out;
 }
 
-/** Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. */
-export function edfGreedyCount(input: SolverInput): number {
+export type OracleMember = { task: SolverTask; off: number; span: number };
+
+/** The run's blocks, built from the contract's words (independently of solver-blocks.ts). */
+export function oracleUnits(input: SolverInput) {
   const tree = treeOf(input.tasks);
   const done = new Set([
     ...(input.doneTaskIds ?? []),
     ...input.tasks.filter((t) => t.status === 'done').map((t) => t.id),
   ]);
-  type Member = { task: SolverTask; off: number; span: number };
-  const units = input.tasks
+  type Member = OracleMember;
+  return input.tasks
     .filter((t) => tree.open(t) && !tree.blockParent(t) && tree.span(t) > 0)
     .map((root) => {
       const members: Member[] = [];
@@ -252,12 +254,25 @@ export function edfGreedyCount(input: SolverInput): number {
       };
     })
     .filter((u) => !u.brokenInside);
+}
+
+/**
+ * Plain EDF greedy over blocks, written independently of the solver: the baseline it must never lose to. Answers
+ * the placed tasks per priority (index 0 is priority 1), the first part of the contract's objective.
+ */
+export function edfGreedyCounts(input: SolverInput): number[] {
+  const done = new Set([
+    ...(input.doneTaskIds ?? []),
+    ...input.tasks.filter((t) => t.status === 'done').map((t) => t.id),
+  ]);
+  type Member = OracleMember;
+  const units = oracleUnits(input);
   const unitOf = new Map<string, (typeof units)[number]>();
   for (const u of units) for (const m of u.timed) unitOf.set(m.task.id, u);
   const slots = new Map((input.fixed ?? []).map((f) => [f.id, { start: f.start.getTime(), end: f.end.getTime() }]));
   const settled = new Set<string>();
   let free = input.free.slice();
-  let count = 0;
+  const counts = [0, 0, 0, 0, 0];
   const from = Math.max(input.window.start.getTime(), roundUpToFiveMinutes(input.now));
   const key = (u: (typeof units)[number]) => [u.deadline, u.priority, u.release, u.root.sortOrder];
   for (;;) {
@@ -271,7 +286,7 @@ export function edfGreedyCount(input: SolverInput): number {
             settled.has(unitOf.get(x.dependsOnId)?.root.id ?? ''),
         ),
     );
-    if (ready.length === 0) return count;
+    if (ready.length === 0) return counts;
     ready.sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
@@ -306,6 +321,23 @@ export function edfGreedyCount(input: SolverInput): number {
     const start = Math.max((free[hit] as Interval).start.getTime(), lb);
     for (const m of u.timed) slots.set(m.task.id, { start: start + m.off, end: start + m.off + m.span });
     free = subtractIntervals(free, [{ start: new Date(start), end: new Date(start + u.d) }]);
-    count += u.timed.length;
+    for (const m of u.timed) counts[m.task.priority - 1] = (counts[m.task.priority - 1] as number) + 1;
   }
+}
+
+/** Placed tasks per priority (index 0 is priority 1). */
+export function placedCounts(input: SolverInput, placements: readonly Slot[]): number[] {
+  const counts = [0, 0, 0, 0, 0];
+  const byId = new Map(input.tasks.map((t) => [t.id, t]));
+  for (const p of placements) {
+    const k = (byId.get(p.taskId)?.priority ?? 5) - 1;
+    counts[k] = (counts[k] as number) + 1;
+  }
+  return counts;
+}
+
+/** Compares per-priority counts lexicographically: positive when `a` is better (more of a higher priority). */
+export function compareCounts(a: readonly number[], b: readonly number[]): number {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return (a[k] as number) - (b[k] as number);
+  return 0;
 }

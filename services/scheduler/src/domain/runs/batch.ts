@@ -44,7 +44,8 @@ export interface ModelBatchDeps {
 export const HARD_CAP_REACHED = "today's model spend reached the hard cap";
 
 const solverRationale = (explanation: string) =>
-  `the solver chose the earliest feasible slot (bound by ${explanation})`;
+  "the solver's best schedule for the run (higher priorities first, then earlier starts) puts it at its " +
+  `earliest feasible slot (bound by ${explanation})`;
 
 /** The solver over every task left (so batches agree with each other), keeping the decisions of `slice`. */
 function solverBatch(input: SolverInput, slice: Set<string>): Omit<BatchOutcome, 'taskIds'> {

@@ -45,6 +45,7 @@ export const toSolverTask = (t: RunTask): SolverTask => ({
   ...(t.deadlineAt ? { deadline: t.deadlineAt } : {}),
   ...(t.earliestStartAt ? { earliestStart: t.earliestStartAt } : {}),
   ...(t.parentTaskId ? { parentId: t.parentTaskId } : {}),
+  ...(t.chosenSlotStart ? { currentStart: t.chosenSlotStart } : {}),
 });
 
 const toDependency = (d: RunDependency): Dependency => ({

@@ -1,0 +1,20 @@
+// The builtin solver against its exact reference and its greedy baselines (ADR 052):
+//   npm run bench -- solver            (SMALL=40 MEDIUM=10 OVERLOAD=10 set the seed counts per band)
+// The harness is TypeScript (bench/solver-bench-run.ts) because it shares the seeded instance generator and the
+// HiGHS reference with packages/scheduling's tests; this launcher runs it under vite-node from that package, so
+// the package's sources are measured as the tests see them. Prints a table; nothing here asserts a timing.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scheduling = join(root, 'packages', 'scheduling');
+const vitest = createRequire(join(scheduling, 'package.json')).resolve('vitest/package.json');
+const viteNode = join(dirname(createRequire(vitest).resolve('vite-node/package.json')), 'vite-node.mjs');
+const result = spawnSync(process.execPath, [viteNode, join(root, 'bench', 'solver-bench-run.ts')], {
+  cwd: scheduling,
+  stdio: 'inherit',
+  env: process.env,
+});
+process.exit(result.status ?? 1);
