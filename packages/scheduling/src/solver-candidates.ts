@@ -32,11 +32,11 @@ export function candidatesFor(
   const unit = blockOf(task, input);
   if (!unit) return [];
   const p = prepare({ ...input, tasks: [], fixed: [...(input.fixed ?? []), ...placed] });
-  const free = FreeList.from(input.free, p.from, p.to);
+  const free = FreeList.from(input.free, p.from, p.to, (input.bufferMin ?? 0) * 60_000);
   const taken = placed
     .map((s) => ({ start: s.start.getTime(), end: s.end.getTime() }))
     .sort((a, b) => a.start - b.start);
-  for (const slot of taken) cutOut(free, slot.start, slot.end);
+  for (const slot of taken) cutOut(free, slot.start - free.gap, slot.end + free.gap);
   const done = new Set([...p.done, ...input.tasks.filter((t) => t.status === 'done').map((t) => t.id)]);
   const bound = unitLowerBound(unit, p.fixed, done, { nowMs: p.nowMs, windowStart: input.window.start.getTime() });
   if (bound === 'blocked') return [];

@@ -6,9 +6,11 @@ export class FreeList {
   constructor(
     readonly starts: number[],
     readonly ends: number[],
+    /** Milliseconds kept free on both sides of what is taken (the user's buffer between placements). */
+    readonly gap = 0,
   ) {}
 
-  static from(free: readonly Interval[], from: number, to: number): FreeList {
+  static from(free: readonly Interval[], from: number, to: number, gap = 0): FreeList {
     const starts: number[] = [];
     const ends: number[] = [];
     for (const interval of free) {
@@ -19,11 +21,11 @@ export class FreeList {
         ends.push(e);
       }
     }
-    return new FreeList(starts, ends);
+    return new FreeList(starts, ends, gap);
   }
 
   clone(): FreeList {
-    return new FreeList(this.starts.slice(), this.ends.slice());
+    return new FreeList(this.starts.slice(), this.ends.slice(), this.gap);
   }
 
   /** Index of the first interval ending after `t`. */
@@ -59,8 +61,12 @@ export class FreeList {
     return out;
   }
 
-  /** Cuts `[start, end)` (lying inside one interval) out of the list. */
+  /** Cuts `[start, end)` (lying inside one interval) out of the list, and the gap around it. */
   take(start: number, end: number): void {
+    if (this.gap > 0) {
+      cutOut(this, start - this.gap, end + this.gap);
+      return;
+    }
     const i = this.firstEndingAfter(start);
     const s = this.starts[i] as number;
     const e = this.ends[i] as number;

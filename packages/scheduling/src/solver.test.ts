@@ -192,6 +192,23 @@ describe('solve: reasons, bounds and ordering', () => {
   });
 });
 
+describe('solve: buffer between placements', () => {
+  it('keeps bufferMin free between the blocks of one run, not inside a block', () => {
+    const tasks = [task('a', 60, { priority: 1 }), task('b', 30, { priority: 2 }), task('c', 30, { parentId: 'a' })];
+    const result = solve(input(tasks, { bufferMin: 15 }));
+    expect(slotOf(result, 'a')).toMatchObject({ start: 0, end: 90 });
+    expect(slotOf(result, 'c')).toMatchObject({ start: 60, end: 90 });
+    expect(slotOf(result, 'b')).toMatchObject({ start: 105, end: 135 });
+  });
+
+  it('offers a model only candidates a buffer away from placed slots', () => {
+    const placed = [{ id: 'x', start: at(0), end: at(60) }];
+    const slots = candidatesFor(task('b', 30), input([task('b', 30)], { bufferMin: 20 }), placed);
+    expect(slots.length).toBeGreaterThan(0);
+    for (const slot of slots) expect(slot.start.getTime()).toBeGreaterThanOrEqual(at(80).getTime());
+  });
+});
+
 describe('solve: robustness', () => {
   it('solves a 10,000-task dependency chain without recursion on its depth', () => {
     const n = 10_000;

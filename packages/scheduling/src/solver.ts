@@ -54,6 +54,11 @@ export interface SolverInput {
   free: readonly Interval[];
   window: Interval;
   now: Date;
+  /**
+   * Minutes kept free between the blocks this run places (settings `buffer_min`); the caller widens the
+   * busy time it took out of `free` by the same amount. Tasks of one block are not separated.
+   */
+  bufferMin?: number;
 }
 
 export type UnscheduledReason =
@@ -179,7 +184,7 @@ const GREEDY_SEED: Record<GreedyRule, number> = { edf: 0, priority: 1, shortest:
 
 function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } {
   const p = prepare(input);
-  const base = FreeList.from(input.free, p.from, p.to);
+  const base = FreeList.from(input.free, p.from, p.to, (input.bufferMin ?? 0) * 60_000);
   const current = new Map<string, number>();
   for (const t of input.tasks) if (t.currentStart) current.set(t.id, t.currentStart.getTime());
   return { p, base, m: buildModel(p, current) };

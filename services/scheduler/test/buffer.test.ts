@@ -56,6 +56,16 @@ describe('buffer_min', () => {
     expect(starts(await schedule(user, [late.id]))).toEqual(['2026-11-24T16:00:00.000Z']);
   });
 
+  it('keeps the buffer between the tasks one run places', async () => {
+    const user = await userWithBuffer(10);
+    const a = await createTask(h, user, { title: 'a', duration_min: 30, priority: 1 });
+    const b = await createTask(h, user, { title: 'b', duration_min: 30, priority: 2 });
+    expect(starts(await schedule(user, [a.id, b.id])).sort()).toEqual([
+      '2026-11-23T09:00:00.000Z',
+      '2026-11-23T09:40:00.000Z',
+    ]);
+  });
+
   it('changes nothing at 0', async () => {
     const user = await userWithBuffer(0);
     const first = await createTask(h, user, { title: 'first', duration_min: 60 });

@@ -159,6 +159,7 @@ export async function loadRunPlan(
   const remaining = predecessorsFirst(tasks.filter((t) => !settled.has(t.id)).map(toSolverTask), edges);
   // Nothing left to place, or no time to place it in (a reflow root filled by its own duration): no free time.
   let free: Interval[] = [];
+  let bufferMin = 0;
   if (remaining.length > 0 && window.end > window.start) {
     const settings = await deps.settingsOf(actor);
     const expand = (noGoWindows: typeof settings.no_go_windows) =>
@@ -169,7 +170,8 @@ export async function loadRunPlan(
         window,
       });
     // The tasks of one block are not separated, so a reflow (inside its root's slot) keeps no buffer.
-    const bufferMs = run.root_task_id ? 0 : (settings.buffer_min ?? 0) * 60_000;
+    bufferMin = run.root_task_id ? 0 : (settings.buffer_min ?? 0);
+    const bufferMs = bufferMin * 60_000;
     // A reflow places the descendants inside the root's own slot, so the root does not make its slot busy.
     const exclude = run.root_task_id ? [...run.task_ids, run.root_task_id] : run.task_ids;
     // Busy time just outside the window still keeps its buffer inside it.
@@ -193,6 +195,7 @@ export async function loadRunPlan(
     free,
     window,
     now: deps.now(),
+    ...(bufferMin > 0 ? { bufferMin } : {}),
   };
   const titles = new Map(tasks.map((t) => [t.id, t.title]));
   return { remaining, input, decided, titles, root } satisfies RunPlan;
