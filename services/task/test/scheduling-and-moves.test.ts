@@ -65,6 +65,21 @@ describe('manual scheduling and status changes', () => {
     expect(await eventsOf(task.id)).toEqual(['created']);
   });
 
+  it('refuses a manual slot longer than 31 days before any work (contract), and takes one of exactly 31', async () => {
+    const who = h.tokens.user();
+    const task = await create(who, 'long');
+    const patch = (body: unknown) => call(h, who, 'PATCH', `/service/tasks/${task.id}`, body);
+    const huge = await patch({ chosen_slot_start: '1000-01-01T00:00:00Z', chosen_slot_end: '9999-12-31T00:00:00Z' });
+    expect(huge.statusCode).toBe(422);
+    expect(huge.json().errors[0]).toMatchObject({
+      loc: ['body', 'chosen_slot_end'],
+      msg: 'a slot is at most 31 days long',
+    });
+    const month = await patch({ chosen_slot_start: '2026-12-01T00:00:00Z', chosen_slot_end: '2027-01-01T00:00:00Z' });
+    expect(month.statusCode).toBe(200);
+    expect(await eventsOf(task.id)).toEqual(['created', 'scheduled']);
+  });
+
   it('marks done (completed, completed_at) and skipped, and pending clears the slot', async () => {
     const who = h.tokens.user();
     const a = await create(who, 'a');

@@ -1,6 +1,9 @@
 import { fieldError } from '@routinely/platform';
 import type { TaskRow, TaskStatus } from './task-model.js';
 
+/** Contract: a manual or override slot is at most 31 days long, checked before any work. */
+const MAX_SLOT_MS = 31 * 86_400_000;
+
 export interface StatusAndSlotPatch {
   status?: TaskStatus | undefined;
   chosen_slot_start?: Date | null | undefined;
@@ -22,6 +25,14 @@ export function applyStatusAndSlot(row: TaskRow, patch: StatusAndSlotPatch, now:
   }
   if (next.chosen_slot_start && next.chosen_slot_end && next.chosen_slot_end <= next.chosen_slot_start) {
     throw fieldError([...loc, 'chosen_slot_end'], 'must be after chosen_slot_start');
+  }
+  if (
+    touchesSlot &&
+    next.chosen_slot_start &&
+    next.chosen_slot_end &&
+    next.chosen_slot_end.getTime() - next.chosen_slot_start.getTime() > MAX_SLOT_MS
+  ) {
+    throw fieldError([...loc, 'chosen_slot_end'], 'a slot is at most 31 days long');
   }
   const hasSlot = next.chosen_slot_start !== null;
   if (patch.status !== undefined) {
