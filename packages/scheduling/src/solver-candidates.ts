@@ -1,7 +1,7 @@
 /** Candidate slots for the language model (ADR 052, ADR 054): feasible by construction, spread over the window. */
 import type { Interval } from './intervals.js';
-import { type FixedSlot, prepare, type SolverInput, type SolverTask } from './solver.js';
 import { CLOSED_STATUSES, childrenIndex, type Unit, unitLowerBound, unitRootedAt } from './solver-blocks.js';
+import { type FixedSlot, prepare, type SolverInput, type SolverTask } from './solver-input.js';
 import { cutOut, FreeList } from './solver-structures.js';
 
 /**

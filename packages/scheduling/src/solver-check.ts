@@ -4,9 +4,9 @@
  * warnings). Rules are checked in the contract's order; each list or bound that is not given is not checked.
  */
 import { findContainingInterval, type Interval } from './intervals.js';
-import { doneIdsOf, type FixedSlot, roundUpToFiveMinutes, type SolverInput, type SolverTask } from './solver.js';
 import { memberSlots } from './solver-blocks.js';
 import { blockOf } from './solver-candidates.js';
+import { doneIdsOf, type FixedSlot, roundUpToFiveMinutes, type SolverInput, type SolverTask } from './solver-input.js';
 import { type Dependency, dependencySatisfied } from './solver-rules.js';
 
 export type HardRule =

@@ -4,8 +4,9 @@
  * included), bounds from fixed predecessors, and the contract's objective as per-unit weights. Everything here is
  * iterative: a 10,000-unit dependency chain costs no stack.
  */
-import type { Prepared, SolverTask } from './solver.js';
+
 import type { Unit } from './solver-blocks.js';
+import type { Prepared, SolverTask } from './solver-input.js';
 import { dependencyStart } from './solver-rules.js';
 
 export const PRIORITIES = 5;

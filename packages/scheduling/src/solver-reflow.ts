@@ -5,6 +5,8 @@
  * A child block that no longer fits is unscheduled (`no_slot_in_window`, or the more precise deadline or
  * dependency reason) and the next sibling still tries.
  */
+
+import { CLOSED_STATUSES, childrenIndex, unitLowerBound, unitRootedAt } from './solver-blocks.js';
 import {
   doneIdsOf,
   type Placement,
@@ -13,8 +15,7 @@ import {
   type SolverInput,
   type SolverResult,
   unitPlacements,
-} from './solver.js';
-import { CLOSED_STATUSES, childrenIndex, unitLowerBound, unitRootedAt } from './solver-blocks.js';
+} from './solver-input.js';
 import type { SlotMs } from './solver-rules.js';
 import { FreeList } from './solver-structures.js';
 

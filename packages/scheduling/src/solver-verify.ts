@@ -3,8 +3,9 @@
  * (solver-check.ts) before it is returned, task by task (window, now, one free interval, earliest start,
  * deadline, dependencies) and unit against unit (no overlap outside a block).
  */
-import type { FixedSlot, Placement, SolverInput } from './solver.js';
+
 import { checkPlacement, type RuleBreach } from './solver-check.js';
+import type { FixedSlot, Placement, SolverInput } from './solver-input.js';
 import type { Dependency } from './solver-rules.js';
 
 export function verifySchedule(

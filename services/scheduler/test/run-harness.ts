@@ -1,3 +1,4 @@
+import type { Orm } from '@routinely/db';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
 import { type CallAs, startServiceHarness, type TestUser } from '@routinely/testkit';
@@ -11,7 +12,8 @@ import { type Harness, INTERNAL_SECRET, startHarness } from './harness.js';
 /** The scheduler with a real task service: each serves gRPC on loopback and calls the other. */
 export interface RunHarness {
   scheduler: Harness;
-  task: { call: CallAs; close(): Promise<void> };
+  /** The task service; `orm` reaches its database for rows the API no longer writes (legacy data). */
+  task: { call: CallAs; orm: Orm; close(): Promise<void> };
   clock: ManualClock;
   /** The scheduler's gRPC address (what a spawned instance's peers use). */
   schedulerAddress: string;
@@ -43,7 +45,7 @@ export async function startRunHarness(
   grpcAddresses.task = await startRpcServer(taskServer, '127.0.0.1', 0);
   return {
     scheduler,
-    task: { call: task.call, close: task.close },
+    task: { call: task.call, orm: task.orm, close: task.close },
     clock,
     schedulerAddress,
     grpcAddresses,
