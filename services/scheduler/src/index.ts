@@ -1,5 +1,4 @@
 export { buildService, type SchedulerServiceDeps } from './app.js';
 export { configSchema, type SchedulerConfig } from './config.js';
 export { dbConfig } from './db/config.js';
-export type { ProviderName } from './domain/providers.js';
 export { schedulerModule } from './module.js';

@@ -39,7 +39,7 @@ export interface SlotAssignment {
   end: Date | null;
 }
 
-/** What runs ask of the task service (gRPC task.v1 in production; see grpc/task-client.ts). */
+/** What runs ask of the task service (gRPC task.v1 in production; see adapters/task-client.ts). */
 export interface TaskGateway {
   /** The caller's tasks by id (with `includeDescendants`, every descendant too, parents first). */
   getTasks(

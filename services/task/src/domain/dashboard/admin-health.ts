@@ -1,5 +1,5 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import type { Actor, DashboardPeers, WorkerReport } from '../../grpc/dashboard-peers.js';
+import type { Actor, DashboardPeers, WorkerReport } from '../../adapters/dashboard-peers.js';
 import { type HealthStatus, judgeWorker, overall, worst } from './health-rules.js';
 
 /** What the cache component needs of Redis; absent when the process keeps its counters in memory. */

@@ -1,4 +1,4 @@
-import type { WorkerReport } from '../../grpc/dashboard-peers.js';
+import type { WorkerReport } from '../../adapters/dashboard-peers.js';
 
 export type HealthStatus = 'ok' | 'degraded' | 'down';
 

@@ -1,8 +1,8 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type Clock, type Logger, wallTimeOf } from '@routinely/platform';
+import type { Actor, DashboardPeers } from '../../adapters/dashboard-peers.js';
 import { findTimezone } from '../../db/calendar-sql.js';
 import { countDueTasks } from '../../db/dashboard-sql.js';
-import type { Actor, DashboardPeers } from '../../grpc/dashboard-peers.js';
 import { plusLocalDays, startOfLocalDay } from '../calendar/zoned-time.js';
 
 const DAY_MS = 24 * 3_600_000;

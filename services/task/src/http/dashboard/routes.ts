@@ -2,10 +2,10 @@ import { type Principal, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Actor } from '../../adapters/dashboard-peers.js';
 import type { AdminHealth } from '../../domain/dashboard/admin-health.js';
 import type { DashboardSummaryReader } from '../../domain/dashboard/summary.js';
 import { tilesFor } from '../../domain/dashboard/tiles.js';
-import type { Actor } from '../../grpc/dashboard-peers.js';
 import { ADMIN_HEALTH_DESCRIPTION, adminHealth, dashboardSummary, tileRead } from './schemas.js';
 
 const actorOf = (p: Principal): Actor => ({ tenantId: p.tenantId, userId: p.userId, permissions: p.permissions });
