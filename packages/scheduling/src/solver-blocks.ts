@@ -6,14 +6,16 @@
  */
 import { type Bound, type Dependency, dependencySatisfied, dependencyStart, type SlotMs } from './solver-rules.js';
 
-/** The task fields the solver reads (re-declared here so this module does not import solver.ts). */
+/** The task fields blocks are built from; `SolverTask` (solver-input.ts) extends it. */
 export interface BlockTask {
   id: string;
   durationMin: number;
+  /** 1 is the highest. */
   priority: number;
   deadline?: Date;
   earliestStart?: Date;
   status: string;
+  /** A task whose parent is an open task of the same input is placed inside the parent's block. */
   parentId?: string;
   sortOrder: number;
 }

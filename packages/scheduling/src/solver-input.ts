@@ -4,21 +4,12 @@
  * solver that imports them.
  */
 import type { Interval } from './intervals.js';
-import { planUnits, type Unit } from './solver-blocks.js';
+import { type BlockTask, planUnits, type Unit } from './solver-blocks.js';
 import type { Bound, Dependency, SlotMs } from './solver-rules.js';
 import type { FreeList } from './solver-structures.js';
 
-export interface SolverTask {
-  id: string;
-  durationMin: number;
-  /** 1 is the highest. */
-  priority: number;
-  deadline?: Date;
-  earliestStart?: Date;
-  status: string;
-  /** A task whose parent is an open task of the same input is placed inside the parent's block. */
-  parentId?: string;
-  sortOrder: number;
+/** A task to place: the fields blocks are built from, and its current slot. */
+export interface SolverTask extends BlockTask {
   /** Start of the slot the task already has: the objective prefers leaving it there (fewer tasks moved). */
   currentStart?: Date;
 }
