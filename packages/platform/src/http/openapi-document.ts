@@ -109,23 +109,11 @@ function tidyComponents(document: Json): void {
  * `additionalProperties: false` unless the schema itself allows extra fields (register's passthrough).
  */
 function markStrictBodies(document: Json): void {
-  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
-  const seen = new Set<Json>();
-  const mark = (value: unknown) =>
-    walk(value, (node) => {
-      if (seen.has(node)) return;
-      seen.add(node);
-      if (node.type === 'object' && node.properties && node.additionalProperties === undefined) {
-        node.additionalProperties = false;
-      }
-      if (typeof node.$ref === 'string' && node.$ref.startsWith(SCHEMA_REF)) {
-        mark(schemas[node.$ref.slice(SCHEMA_REF.length)]);
-      }
-    });
-  for (const { operation } of operationsOf(document)) {
-    const content = ((operation.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
-    for (const media of Object.values(content)) mark(media.schema);
-  }
+  requestSchemas(document, (node) => {
+    if (node.type === 'object' && node.properties && node.additionalProperties === undefined) {
+      node.additionalProperties = false;
+    }
+  });
 }
 
 /** Every schema a request body reaches (its own and the components it refers to), each once. */
