@@ -1,5 +1,6 @@
 import type { ServiceName } from '@routinely/platform';
 import { createTestDatabase, testHostEnv, uniqueName, WebhookReceiver } from '@routinely/testkit';
+import { expect } from 'vitest';
 import { startTopology, type Topology, type TopologyOptions } from '../../src/topology.js';
 
 /** One GET per service, owned by it, answered for any signed-in user: "does this service still answer?". */
@@ -210,4 +211,25 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_00
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`not within ${timeoutMs} ms`);
+}
+
+/**
+ * The end of a fault group: the load stops, `report` gets the reconciliation (before any assertion, so a failing
+ * run still prints it), and every reminder the product owes arrived exactly once (by task and by event id),
+ * signed as the receiver expects unless `signatures` is false.
+ */
+export async function expectEachReminderOnce(
+  load: Load,
+  minOwed: number,
+  report: (outcome: Awaited<ReturnType<Load['reconcile']>>) => void,
+  options: { signatures?: boolean } = {},
+): Promise<void> {
+  await load.stop();
+  const outcome = await load.reconcile();
+  report(outcome);
+  expect(outcome.owed).toBeGreaterThan(minOwed);
+  expect(outcome.lost).toEqual([]);
+  expect(outcome.duplicatedEvents).toBe(0);
+  expect(outcome.duplicatedTasks).toEqual([]);
+  if (options.signatures !== false) expect(outcome.unverified).toBe(0);
 }
