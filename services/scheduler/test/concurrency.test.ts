@@ -1,10 +1,8 @@
 import { FakeLlmServer, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok, recordCall } from './harness.js';
-import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, FAKE_LLM_PRICE, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 
-/** USD per million tokens of the test model. */
-const PRICE = { input: 1, output: 2 };
 const MAX_OUTPUT_TOKENS = 4_096;
 
 let h: RunHarness;
@@ -13,11 +11,8 @@ let llm: FakeLlmServer;
 beforeAll(async () => {
   llm = await FakeLlmServer.start();
   h = await startRunHarness({
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.openaiBaseUrl,
-    OPENAI_MODEL: 'test-model',
+    ...fakeLlmEnv(llm),
     OPENAI_MAX_TOKENS: String(MAX_OUTPUT_TOKENS),
-    LLM_PRICES: JSON.stringify({ 'test-model': PRICE }),
   });
 });
 afterAll(async () => {
@@ -38,7 +33,7 @@ async function withHardCap(user: TestUser, hardCapUsd: number) {
 /** The most one recorded request could have cost: its bytes and framing as input, the output bound as output. */
 function callEstimateUsd(body: unknown): number {
   const input = Buffer.byteLength(JSON.stringify(body)) + 1_000;
-  return (input * PRICE.input + MAX_OUTPUT_TOKENS * PRICE.output) / 1_000_000;
+  return (input * FAKE_LLM_PRICE.input + MAX_OUTPUT_TOKENS * FAKE_LLM_PRICE.output) / 1_000_000;
 }
 
 describe('the hard cap under concurrency', () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { FakeLlmServer, type FakeLlmTask, type LlmBehavior, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok } from './harness.js';
-import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, fakeLlmEnv, type RunHarness, startRunHarness } from './run-harness.js';
 
 const LEASE_MS = 60_000;
 let h: RunHarness;
@@ -24,13 +24,7 @@ beforeAll(async () => {
   h = await startRunHarness(
     {
       SCHEDULER_RUN_LEASE_MS: String(LEASE_MS),
-      OPENAI_API_KEY: llm.apiKey,
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OPENAI_MODEL: 'test-model',
-      ANTHROPIC_API_KEY: llm.apiKey,
-      ANTHROPIC_BASE_URL: llm.anthropicBaseUrl,
-      ANTHROPIC_MODEL: 'test-model',
-      LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }),
+      ...fakeLlmEnv(llm, { anthropic: true }),
     },
     {
       runHooks: {

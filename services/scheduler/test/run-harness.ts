@@ -1,13 +1,29 @@
 import type { Orm } from '@routinely/db';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
-import { type CallAs, startServiceHarness, type TestUser } from '@routinely/testkit';
+import { type CallAs, type FakeLlmServer, startServiceHarness, type TestUser } from '@routinely/testkit';
 import { expect } from 'vitest';
 // The task service by a relative path: @routinely/task already depends on @routinely/scheduler (import
 // quotas), so a package dependency back would be a cycle the build refuses. Tests import sources anyway.
 import { taskModule } from '../../task/src/index.js';
 import type { SchedulerServiceDeps } from '../src/index.js';
 import { type Harness, INTERNAL_SECRET, startHarness } from './harness.js';
+
+/** USD per million tokens of the fake LLM's `test-model`. */
+export const FAKE_LLM_PRICE = { input: 1, output: 2 };
+
+/** The scheduler's model variables for the fake LLM: OpenAI (and, when asked, Anthropic) as `test-model`. */
+export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } = {}): Record<string, string> {
+  return {
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.openaiBaseUrl,
+    OPENAI_MODEL: 'test-model',
+    ...(options.anthropic
+      ? { ANTHROPIC_API_KEY: llm.apiKey, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_MODEL: 'test-model' }
+      : {}),
+    LLM_PRICES: JSON.stringify({ 'test-model': FAKE_LLM_PRICE }),
+  };
+}
 
 /** The scheduler with a real task service: each serves gRPC on loopback and calls the other. */
 export interface RunHarness {

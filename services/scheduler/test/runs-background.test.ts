@@ -1,7 +1,7 @@
 import { FakeLlmServer, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok } from './harness.js';
-import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 
 const LEASE_MS = 60_000;
 let h: RunHarness;
@@ -14,10 +14,7 @@ beforeAll(async () => {
     {
       SCHEDULER_RUN_BATCH_SIZE: '10',
       SCHEDULER_RUN_LEASE_MS: String(LEASE_MS),
-      OPENAI_API_KEY: llm.apiKey,
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OPENAI_MODEL: 'test-model',
-      LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }),
+      ...fakeLlmEnv(llm),
     },
     {
       runHooks: {

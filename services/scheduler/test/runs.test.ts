@@ -1,7 +1,7 @@
 import { FakeLlmServer } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok, recordCall } from './harness.js';
-import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 
 let h: RunHarness;
 let llm: FakeLlmServer;
@@ -9,10 +9,7 @@ let llm: FakeLlmServer;
 beforeAll(async () => {
   llm = await FakeLlmServer.start();
   h = await startRunHarness({
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.openaiBaseUrl,
-    OPENAI_MODEL: 'test-model',
-    LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }),
+    ...fakeLlmEnv(llm),
   });
 });
 afterAll(async () => {
