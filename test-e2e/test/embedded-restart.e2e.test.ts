@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@routinely/distributed';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiFor, targetAt } from '../src/harness.js';
 
@@ -10,15 +10,6 @@ import { apiFor, targetAt } from '../src/harness.js';
 const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'routinely-e2e-restart-'));
 const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function launch(port: number, pgPort: number): { child: ChildProcess; output: () => string } {
   const env: NodeJS.ProcessEnv = {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@routinely/distributed';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aliasApiFor, apiFor, targetAt } from '../src/harness.js';
 import { tokensOf } from '../src/users.js';
@@ -11,15 +12,6 @@ import { tokensOf } from '../src/users.js';
 // the in-process transport and in-process stores. Runs the built entry point (npm test builds first).
 const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'routinely-e2e-'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(port: number, pgPort: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {

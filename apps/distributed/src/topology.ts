@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { grpcAddressVariable, SERVICE_NAMES, type ServiceName } from '@routinely/platform';
 import { readEnvoyConfig } from './envoy-config.js';
 import { type RunningGateway, startGateway } from './gateway.js';
+import { freePort } from './ports.js';
 
 /**
  * The six services as separate processes, each started from its own entry point (`services/<svc>/dist/main.js`)
@@ -49,16 +49,6 @@ export interface Topology {
   /** Starts the replica again on its ports and resolves once /readyz answers 200. */
   start(replica: Replica): Promise<void>;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readEnvoyConfig, routeFor } from '../src/envoy-config.js';
 import { type RunningGateway, startGateway } from '../src/gateway.js';
-import { ENVOY_FILE, freePort } from '../src/topology.js';
+import { freePort } from '../src/ports.js';
+import { ENVOY_FILE } from '../src/topology.js';
 
 const envoyYaml = readFileSync(ENVOY_FILE, 'utf8');
 

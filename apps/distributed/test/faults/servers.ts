@@ -4,7 +4,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/topology.js';
+import { freePort } from '../../src/ports.js';
 
 // Throwaway NATS and PostgreSQL servers for the faults that kill them: the shared local servers serve other
 // test runs, so they are never touched.
