@@ -1,4 +1,4 @@
 export * from './envoy-config.js';
 export * from './gateway.js';
-export * from './topology.js';
 export * from './ports.js';
+export * from './topology.js';
