@@ -8,6 +8,7 @@ import { SchedulerRuns } from './adapters/scheduler-runs.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
 import { CalendarService } from './domain/calendar/calendar.js';
+import { Capture } from './domain/capture/capture.js';
 import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js';
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
@@ -15,6 +16,7 @@ import type { ScheduleStarter } from './domain/import/auto-schedule.js';
 import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
+import { Routines } from './domain/routines/routines.js';
 import { TaskService } from './domain/tasks.js';
 import { TaskTreeAnswers } from './domain/tree-answers.js';
 import { subscribeConsumers } from './events/consumers.js';
@@ -24,6 +26,7 @@ import { dashboardRoutes } from './http/dashboard/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
+import { routineRoutes } from './http/routines/routes.js';
 import { taskRoutes } from './http/tasks/routes.js';
 import { ImportWorker, type ImportWorkerHooks } from './workers/import-worker.js';
 
@@ -53,6 +56,16 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const tasks = new TaskService(deps.orm, deps.clock, relay);
   const trees = new TaskTreeAnswers(deps.orm, new AnswerCache(deps.config.TREE_ANSWER_CACHE_BYTES));
   const dependencies = new DependencyService(deps.orm, deps.clock);
+  const routines = new Routines(deps.orm, deps.clock, relay, tasks);
+  const capture = new Capture(deps.orm, deps.clock);
+  // Up to 50 series per pass, one transaction each; a pass that hit the limit runs again at once.
+  const routinePacer = new Pacer(
+    'routine-worker',
+    async () => ({ more: (await routines.fillDue(50)) === 50, nextAt: null }),
+    deps.clock,
+    deps.config.ROUTINE_FILL_POLL_MS,
+    logger,
+  );
   const importQuota =
     deps.importQuota ??
     new SchedulerImportQuota(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
@@ -81,7 +94,8 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   return {
     name: 'task',
     routes: async (app) => {
-      await app.register(taskRoutes(tasks, trees));
+      await app.register(taskRoutes({ tasks, trees, routines, capture }));
+      await app.register(routineRoutes(routines, capture));
       await app.register(dependencyRoutes(dependencies));
       await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
       await app.register(routineTaskRoutes(tasks));
@@ -95,12 +109,14 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     start: async () => {
       relay.start();
       importPacer.start();
+      routinePacer.start();
       subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger });
     },
     stop: async () => {
       for (const subscription of subscriptions) await subscription.stop();
       subscriptions = [];
       await importPacer.stop();
+      await routinePacer.stop();
       await relay.stop();
       if (importQuota instanceof SchedulerImportQuota) importQuota.close();
       peers.close();

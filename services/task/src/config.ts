@@ -42,6 +42,12 @@ export const configSchema = platformConfigSchema.extend({
     .positive()
     .default(5)
     .describe('claims of an import job that keeps crashing its worker before it is marked failed'),
+  ROUTINE_FILL_POLL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60_000)
+    .describe('how often the routine worker looks for series due for a fill (each is refilled hourly to its horizon)'),
   // Every read still asks PostgreSQL whether the subtree changed (domain/tree-answers.ts), so the size trades
   // memory for CPU, never freshness.
   TREE_ANSWER_CACHE_BYTES: z.coerce

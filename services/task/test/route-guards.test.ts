@@ -28,6 +28,9 @@ const job = async (owner: TestUser) => {
   expect(res.statusCode, res.body).toBe(202);
   return { job_id: res.json().job_id };
 };
+const routine = async (owner: TestUser) => ({
+  task_id: (await createTask(h, owner, { title: 'daily', recurrence: { rule: 'FREQ=DAILY', horizon_days: 2 } })).id,
+});
 const calendarEvent = async (owner: TestUser) => ({
   event_id: (await scheduledTask(h, owner, 'on the calendar', '2026-11-24T09:00:00Z', '2026-11-24T10:00:00Z')).id,
 });
@@ -122,6 +125,16 @@ const TABLE: RouteGuardTable<TestUser> = {
     permission: 'SERVICE_TASK_BULK_IMPORT',
     fixture: job,
     invalid: { params: { job_id: 'nope' } },
+  },
+  'GET /service/tasks/:task_id/occurrences': {
+    permission: 'SERVICE_TASK_READ',
+    fixture: routine,
+    invalid: { query: 'from=2026-01-01&to=2027-06-01' },
+  },
+  'POST /service/tasks/parse': {
+    permission: 'SERVICE_TASK_CREATE',
+    body: () => ({ text: 'call mum tomorrow 9am' }),
+    invalid: { body: { text: '' } },
   },
   'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ', invalid: { query: 'limit=0' } },
   'GET /service/calendar/events': { permission: 'SERVICE_TASK_READ', invalid: { query: 'view=year' } },

@@ -39,3 +39,19 @@ export const taskEvents = {
   taskSkipped: defineEvent('task.task.skipped', taskData),
   taskDeleted: defineEvent('task.task.deleted', taskData),
 };
+
+/**
+ * A routine's fill wrote new occurrences dated today or later whose series asks for `auto_schedule`: the scheduler
+ * places them with the builtin solver, all of one fill in one run. Only ids travel; the scheduler reads the tasks.
+ */
+export const seriesEvents = {
+  occurrencesGenerated: defineEvent(
+    'task.series.occurrences_generated',
+    z.object({
+      tenant_id: z.string(),
+      user_id: z.string().uuid(),
+      series_id: z.string().uuid(),
+      task_ids: z.array(z.string().uuid()).min(1),
+    }),
+  ),
+};

@@ -14,6 +14,9 @@ export const Task = defineEntity({
     // The calendar reads a user's slotted tasks by time window.
     { name: 'tasks_owner_slot_idx', properties: ['tenantId', 'userId', 'chosenSlotStart'] },
   ],
+  // Exactly one occurrence per series and local date, whatever generates it twice or concurrently. Steps carry
+  // the series id with a null date, and NULLs never collide in a unique key.
+  uniques: [{ name: 'tasks_series_occurrence_unique', properties: ['seriesId', 'occurrenceDate'] }],
   properties: {
     id: p.uuid().primary(),
     tenantId: p.uuid().fieldName('tenant_id'),
@@ -43,6 +46,45 @@ export const Task = defineEntity({
      * event, so consumers apply one task's events in commit order whatever order they arrive in (ADR 021).
      */
     version: p.integer().default(1),
+    /** A routine's rule, window and horizon (contract "routines"), on the series root only. */
+    recurrence: p.json<Record<string, unknown>>().nullable(),
+    /** The series this occurrence (root or copied step) was generated from; kept when the series is deleted. */
+    seriesId: p.uuid().nullable().fieldName('series_id'),
+    /** The local date of an occurrence, on the occurrence's root only. */
+    occurrenceDate: p.date().nullable().fieldName('occurrence_date'),
+  },
+});
+
+/**
+ * When each routine is next filled to its horizon: the series worker claims due rows (FOR UPDATE SKIP LOCKED, in
+ * the fill's transaction), so replicas never fill one series at once. Goes with its series task.
+ */
+export const TaskSeriesFill = defineEntity({
+  name: 'TaskSeriesFill',
+  tableName: 'task_series_fills',
+  indexes: [{ name: 'task_series_fills_due_idx', properties: ['dueAt'] }],
+  properties: {
+    series: () => p.manyToOne(Task).primary().fieldName('series_id').deleteRule('cascade').mapToPk(),
+    tenantId: p.uuid().fieldName('tenant_id'),
+    userId: p.uuid().fieldName('user_id'),
+    dueAt: p.datetime().fieldName('due_at'),
+    /**
+     * The last local date generated: a fill creates only later dates, so an occurrence the user deleted never
+     * comes back (a changed rule regenerates from today).
+     */
+    filledThrough: p.date().fieldName('filled_through'),
+  },
+});
+
+/** A user's calendar feed: the SHA-256 of its secret token (the token itself is shown once). */
+export const CalendarFeed = defineEntity({
+  name: 'CalendarFeed',
+  tableName: 'calendar_feeds',
+  properties: {
+    tenantId: p.uuid().primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    tokenHash: p.string().length(64).unique().fieldName('token_hash'),
+    createdAt: p.datetime().fieldName('created_at'),
   },
 });
 
@@ -181,4 +223,6 @@ export const taskEntities = [
   RevokedIntegration,
   UserTimezone,
   TaskTreeVersion,
+  TaskSeriesFill,
+  CalendarFeed,
 ];

@@ -4,7 +4,8 @@ import type { NewTask, TaskRow, TaskStatus } from '../domain/task-model.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
-  chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at, version`;
+  chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at, version, recurrence, series_id,
+  occurrence_date`;
 
 const DATE_FIELDS = [
   'deadline_at',
@@ -78,7 +79,7 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
                  where t.tenant_id = ? and t.user_id = ? and t.parent_task_id = input.parent_task_id) end),
          title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
-         null, null, null, ?, ?, 1
+         null, null, null, ?, ?, 1, null, null, null
        from input order by ord
        returning ${COLUMNS}
      )
@@ -151,6 +152,7 @@ export interface TaskFilters {
   status?: TaskStatus | undefined;
   parentTaskId?: string | undefined;
   tag?: string | undefined;
+  seriesId?: string | undefined;
   limit: number;
   offset: number;
 }
@@ -169,6 +171,10 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
   if (filters.tag) {
     where.push('tags @> array[?]::text[]');
     params.push(filters.tag);
+  }
+  if (filters.seriesId) {
+    where.push('series_id = ?');
+    params.push(filters.seriesId);
   }
   params.push(filters.limit, filters.offset);
   return taskRows(

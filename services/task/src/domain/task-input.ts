@@ -1,4 +1,5 @@
 import { nameSchemas } from '@routinely/platform';
+import { parseDayWindow, parseRecurrenceRule, TimeInputError } from '@routinely/scheduling';
 import { z } from 'zod';
 import { type NewTask, REMINDER_CHANNELS, TASK_DEFAULTS } from './task-model.js';
 
@@ -22,6 +23,49 @@ export const taskFieldRules = {
 };
 const rules = taskFieldRules;
 
+const wallTime = z.string().describe('local wall-clock time HH:MM (end may be 24:00)');
+
+/**
+ * A routine's recurrence (contract "routines"). The rule and the window are checked by the scheduling package's
+ * parsers, so the 422 names `recurrence.rule` or `recurrence.window.end` exactly as the contract asks.
+ */
+export const recurrenceInput = z
+  .object({
+    rule: z
+      .string()
+      .describe('an RFC 5545 RRULE value without the RRULE: prefix, at most one occurrence a day')
+      .meta({ examples: ['FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO,TH', 'FREQ=MONTHLY;BYDAY=-1FR'] }),
+    starts_on: z.iso.date().optional().describe("first local date (default: today in the user's timezone)"),
+    until: z.iso.date().nullable().optional().describe('last local date, inclusive'),
+    window: z
+      .object({ start: wallTime, end: wallTime })
+      .nullable()
+      .optional()
+      .describe('where an occurrence belongs on its date (default: the whole day)'),
+    horizon_days: z.number().int().min(1).max(60).default(14),
+    auto_schedule: z.boolean().default(true),
+  })
+  .superRefine((value, ctx) => {
+    const refuse = (error: unknown) => {
+      if (!(error instanceof TimeInputError)) throw error;
+      ctx.addIssue({ code: 'custom', path: error.field.split('.'), message: error.message.replace(/^[^:]+: /, '') });
+    };
+    try {
+      parseRecurrenceRule(value.rule);
+    } catch (error) {
+      refuse(error);
+    }
+    try {
+      parseDayWindow(value.window);
+    } catch (error) {
+      refuse(error);
+    }
+    if (value.until && value.starts_on && value.until < value.starts_on) {
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before starts_on' });
+    }
+  });
+export type RecurrenceInput = z.output<typeof recurrenceInput>;
+
 /** Fields a task is created from (the HTTP body and each import row share them). */
 export const taskCreateFields = {
   title: rules.title,
@@ -39,6 +83,40 @@ export const taskCreateFields = {
 
 export const taskCreateSchema = z.object(taskCreateFields);
 export type TaskCreateInput = z.output<typeof taskCreateSchema>;
+
+/**
+ * The HTTP create: a task's fields, a routine's `recurrence` (root tasks only), and `title` optional when
+ * `raw_input` is given (the builtin capture parser fills what the body leaves out).
+ */
+export const taskCreateBody = z
+  .object({
+    ...taskCreateFields,
+    title: rules.title.optional().describe('required unless raw_input is given'),
+    // No defaults here: a field the body leaves out may come from raw_input (`withCreateDefaults` applies them).
+    priority: rules.priority.optional().describe('1 = highest .. 5 = lowest (default 3)'),
+    duration_min: rules.duration_min.optional().describe(`default ${TASK_DEFAULTS.duration_min}`),
+    tags: rules.tags.transform(unique).optional(),
+    recurrence: recurrenceInput.nullable().optional().describe('makes the task a routine (root tasks only)'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.recurrence && value.parent_task_id) {
+      ctx.addIssue({ code: 'custom', path: ['recurrence'], message: 'only a root task can recur' });
+    }
+    if (value.title === undefined && !value.raw_input) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'title is required unless raw_input is given' });
+    }
+  });
+export type TaskCreateBody = z.output<typeof taskCreateBody>;
+
+/** A create body (raw_input's parse merged in) with the task defaults applied; the title must exist by now. */
+export function withCreateDefaults(body: TaskCreateBody & { title: string }): TaskCreateInput {
+  return {
+    ...body,
+    priority: body.priority ?? TASK_DEFAULTS.priority,
+    duration_min: body.duration_min ?? TASK_DEFAULTS.duration_min,
+    tags: body.tags ?? [],
+  };
+}
 
 const dateOrNull = (value: string | null | undefined) => (value ? new Date(value) : null);
 
@@ -60,5 +138,6 @@ export function toNewTask(input: TaskCreateInput): NewTask {
 
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
-  TaskCreate: taskCreateSchema,
+  TaskCreate: taskCreateBody,
+  Recurrence: recurrenceInput,
 });

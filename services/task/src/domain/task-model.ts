@@ -38,6 +38,22 @@ export interface TaskRow extends NewTask {
   updated_at: Date;
   /** Change counter of the row (see the entity); events carry it as `version`. */
   version: number;
+  /** A routine's rule on its series root (contract "routines"); null elsewhere. */
+  recurrence: StoredRecurrence | null;
+  /** The series an occurrence, or a step copied into one, came from. */
+  series_id: string | null;
+  /** The local date of an occurrence (`YYYY-MM-DD`, on its root). */
+  occurrence_date: string | null;
+}
+
+/** A series' recurrence as stored and answered, every default filled in. */
+export interface StoredRecurrence {
+  rule: string;
+  starts_on: string;
+  until: string | null;
+  window: { start: string; end: string } | null;
+  horizon_days: number;
+  auto_schedule: boolean;
 }
 
 /**
@@ -64,6 +80,9 @@ export function newTaskRow(
     created_at: now,
     updated_at: now,
     version: 1,
+    recurrence: null,
+    series_id: null,
+    occurrence_date: null,
   };
 }
 
@@ -139,6 +158,9 @@ export function toTaskRead(row: TaskRow | TaskTextRow) {
     completed_at: iso(row.completed_at),
     created_at: isoOf(row.created_at),
     updated_at: isoOf(row.updated_at),
+    recurrence: row.recurrence,
+    series_id: row.series_id,
+    occurrence_date: row.occurrence_date,
   };
 }
 export type TaskRead = ReturnType<typeof toTaskRead>;

@@ -1,12 +1,10 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
-import { AppError, type Batcher, type Clock, notFound, oneCallAtATime } from '@routinely/platform';
+import { AppError, type Batcher, type Clock, fieldError, notFound, oneCallAtATime } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
 import {
-  bumpVersions,
   countOwnerTasks,
-  deleteTask,
   findTask,
   findTasks,
   findTasksByKeys,
@@ -41,6 +39,13 @@ export interface TaskPatch extends StatusAndSlotPatch {
   tags?: string[] | undefined;
 }
 
+export interface UpdateOptions {
+  /** Calendar commands act only on a task that is on the calendar (see `update`). */
+  requireSlot?: boolean;
+  /** More writes in the same transaction once the row is saved (a routine's series carries its edit on). */
+  afterSave?: (sql: Sql, outbox: EventEnvelope[], before: TaskRow, saved: TaskRow) => Promise<TaskRow>;
+}
+
 export interface SlotAssignment {
   taskId: string;
   start: Date | null;
@@ -60,6 +65,26 @@ const PLAIN_FIELDS = [
   'tags',
 ] as const;
 
+/**
+ * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
+ * events `work` emits are inserted in one statement before the commit, with no EntityManager to fork
+ * and flush (a third of a create's CPU went there).
+ */
+export async function writeWithOutbox<T>(
+  orm: Orm,
+  relay: Pick<OutboxRelay, 'kick'>,
+  work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>,
+): Promise<T> {
+  const result = await Sql.rawTransaction(orm, async (sql) => {
+    const outbox: EventEnvelope[] = [];
+    const value = await work(sql, outbox);
+    await insertOutbox(sql, outbox);
+    return value;
+  });
+  relay.kick();
+  return result;
+}
+
 /** The task store of one service instance: every method acts for one owner (tenant and user). */
 export class TaskService {
   private readonly creates: TaskCreates;
@@ -75,20 +100,8 @@ export class TaskService {
     this.byId = oneCallAtATime((keys) => findTasksByKeys(Sql.pool(orm), keys));
   }
 
-  /**
-   * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
-   * events `work` emits are inserted in one statement before the commit, with no EntityManager to fork
-   * and flush (a third of a create's CPU went there).
-   */
-  private async write<T>(work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>): Promise<T> {
-    const result = await Sql.rawTransaction(this.orm, async (sql) => {
-      const outbox: EventEnvelope[] = [];
-      const value = await work(sql, outbox);
-      await insertOutbox(sql, outbox);
-      return value;
-    });
-    this.relay.kick();
-    return result;
+  private write<T>(work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>): Promise<T> {
+    return writeWithOutbox(this.orm, this.relay, work);
   }
 
   private reader(): Sql {
@@ -152,13 +165,16 @@ export class TaskService {
    * Applies a patch under the row lock. `requireSlot` (calendar commands) acts only on a task that is on the
    * calendar, i.e. has a slot and is not cancelled, checked under the same lock: anything else is 404.
    */
-  async update(owner: Owner, id: string, patch: TaskPatch, options: { requireSlot?: boolean } = {}): Promise<TaskRow> {
+  async update(owner: Owner, id: string, patch: TaskPatch, options: UpdateOptions = {}): Promise<TaskRow> {
     const now = this.clock.now();
     return this.write(async (sql, outbox) => {
       const before = await findTask(sql, owner, id, true);
       if (!before) throw notFound(options.requireSlot ? 'Event' : 'Task');
       if (options.requireSlot && (before.chosen_slot_start === null || before.status === 'cancelled')) {
         throw notFound('Event');
+      }
+      if (before.recurrence !== null && patch.chosen_slot_start) {
+        throw fieldError(['body', 'chosen_slot_start'], "a routine's series is never scheduled: its occurrences are");
       }
       const changes = Object.fromEntries(
         PLAIN_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
@@ -167,25 +183,7 @@ export class TaskService {
       next.updated_at = now;
       const saved = await saveTask(sql, next);
       emitTaskEvent(outbox, eventForChange(before, saved), saved, now);
-      return saved;
-    });
-  }
-
-  /** Deletes the task and (by cascade) its subtree, with one deleted event per removed task. */
-  async remove(owner: Owner, id: string): Promise<void> {
-    const now = this.clock.now();
-    await this.write(async (sql, outbox) => {
-      await lockOwnerTree(sql, owner);
-      const rows = await subtreeRows(sql, owner, id);
-      if (rows.length === 0) throw notFound('Task');
-      const versions = await bumpVersions(
-        sql,
-        rows.map((row) => row.id),
-      );
-      await deleteTask(sql, owner, id);
-      for (const row of rows) {
-        emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
-      }
+      return options.afterSave ? options.afterSave(sql, outbox, before, saved) : saved;
     });
   }
 

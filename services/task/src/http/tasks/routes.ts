@@ -2,8 +2,10 @@ import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { taskCreateSchema, toNewTask } from '../../domain/task-input.js';
-import { toTaskRead } from '../../domain/task-model.js';
+import type { Capture } from '../../domain/capture/capture.js';
+import type { Routines } from '../../domain/routines/routines.js';
+import { taskCreateBody, toNewTask, withCreateDefaults } from '../../domain/task-input.js';
+import { type TaskRow, toTaskRead } from '../../domain/task-model.js';
 import type { TaskPatch, TaskService } from '../../domain/tasks.js';
 import type { TaskTreeAnswers } from '../../domain/tree-answers.js';
 import {
@@ -13,6 +15,7 @@ import {
   taskListQuery,
   taskPatchBody,
   taskRead,
+  taskReadWithStats,
   taskTreeNode,
 } from './schemas.js';
 
@@ -20,7 +23,20 @@ const tags = ['tasks'];
 const date = (value: string | null | undefined) =>
   value === undefined ? undefined : value === null ? null : new Date(value);
 
-export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyPluginAsync {
+export interface TaskRouteDeps {
+  tasks: TaskService;
+  trees: TaskTreeAnswers;
+  routines: Routines;
+  capture: Capture;
+}
+
+export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): FastifyPluginAsync {
+  /** A single task's answer; a routine's series adds its series_stats. */
+  const withStats = async (owner: ReturnType<typeof ownerOf>, row: TaskRow) => {
+    const stats = (await routines.stats(owner, [row])).get(row.id);
+    return stats ? { ...toTaskRead(row), series_stats: stats } : toTaskRead(row);
+  };
+
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -31,22 +47,27 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         schema: {
           operationId: 'createTask',
           description:
-            'Only `title` is required. Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`).',
+            'Only `title` is required, or `raw_input` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`). With `recurrence` the task is a routine: its occurrences through `horizon_days` are created at once.',
           tags,
-          summary: 'Create a task',
-          body: taskCreateSchema,
+          summary: 'Create a task (or a routine, or a task from text)',
+          body: taskCreateBody,
           response: {
             ...problemAnswers({
               not_found: "`parent_task_id` is not one of the caller's tasks",
               depth_exceeded: 'the parent is at depth 5 (a task nests at most 5 levels)',
             }),
-            201: taskRead,
+            201: taskReadWithStats,
           },
         },
       },
       async (request, reply) => {
-        const row = await tasks.create(ownerOf(request), toNewTask(request.body));
-        return reply.status(201).send(toTaskRead(row));
+        const owner = ownerOf(request);
+        const body = await capture.fill(owner, request.body);
+        const input = toNewTask(withCreateDefaults(body));
+        const row = body.recurrence
+          ? await routines.create(owner, input, body.recurrence)
+          : await tasks.create(owner, input);
+        return reply.status(201).send(await withStats(owner, row));
       },
     );
 
@@ -70,6 +91,7 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
           status: q.status,
           parentTaskId: q.parent_task_id,
           tag: q.tag,
+          seriesId: q.series_id,
           limit: q.limit,
           offset: q.offset,
         });
@@ -86,10 +108,10 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
           tags,
           summary: 'Get a task',
           params: taskIdParams,
-          response: { 200: taskRead },
+          response: { 200: taskReadWithStats },
         },
       },
-      async (request) => toTaskRead(await tasks.get(ownerOf(request), request.params.task_id)),
+      async (request) => withStats(ownerOf(request), await tasks.get(ownerOf(request), request.params.task_id)),
     );
 
     r.get(
@@ -123,19 +145,20 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
         schema: {
           operationId: 'updateTask',
           description:
-            'Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`.',
+            "Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`. On a routine's series, an edit (and a changed `recurrence`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local.",
           tags,
           summary: 'Update a task (also manual scheduling and status changes)',
           params: taskIdParams,
           body: taskPatchBody,
           response: {
             ...problemAnswers({ conflict: 'a slot set on a task that is done, skipped or cancelled' }),
-            200: taskRead,
+            200: taskReadWithStats,
           },
         },
       },
       async (request) => {
-        const { deadline_at, earliest_start_at, chosen_slot_start, chosen_slot_end, ...rest } = request.body;
+        const { deadline_at, earliest_start_at, chosen_slot_start, chosen_slot_end, recurrence, ...rest } =
+          request.body;
         const patch: TaskPatch = {
           ...rest,
           deadline_at: date(deadline_at),
@@ -143,7 +166,8 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
           chosen_slot_start: date(chosen_slot_start),
           chosen_slot_end: date(chosen_slot_end),
         };
-        return toTaskRead(await tasks.update(ownerOf(request), request.params.task_id, patch));
+        const owner = ownerOf(request);
+        return withStats(owner, await routines.update(owner, request.params.task_id, patch, recurrence));
       },
     );
 
@@ -155,12 +179,12 @@ export function taskRoutes(tasks: TaskService, trees: TaskTreeAnswers): FastifyP
           response: { 204: z.null().describe('Deleted with its subtree') },
           operationId: 'deleteTask',
           tags,
-          summary: 'Delete a task and its subtree',
+          summary: 'Delete a task and its subtree (a routine keeps its history)',
           params: taskIdParams,
         },
       },
       async (request, reply) => {
-        await tasks.remove(ownerOf(request), request.params.task_id);
+        await routines.remove(ownerOf(request), request.params.task_id);
         return reply.status(204).send(null);
       },
     );

@@ -1,6 +1,6 @@
 import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
-import { taskFieldRules as rules, unique } from '../../domain/task-input.js';
+import { recurrenceInput, taskFieldRules as rules, unique } from '../../domain/task-input.js';
 import { REMINDER_CHANNELS, TASK_STATUSES } from '../../domain/task-model.js';
 
 const datetimeIn = z.iso.datetime({ offset: true });
@@ -31,6 +31,32 @@ export const taskRead = z.object({
   completed_at: timestampOut().nullable(),
   created_at: timestampOut(),
   updated_at: timestampOut(),
+  recurrence: z
+    .object({
+      rule: z.string(),
+      starts_on: z.iso.date(),
+      until: z.iso.date().nullable(),
+      window: z.object({ start: z.string(), end: z.string() }).nullable(),
+      horizon_days: z.number().int(),
+      auto_schedule: z.boolean(),
+    })
+    .nullable()
+    .describe("a routine's rule (its series task only)"),
+  series_id: z.uuid().nullable().describe('the routine this occurrence, or a step of one, was generated from'),
+  occurrence_date: z.iso.date().nullable().describe("an occurrence's local date (on its root)"),
+});
+
+export const seriesStats = z.object({
+  done: z.number().int(),
+  skipped: z.number().int(),
+  missed: z.number().int().describe('past occurrences neither done nor skipped'),
+  current_streak: z.number().int(),
+  longest_streak: z.number().int(),
+});
+
+/** A single task's answer: a routine's series also carries its statistics. */
+export const taskReadWithStats = taskRead.extend({
+  series_stats: seriesStats.optional().describe("on a routine's series task only"),
 });
 
 export const taskTreeNode = taskRead.extend({
@@ -54,12 +80,17 @@ export const taskPatchBody = z.object({
   status: z.enum(TASK_STATUSES).optional(),
   chosen_slot_start: datetimeIn.nullable().optional().describe('manual scheduling; with chosen_slot_end'),
   chosen_slot_end: datetimeIn.nullable().optional().describe('after chosen_slot_start; null clears the slot'),
+  recurrence: recurrenceInput
+    .nullable()
+    .optional()
+    .describe('sets or changes the routine (root tasks only); null ends it, keeping its history'),
 });
 
 export const taskListQuery = z.object({
   status: z.enum(TASK_STATUSES).optional(),
   parent_task_id: z.uuid().optional(),
   tag: z.string().min(1).max(50).optional(),
+  series_id: z.uuid().optional().describe("a routine's occurrences and their steps"),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -74,6 +105,7 @@ nameSchemas({
   Task: taskRead,
   TaskTree: taskTreeNode,
   TaskPatch: taskPatchBody,
+  SeriesStats: seriesStats,
   TaskMove: moveBody,
   TaskReorder: reorderBody,
 });

@@ -1,0 +1,191 @@
+import type { Sql } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
+import type { StoredRecurrence, TaskRow, TaskStatus } from '../domain/task-model.js';
+import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+
+/** A row of an occurrence to write: a copy of a series task with everything decided. */
+export interface OccurrenceInsert {
+  id: string;
+  parent_task_id: string | null;
+  depth: number;
+  sort_order: number;
+  row: TaskRow;
+  series_id: string;
+  occurrence_date: string | null;
+  earliest_start_at: Date | null;
+  deadline_at: Date | null;
+}
+
+/**
+ * Writes occurrence rows (pending, no slot) in one statement. The unique key (series_id, occurrence_date) makes a
+ * second copy of one date a no-op (`on conflict do nothing`): only the rows really written come back, so a
+ * caller copies steps only under roots it wrote.
+ */
+export async function insertOccurrenceRows(
+  sql: Sql,
+  owner: Owner,
+  rows: readonly OccurrenceInsert[],
+  now: Date,
+): Promise<TaskRow[]> {
+  if (rows.length === 0) return [];
+  const records = rows.map((r, ord) => ({
+    ord,
+    id: r.id,
+    parent_task_id: r.parent_task_id,
+    depth: r.depth,
+    sort_order: r.sort_order,
+    title: r.row.title,
+    description: r.row.description,
+    raw_input: r.row.raw_input,
+    priority: r.row.priority,
+    duration_min: r.row.duration_min,
+    deadline_at: r.deadline_at?.toISOString() ?? null,
+    earliest_start_at: r.earliest_start_at?.toISOString() ?? null,
+    reminder_channels: r.row.reminder_channels,
+    reminder_offset_min: r.row.reminder_offset_min,
+    tags: r.row.tags,
+    series_id: r.series_id,
+    occurrence_date: r.occurrence_date,
+  }));
+  const inserted = await sql.rows<TaskRow>(
+    `with input as (
+       select * from jsonb_to_recordset(?::jsonb) as x(ord int, id uuid, parent_task_id uuid, depth smallint,
+         sort_order int, title text, description text, raw_input text, priority smallint, duration_min int,
+         deadline_at timestamptz, earliest_start_at timestamptz, reminder_channels text[], reminder_offset_min int,
+         tags text[], series_id uuid, occurrence_date date)
+     )
+     insert into tasks (${TASK_COLUMNS})
+     select id, ?, ?, parent_task_id, depth, sort_order, title, description, raw_input, 'pending', priority,
+       duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags, null, null, null,
+       ?, ?, 1, null, series_id, occurrence_date
+     from input order by ord
+     on conflict (series_id, occurrence_date) do nothing
+     returning ${TASK_COLUMNS}`,
+    [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
+  );
+  return inserted.map(parseTaskRow);
+}
+
+/** Copies the dependency edges among a series' tasks onto their copies (`copies`: series task id -> copy id). */
+export async function copyDependencies(sql: Sql, owner: Owner, copies: ReadonlyMap<string, string>): Promise<void> {
+  if (copies.size === 0) return;
+  await sql.rows(
+    `with map as (select * from unnest(?::uuid[], ?::uuid[]) as m(original, copy))
+     insert into task_dependencies (id, tenant_id, user_id, task_id, depends_on_id, dep_type, lag_min, created_at)
+     select gen_random_uuid(), d.tenant_id, d.user_id, a.copy, b.copy, d.dep_type, d.lag_min, now()
+     from task_dependencies d
+     join map a on a.original = d.task_id
+     join map b on b.original = d.depends_on_id
+     where d.tenant_id = ? and d.user_id = ?`,
+    [[...copies.keys()], [...copies.values()], owner.tenantId, owner.userId],
+  );
+}
+
+export async function saveRecurrence(sql: Sql, owner: Owner, id: string, recurrence: StoredRecurrence | null) {
+  const row = await sql.first<TaskRow>(
+    `update tasks set recurrence = ?::jsonb, version = version + 1
+     where id = ? and tenant_id = ? and user_id = ? returning ${TASK_COLUMNS}`,
+    [recurrence === null ? null : JSON.stringify(recurrence), id, owner.tenantId, owner.userId],
+  );
+  if (!row) throw new Error(`task ${id} vanished inside its transaction`);
+  return parseTaskRow(row);
+}
+
+/** Dates of the series' occurrences that exist (any status). */
+export async function occurrenceDates(sql: Sql, seriesId: string): Promise<Set<string>> {
+  const rows = await sql.rows<{ occurrence_date: string }>(
+    'select occurrence_date from tasks where series_id = ? and occurrence_date is not null',
+    [seriesId],
+  );
+  return new Set(rows.map((r) => r.occurrence_date));
+}
+
+/**
+ * Occurrence roots a series edit may still change: dated today or later, pending or scheduled, and not started
+ * (no slot, or a slot that has not begun).
+ */
+export async function futureOpenOccurrences(sql: Sql, owner: Owner, seriesId: string, today: string, now: Date) {
+  return (
+    await sql.rows<TaskRow>(
+      `select ${TASK_COLUMNS} from tasks
+       where series_id = ? and tenant_id = ? and user_id = ? and occurrence_date >= ?::date
+         and status in ('pending', 'scheduled') and (chosen_slot_start is null or chosen_slot_start > ?)
+       order by occurrence_date
+       for update`,
+      [seriesId, owner.tenantId, owner.userId, today, now],
+    )
+  ).map(parseTaskRow);
+}
+
+/** Occurrence roots of a series between two local dates (inclusive), by date. */
+export async function occurrencesBetween(sql: Sql, owner: Owner, seriesId: string, from: string, to: string) {
+  return (
+    await sql.rows<TaskRow>(
+      `select ${TASK_COLUMNS} from tasks
+       where series_id = ? and tenant_id = ? and user_id = ? and occurrence_date between ?::date and ?::date
+       order by occurrence_date`,
+      [seriesId, owner.tenantId, owner.userId, from, to],
+    )
+  ).map(parseTaskRow);
+}
+
+/** Each occurrence's date and status, per series, oldest first (series_stats). */
+export async function occurrenceHistory(
+  sql: Sql,
+  owner: Owner,
+  seriesIds: readonly string[],
+): Promise<{ series_id: string; occurrence_date: string; status: TaskStatus }[]> {
+  if (seriesIds.length === 0) return [];
+  return sql.rows(
+    `select series_id, occurrence_date, status from tasks
+     where series_id = any(?::uuid[]) and tenant_id = ? and user_id = ? and occurrence_date is not null
+     order by series_id, occurrence_date`,
+    [seriesIds, owner.tenantId, owner.userId],
+  );
+}
+
+export interface SeriesFill extends Owner {
+  seriesId: string;
+  filledThrough: string;
+}
+
+/** Records how far a series is filled and when it is due next. */
+export async function saveSeriesFill(sql: Sql, fill: SeriesFill, dueAt: Date): Promise<void> {
+  await sql.rows(
+    `insert into task_series_fills (series_id, tenant_id, user_id, due_at, filled_through) values (?, ?, ?, ?, ?::date)
+     on conflict (series_id) do update set due_at = excluded.due_at, filled_through = excluded.filled_through`,
+    [fill.seriesId, fill.tenantId, fill.userId, dueAt, fill.filledThrough],
+  );
+}
+
+export async function findSeriesFill(sql: Sql, seriesId: string): Promise<SeriesFill | undefined> {
+  const row = await sql.first<{ series_id: string; tenant_id: string; user_id: string; filled_through: string }>(
+    'select series_id, tenant_id, user_id, filled_through from task_series_fills where series_id = ? for update',
+    [seriesId],
+  );
+  return (
+    row && { seriesId: row.series_id, tenantId: row.tenant_id, userId: row.user_id, filledThrough: row.filled_through }
+  );
+}
+
+export async function deleteSeriesFill(sql: Sql, seriesId: string): Promise<void> {
+  await sql.rows('delete from task_series_fills where series_id = ?', [seriesId]);
+}
+
+/**
+ * Claims up to `limit` series due for a fill, locked until the caller's transaction ends; rows another worker
+ * holds are skipped, so replicas fill different series and never one twice at once.
+ */
+export async function claimDueSeries(sql: Sql, now: Date, limit: number): Promise<SeriesFill[]> {
+  const rows = await sql.rows<{ series_id: string; tenant_id: string; user_id: string; filled_through: string }>(
+    `select series_id, tenant_id, user_id, filled_through from task_series_fills
+     where due_at <= ? order by due_at limit ? for update skip locked`,
+    [now, limit],
+  );
+  return rows.map((r) => ({
+    seriesId: r.series_id,
+    tenantId: r.tenant_id,
+    userId: r.user_id,
+    filledThrough: r.filled_through,
+  }));
+}

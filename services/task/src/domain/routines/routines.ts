@@ -1,0 +1,353 @@
+import { type Orm, Sql } from '@routinely/db';
+import { type EventEnvelope, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
+import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { localDateOf } from '@routinely/scheduling';
+import { Temporal } from 'temporal-polyfill';
+import { v7 as uuidv7 } from 'uuid';
+import { findTimezone } from '../../db/calendar-sql.js';
+import {
+  claimDueSeries,
+  copyDependencies,
+  deleteSeriesFill,
+  futureOpenOccurrences,
+  insertOccurrenceRows,
+  type OccurrenceInsert,
+  occurrenceDates,
+  occurrenceHistory,
+  occurrencesBetween,
+  type SeriesFill,
+  saveRecurrence,
+  saveSeriesFill,
+} from '../../db/series-sql.js';
+import {
+  bumpVersions,
+  deleteTask,
+  findTask,
+  insertTasks,
+  lockOwnerTree,
+  nextSortOrder,
+  saveTask,
+  subtreeRows,
+} from '../../db/task-sql.js';
+import { emitTaskEvent } from '../events.js';
+import type { RecurrenceInput } from '../task-input.js';
+import type { NewTask, StoredRecurrence, TaskRow } from '../task-model.js';
+import { type TaskPatch, type TaskService, writeWithOutbox } from '../tasks.js';
+import {
+  horizonEnd,
+  occurrenceBounds,
+  occurrenceCopy,
+  ruleDates,
+  type SeriesStats,
+  seriesStats,
+  storedRecurrence,
+} from './series-plan.js';
+
+/** A series is filled again at least this often (the contract: at least hourly). */
+export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+/** The longest span `GET /tasks/{id}/occurrences` reads (contract: at most 366 days). */
+export const MAX_OCCURRENCE_RANGE_DAYS = 366;
+/** Fields of the series root that its future open occurrences follow. */
+const CARRIED_FIELDS = [
+  'title',
+  'description',
+  'priority',
+  'duration_min',
+  'tags',
+  'reminder_channels',
+  'reminder_offset_min',
+] as const;
+
+interface FillContext {
+  timezone: string;
+  today: Temporal.PlainDate;
+  now: Date;
+}
+
+/**
+ * Routines (contract "routines"): a root task with a recurrence is a series; its occurrences are copies of its
+ * subtree, one per rule date from `starts_on` through today + `horizon_days`. Every write runs in one
+ * transaction with its events; the unique key (series_id, occurrence_date) keeps one occurrence per date whatever
+ * runs twice.
+ */
+export class Routines {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+    private readonly tasks: TaskService,
+  ) {}
+
+  private async context(sql: Sql, owner: Owner): Promise<FillContext> {
+    const now = this.clock.now();
+    const timezone = (await findTimezone(sql, owner)) ?? 'UTC';
+    return { timezone, today: localDateOf(now, timezone), now };
+  }
+
+  /** Creates the series root and its occurrences through the horizon. */
+  async create(owner: Owner, input: NewTask, recurrence: RecurrenceInput): Promise<TaskRow> {
+    return writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
+      await lockOwnerTree(sql, owner);
+      const context = await this.context(sql, owner);
+      const stored = storedRecurrence(recurrence, context.today);
+      const [root] = await insertTasks(
+        sql,
+        owner,
+        [{ ...input, id: uuidv7(), depth: 1, sort_order: null }],
+        context.now,
+      );
+      if (!root) throw new Error('task insert returned no row');
+      const series = await saveRecurrence(sql, owner, root.id, stored);
+      emitTaskEvent(outbox, 'taskCreated', series, context.now);
+      await this.fill(sql, outbox, series, Temporal.PlainDate.from(stored.starts_on), context);
+      return series;
+    });
+  }
+
+  /**
+   * A task PATCH. On a series it also sets or removes the recurrence and carries the edit to the future open
+   * occurrences (history never changes); on any other task (an occurrence included) it stays local.
+   */
+  update(owner: Owner, id: string, patch: TaskPatch, recurrence: RecurrenceInput | null | undefined) {
+    return this.tasks.update(owner, id, patch, {
+      afterSave: async (sql, outbox, before, saved) => {
+        if (recurrence === undefined && before.recurrence === null) return saved;
+        if (recurrence && (before.parent_task_id !== null || before.series_id !== null)) {
+          throw fieldError(['body', 'recurrence'], 'only a root task that is not part of another routine can recur');
+        }
+        const context = await this.context(sql, owner);
+        const next =
+          recurrence === undefined
+            ? before.recurrence
+            : recurrence &&
+              storedRecurrence(
+                { ...recurrence, starts_on: recurrence.starts_on ?? before.recurrence?.starts_on },
+                context.today,
+              );
+        const series = recurrence === undefined ? saved : await saveRecurrence(sql, owner, id, next);
+        if (series !== saved) emitTaskEvent(outbox, 'taskUpdated', series, context.now);
+        if (!before.recurrence) {
+          if (next) await this.fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
+          return series;
+        }
+        await this.carryEdit(sql, outbox, before, series, context);
+        return series;
+      },
+    });
+  }
+
+  /** Deletes a task; a series takes its future open occurrences with it and leaves its history. */
+  async remove(owner: Owner, id: string): Promise<void> {
+    await writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
+      await lockOwnerTree(sql, owner);
+      const task = await findTask(sql, owner, id);
+      if (!task) throw notFound('Task');
+      if (task.recurrence) {
+        const context = await this.context(sql, owner);
+        const future = await futureOpenOccurrences(sql, owner, id, context.today.toString(), context.now);
+        await this.deleteTrees(sql, outbox, owner, [...future.map((row) => row.id), id], context.now);
+      } else {
+        await this.deleteTrees(sql, outbox, owner, [id], this.clock.now());
+      }
+    });
+  }
+
+  /**
+   * The series' occurrences dated `from`..`to` (defaults: 30 days before the user's today, and 90 days after
+   * `from`). 404 unless `id` is the owner's series (one that stopped recurring still has its history).
+   */
+  async occurrences(owner: Owner, id: string, range: { from?: string | undefined; to?: string | undefined }) {
+    const sql = Sql.pool(this.orm);
+    const series = await findTask(sql, owner, id);
+    if (!series || series.series_id !== null || series.parent_task_id !== null) throw notFound('Routine');
+    const from = range.from ?? (await this.context(sql, owner)).today.subtract({ days: 30 }).toString();
+    const to = range.to ?? Temporal.PlainDate.from(from).add({ days: 90 }).toString();
+    const span = Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to)).days;
+    if (span < 0 || span > MAX_OCCURRENCE_RANGE_DAYS) {
+      throw fieldError(['query', 'to'], `must be from..from + ${MAX_OCCURRENCE_RANGE_DAYS} days`);
+    }
+    const rows = await occurrencesBetween(sql, owner, id, from, to);
+    if (series.recurrence === null && rows.length === 0) throw notFound('Routine');
+    return rows;
+  }
+
+  /** series_stats of each series among `rows` (by id); other rows have none. */
+  async stats(owner: Owner, rows: readonly TaskRow[]): Promise<Map<string, SeriesStats>> {
+    const seriesIds = rows.filter((row) => row.recurrence !== null).map((row) => row.id);
+    if (seriesIds.length === 0) return new Map();
+    const sql = Sql.pool(this.orm);
+    const today = (await this.context(sql, owner)).today.toString();
+    const history = await occurrenceHistory(sql, owner, seriesIds);
+    return new Map(
+      seriesIds.map((id) => [
+        id,
+        seriesStats(
+          history.filter((h) => h.series_id === id),
+          today,
+        ),
+      ]),
+    );
+  }
+
+  /**
+   * One pass of the fill worker: fills series that are due, one transaction each, holding the series' fill row
+   * (skipped by other replicas) until it commits. Returns how many series it filled.
+   */
+  async fillDue(maxSeries: number): Promise<number> {
+    let filled = 0;
+    while (filled < maxSeries) {
+      const claimed = await writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
+        const [due] = await claimDueSeries(sql, this.clock.now(), 1);
+        if (!due) return false;
+        await this.refill(sql, outbox, due);
+        return true;
+      });
+      if (!claimed) break;
+      filled += 1;
+    }
+    return filled;
+  }
+
+  private async refill(sql: Sql, outbox: EventEnvelope[], due: SeriesFill) {
+    const series = await findTask(sql, due, due.seriesId);
+    if (!series?.recurrence) return deleteSeriesFill(sql, due.seriesId);
+    const context = await this.context(sql, due);
+    const next = Temporal.PlainDate.from(due.filledThrough).add({ days: 1 });
+    await this.fill(
+      sql,
+      outbox,
+      series,
+      Temporal.PlainDate.compare(next, context.today) > 0 ? next : context.today,
+      context,
+    );
+  }
+
+  /**
+   * Writes the occurrences of every rule date in `[from, today + horizon]` that has none yet, records how far the
+   * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later.
+   */
+  private async fill(
+    sql: Sql,
+    outbox: EventEnvelope[],
+    series: TaskRow,
+    from: Temporal.PlainDate,
+    context: FillContext,
+  ) {
+    const recurrence = series.recurrence as StoredRecurrence;
+    const owner = { tenantId: series.tenant_id, userId: series.user_id };
+    const to = horizonEnd(recurrence, context.today);
+    const existing = await occurrenceDates(sql, series.id);
+    const missing = ruleDates(recurrence, from, to).filter((date) => !existing.has(date));
+    const written: TaskRow[] = [];
+    if (missing.length > 0) {
+      const subtree = await subtreeRows(sql, owner, series.id);
+      let sortOrder = await nextSortOrder(sql, owner, null);
+      const copies = missing.map((date) =>
+        occurrenceCopy(subtree, recurrence, date, {
+          timezone: context.timezone,
+          rootSortOrder: sortOrder++,
+          newId: uuidv7,
+        }),
+      );
+      const roots = await insertOccurrenceRows(
+        sql,
+        owner,
+        copies.map((copy) => copy.rows[0] as OccurrenceInsert),
+        context.now,
+      );
+      const rootIds = new Set(roots.map((root) => root.id));
+      const kept = copies.filter((copy) => rootIds.has(copy.rows[0]?.id as string));
+      const steps = await insertOccurrenceRows(
+        sql,
+        owner,
+        kept.flatMap((copy) => copy.rows.slice(1)),
+        context.now,
+      );
+      await copyDependencies(sql, owner, new Map(kept.flatMap((copy) => [...copy.copies])));
+      written.push(...roots, ...steps);
+      for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
+    }
+    const today = context.today.toString();
+    const toPlace = written.filter((row) => row.occurrence_date !== null && row.occurrence_date >= today);
+    if (recurrence.auto_schedule && toPlace.length > 0) {
+      outbox.push(
+        makeEvent(
+          seriesEvents.occurrencesGenerated,
+          { ...owner, at: context.now },
+          {
+            tenant_id: owner.tenantId,
+            user_id: owner.userId,
+            series_id: series.id,
+            task_ids: toPlace.map((row) => row.id),
+          },
+        ),
+      );
+    }
+    const dueAt = new Date(context.now.getTime() + SERIES_FILL_INTERVAL_MS);
+    await saveSeriesFill(sql, { ...owner, seriesId: series.id, filledThrough: to.toString() }, dueAt);
+  }
+
+  /**
+   * Carries a series edit to its future open occurrences: the root's own fields, then a changed recurrence (dates
+   * that no longer match go, a changed window moves the bounds, new dates come). History is never touched.
+   */
+  private async carryEdit(sql: Sql, outbox: EventEnvelope[], before: TaskRow, series: TaskRow, context: FillContext) {
+    const owner = { tenantId: series.tenant_id, userId: series.user_id };
+    const future = await futureOpenOccurrences(sql, owner, series.id, context.today.toString(), context.now);
+    const next = series.recurrence;
+    if (!next) {
+      await this.deleteTrees(
+        sql,
+        outbox,
+        owner,
+        future.map((row) => row.id),
+        context.now,
+      );
+      return deleteSeriesFill(sql, series.id);
+    }
+    const matching = new Set(ruleDates(next, context.today, horizonEnd(next, context.today)));
+    const windowChanged = JSON.stringify(before.recurrence?.window) !== JSON.stringify(next.window);
+    const gone = future.filter((row) => !matching.has(row.occurrence_date as string));
+    await this.deleteTrees(
+      sql,
+      outbox,
+      owner,
+      gone.map((row) => row.id),
+      context.now,
+    );
+    for (const occurrence of future.filter((row) => matching.has(row.occurrence_date as string))) {
+      const changes = Object.fromEntries(
+        CARRIED_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(series[field])).map(
+          (field) => [field, series[field]],
+        ),
+      );
+      const bounds = windowChanged
+        ? occurrenceBounds(next, occurrence.occurrence_date as string, context.timezone)
+        : undefined;
+      if (Object.keys(changes).length === 0 && !bounds) continue;
+      const saved = await saveTask(sql, {
+        ...occurrence,
+        ...changes,
+        ...(bounds && { earliest_start_at: bounds.earliestStartAt, deadline_at: bounds.deadlineAt }),
+        updated_at: context.now,
+      });
+      emitTaskEvent(outbox, 'taskUpdated', saved, context.now);
+    }
+    await this.fill(sql, outbox, series, context.today, context);
+  }
+
+  /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */
+  private async deleteTrees(sql: Sql, outbox: EventEnvelope[], owner: Owner, rootIds: readonly string[], now: Date) {
+    for (const rootId of rootIds) {
+      const rows = await subtreeRows(sql, owner, rootId);
+      const versions = await bumpVersions(
+        sql,
+        rows.map((row) => row.id),
+      );
+      await deleteTask(sql, owner, rootId);
+      for (const row of rows) {
+        emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
+      }
+    }
+  }
+}
