@@ -12,6 +12,7 @@ import { Capture } from './domain/capture/capture.js';
 import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js';
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
+import { CalendarFeeds } from './domain/feed/calendar-feeds.js';
 import type { ScheduleStarter } from './domain/import/auto-schedule.js';
 import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
@@ -24,6 +25,7 @@ import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
 import { dashboardRoutes } from './http/dashboard/routes.js';
 import { dependencyRoutes } from './http/dependencies/routes.js';
+import { feedRoutes } from './http/feed/routes.js';
 import { importRoutes } from './http/imports/routes.js';
 import { routineTaskRoutes } from './http/routine-tasks/routes.js';
 import { routineRoutes } from './http/routines/routes.js';
@@ -58,6 +60,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const dependencies = new DependencyService(deps.orm, deps.clock);
   const routines = new Routines(deps.orm, deps.clock, relay, tasks);
   const capture = new Capture(deps.orm, deps.clock);
+  const feeds = new CalendarFeeds(deps.orm, deps.clock, deps.config.PUBLIC_BASE_URL);
   // Up to 50 series per pass, one transaction each; a pass that hit the limit runs again at once.
   const routinePacer = new Pacer(
     'routine-worker',
@@ -100,6 +103,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
       await app.register(routineTaskRoutes(tasks));
       await app.register(calendarRoutes(calendar));
+      await app.register(feedRoutes(feeds));
       await app.register(dashboardRoutes(dashboard, health));
     },
     addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks, calendar),

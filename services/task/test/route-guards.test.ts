@@ -136,6 +136,15 @@ const TABLE: RouteGuardTable<TestUser> = {
     body: () => ({ text: 'call mum tomorrow 9am' }),
     invalid: { body: { text: '' } },
   },
+  'POST /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
+  'DELETE /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
+  'GET /service/calendar/feed/:file': {
+    fixture: async (owner) => {
+      const res = await call(h, owner, 'POST', '/service/calendar/feed');
+      return { file: String(res.json().url).split('/').at(-1) as string };
+    },
+    auth: { mode: 'none', reason: 'polled by calendar apps: the secret token in the URL is the credential' },
+  },
   'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ', invalid: { query: 'limit=0' } },
   'GET /service/calendar/events': { permission: 'SERVICE_TASK_READ', invalid: { query: 'view=year' } },
   'GET /service/calendar/events/:event_id': {
@@ -175,7 +184,9 @@ runRouteGuards('task', () => tokenGuardTarget(h), TABLE);
 
 describe('task ownership beyond the tenant', () => {
   // Tasks belong to one user: a colleague in the same tenant gets the same 404 as a stranger.
-  const addressed = Object.entries(TABLE).filter(([key, entry]) => key.includes(':') || entry.bodyAddressesResource);
+  const addressed = Object.entries(TABLE).filter(
+    ([key, entry]) => (key.includes(':') && entry.auth?.mode !== 'none') || entry.bodyAddressesResource,
+  );
   it.each(addressed)("%s: 404 for another user's task in the same tenant", async (key, entry) => {
     const owner = h.tokens.user();
     const ids = (await entry.fixture?.(owner)) ?? {};

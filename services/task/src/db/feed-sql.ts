@@ -1,0 +1,38 @@
+import type { Sql } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
+import type { TaskRow } from '../domain/task-model.js';
+import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+
+/** Stores the user's one feed token hash (a new one replaces the old, which stops working at once). */
+export async function saveFeedToken(sql: Sql, owner: Owner, tokenHash: string, now: Date): Promise<void> {
+  await sql.rows(
+    `insert into calendar_feeds (tenant_id, user_id, token_hash, created_at) values (?, ?, ?, ?)
+     on conflict (tenant_id, user_id) do update set token_hash = excluded.token_hash, created_at = excluded.created_at`,
+    [owner.tenantId, owner.userId, tokenHash, now],
+  );
+}
+
+export async function deleteFeedToken(sql: Sql, owner: Owner): Promise<void> {
+  await sql.rows('delete from calendar_feeds where tenant_id = ? and user_id = ?', [owner.tenantId, owner.userId]);
+}
+
+/** Whose feed a token hash opens (its unique key), with the stored hash for the constant-time comparison. */
+export async function findFeedOwner(sql: Sql, tokenHash: string): Promise<(Owner & { tokenHash: string }) | undefined> {
+  const row = await sql.first<{ tenant_id: string; user_id: string; token_hash: string }>(
+    'select tenant_id, user_id, token_hash from calendar_feeds where token_hash = ?',
+    [tokenHash],
+  );
+  return row && { tenantId: row.tenant_id, userId: row.user_id, tokenHash: row.token_hash };
+}
+
+/** The owner's tasks with a slot starting in `[from, to)` that the feed shows (scheduled, done or skipped). */
+export async function feedTasks(sql: Sql, owner: Owner, from: Date, to: Date): Promise<TaskRow[]> {
+  const rows = await sql.rows<TaskRow>(
+    `select ${TASK_COLUMNS} from tasks
+     where tenant_id = ? and user_id = ? and status in ('scheduled', 'done', 'skipped')
+       and chosen_slot_start is not null and chosen_slot_start >= ? and chosen_slot_start < ?
+     order by chosen_slot_start, id limit 5000`,
+    [owner.tenantId, owner.userId, from, to],
+  );
+  return rows.map(parseTaskRow);
+}

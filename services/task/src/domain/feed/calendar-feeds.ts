@@ -1,0 +1,63 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Orm, Sql } from '@routinely/db';
+import type { Clock, Owner } from '@routinely/platform';
+import { deleteFeedToken, feedTasks, findFeedOwner, saveFeedToken } from '../../db/feed-sql.js';
+import { FEED_DAYS_AHEAD, FEED_DAYS_BACK, type FeedTask, renderFeed } from './feed-ics.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** 32 random bytes, base64url: what a feed URL carries. Anything else is not a token and reads nothing. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Each user's calendar feed: a secret URL whose token is stored only as its SHA-256 (shown once, on creation).
+ * A new token replaces the old one; a revoked or unknown one opens nothing.
+ */
+export class CalendarFeeds {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async create(owner: Owner): Promise<{ url: string; created_at: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await saveFeedToken(Sql.pool(this.orm), owner, hashOf(token), now);
+    const base = this.publicBaseUrl.replace(/\/+$/, '');
+    return { url: `${base}/api/v1/service/calendar/feed/${token}.ics`, created_at: now.toISOString() };
+  }
+
+  revoke(owner: Owner): Promise<void> {
+    return deleteFeedToken(Sql.pool(this.orm), owner);
+  }
+
+  /** The feed a token opens (30 days back to 90 ahead), or undefined for an unknown or revoked token. */
+  async read(token: string): Promise<{ body: string; etag: string } | undefined> {
+    if (!TOKEN.test(token)) return undefined;
+    const sql = Sql.pool(this.orm);
+    const hash = hashOf(token);
+    const owner = await findFeedOwner(sql, hash);
+    if (!owner || !timingSafeEqual(Buffer.from(owner.tokenHash), Buffer.from(hash))) return undefined;
+    const now = this.clock.now().getTime();
+    const rows = await feedTasks(
+      sql,
+      owner,
+      new Date(now - FEED_DAYS_BACK * DAY_MS),
+      new Date(now + FEED_DAYS_AHEAD * DAY_MS),
+    );
+    return renderFeed(
+      rows.map(
+        (row): FeedTask => ({
+          id: row.id,
+          title: row.title,
+          status: row.status as FeedTask['status'],
+          start: row.chosen_slot_start as Date,
+          end: row.chosen_slot_end as Date,
+          updatedAt: row.updated_at,
+        }),
+      ),
+    );
+  }
+}
