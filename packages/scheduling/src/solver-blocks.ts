@@ -47,7 +47,8 @@ export interface Unit<T extends BlockTask = BlockTask> {
   blockedInside: boolean;
 }
 
-export const CLOSED_STATUSES: ReadonlySet<string> = new Set(['done', 'skipped', 'cancelled']);
+/** Never placed: finished tasks, and a routine's template ('recurring'; its occurrences are placed instead). */
+export const CLOSED_STATUSES: ReadonlySet<string> = new Set(['done', 'skipped', 'cancelled', 'recurring']);
 const MINUTE = 60_000;
 const isOpen = (task: BlockTask) => !CLOSED_STATUSES.has(task.status);
 

@@ -47,6 +47,34 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     expect(res.missingIds).toEqual([foreign.id]);
   });
 
+  it("GetTasks marks a routine's template (the series and its own steps) as recurring, never its occurrences", async () => {
+    const owner = h.tokens.user();
+    const series = await createTask(h, owner, {
+      title: 'routine',
+      recurrence: { rule: 'FREQ=DAILY', horizon_days: 1 },
+    });
+    const step = await createTask(h, owner, { title: 'step', parent_task_id: series.id });
+    const occurrences = (await call(h, owner, 'GET', `/service/tasks?series_id=${series.id}`)).json();
+    const res = await client.getTasks(
+      { taskIds: [series.id, ...occurrences.map((o: { id: string }) => o.id)], includeDescendants: true },
+      { actor: actorOf(owner) },
+    );
+    const recurring = Object.fromEntries(res.tasks.map((t) => [t.id, t.recurring]));
+    expect(recurring[series.id]).toBe(true);
+    expect(recurring[step.id]).toBe(true);
+    expect(occurrences.length).toBeGreaterThan(0);
+    for (const occurrence of occurrences) expect(recurring[occurrence.id]).toBe(false);
+    const refused = client.applySlots(
+      {
+        assignments: [
+          { taskId: series.id, chosenSlotStart: '2026-11-24T09:00:00Z', chosenSlotEnd: '2026-11-24T10:00:00Z' },
+        ],
+      },
+      { actor: actorOf(owner) },
+    );
+    await expect(refused).rejects.toThrow(/routine's series/);
+  });
+
   it('ApplySlots schedules many tasks in one transaction and emits scheduled events', async () => {
     const a = await create('slot a');
     const b = await create('slot b');

@@ -127,11 +127,14 @@ export async function outboxEvents(
   h: Harness,
 ): Promise<{ type: string; taskId: string; task: Record<string, unknown> }[]> {
   const result = (await h.orm.em.getKnex().raw('select payload from outbox order by id')) as unknown as {
-    rows: { payload: { type: string; data: { task: Record<string, unknown> } } }[];
+    rows: { payload: { type: string; data: { task?: Record<string, unknown> } } }[];
   };
-  return result.rows.map((r) => ({
-    type: r.payload.type,
-    taskId: String(r.payload.data.task.id),
-    task: r.payload.data.task,
-  }));
+  // Only task events (a routine's placement request carries no task).
+  return result.rows
+    .filter((r) => r.payload.data.task)
+    .map((r) => ({
+      type: r.payload.type,
+      taskId: String(r.payload.data.task?.id),
+      task: r.payload.data.task as Record<string, unknown>,
+    }));
 }

@@ -12,7 +12,8 @@ function fromProto(t: task_v1.Task): RunTask {
     parentTaskId: t.parentTaskId || null,
     sortOrder: t.sortOrder,
     title: t.title,
-    status: t.status,
+    // A routine's template is never placed: the solver leaves a task it does not see as open (not_schedulable).
+    status: t.recurring ? 'recurring' : t.status,
     priority: t.priority,
     durationMin: t.durationMin,
     deadlineAt: instant(t.deadlineAt),

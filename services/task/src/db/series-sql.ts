@@ -189,3 +189,21 @@ export async function claimDueSeries(sql: Sql, now: Date, limit: number): Promis
     filledThrough: r.filled_through,
   }));
 }
+
+/**
+ * Which of `ids` belong to a routine's template: the series task itself or one of its own steps (an ancestor,
+ * or the task, carries the recurrence). Walks up at most five levels per task, in one statement.
+ */
+export async function templateTaskIds(sql: Sql, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql.rows<{ start: string }>(
+    `with recursive up as (
+       select id as start, parent_task_id, recurrence from tasks where id = any(?::uuid[])
+       union all
+       select up.start, t.parent_task_id, t.recurrence from tasks t join up on t.id = up.parent_task_id
+     )
+     select distinct start from up where recurrence is not null`,
+    [ids],
+  );
+  return new Set(rows.map((r) => r.start));
+}

@@ -3,6 +3,7 @@ import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/e
 import type { Owner } from '@routinely/platform';
 import { AppError, type Batcher, type Clock, fieldError, notFound, oneCallAtATime } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
+import { templateTaskIds } from '../db/series-sql.js';
 import {
   countOwnerTasks,
   findTask,
@@ -133,15 +134,15 @@ export class TaskService {
     owner: Owner,
     ids: readonly string[],
     includeDescendants = false,
-  ): Promise<{ rows: TaskRow[]; edges: DependencyRow[] }> {
+  ): Promise<{ rows: TaskRow[]; edges: DependencyRow[]; templateIds: Set<string> }> {
     const sql = this.reader();
     const rows = includeDescendants ? await this.subtrees(sql, owner, ids) : await findTasks(sql, owner, ids);
-    const edges = await dependenciesTouching(
-      sql,
-      owner,
-      rows.map((row) => row.id),
-    );
-    return { rows, edges };
+    const rowIds = rows.map((row) => row.id);
+    const [edges, templateIds] = await Promise.all([
+      dependenciesTouching(sql, owner, rowIds),
+      templateTaskIds(sql, rowIds),
+    ]);
+    return { rows, edges, templateIds };
   }
 
   /** The tasks and all their descendants, each once (parents before their children). */
@@ -244,6 +245,9 @@ export class TaskService {
       for (const [index, assignment] of assignments.entries()) {
         const before = rows.get(assignment.taskId);
         if (!before) throw notFound(`Task ${assignment.taskId}`);
+        if (before.recurrence !== null) {
+          throw new AppError('conflict', `Task ${before.id} is a routine's series: its occurrences are scheduled`);
+        }
         if (before.status !== 'pending' && before.status !== 'scheduled') {
           throw new AppError('conflict', `Task ${before.id} is ${before.status} and cannot be scheduled`);
         }

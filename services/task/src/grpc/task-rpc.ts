@@ -11,7 +11,7 @@ const MAX_IDS = 1000;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 
-function toProtoTask(row: TaskRow): task_v1.Task {
+function toProtoTask(row: TaskRow, recurring = row.recurrence !== null): task_v1.Task {
   return {
     id: row.id,
     parentTaskId: row.parent_task_id ?? '',
@@ -29,6 +29,7 @@ function toProtoTask(row: TaskRow): task_v1.Task {
     reminderChannels: row.reminder_channels,
     reminderOffsetMin: row.reminder_offset_min,
     updatedAt: row.updated_at.toISOString(),
+    recurring,
   };
 }
 
@@ -71,10 +72,10 @@ export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskServic
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
       const { taskIds, includeDescendants } = parseRequest(getTasksRequest, request);
-      const { rows, edges } = await tasks.withDependencies(owner, taskIds, includeDescendants);
+      const { rows, edges, templateIds } = await tasks.withDependencies(owner, taskIds, includeDescendants);
       const found = new Set(rows.map((r) => r.id));
       return {
-        tasks: rows.map(toProtoTask),
+        tasks: rows.map((row) => toProtoTask(row, templateIds.has(row.id))),
         dependencies: edges.map(toProtoDependency),
         missingIds: taskIds.filter((id) => !found.has(id)),
       };
@@ -86,7 +87,7 @@ export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskServic
         owner,
         assignments.map((a) => ({ taskId: a.taskId, start: a.chosenSlotStart, end: a.chosenSlotEnd })),
       );
-      return { tasks: rows.map(toProtoTask) };
+      return { tasks: rows.map((row) => toProtoTask(row)) };
     },
     getBusy: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);

@@ -45,6 +45,11 @@ export interface Task {
   reminderChannels: string[];
   reminderOffsetMin: number;
   updatedAt: string;
+  /**
+   * Part of a routine's template (its series task or one of that task's own steps): never scheduled itself;
+   * its occurrences are.
+   */
+  recurring: boolean;
 }
 
 export interface Dependency {
@@ -201,6 +206,7 @@ function createBaseTask(): Task {
     reminderChannels: [],
     reminderOffsetMin: 0,
     updatedAt: "",
+    recurring: false,
   };
 }
 
@@ -253,6 +259,9 @@ export const Task: MessageFns<Task> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(130).string(message.updatedAt);
+    }
+    if (message.recurring !== false) {
+      writer.uint32(136).bool(message.recurring);
     }
     return writer;
   },
@@ -392,6 +401,14 @@ export const Task: MessageFns<Task> = {
           message.updatedAt = reader.string();
           continue;
         }
+        case 17: {
+          if (tag !== 136) {
+            break;
+          }
+
+          message.recurring = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -421,6 +438,7 @@ export const Task: MessageFns<Task> = {
         : [],
       reminderOffsetMin: isSet(object.reminderOffsetMin) ? globalThis.Number(object.reminderOffsetMin) : 0,
       updatedAt: isSet(object.updatedAt) ? globalThis.String(object.updatedAt) : "",
+      recurring: isSet(object.recurring) ? globalThis.Boolean(object.recurring) : false,
     };
   },
 
@@ -474,6 +492,9 @@ export const Task: MessageFns<Task> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.recurring !== false) {
+      obj.recurring = message.recurring;
+    }
     return obj;
   },
 
@@ -498,6 +519,7 @@ export const Task: MessageFns<Task> = {
     message.reminderChannels = object.reminderChannels?.map((e) => e) || [];
     message.reminderOffsetMin = object.reminderOffsetMin ?? 0;
     message.updatedAt = object.updatedAt ?? "";
+    message.recurring = object.recurring ?? false;
     return message;
   },
 };
