@@ -164,6 +164,19 @@ describe('steps, edits and history', () => {
       ['2026-10-31', 'Morning ritual', 1],
     ]);
 
+    // A step added to, renamed in or removed from the template reaches the future open occurrences only.
+    const stepsOf = async (id: unknown) =>
+      (await call(h, user, 'GET', `/service/tasks/${id}/tree`)).json().children.map((c: { title: string }) => c.title);
+    const extra = await createTask(h, user, { title: 'Plan the day', parent_task_id: root.id, duration_min: 5 });
+    const water = (await call(h, user, 'GET', `/service/tasks?parent_task_id=${root.id}`))
+      .json()
+      .find((t: { title: string }) => t.title === 'Water');
+    await patch(user, water.id, { title: 'Drink water' });
+    expect((await call(h, user, 'DELETE', `/service/tasks/${extra.id}`)).statusCode).toBe(204);
+    await createTask(h, user, { title: 'Make the bed', parent_task_id: root.id, duration_min: 5 });
+    expect(await stepsOf(items[0]?.id)).toEqual(['Water', 'Stretch', 'Journal']);
+    expect(await stepsOf(items[3]?.id)).toEqual(['Drink water', 'Stretch', 'Journal', 'Make the bed']);
+
     // A changed rule drops future open dates that no longer match and keeps history.
     await patch(user, root.id, { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TH', horizon_days: 14 } });
     const weekly = await occurrences(user, root.id);

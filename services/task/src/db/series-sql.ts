@@ -76,7 +76,8 @@ export async function copyDependencies(sql: Sql, owner: Owner, copies: ReadonlyM
      from task_dependencies d
      join map a on a.original = d.task_id
      join map b on b.original = d.depends_on_id
-     where d.tenant_id = ? and d.user_id = ?`,
+     where d.tenant_id = ? and d.user_id = ?
+     on conflict do nothing`,
     [[...copies.keys()], [...copies.values()], owner.tenantId, owner.userId],
   );
 }
@@ -206,4 +207,18 @@ export async function templateTaskIds(sql: Sql, ids: readonly string[]): Promise
     [ids],
   );
   return new Set(rows.map((r) => r.start));
+}
+
+/** The routine whose template holds `taskId` (the task or an ancestor carries a recurrence), if any. */
+export async function templateRootOf(sql: Sql, owner: Owner, taskId: string): Promise<TaskRow | undefined> {
+  const row = await sql.first<TaskRow>(
+    `with recursive up as (
+       select ${TASK_COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?
+       union all
+       select ${TASK_COLUMNS.replace(/(\w+)/g, 't.$1')} from tasks t join up on t.id = up.parent_task_id
+     )
+     select * from up where recurrence is not null limit 1`,
+    [taskId, owner.tenantId, owner.userId],
+  );
+  return row && parseTaskRow(row);
 }

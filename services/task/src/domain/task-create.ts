@@ -42,7 +42,12 @@ export class TaskCreates {
     });
   }
 
-  async create(owner: Owner, input: NewTask): Promise<TaskRow> {
+  /** `afterChild` runs in a child's transaction once it is written (a routine's template carries it on). */
+  async create(
+    owner: Owner,
+    input: NewTask,
+    afterChild?: (sql: Sql, child: TaskRow) => Promise<void>,
+  ): Promise<TaskRow> {
     const now = this.clock.now();
     const { parent_task_id: parentId } = input;
     let row: TaskRow;
@@ -55,6 +60,7 @@ export class TaskCreates {
         if (depth > MAX_DEPTH) throw new AppError('depth_exceeded', `Tasks nest at most ${MAX_DEPTH} levels deep`);
         const child = newTaskRow(owner, input, { id: uuidv7(), depth }, now);
         child.sort_order = await insertChildTaskWithEvent(sql, child, taskEvent('taskCreated', child, now));
+        await afterChild?.(sql, child);
         return child;
       });
     } else {

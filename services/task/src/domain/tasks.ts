@@ -110,8 +110,8 @@ export class TaskService {
   }
 
   /** See `TaskCreates`: one statement per root create (shared under load), a transaction per child. */
-  create(owner: Owner, input: NewTask): Promise<TaskRow> {
-    return this.creates.create(owner, input);
+  create(owner: Owner, input: NewTask, afterChild?: Parameters<TaskCreates['create']>[2]): Promise<TaskRow> {
+    return this.creates.create(owner, input, afterChild);
   }
 
   async get(owner: Owner, id: string): Promise<TaskRow> {

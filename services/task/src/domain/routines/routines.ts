@@ -1,5 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
-import { type EventEnvelope, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
+import { type EventEnvelope, insertOutbox, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { localDateOf } from '@routinely/scheduling';
 import { Temporal } from 'temporal-polyfill';
@@ -18,6 +18,7 @@ import {
   type SeriesFill,
   saveRecurrence,
   saveSeriesFill,
+  templateRootOf,
 } from '../../db/series-sql.js';
 import {
   bumpVersions,
@@ -104,6 +105,15 @@ export class Routines {
     });
   }
 
+  /** A plain create; a step added to a routine's template reaches its future open occurrences in the same transaction. */
+  createTask(owner: Owner, input: NewTask): Promise<TaskRow> {
+    return this.tasks.create(owner, input, async (sql, child) => {
+      const outbox: EventEnvelope[] = [];
+      await this.resyncSteps(sql, outbox, owner, child.id);
+      await insertOutbox(sql, outbox);
+    });
+  }
+
   /**
    * A task PATCH. On a series it also sets or removes the recurrence and carries the edit to the future open
    * occurrences (history never changes); on any other task (an occurrence included) it stays local.
@@ -111,7 +121,13 @@ export class Routines {
   update(owner: Owner, id: string, patch: TaskPatch, recurrence: RecurrenceInput | null | undefined) {
     return this.tasks.update(owner, id, patch, {
       afterSave: async (sql, outbox, before, saved) => {
-        if (recurrence === undefined && before.recurrence === null) return saved;
+        if (recurrence === undefined && before.recurrence === null) {
+          // A step of a routine's template: its copies in future open occurrences follow.
+          if (before.parent_task_id !== null && before.series_id === null) {
+            await this.resyncSteps(sql, outbox, owner, id);
+          }
+          return saved;
+        }
         if (recurrence && (before.parent_task_id !== null || before.series_id !== null)) {
           throw fieldError(['body', 'recurrence'], 'only a root task that is not part of another routine can recur');
         }
@@ -147,7 +163,9 @@ export class Routines {
         const future = await futureOpenOccurrences(sql, owner, id, context.today.toString(), context.now);
         await this.deleteTrees(sql, outbox, owner, [...future.map((row) => row.id), id], context.now);
       } else {
+        const template = task.parent_task_id !== null ? await templateRootOf(sql, owner, id) : undefined;
         await this.deleteTrees(sql, outbox, owner, [id], this.clock.now());
+        if (template) await this.resyncSteps(sql, outbox, owner, template.id);
       }
     });
   }
@@ -334,6 +352,40 @@ export class Routines {
       emitTaskEvent(outbox, 'taskUpdated', saved, context.now);
     }
     await this.fill(sql, outbox, series, context.today, context);
+  }
+
+  /**
+   * After a change to a routine's template steps (the routine holding `taskId`, if any): each future open
+   * occurrence drops its step copies and gets fresh copies of the template's steps under the same root.
+   */
+  private async resyncSteps(sql: Sql, outbox: EventEnvelope[], owner: Owner, taskId: string) {
+    const series = await templateRootOf(sql, owner, taskId);
+    if (!series?.recurrence) return;
+    const context = await this.context(sql, owner);
+    const future = await futureOpenOccurrences(sql, owner, series.id, context.today.toString(), context.now);
+    if (future.length === 0) return;
+    const template = await subtreeRows(sql, owner, series.id);
+    for (const occurrence of future) {
+      const steps = (await subtreeRows(sql, owner, occurrence.id)).filter(
+        (row) => row.parent_task_id === occurrence.id,
+      );
+      await this.deleteTrees(
+        sql,
+        outbox,
+        owner,
+        steps.map((row) => row.id),
+        context.now,
+      );
+      const copy = occurrenceCopy(template, series.recurrence, occurrence.occurrence_date as string, {
+        timezone: context.timezone,
+        rootSortOrder: occurrence.sort_order,
+        newId: uuidv7,
+        rootId: occurrence.id,
+      });
+      const written = await insertOccurrenceRows(sql, owner, copy.rows.slice(1), context.now);
+      await copyDependencies(sql, owner, copy.copies);
+      for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
+    }
   }
 
   /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */

@@ -49,11 +49,14 @@ export function occurrenceCopy(
   subtree: readonly TaskRow[],
   recurrence: StoredRecurrence,
   date: string,
-  context: { timezone: string; rootSortOrder: number; newId: () => string },
+  context: { timezone: string; rootSortOrder: number; newId: () => string; rootId?: string },
 ): { rows: OccurrenceInsert[]; copies: Map<string, string> } {
   const [series] = subtree;
   if (!series) throw new Error('a series has at least its root');
-  const copies = new Map(subtree.map((task) => [task.id, context.newId()]));
+  // An existing occurrence keeps its root (`rootId`) when only its steps are copied again.
+  const copies = new Map(
+    subtree.map((task) => [task.id, task.id === series.id && context.rootId ? context.rootId : context.newId()]),
+  );
   const bounds = occurrenceBounds(recurrence, date, context.timezone);
   const rows = subtree.map((task): OccurrenceInsert => {
     const isRoot = task.id === series.id;

@@ -66,7 +66,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
         const input = toNewTask(withCreateDefaults(body));
         const row = body.recurrence
           ? await routines.create(owner, input, body.recurrence)
-          : await tasks.create(owner, input);
+          : await routines.createTask(owner, input);
         return reply.status(201).send(await withStats(owner, row));
       },
     );
