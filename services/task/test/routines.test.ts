@@ -114,6 +114,7 @@ describe('occurrences across DST changes', () => {
       [{ rule: 'FREQ=DAILY;BYHOUR=7,19' }, ['body', 'recurrence', 'rule']],
       [{ rule: 'FREQ=DAILY', window: { start: '09:00', end: '08:00' } }, ['body', 'recurrence', 'window', 'end']],
       [{ rule: 'FREQ=DAILY', horizon_days: 61 }, ['body', 'recurrence', 'horizon_days']],
+      [{ rule: 'FREQ=DAILY', starts_on: '2025-01-01' }, ['body', 'recurrence', 'starts_on']],
     ] as const) {
       const res = await call(h, user, 'POST', '/service/tasks', { title: 'x', recurrence });
       expect(res.statusCode, JSON.stringify(recurrence)).toBe(422);
@@ -160,7 +161,8 @@ describe('steps, edits and history', () => {
       ['2026-10-27', 'Morning routine', 3],
       ['2026-10-28', 'Morning ritual', 1],
       ['2026-10-29', 'Morning ritual', 1],
-      ['2026-10-30', 'Morning ritual', 1],
+      // Its own title stays; the priority it never changed follows the series.
+      ['2026-10-30', 'Routine at the lake', 1],
       ['2026-10-31', 'Morning ritual', 1],
     ]);
 

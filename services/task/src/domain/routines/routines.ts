@@ -46,6 +46,8 @@ import {
 
 /** A series is filled again at least this often (the contract: at least hourly). */
 export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+/** How far back `starts_on` may reach: past dates are created (as missed history) on creation. */
+const MAX_PAST_DAYS = 366;
 /** The longest span `GET /tasks/{id}/occurrences` reads (contract: at most 366 days). */
 export const MAX_OCCURRENCE_RANGE_DAYS = 366;
 /** Fields of the series root that its future open occurrences follow. */
@@ -79,6 +81,15 @@ export class Routines {
     private readonly tasks: TaskService,
   ) {}
 
+  /** The stored recurrence of a create or PATCH; `starts_on` may reach back at most MAX_PAST_DAYS. */
+  private stored(input: RecurrenceInput, previous: StoredRecurrence | null, today: Temporal.PlainDate) {
+    const startsOn = input.starts_on ?? previous?.starts_on;
+    if (input.starts_on && Temporal.PlainDate.compare(input.starts_on, today.subtract({ days: MAX_PAST_DAYS })) < 0) {
+      throw fieldError(['body', 'recurrence', 'starts_on'], `may be at most ${MAX_PAST_DAYS} days before today`);
+    }
+    return storedRecurrence({ ...input, starts_on: startsOn }, today);
+  }
+
   private async context(sql: Sql, owner: Owner): Promise<FillContext> {
     const now = this.clock.now();
     const timezone = (await findTimezone(sql, owner)) ?? 'UTC';
@@ -90,7 +101,7 @@ export class Routines {
     return writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
       const context = await this.context(sql, owner);
-      const stored = storedRecurrence(recurrence, context.today);
+      const stored = this.stored(recurrence, null, context.today);
       const [root] = await insertTasks(
         sql,
         owner,
@@ -135,11 +146,7 @@ export class Routines {
         const next =
           recurrence === undefined
             ? before.recurrence
-            : recurrence &&
-              storedRecurrence(
-                { ...recurrence, starts_on: recurrence.starts_on ?? before.recurrence?.starts_on },
-                context.today,
-              );
+            : recurrence && this.stored(recurrence, before.recurrence, context.today);
         const series = recurrence === undefined ? saved : await saveRecurrence(sql, owner, id, next);
         if (series !== saved) emitTaskEvent(outbox, 'taskUpdated', series, context.now);
         if (!before.recurrence) {
@@ -334,10 +341,12 @@ export class Routines {
       context.now,
     );
     for (const occurrence of future.filter((row) => matching.has(row.occurrence_date as string))) {
+      // A field the occurrence changed on its own (it no longer equals the series' old value) stays its own.
+      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
       const changes = Object.fromEntries(
-        CARRIED_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(series[field])).map(
-          (field) => [field, series[field]],
-        ),
+        CARRIED_FIELDS.filter(
+          (field) => !same(before[field], series[field]) && same(occurrence[field], before[field]),
+        ).map((field) => [field, series[field]]),
       );
       const bounds = windowChanged
         ? occurrenceBounds(next, occurrence.occurrence_date as string, context.timezone)
