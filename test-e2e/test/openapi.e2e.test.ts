@@ -12,6 +12,8 @@ const UNDOCUMENTED = new Set([
   'GET /api/v1/service/integrations/oauth/callback',
   'POST /api/v1/service/integrations/google/notifications',
   'POST /api/v1/service/integrations/microsoft/notifications',
+  // The calendar feed polled by calendar apps (contract: public, left out of the schema).
+  'GET /api/v1/service/calendar/feed/:file',
 ]);
 
 /** Answers a standard fixes as OAuth-style `{ error, error_description }` JSON, not problem+json. */

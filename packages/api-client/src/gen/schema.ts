@@ -1361,8 +1361,8 @@ export interface paths {
         get: operations["listTasks"];
         put?: never;
         /**
-         * Create a task
-         * @description Only `title` is required. Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`).
+         * Create a task (or a routine, or a task from text)
+         * @description Only `title` is required, or `raw_input` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`). With `recurrence` the task is a routine: its occurrences through `horizon_days` are created at once.
          */
         post: operations["createTask"];
         delete?: never;
@@ -1382,13 +1382,13 @@ export interface paths {
         get: operations["getTask"];
         put?: never;
         post?: never;
-        /** Delete a task and its subtree */
+        /** Delete a task and its subtree (a routine keeps its history) */
         delete: operations["deleteTask"];
         options?: never;
         head?: never;
         /**
          * Update a task (also manual scheduling and status changes)
-         * @description Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`.
+         * @description Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`. On a routine's series, an edit (and a changed `recurrence`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local.
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -1444,6 +1444,46 @@ export interface paths {
         put?: never;
         /** Set the position of a task among its siblings */
         post: operations["reorderTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/tasks/{task_id}/occurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A routine's occurrences
+         * @description A routine's occurrences dated `from`..`to` (at most 366 days), by date. 404 unless the task is the caller's routine.
+         */
+        get: operations["listTaskOccurrences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/tasks/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture from text (nothing is created)
+         * @description What a line of English says about a task, read by the builtin parser in the caller's timezone: title, duration, priority, tags, dates and a recurrence. Nothing is created.
+         */
+        post: operations["parseTaskText"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1706,6 +1746,27 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/calendar/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or rotate the calendar feed URL
+         * @description A new secret `.ics` URL of your scheduled tasks (30 days back to 90 ahead) for Google, Apple or Outlook calendars; an earlier URL stops working. The URL is shown only here: keep it secret.
+         */
+        post: operations["createCalendarFeed"];
+        /** Revoke the calendar feed URL (it answers 404 from now on) */
+        delete: operations["revokeCalendarFeed"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2581,6 +2642,33 @@ export interface components {
                 used_day: number;
             };
         };
+        Recurrence: {
+            /**
+             * @description an RFC 5545 RRULE value without the RRULE: prefix, at most one occurrence a day
+             * @example FREQ=DAILY
+             * @example FREQ=WEEKLY;BYDAY=MO,TH
+             * @example FREQ=MONTHLY;BYDAY=-1FR
+             */
+            rule: string;
+            /**
+             * Format: date
+             * @description first local date (default: today in the user's timezone)
+             */
+            starts_on?: string;
+            /** @description last local date, inclusive */
+            until?: string | null;
+            /** @description where an occurrence belongs on its date (default: the whole day) */
+            window?: {
+                /** @description local wall-clock time HH:MM (end may be 24:00) */
+                start: string;
+                /** @description local wall-clock time HH:MM (end may be 24:00) */
+                end: string;
+            } | null;
+            /** @description Default: 14. */
+            horizon_days?: number;
+            /** @description Default: true. */
+            auto_schedule?: boolean;
+        };
         ReflowRequest: {
             /** Format: uuid */
             root_task_id: string;
@@ -2752,6 +2840,14 @@ export interface components {
             cost_usd: number;
             dry_run: boolean;
         };
+        SeriesStats: {
+            done: number;
+            skipped: number;
+            /** @description past occurrences neither done nor skipped */
+            missed: number;
+            current_streak: number;
+            longest_streak: number;
+        };
         Settings: {
             /** Format: uuid */
             user_id: string;
@@ -2873,14 +2969,32 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description a routine's rule (its series task only) */
+            recurrence: {
+                rule: string;
+                /** Format: date */
+                starts_on: string;
+                until: string | null;
+                window: {
+                    start: string;
+                    end: string;
+                } | null;
+                horizon_days: number;
+                auto_schedule: boolean;
+            } | null;
+            /** @description the routine this occurrence, or a step of one, was generated from */
+            series_id: string | null;
+            /** @description an occurrence's local date (on its root) */
+            occurrence_date: string | null;
         };
         TaskCreate: {
-            title: string;
+            /** @description required unless raw_input is given */
+            title?: string;
             description?: string | null;
             raw_input?: string | null;
-            /** @description 1 = highest .. 5 = lowest. Default: 3. */
+            /** @description 1 = highest .. 5 = lowest (default 3) */
             priority?: number;
-            /** @description Default: 30. */
+            /** @description default 30 */
             duration_min?: number;
             deadline_at?: string | null;
             earliest_start_at?: string | null;
@@ -2888,10 +3002,11 @@ export interface components {
             reminder_channels?: ("email" | "inapp" | "webhook")[];
             /** @description Default: 10. */
             reminder_offset_min?: number;
-            /** @description Default: []. */
             tags?: string[];
             /** @description Default: null. */
             parent_task_id?: string | null;
+            /** @description makes the task a routine (root tasks only) */
+            recurrence?: components["schemas"]["Recurrence"] | null;
         };
         TaskMove: {
             parent_task_id: string | null;
@@ -2913,6 +3028,8 @@ export interface components {
             chosen_slot_start?: string | null;
             /** @description after chosen_slot_start; null clears the slot */
             chosen_slot_end?: string | null;
+            /** @description sets or changes the routine (root tasks only); null ends it, keeping its history */
+            recurrence?: components["schemas"]["Recurrence"] | null;
         };
         TaskReorder: {
             /** @description 0-based position among the siblings; past the end appends */
@@ -2947,6 +3064,23 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description a routine's rule (its series task only) */
+            recurrence: {
+                rule: string;
+                /** Format: date */
+                starts_on: string;
+                until: string | null;
+                window: {
+                    start: string;
+                    end: string;
+                } | null;
+                horizon_days: number;
+                auto_schedule: boolean;
+            } | null;
+            /** @description the routine this occurrence, or a step of one, was generated from */
+            series_id: string | null;
+            /** @description an occurrence's local date (on its root) */
+            occurrence_date: string | null;
             /** @description the task's own duration plus its children's roll-ups */
             rolled_up_duration_min: number;
             children: components["schemas"]["TaskTree"][];
@@ -9814,6 +9948,8 @@ export interface operations {
                 status?: "pending" | "scheduled" | "done" | "skipped" | "cancelled";
                 parent_task_id?: string;
                 tag?: string;
+                /** @description a routine's occurrences and their steps */
+                series_id?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -9861,7 +9997,20 @@ export interface operations {
                      *         "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *         "completed_at": "2026-03-02T09:00:00Z",
                      *         "created_at": "2026-03-02T09:00:00Z",
-                     *         "updated_at": "2026-03-02T09:00:00Z"
+                     *         "updated_at": "2026-03-02T09:00:00Z",
+                     *         "recurrence": {
+                     *           "rule": "string",
+                     *           "starts_on": "2026-03-02",
+                     *           "until": "2026-03-02",
+                     *           "window": {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           },
+                     *           "horizon_days": 1,
+                     *           "auto_schedule": true
+                     *         },
+                     *         "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "occurrence_date": "2026-03-02"
                      *       }
                      *     ]
                      */
@@ -9888,16 +10037,29 @@ export interface operations {
                  *       "title": "Water the plants",
                  *       "description": "Every other morning, before work",
                  *       "raw_input": "water the plants every other morning, 20 min",
-                 *       "priority": 3,
-                 *       "duration_min": 30,
+                 *       "priority": 1,
+                 *       "duration_min": 1,
                  *       "deadline_at": "2026-03-02T09:00:00Z",
                  *       "earliest_start_at": "2026-03-02T09:00:00Z",
                  *       "reminder_channels": [
                  *         "inapp"
                  *       ],
                  *       "reminder_offset_min": 10,
-                 *       "tags": [],
-                 *       "parent_task_id": null
+                 *       "tags": [
+                 *         "string"
+                 *       ],
+                 *       "parent_task_id": null,
+                 *       "recurrence": {
+                 *         "rule": "FREQ=DAILY",
+                 *         "starts_on": "2026-03-02",
+                 *         "until": "2026-03-02",
+                 *         "window": {
+                 *           "start": "2026-03-02T09:00:00Z",
+                 *           "end": "2026-03-02T09:30:00Z"
+                 *         },
+                 *         "horizon_days": 14,
+                 *         "auto_schedule": true
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["TaskCreate"];
@@ -9941,10 +10103,77 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02",
+                     *       "series_stats": {
+                     *         "done": 1,
+                     *         "skipped": 1,
+                     *         "missed": 1,
+                     *         "current_streak": 1,
+                     *         "longest_streak": 1
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Task"];
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        tenant_id: string;
+                        /** Format: uuid */
+                        user_id: string;
+                        parent_task_id: string | null;
+                        depth: number;
+                        sort_order: number;
+                        title: string;
+                        description: string | null;
+                        raw_input: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "scheduled" | "done" | "skipped" | "cancelled";
+                        priority: number;
+                        duration_min: number;
+                        deadline_at: string | null;
+                        earliest_start_at: string | null;
+                        reminder_channels: ("email" | "inapp" | "webhook")[];
+                        reminder_offset_min: number;
+                        tags: string[];
+                        chosen_slot_start: string | null;
+                        chosen_slot_end: string | null;
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description a routine's rule (its series task only) */
+                        recurrence: {
+                            rule: string;
+                            /** Format: date */
+                            starts_on: string;
+                            until: string | null;
+                            window: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            horizon_days: number;
+                            auto_schedule: boolean;
+                        } | null;
+                        /** @description the routine this occurrence, or a step of one, was generated from */
+                        series_id: string | null;
+                        /** @description an occurrence's local date (on its root) */
+                        occurrence_date: string | null;
+                        series_stats?: components["schemas"]["SeriesStats"];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10043,10 +10272,77 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02",
+                     *       "series_stats": {
+                     *         "done": 1,
+                     *         "skipped": 1,
+                     *         "missed": 1,
+                     *         "current_streak": 1,
+                     *         "longest_streak": 1
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Task"];
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        tenant_id: string;
+                        /** Format: uuid */
+                        user_id: string;
+                        parent_task_id: string | null;
+                        depth: number;
+                        sort_order: number;
+                        title: string;
+                        description: string | null;
+                        raw_input: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "scheduled" | "done" | "skipped" | "cancelled";
+                        priority: number;
+                        duration_min: number;
+                        deadline_at: string | null;
+                        earliest_start_at: string | null;
+                        reminder_channels: ("email" | "inapp" | "webhook")[];
+                        reminder_offset_min: number;
+                        tags: string[];
+                        chosen_slot_start: string | null;
+                        chosen_slot_end: string | null;
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description a routine's rule (its series task only) */
+                        recurrence: {
+                            rule: string;
+                            /** Format: date */
+                            starts_on: string;
+                            until: string | null;
+                            window: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            horizon_days: number;
+                            auto_schedule: boolean;
+                        } | null;
+                        /** @description the routine this occurrence, or a step of one, was generated from */
+                        series_id: string | null;
+                        /** @description an occurrence's local date (on its root) */
+                        occurrence_date: string | null;
+                        series_stats?: components["schemas"]["SeriesStats"];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10114,7 +10410,18 @@ export interface operations {
                  *       ],
                  *       "status": "pending",
                  *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                 *       "chosen_slot_end": "2026-03-02T09:00:00Z"
+                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                 *       "recurrence": {
+                 *         "rule": "FREQ=DAILY",
+                 *         "starts_on": "2026-03-02",
+                 *         "until": "2026-03-02",
+                 *         "window": {
+                 *           "start": "2026-03-02T09:00:00Z",
+                 *           "end": "2026-03-02T09:30:00Z"
+                 *         },
+                 *         "horizon_days": 14,
+                 *         "auto_schedule": true
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["TaskPatch"];
@@ -10158,10 +10465,77 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02",
+                     *       "series_stats": {
+                     *         "done": 1,
+                     *         "skipped": 1,
+                     *         "missed": 1,
+                     *         "current_streak": 1,
+                     *         "longest_streak": 1
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Task"];
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        tenant_id: string;
+                        /** Format: uuid */
+                        user_id: string;
+                        parent_task_id: string | null;
+                        depth: number;
+                        sort_order: number;
+                        title: string;
+                        description: string | null;
+                        raw_input: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "scheduled" | "done" | "skipped" | "cancelled";
+                        priority: number;
+                        duration_min: number;
+                        deadline_at: string | null;
+                        earliest_start_at: string | null;
+                        reminder_channels: ("email" | "inapp" | "webhook")[];
+                        reminder_offset_min: number;
+                        tags: string[];
+                        chosen_slot_start: string | null;
+                        chosen_slot_end: string | null;
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description a routine's rule (its series task only) */
+                        recurrence: {
+                            rule: string;
+                            /** Format: date */
+                            starts_on: string;
+                            until: string | null;
+                            window: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            horizon_days: number;
+                            auto_schedule: boolean;
+                        } | null;
+                        /** @description the routine this occurrence, or a step of one, was generated from */
+                        series_id: string | null;
+                        /** @description an occurrence's local date (on its root) */
+                        occurrence_date: string | null;
+                        series_stats?: components["schemas"]["SeriesStats"];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10242,6 +10616,19 @@ export interface operations {
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
                      *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02",
                      *       "rolled_up_duration_min": 1,
                      *       "children": [
                      *         {
@@ -10271,6 +10658,19 @@ export interface operations {
                      *           "completed_at": "2026-03-02T09:00:00Z",
                      *           "created_at": "2026-03-02T09:00:00Z",
                      *           "updated_at": "2026-03-02T09:00:00Z",
+                     *           "recurrence": {
+                     *             "rule": "string",
+                     *             "starts_on": "2026-03-02",
+                     *             "until": "2026-03-02",
+                     *             "window": {
+                     *               "start": "2026-03-02T09:00:00Z",
+                     *               "end": "2026-03-02T09:30:00Z"
+                     *             },
+                     *             "horizon_days": 1,
+                     *             "auto_schedule": true
+                     *           },
+                     *           "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "occurrence_date": "2026-03-02",
                      *           "rolled_up_duration_min": 1,
                      *           "children": [
                      *             {
@@ -10296,6 +10696,19 @@ export interface operations {
                      *               "completed_at": "2026-03-02T09:00:00Z",
                      *               "created_at": "2026-03-02T09:00:00Z",
                      *               "updated_at": "2026-03-02T09:00:00Z",
+                     *               "recurrence": {
+                     *                 "rule": "string",
+                     *                 "starts_on": "2026-03-02",
+                     *                 "until": "2026-03-02",
+                     *                 "window": {
+                     *                   "start": "2026-03-02T09:00:00Z",
+                     *                   "end": "2026-03-02T09:30:00Z"
+                     *                 },
+                     *                 "horizon_days": 1,
+                     *                 "auto_schedule": true
+                     *               },
+                     *               "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *               "occurrence_date": "2026-03-02",
                      *               "rolled_up_duration_min": 1,
                      *               "children": []
                      *             }
@@ -10371,7 +10784,20 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -10463,7 +10889,20 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -10472,6 +10911,203 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTaskOccurrences: {
+        parameters: {
+            query?: {
+                /** @description first local date (default: 30 days before today in the user's timezone) */
+                from?: string;
+                /** @description last local date, inclusive (default: 90 days after from; at most 366 after it) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "items": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "parent_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "depth": 1,
+                     *           "sort_order": 1,
+                     *           "title": "Water the plants",
+                     *           "description": "Every other morning, before work",
+                     *           "raw_input": "water the plants every other morning, 20 min",
+                     *           "status": "pending",
+                     *           "priority": 1,
+                     *           "duration_min": 1,
+                     *           "deadline_at": "2026-03-02T09:00:00Z",
+                     *           "earliest_start_at": "2026-03-02T09:00:00Z",
+                     *           "reminder_channels": [
+                     *             "email"
+                     *           ],
+                     *           "reminder_offset_min": 1,
+                     *           "tags": [
+                     *             "string"
+                     *           ],
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:30:00Z",
+                     *           "completed_at": "2026-03-02T09:00:00Z",
+                     *           "created_at": "2026-03-02T09:00:00Z",
+                     *           "updated_at": "2026-03-02T09:00:00Z",
+                     *           "recurrence": {
+                     *             "rule": "string",
+                     *             "starts_on": "2026-03-02",
+                     *             "until": "2026-03-02",
+                     *             "window": {
+                     *               "start": "2026-03-02T09:00:00Z",
+                     *               "end": "2026-03-02T09:30:00Z"
+                     *             },
+                     *             "horizon_days": 1,
+                     *             "auto_schedule": true
+                     *           },
+                     *           "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "occurrence_date": "2026-03-02"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        series_id: string;
+                        items: components["schemas"]["Task"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: not one of the caller's routines. Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    parseTaskText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Gym every Monday and Thursday 7am for 1h #health p2",
+                 *       "provider": "builtin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example Gym every Monday and Thursday 7am for 1h #health p2 */
+                    text: string;
+                    /** @description only `builtin` reads the text today */
+                    provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fields": {
+                     *         "title": "Water the plants",
+                     *         "duration_min": 1,
+                     *         "priority": 1,
+                     *         "deadline_at": "2026-03-02T09:00:00Z",
+                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
+                     *         "tags": [
+                     *           "string"
+                     *         ],
+                     *         "recurrence": {
+                     *           "rule": "string",
+                     *           "window": {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           },
+                     *           "starts_on": "string"
+                     *         }
+                     *       },
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "cost_usd": 1
+                     *     }
+                     */
+                    "application/json": {
+                        fields: {
+                            title?: string;
+                            duration_min?: number;
+                            priority?: number;
+                            deadline_at?: string;
+                            earliest_start_at?: string;
+                            tags?: string[];
+                            recurrence?: {
+                                rule: string;
+                                window?: {
+                                    start: string;
+                                    end: string;
+                                };
+                                starts_on?: string;
+                            };
+                        };
+                        provider: string;
+                        model: string | null;
+                        cost_usd: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -11155,7 +11791,20 @@ export interface operations {
                      *         "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *         "completed_at": "2026-03-02T09:00:00Z",
                      *         "created_at": "2026-03-02T09:00:00Z",
-                     *         "updated_at": "2026-03-02T09:00:00Z"
+                     *         "updated_at": "2026-03-02T09:00:00Z",
+                     *         "recurrence": {
+                     *           "rule": "string",
+                     *           "starts_on": "2026-03-02",
+                     *           "until": "2026-03-02",
+                     *           "window": {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           },
+                     *           "horizon_days": 1,
+                     *           "auto_schedule": true
+                     *         },
+                     *         "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "occurrence_date": "2026-03-02"
                      *       }
                      *     ]
                      */
@@ -11225,7 +11874,20 @@ export interface operations {
                      *       "chosen_slot_end": "2026-03-02T09:30:00Z",
                      *       "completed_at": "2026-03-02T09:00:00Z",
                      *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "recurrence": {
+                     *         "rule": "string",
+                     *         "starts_on": "2026-03-02",
+                     *         "until": "2026-03-02",
+                     *         "window": {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         },
+                     *         "horizon_days": 1,
+                     *         "auto_schedule": true
+                     *       },
+                     *       "series_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "occurrence_date": "2026-03-02"
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -11596,6 +12258,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://routinely.example/api/v1/service/calendar/feed/<token>.ics",
+                     *       "created_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @example https://routinely.example/api/v1/service/calendar/feed/<token>.ics
+                         */
+                        url: string;
+                        created_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when there was none) */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };
