@@ -41,8 +41,8 @@ const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`
  * Beyond the anchors (ADR 058): a busy calendar event that overlaps scheduled tasks moves them. The
  * tasks overlapping the event (scheduled, not done; a descendant inside its parent's block moves only with its
  * parent) are placed again by the solver with every other hard rule, the event busy in the task service's copy
- * (the check starts from that service's report that it applied the change). Their decisions (`source: "solver"`, superseding the task's newest), the
- * slots to apply and one `scheduler.schedule.conflicted` event commit together; then the slots are applied.
+ * (the check starts from that service's report that it applied the change). Their decisions (`source:
+ * "solver"`, superseding the task's newest), the slots to apply and one `scheduler.schedule.conflicted` event commit together; then the slots are applied.
  */
 export class ConflictResolver {
   constructor(private readonly deps: ConflictDeps) {}

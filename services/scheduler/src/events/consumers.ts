@@ -36,7 +36,7 @@ export async function rememberUser(
   );
 }
 
-/** Wakes a worker once the consumer's transaction (which follows the handler) has committed; its poll covers an early one. */
+/** Wakes a worker once the consumer's transaction (after the handler) committed; its poll covers an early wake. */
 const wakeAfterCommit = (wake: (() => void) | undefined) => {
   if (wake) setTimeout(wake, 25);
 };

@@ -115,8 +115,8 @@ export class RunService {
 
   /**
    * StartRun (an import's auto_schedule before imports published `task.import.schedule_requested`; kept for
-   * task replicas of the previous release during a rolling upgrade): a background run of the tasks with the user's effective provider;
-   * at the hard cap each batch falls back to the solver instead of refusing the run.
+   * task replicas of the previous release during a rolling upgrade): a background run of the tasks with the
+   * user's effective provider; at the hard cap each batch falls back to the solver instead of refusing the run.
    */
   async startInBackground(owner: Owner, taskIds: readonly string[]) {
     const window = this.window({});
