@@ -1,5 +1,6 @@
 import { startAllInOne } from '@routinely/all-in-one';
 import { type ApiClient, createApiClient } from '@routinely/api-client';
+import { startTopology } from '@routinely/distributed';
 import { createTestDatabase, quietLogger, testHostEnv, uniqueName } from '@routinely/testkit';
 import { inject } from 'vitest';
 import { conformingFetch } from './conformance.js';
@@ -28,6 +29,31 @@ export async function startLocalAllInOne(env: Record<string, string> = {}) {
     running,
     close: async () => {
       await running.close();
+      await db.drop();
+    },
+  };
+}
+
+/**
+ * The six service processes behind the envoy.yaml-driven gateway on a fresh database, JetStream namespace and
+ * Redis key space, with settings of this test's own (what the shared topology of the global setup cannot take).
+ */
+export async function startLocalDistributed(env: Record<string, string> = {}) {
+  const db = await createTestDatabase();
+  const topology = await startTopology({
+    env: {
+      ...testHostEnv(db.url, uniqueName('e2e')),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SHUTDOWN_DRAIN_MS: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      ...env,
+    },
+    output: 'buffer',
+  });
+  return {
+    url: topology.gateway.url,
+    close: async () => {
+      await topology.close();
       await db.drop();
     },
   };

@@ -1,39 +1,38 @@
 import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, startLocalAllInOne, targetAt } from '../src/harness.js';
+import { apiFor, startLocalAllInOne, startLocalDistributed, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
-// The integration service and the task service's unified calendar together in the all-in-one: a Google and a
-// Microsoft calendar (the testkit fakes, speaking the real protocols) connected, synced, changed, pushed and
-// disconnected, checked through the calendar and free/busy routes a client reads.
+// The integration service and the task service's unified calendar together, in both topologies (the
+// all-in-one in one process; the six processes behind the gateway): a Google and a Microsoft calendar (the
+// testkit fakes, speaking the real protocols) connected, synced, changed, pushed and disconnected, checked
+// through the calendar and free/busy routes a client reads. Each topology is this file's own: the fakes'
+// addresses are settings the shared topology does not have.
 const PUBLIC_BASE_URL = 'http://public.routinely.test';
 
-let local: Awaited<ReturnType<typeof startLocalAllInOne>>;
 let google: FakeGoogle;
 let microsoft: FakeMicrosoft;
 let baseUrl = '';
 const target = () => targetAt(baseUrl);
 
-/** The fake reaches "the public base URL" (push notifications) at the local instance. */
+/** The fake reaches "the public base URL" (push notifications) at the instance under test. */
 const deliver: Deliver = (url, init) => fetchDeliver(url.replace(PUBLIC_BASE_URL, baseUrl), init);
 
-beforeAll(async () => {
-  google = await FakeGoogle.start({ deliver });
-  microsoft = await FakeMicrosoft.start({ deliver });
-  local = await startLocalAllInOne({
-    ...google.env(),
-    ...microsoft.env(),
-    PUBLIC_BASE_URL,
-    INTEGRATION_POLL_INTERVAL_S: '3600',
-  });
-  baseUrl = local.running.url;
+const providerEnv = () => ({
+  ...google.env(),
+  ...microsoft.env(),
+  PUBLIC_BASE_URL,
+  INTEGRATION_POLL_INTERVAL_S: '3600',
 });
-afterAll(async () => {
-  await local?.close();
-  await google?.close();
-  await microsoft?.close();
-});
+
+const topologies = {
+  'all-in-one': async () => {
+    const local = await startLocalAllInOne(providerEnv());
+    return { url: local.running.url, close: local.close };
+  },
+  distributed: () => startLocalDistributed(providerEnv()),
+};
 
 /** What the test asks of a provider's calendar, in each provider's own shapes. */
 interface ProviderCalendar {
@@ -84,97 +83,119 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
-describe.each(['google', 'microsoft'] as const)('unified calendar fed by a connected %s calendar', (provider) => {
-  it('shows synced events, merges free/busy with tasks, follows changes and pushes, and forgets them on disconnect', async () => {
-    const calendar = providers[provider]();
-    const user = await registerUser(target());
-    const api = apiFor(target(), user.token);
-    const events = async () =>
-      defined((await api.GET('/api/v1/service/calendar/events', { params: { query: window } })).data, 'the events')
-        .events;
+describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (topology) => {
+  let running: Awaited<ReturnType<(typeof topologies)[typeof topology]>> | undefined;
+  // Fresh provider calendars for each topology: the fakes keep their events.
+  beforeAll(async () => {
+    google = await FakeGoogle.start({ deliver });
+    microsoft = await FakeMicrosoft.start({ deliver });
+    running = await topologies[topology]();
+    baseUrl = running.url;
+  }, 120_000);
+  afterAll(async () => {
+    await running?.close();
+    await google?.close();
+    await microsoft?.close();
+  });
 
-    calendar.add('standup', 'Standup', at('10:00'), at('11:00'));
-    calendar.add('focus', 'Focus', at('14:00'), at('15:00'), true);
-    const task = await api.POST('/api/v1/service/tasks', { body: { title: 'Review', duration_min: 60 } });
-    expect(task.response.status).toBe(201);
-    const taskId = String(task.data?.id);
-    const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
-      params: { path: { task_id: taskId } },
-      body: { chosen_slot_start: at('10:30'), chosen_slot_end: at('11:30') },
+  describe.each(['google', 'microsoft'] as const)('unified calendar fed by a connected %s calendar', (provider) => {
+    it('shows synced events, merges free/busy with tasks, follows changes and pushes, and forgets them on disconnect', async () => {
+      const calendar = providers[provider]();
+      const user = await registerUser(target());
+      const api = apiFor(target(), user.token);
+      const events = async () =>
+        defined((await api.GET('/api/v1/service/calendar/events', { params: { query: window } })).data, 'the events')
+          .events;
+
+      calendar.add('standup', 'Standup', at('10:00'), at('11:00'));
+      calendar.add('focus', 'Focus', at('14:00'), at('15:00'), true);
+      const task = await api.POST('/api/v1/service/tasks', { body: { title: 'Review', duration_min: 60 } });
+      expect(task.response.status).toBe(201);
+      const taskId = String(task.data?.id);
+      const scheduled = await api.PATCH('/api/v1/service/tasks/{task_id}', {
+        params: { path: { task_id: taskId } },
+        body: { chosen_slot_start: at('10:30'), chosen_slot_end: at('11:30') },
+      });
+      expect(scheduled.response.status).toBe(200);
+
+      // Connect: oauth/start, the provider's consent (the fake consents at once), the browser's callback.
+      const start = await api.POST('/api/v1/service/integrations/{provider}/oauth/start', {
+        params: { path: { provider } },
+        body: { return_url: '/settings' },
+      });
+      expect(start.response.status, JSON.stringify(start.error)).toBe(200);
+      const authorization = defined(start.data, 'the authorization');
+      // The provider's consent page is the fake's, not ours: a plain fetch.
+      const consent = await fetch(authorization.auth_url, { redirect: 'manual' });
+      const callback = new URL(consent.headers.get('location') ?? '');
+      // The browser's OAuth callback is left out of the document on purpose (a navigation, not an API call).
+      const back = await fetchUndocumented(target(), `${callback.pathname}${callback.search}`);
+      expect(back.status).toBe(302);
+      expect(back.headers.get('location')).toContain('status=active');
+      const integrationId = authorization.integration_id;
+      const integration = { params: { path: { integration_id: integrationId } } };
+
+      // The first sync's events reach the task service's read model through the outbox and a consumer.
+      // Each event travels on its own, so wait for both of the first sync's events.
+      const synced = await until('the synced events', events, (list) =>
+        ['standup', 'focus'].every((id) => list.some((e) => e.external_id === id)),
+      );
+      const standup = synced.find((e) => e.external_id === 'standup');
+      expect(standup).toMatchObject({ source: provider, title: 'Standup', busy: true, editable: false });
+      expect(synced.find((e) => e.external_id === 'focus')).toMatchObject({ busy: false });
+      expect(synced.find((e) => e.id === taskId)).toMatchObject({ source: 'task', editable: true });
+      const standupEvent = { params: { path: { event_id: String(standup?.id) } } };
+
+      // Free/busy merges the busy event with the overlapping task; the free event is not busy.
+      const freeBusy = await api.GET('/api/v1/service/calendar/free-busy', { params: { query: window } });
+      expect(freeBusy.data?.busy).toEqual([
+        {
+          start: at('10:00'),
+          end: at('11:30'),
+          source: 'mixed',
+          sources: expect.arrayContaining([
+            { source: provider, id: standup?.id, title: 'Standup' },
+            { source: 'task', id: taskId, title: 'Review' },
+          ]),
+        },
+      ]);
+      const notEditable = await api.POST('/api/v1/service/calendar/events/{event_id}/done', standupEvent);
+      expect(notEditable.response.status).toBe(409);
+      expect(notEditable.error?.code).toBe('event_not_editable');
+
+      // Another user sees none of it.
+      const stranger = await registerUser(target());
+      const hidden = await apiFor(target(), stranger.token).GET(
+        '/api/v1/service/calendar/events/{event_id}',
+        standupEvent,
+      );
+      expect(hidden.response.status).toBe(404);
+
+      // A sync on request answers once the unified calendar shows it (read-your-writes, ADR 061): a cancellation
+      // and a new event, read once right after the answer.
+      calendar.cancel('standup');
+      calendar.add('retro', 'Retro', at('16:00'), at('17:00'));
+      const sync = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
+      expect(sync.response.status, JSON.stringify(sync.error)).toBe(200);
+      expect(sync.data).toMatchObject({ created: 1, deleted: 1 });
+      const afterSync = await events();
+      expect(afterSync.some((e) => e.external_id === 'standup')).toBe(false);
+      expect(afterSync.find((e) => e.external_id === 'retro')).toMatchObject({ title: 'Retro', busy: true });
+
+      // A push makes a new event arrive (in the background: nobody waits on a push's answer).
+      calendar.add('lunch', 'Lunch', at('12:00'), at('13:00'));
+      const pushed = await calendar.notify();
+      expect(pushed.length).toBeGreaterThan(0);
+      expect(pushed.every((status) => status >= 200 && status < 300)).toBe(true);
+      await until('the pushed event', events, (list) => list.some((e) => e.external_id === 'lunch'));
+
+      // Disconnect: the integration is kept as revoked and its events have left the unified calendar by the time
+      // the answer comes (read once, right after it).
+      const removed = await api.DELETE('/api/v1/service/integrations/{integration_id}', integration);
+      expect(removed.response.status).toBe(204);
+      expect((await events()).map((e) => e.id)).toEqual([taskId]);
+      const integrations = await api.GET('/api/v1/service/integrations');
+      expect(integrations.data).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
     });
-    expect(scheduled.response.status).toBe(200);
-
-    // Connect: oauth/start, the provider's consent (the fake consents at once), the browser's callback.
-    const start = await api.POST('/api/v1/service/integrations/{provider}/oauth/start', {
-      params: { path: { provider } },
-      body: { return_url: '/settings' },
-    });
-    expect(start.response.status, JSON.stringify(start.error)).toBe(200);
-    const authorization = defined(start.data, 'the authorization');
-    // The provider's consent page is the fake's, not ours: a plain fetch.
-    const consent = await fetch(authorization.auth_url, { redirect: 'manual' });
-    const callback = new URL(consent.headers.get('location') ?? '');
-    // The browser's OAuth callback is left out of the document on purpose (a navigation, not an API call).
-    const back = await fetchUndocumented(target(), `${callback.pathname}${callback.search}`);
-    expect(back.status).toBe(302);
-    expect(back.headers.get('location')).toContain('status=active');
-    const integrationId = authorization.integration_id;
-    const integration = { params: { path: { integration_id: integrationId } } };
-
-    // The first sync's events reach the task service's read model through the outbox and a consumer.
-    // Each event travels on its own, so wait for both of the first sync's events.
-    const synced = await until('the synced events', events, (list) =>
-      ['standup', 'focus'].every((id) => list.some((e) => e.external_id === id)),
-    );
-    const standup = synced.find((e) => e.external_id === 'standup');
-    expect(standup).toMatchObject({ source: provider, title: 'Standup', busy: true, editable: false });
-    expect(synced.find((e) => e.external_id === 'focus')).toMatchObject({ busy: false });
-    expect(synced.find((e) => e.id === taskId)).toMatchObject({ source: 'task', editable: true });
-    const standupEvent = { params: { path: { event_id: String(standup?.id) } } };
-
-    // Free/busy merges the busy event with the overlapping task; the free event is not busy.
-    const freeBusy = await api.GET('/api/v1/service/calendar/free-busy', { params: { query: window } });
-    expect(freeBusy.data?.busy).toEqual([
-      {
-        start: at('10:00'),
-        end: at('11:30'),
-        source: 'mixed',
-        sources: expect.arrayContaining([
-          { source: provider, id: standup?.id, title: 'Standup' },
-          { source: 'task', id: taskId, title: 'Review' },
-        ]),
-      },
-    ]);
-    const notEditable = await api.POST('/api/v1/service/calendar/events/{event_id}/done', standupEvent);
-    expect(notEditable.response.status).toBe(409);
-    expect(notEditable.error?.code).toBe('event_not_editable');
-
-    // Another user sees none of it.
-    const stranger = await registerUser(target());
-    const hidden = await apiFor(target(), stranger.token).GET(
-      '/api/v1/service/calendar/events/{event_id}',
-      standupEvent,
-    );
-    expect(hidden.response.status).toBe(404);
-
-    // A cancellation synced on request leaves the calendar; a push makes a new event arrive.
-    calendar.cancel('standup');
-    const sync = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
-    expect(sync.response.status, JSON.stringify(sync.error)).toBe(200);
-    expect(sync.data).toMatchObject({ deleted: 1 });
-    await until('the cancellation', events, (list) => !list.some((e) => e.external_id === 'standup'));
-    calendar.add('lunch', 'Lunch', at('12:00'), at('13:00'));
-    const pushed = await calendar.notify();
-    expect(pushed.length).toBeGreaterThan(0);
-    expect(pushed.every((status) => status >= 200 && status < 300)).toBe(true);
-    await until('the pushed event', events, (list) => list.some((e) => e.external_id === 'lunch'));
-
-    // Disconnect: the integration is kept as revoked and its events leave the unified calendar.
-    const removed = await api.DELETE('/api/v1/service/integrations/{integration_id}', integration);
-    expect(removed.response.status).toBe(204);
-    const left = await until('the revocation', events, (list) => !list.some((e) => e.source === provider));
-    expect(left.map((e) => e.id)).toEqual([taskId]);
-    const integrations = await api.GET('/api/v1/service/integrations');
-    expect(integrations.data).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
   });
 });

@@ -1,11 +1,12 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay } from '@routinely/events';
+import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
 import { SyncLeases } from './domain/sync-leases.js';
+import { subscribeConsumers } from './events/consumers.js';
 import { addIntegrationRpc } from './grpc/integration-rpc.js';
 import { publicRoutes } from './http/public-routes.js';
 import { integrationRoutes } from './http/routes.js';
@@ -73,6 +74,8 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     logger,
   );
 
+  let subscriptions: Subscription[] = [];
+
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(integrationRoutes(ctx));
     await app.register(publicRoutes(ctx));
@@ -94,6 +97,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     async start() {
       ctx.leases.start();
       relay.start();
+      subscriptions = await subscribeConsumers({ orm, transport: deps.transport, logger, clock });
       if (!config.INTEGRATION_WORKERS_ENABLED) return;
       syncPacer?.start();
       syncBeat.started();
@@ -101,6 +105,8 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       channelBeat.started();
     },
     async stop() {
+      for (const subscription of subscriptions) await subscription.stop();
+      subscriptions = [];
       ctx.leases.stop();
       syncBeat.stopped();
       channelBeat.stopped();

@@ -74,6 +74,15 @@ export const configSchema = platformConfigSchema
       'run the sync, polling and channel-renewal workers in this process',
     ),
     INTEGRATION_OUTBOX_POLL_MS: positiveInt(250).describe('how often the outbox relay looks for unpublished events'),
+    INTEGRATION_CALENDAR_WAIT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(5_000)
+      .describe(
+        'how long a sync or disconnect on request waits for the task service to report its changes applied to the unified calendar before answering anyway (0: no wait)',
+      ),
   })
   .superRefine(refuseDevKeyInProduction);
 export type IntegrationConfig = z.infer<typeof configSchema>;

@@ -43,6 +43,9 @@ export async function startHarness(options: { env?: Record<string, string>; logg
       OAUTH_ALLOWED_RETURN_ORIGINS: 'https://app.routinely.test',
       INTEGRATION_WORKERS_ENABLED: 'false',
       INTEGRATION_MAX_INLINE_RETRY_MS: '500',
+      // No task service runs here: nothing would report the unified calendar updated, so a sync on request
+      // does not wait for it (services/task/test/calendar-read-your-writes.test.ts runs both).
+      INTEGRATION_CALENDAR_WAIT_MS: '0',
       ...options.env,
     },
     ...(options.logger ? { logger: options.logger } : {}),

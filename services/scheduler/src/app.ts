@@ -171,7 +171,9 @@ export function buildService(deps: SchedulerServiceDeps) {
         transport: deps.transport,
         logger,
         clock: deps.clock,
+        runs,
         onConflictCheck: () => conflictPacer.wake(),
+        onRunQueued: () => pacer.wake(),
       });
     },
     stop: async () => {

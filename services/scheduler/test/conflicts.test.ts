@@ -13,13 +13,16 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 // The manual clock starts on Saturday 2026-11-21 08:00 UTC; default working hours are Mon-Fri 09:00-17:00 UTC.
-const calendarEvent = (user: TestUser, fields: { title: string; start: string; end: string; version?: number }) =>
+const calendarEvent = (
+  user: TestUser,
+  fields: { title: string; start: string; end: string; version?: number; id?: string },
+) =>
   makeEvent(
     integrationEvents.eventUpserted,
     { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() },
     {
       event: {
-        id: uuidv7(),
+        id: fields.id ?? uuidv7(),
         integration_id: uuidv7(),
         provider: 'google',
         external_id: `ext-${uuidv7()}`,
@@ -35,9 +38,24 @@ const calendarEvent = (user: TestUser, fields: { title: string; start: string; e
     },
   );
 
+/** The task service's report that it applied (or declined) a calendar change, taken in by every consumer. */
+const reported = async (sourceEventId: string) =>
+  (
+    await Sql.pool(h.task.orm).rows(
+      `select 1 from outbox where payload->>'type' = 'task.external_event.applied'
+         and payload->'data'->>'source_event_id' = ? and published_at is not null`,
+      [sourceEventId],
+    )
+  ).length;
+
+/**
+ * A calendar change as the integration service publishes it: the task service applies it to its copy and
+ * reports that, and only the report reaches the scheduler. Resolves once the scheduler took the report in.
+ */
 const publish = async (event: ReturnType<typeof calendarEvent>) => {
-  await h.scheduler.transport.publish(event);
-  await h.scheduler.transport.whenHandled?.(event.id);
+  await h.transport.publish(event);
+  await h.transport.whenHandled?.(event.id);
+  await vi.waitFor(async () => expect(await reported(event.id)).toBe(1), { timeout: 10_000, interval: 25 });
 };
 
 const sql = () => Sql.pool(h.scheduler.orm);
@@ -83,7 +101,8 @@ describe('a calendar event overlapping a scheduled task', () => {
       expect.objectContaining({ task_id: task.id, to_start: '2026-11-23T10:30:00.000Z' }),
     ]);
 
-    // The same event delivered again (and the same version republished) changes nothing.
+    // The same event delivered again (and the same version republished, which the task service declines as
+    // not newer than its copy) changes nothing.
     await publish(event);
     await publish({ ...event, id: uuidv7() });
     expect(await checksDone(event.data.event.id)).toEqual([{ status: 'done' }]);
@@ -158,6 +177,38 @@ describe('a calendar event overlapping a scheduled task', () => {
       timeout: 10_000,
       interval: 50,
     });
+    expect(await getTask(h, user, task.id)).toMatchObject({ chosen_slot_start: '2026-11-23T09:00:00.000Z' });
+    expect(await decisionsOf(task.id)).toHaveLength(1);
+    expect(await conflictEvents(user.userId)).toEqual([]);
+  });
+
+  it('checks only what the task service applied: a late, older copy of an event starts no check', async () => {
+    const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
+    const task = await createTask(h, user, { title: 'stays', duration_min: 60 });
+    await ok(await h.scheduler.call(user, 'POST', '/service/schedule', { task_ids: [task.id] }));
+    const id = uuidv7();
+    // Version 2 moved the event clear of the task; version 1 (over the task) arrives after it.
+    const newer = calendarEvent(user, {
+      id,
+      title: 'Moved',
+      start: '2026-11-23T15:00:00Z',
+      end: '2026-11-23T16:00:00Z',
+      version: 2,
+    });
+    const older = calendarEvent(user, {
+      id,
+      title: 'Moved',
+      start: '2026-11-23T09:00:00Z',
+      end: '2026-11-23T10:00:00Z',
+      version: 1,
+    });
+    await publish(newer);
+    await vi.waitFor(async () => expect(await checksDone(id)).toEqual([{ status: 'done' }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    await publish(older);
+    expect(await checksDone(id)).toEqual([{ status: 'done' }]);
     expect(await getTask(h, user, task.id)).toMatchObject({ chosen_slot_start: '2026-11-23T09:00:00.000Z' });
     expect(await decisionsOf(task.id)).toHaveLength(1);
     expect(await conflictEvents(user.userId)).toEqual([]);

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import type { EventTransport } from '@routinely/events';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
 import { type CallAs, type FakeLlmServer, startServiceHarness, type TestUser } from '@routinely/testkit';
@@ -25,7 +26,11 @@ export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } 
   };
 }
 
-/** The scheduler with a real task service: each serves gRPC on loopback and calls the other. */
+/**
+ * The scheduler with a real task service on one event transport (the task service's events reach the
+ * scheduler's consumers as in a deployment): each serves gRPC on loopback, the scheduler calls the task service
+ * (runs) and the task service the scheduler (import quotas, the dashboard's figures).
+ */
 export interface RunHarness {
   scheduler: Harness;
   /** The task service; `orm` reaches its database for rows the API no longer writes (legacy data). */
@@ -35,6 +40,8 @@ export interface RunHarness {
   schedulerAddress: string;
   /** Where the task service answers gRPC (for spawned scheduler instances). */
   grpcAddresses: Partial<Record<ServiceName, string>>;
+  /** The transport both services publish to and consume from. */
+  transport: EventTransport;
   close(): Promise<void>;
 }
 
@@ -45,13 +52,18 @@ export async function startRunHarness(
   const clock = new ManualClock();
   // Filled once the task service listens: the scheduler resolves the address on its first call.
   const grpcAddresses: Partial<Record<ServiceName, string>> = {};
-  const scheduler = await startHarness({ SCHEDULER_RUN_POLL_MS: '50', ...env }, { extra, clock, grpcAddresses });
+  const transport = taskModule.local.transport();
+  const scheduler = await startHarness(
+    { SCHEDULER_RUN_POLL_MS: '50', ...env },
+    { extra, clock, grpcAddresses, transport },
+  );
   const schedulerServer = new Server();
   scheduler.service.addGrpc?.(schedulerServer);
   const schedulerAddress = await startRpcServer(schedulerServer, '127.0.0.1', 0);
   const task = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20' },
     clock,
+    transport,
     internalSecret: INTERNAL_SECRET,
     // The dashboard's peers are not part of these tests: a loopback port nothing listens on.
     grpcAddresses: { scheduler: schedulerAddress, delivery: '127.0.0.1:9', integration: '127.0.0.1:9' },
@@ -65,11 +77,13 @@ export async function startRunHarness(
     clock,
     schedulerAddress,
     grpcAddresses,
+    transport,
     close: async () => {
       await scheduler.close();
       await stopRpcServer(schedulerServer);
       await task.close();
       await stopRpcServer(taskServer);
+      await transport.close();
     },
   };
 }

@@ -4,7 +4,6 @@ import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
 import { SchedulerImportQuota } from './adapters/scheduler-import-quota.js';
-import { SchedulerRuns } from './adapters/scheduler-runs.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
 import { CalendarService } from './domain/calendar/calendar.js';
@@ -13,7 +12,6 @@ import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js'
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
 import { CalendarFeeds } from './domain/feed/calendar-feeds.js';
-import type { ScheduleStarter } from './domain/import/auto-schedule.js';
 import type { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
@@ -43,8 +41,6 @@ export interface TaskServiceDeps {
   grpcAddress(service: ServiceName): string;
   /** Who counts bulk imports against their limits; defaults to the scheduler's ConsumeImportQuota over gRPC. */
   importQuota?: ImportQuota;
-  /** Who starts the scheduling run of an import with auto_schedule; defaults to the scheduler's StartRun. */
-  scheduleStarter?: ScheduleStarter;
   /** Shared Redis when REDIS_URL is set: the admin health page PINGs it. */
   redis?: CachePing | undefined;
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
@@ -73,13 +69,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     deps.importQuota ??
     new SchedulerImportQuota(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
   const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
-  const scheduleStarter =
-    deps.scheduleStarter ??
-    new SchedulerRuns(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
-  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks, {
-    starter: scheduleStarter,
-    logger,
-  });
+  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
   const importPacer = new Pacer(
     'import-worker',
     () => worker.pass(),
@@ -100,7 +90,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(taskRoutes({ tasks, trees, routines, capture }));
       await app.register(routineRoutes(routines, capture));
       await app.register(dependencyRoutes(dependencies));
-      await app.register(importRoutes(importer, jobs, { starter: scheduleStarter, logger }));
+      await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks));
       await app.register(calendarRoutes(calendar));
       await app.register(feedRoutes(feeds));

@@ -9,7 +9,7 @@ export const configSchema = platformConfigSchema.extend({
     .int()
     .positive()
     .default(3_000)
-    .describe("deadline of the task service's calls to the scheduler (import quota, StartRun)"),
+    .describe("deadline of the task service's calls to the scheduler (import quota)"),
   DASHBOARD_CALL_DEADLINE_MS: z.coerce
     .number()
     .int()

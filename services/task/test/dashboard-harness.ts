@@ -29,9 +29,12 @@ export interface DashboardHarness {
   scheduler: { call: CallAs; orm: Orm };
   delivery: { service: DeliveryService };
   integration: { call: CallAs };
+  /** The provider calendar the integration service connects to. */
+  google: FakeGoogle;
   /** Where each peer answers gRPC. */
   addresses: { scheduler: string; delivery: string; integration: string };
-  connectGoogle(user: TestUser): Promise<void>;
+  /** Connects `user`'s Google calendar; answers the integration's id. */
+  connectGoogle(user: TestUser): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,10 @@ async function serveGrpc(service: ServiceInstance) {
  * health page from: each from its module on its own database, gRPC on loopback, one manual clock and one event
  * transport between them (task events make delivery's reminders, the scheduler's soft-cap event a bell notice).
  */
-export async function startDashboardHarness(now: string): Promise<DashboardHarness> {
+export async function startDashboardHarness(
+  now: string,
+  options: { integrationEnv?: Record<string, string> } = {},
+): Promise<DashboardHarness> {
   const clock = new ManualClock(now);
   const transport = new InProcessTransport();
   const shared = { clock, transport, internalSecret: INTERNAL_SECRET };
@@ -73,7 +79,7 @@ export async function startDashboardHarness(now: string): Promise<DashboardHarne
   const google = await FakeGoogle.start({ deliver });
   const integration = await startServiceHarness(integrationModule, {
     ...shared,
-    env: { ...google.env(), PUBLIC_BASE_URL, INTEGRATION_WORKERS_ENABLED: 'true' },
+    env: { ...google.env(), PUBLIC_BASE_URL, INTEGRATION_WORKERS_ENABLED: 'true', ...options.integrationEnv },
   });
   inject = (o) => integration.app.inject(o);
   const schedulerGrpc = await serveGrpc(scheduler.service);
@@ -87,7 +93,7 @@ export async function startDashboardHarness(now: string): Promise<DashboardHarne
   });
 
   /** OAuth start, the fake's consent, the browser's callback: an active Google connection of `user`. */
-  async function connectGoogle(user: TestUser) {
+  async function connectGoogle(user: TestUser): Promise<string> {
     const start = await integration.call(user, 'POST', '/service/integrations/google/oauth/start', {
       return_url: '/settings/integrations',
     });
@@ -96,6 +102,7 @@ export async function startDashboardHarness(now: string): Promise<DashboardHarne
     const callback = new URL(consent.headers.get('location') ?? '');
     const back = await integration.app.inject({ url: `${callback.pathname}${callback.search}` });
     expect(back.statusCode, back.body).toBeLessThan(400);
+    return start.json().integration_id;
   }
 
   return {
@@ -104,6 +111,7 @@ export async function startDashboardHarness(now: string): Promise<DashboardHarne
     scheduler,
     delivery,
     integration,
+    google,
     addresses: { scheduler: schedulerRpc, delivery: deliveryRpc, integration: integrationRpc },
     connectGoogle,
     async close() {

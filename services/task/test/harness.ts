@@ -34,10 +34,12 @@ async function startScheduler(
   clock: ManualClock,
   env: Record<string, string>,
   grpcAddresses: Partial<Record<ServiceName, string>>,
+  transport: EventTransport,
 ): Promise<SchedulerHarness> {
   const harness = await startServiceHarness(schedulerModule, {
     env,
     clock,
+    transport,
     internalSecret: INTERNAL_SECRET,
     grpcAddresses,
   });
@@ -66,9 +68,11 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const clock = new ManualClock();
-  // The scheduler's runs call this task service back (an import's auto_schedule): its address once it listens.
+  // One transport for both, as in a deployment: an import's auto_schedule reaches the scheduler as an event.
+  const transport = options.transport ?? taskModule.local.transport();
+  // The scheduler's runs read and place this service's tasks: its address once it listens.
   const schedulerPeers: Partial<Record<ServiceName, string>> = {};
-  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {}, schedulerPeers);
+  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {}, schedulerPeers, transport);
   const shared = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20', ...env },
     clock,
@@ -76,7 +80,7 @@ export async function startHarness(
     // Delivery and integration answer only the dashboard and health routes (test/dashboard-harness.ts starts
     // them); elsewhere nothing listens there and those figures come back null.
     grpcAddresses: { scheduler: scheduler.address, delivery: NO_PEER, integration: NO_PEER },
-    ...(options.transport ? { transport: options.transport } : {}),
+    transport,
     ...(options.extra ? { deps: options.extra } : {}),
   });
   const taskServer = new Server();
@@ -90,6 +94,7 @@ export async function startHarness(
       await scheduler.close();
       await stopRpcServer(taskServer);
       await shared.close();
+      if (!options.transport) await transport.close();
     },
   };
 }

@@ -106,6 +106,26 @@ describe('synchronous bulk import', () => {
     expect(bad.json().errors).toMatchObject([{ row: 1, loc: ['priority'] }]);
   });
 
+  it('with auto_schedule, asks the scheduler (an event of the commit) for a run that places the tasks', async () => {
+    const who = h.tokens.user();
+    const res = await importRows(who, [{ title: 'Plan', duration_min: 30 }], { auto_schedule: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const [taskId] = res.json().created_ids;
+    const run = await vi.waitFor(
+      async () => {
+        const latest = (await h.scheduler.call(who, 'GET', '/service/schedule/runs/latest')).json();
+        expect(latest.status).toBe('completed');
+        return latest;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(run.decisions).toEqual([expect.objectContaining({ task_id: taskId })]);
+    expect((await call(h, who, 'GET', `/service/tasks/${taskId}`)).json()).toMatchObject({
+      status: 'scheduled',
+      chosen_slot_start: run.decisions[0].chosen_slot_start,
+    });
+  });
+
   it('answers 413 above 100 rows and 429 past the quota', async () => {
     const who = h.tokens.user();
     const many = Array.from({ length: 101 }, (_, i) => ({ title: `t${i}` }));
@@ -189,16 +209,10 @@ describe('import jobs', () => {
     expect(commit.statusCode).toBe(202);
     const done = await waitForJob(who, jobId, 'committed');
     expect(done.created_ids).toHaveLength(150);
-    expect(done).toMatchObject({ auto_schedule: true });
-    // auto_schedule: the worker starts a background run of the created tasks and records its id.
-    const runId = await vi.waitFor(
-      async () => {
-        const job = (await call(h, who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
-        expect(job.schedule_run_id).toMatch(/^[0-9a-f-]{36}$/);
-        return job.schedule_run_id as string;
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    // auto_schedule: the commit names the run it asked the scheduler for (an event in the commit's
+    // transaction); the scheduler creates the run under that id.
+    expect(done).toMatchObject({ auto_schedule: true, schedule_run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const runId = done.schedule_run_id as string;
     const run = await vi.waitFor(
       async () => {
         const res = (await h.scheduler.call(who, 'GET', `/service/schedule/runs/${runId}`)).json();

@@ -1318,7 +1318,7 @@ export interface paths {
         put?: never;
         /**
          * Sync now; answers exact counts
-         * @description One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included.
+         * @description One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included. The answer comes once the unified calendar (`GET /calendar/events`) shows the changes, or after a bounded wait (`INTEGRATION_CALENDAR_WAIT_MS`) when it cannot tell.
          */
         post: operations["syncIntegration"];
         delete?: never;
@@ -1339,7 +1339,7 @@ export interface paths {
         post?: never;
         /**
          * Disconnect: revoke, stop push, drop its events (the row stays as revoked)
-         * @description The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar; the provider's grant is revoked where it offers that.
+         * @description The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar (gone from `GET /calendar/events` by the answer, within a bounded wait); the provider's grant is revoked where it offers that.
          */
         delete: operations["disconnectIntegration"];
         options?: never;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../envelope.js';
+import { externalEventSnapshot } from './integration.js';
 
 /** The task as other services need it: everything a reminder or a schedule read model uses. */
 export const taskSnapshot = z.object({
@@ -38,6 +39,40 @@ export const taskEvents = {
   taskCompleted: defineEvent('task.task.completed', taskData),
   taskSkipped: defineEvent('task.task.skipped', taskData),
   taskDeleted: defineEvent('task.task.deleted', taskData),
+};
+
+/**
+ * An import committed with `auto_schedule` asks the scheduler for a background run of its tasks (at most 1,000
+ * per run; a larger import publishes one event per run). The task service chooses `run_id` and records the
+ * first one on the import job in the commit's transaction; the scheduler creates the run under that id, so a
+ * redelivery starts nothing twice and the job names the run before the scheduler has seen the event.
+ */
+export const taskImportEvents = {
+  scheduleRequested: defineEvent(
+    'task.import.schedule_requested',
+    z.object({ run_id: z.string().uuid(), task_ids: z.array(z.string().uuid()).min(1).max(1_000) }),
+  ),
+};
+
+/**
+ * The task service applied a change of a connected calendar to the unified calendar's copy: published in the
+ * transaction that wrote (or, for a late or stale copy, declined) it. `source_event_id` is the integration
+ * service's event it answers, which lets that service know its change is readable in the unified calendar;
+ * the scheduler checks calendar conflicts against busy time that already holds the change. `event` is the
+ * calendar event as the change described it (absent for a whole integration leaving); `applied` is false when
+ * the copy held a newer version or the integration had been disconnected.
+ */
+export const taskCalendarEvents = {
+  externalEventApplied: defineEvent(
+    'task.external_event.applied',
+    z.object({
+      source_event_id: z.string().uuid(),
+      change: z.enum(['upserted', 'deleted', 'integration_revoked']),
+      applied: z.boolean(),
+      integration_id: z.string().uuid(),
+      event: externalEventSnapshot.nullable(),
+    }),
+  ),
 };
 
 /**

@@ -3,6 +3,7 @@ import { eventEntities } from '@routinely/events';
 import { integrationEntities } from './entities.js';
 import { Migration20261123153158 } from './migrations/Migration20261123153158.js';
 import { Migration20261126170649 } from './migrations/Migration20261126170649.js';
+import { Migration20261126195500 } from './migrations/Migration20261126195500.js';
 
 export const dbConfig: ServiceDbConfig = {
   schema: 'integration',
@@ -10,5 +11,6 @@ export const dbConfig: ServiceDbConfig = {
   migrations: [
     { name: 'Migration20261123153158', class: Migration20261123153158 },
     { name: 'Migration20261126170649', class: Migration20261126170649 },
+    { name: 'Migration20261126195500', class: Migration20261126195500 },
   ],
 };

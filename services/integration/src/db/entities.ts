@@ -72,4 +72,19 @@ export const ExternalEvent = defineEntity({
 });
 export type ExternalEventRow = InferEntity<typeof ExternalEvent>;
 
-export const integrationEntities = [Integration, ExternalEvent];
+/**
+ * The task service's reports (`task.external_event.applied`) that it applied one of our events to the unified
+ * calendar, by our event's id: a sync or disconnect on request answers once its events are reported here.
+ * Rows older than an hour are pruned by the consumer that writes them.
+ */
+export const CalendarAcknowledgement = defineEntity({
+  name: 'CalendarAcknowledgement',
+  tableName: 'calendar_acknowledgements',
+  properties: {
+    sourceEventId: p.uuid().primary().fieldName('source_event_id'),
+    acknowledgedAt: p.datetime().fieldName('acknowledged_at'),
+  },
+  indexes: [{ properties: ['acknowledgedAt'], name: 'calendar_acknowledgements_at_idx' }],
+});
+
+export const integrationEntities = [Integration, ExternalEvent, CalendarAcknowledgement];

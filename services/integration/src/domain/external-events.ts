@@ -1,5 +1,5 @@
 import type { EntityManager } from '@routinely/db';
-import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
+import { type EventEnvelope, enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
 import { ExternalEvent, type ExternalEventRow, type IntegrationRow } from '../db/entities.js';
 import type { ChangeSet, ProviderChange } from '../providers/adapter.js';
@@ -40,14 +40,20 @@ const sameContent = (row: ExternalEventRow, c: LiveChange) =>
  * hold is not counted and publishes nothing. Every real change bumps the row's `version` and enqueues, in the
  * same transaction, `eventUpserted` (created, changed or back from cancelled) or `eventDeleted` (cancelled or
  * removed at the provider; the row stays as a `cancelled` tombstone so a late copy is recognised). A full
- * answer (first pass, after 410) also removes every live row the provider no longer returned.
+ * answer (first pass, after 410) also removes every live row the provider no longer returned. Answers the
+ * counts and the ids of the events enqueued.
  */
 export async function applyChanges(
   em: EntityManager,
   integration: IntegrationRow,
   set: ChangeSet,
   now: Date,
-): Promise<SyncCounts> {
+): Promise<{ counts: SyncCounts; eventIds: string[] }> {
+  const eventIds: string[] = [];
+  const publish = (event: EventEnvelope) => {
+    eventIds.push(event.id);
+    enqueue(em, event);
+  };
   const unreadable = new Set(set.unreadable ?? []);
   const counts: SyncCounts = { fetched: set.changes.length + unreadable.size, created: 0, updated: 0, deleted: 0 };
   // The last word on an id wins when a provider repeats it within one answer.
@@ -71,7 +77,7 @@ export async function applyChanges(
     row.version += 1;
     row.updatedAt = now;
     counts.deleted += 1;
-    enqueue(em, makeEvent(integrationEvents.eventDeleted, actor, { event: eventSnapshot(row, integration) }));
+    publish(makeEvent(integrationEvents.eventDeleted, actor, { event: eventSnapshot(row, integration) }));
   };
 
   for (const change of latest.values()) {
@@ -108,7 +114,7 @@ export async function applyChanges(
       });
       counts.created += 1;
     }
-    enqueue(em, makeEvent(integrationEvents.eventUpserted, actor, { event: eventSnapshot(target, integration) }));
+    publish(makeEvent(integrationEvents.eventUpserted, actor, { event: eventSnapshot(target, integration) }));
   }
 
   if (set.full) {
@@ -116,5 +122,5 @@ export async function applyChanges(
       if (!latest.has(row.externalId) && !unreadable.has(row.externalId) && row.status !== 'cancelled') remove(row);
     }
   }
-  return counts;
+  return { counts, eventIds };
 }

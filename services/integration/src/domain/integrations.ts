@@ -12,6 +12,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
 import { consumeOAuthState, lockPendingStart } from '../db/integrations-sql.js';
 import { pkcePair } from '../providers/oauth.js';
+import { untilCalendarHolds } from './calendar-wait.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
 import { apiFor, storeTokens } from './credentials.js';
@@ -226,7 +227,7 @@ export async function finishConnection(
 /**
  * Disconnect: the row stays as `revoked` with its tokens gone, the push channel is stopped, the grant is revoked
  * upstream (best effort) and its events leave our copy; `integrationRevoked` tells the unified calendar to drop
- * every event of the integration.
+ * every event of the integration, and the answer waits until it did (bounded, ADR 061).
  */
 export async function disconnect(ctx: IntegrationContext, owner: Owner, id: string): Promise<void> {
   const em = ctx.orm.em.fork();
@@ -245,7 +246,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
     });
   }
   const now = ctx.clock.now();
-  await em.transactional(async (tx) => {
+  const revoked = await em.transactional(async (tx) => {
     Object.assign(row, {
       status: 'revoked',
       accessTokenSealed: null,
@@ -260,14 +261,15 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
     });
     tx.persist(row);
     await tx.nativeDelete(ExternalEvent, { integrationId: id });
-    enqueue(
-      tx,
-      makeEvent(
-        integrationEvents.integrationRevoked,
-        { tenantId: row.tenantId, userId: row.userId, at: now },
-        { integration: integrationSnapshot(row) },
-      ),
+    const event = makeEvent(
+      integrationEvents.integrationRevoked,
+      { tenantId: row.tenantId, userId: row.userId, at: now },
+      { integration: integrationSnapshot(row) },
     );
+    enqueue(tx, event);
+    return event;
   });
   ctx.relay.kick();
+  // Answered once the unified calendar no longer shows the integration's events (or the wait's bound passed).
+  await untilCalendarHolds(ctx, [revoked.id]);
 }

@@ -4,6 +4,7 @@ import { Integration, type IntegrationRow } from '../db/entities.js';
 import { lockedLeaseHolder } from '../db/integrations-sql.js';
 import { ProviderBusy, ReauthRequired } from '../providers/http.js';
 import { countSync } from '../workers/observability.js';
+import { untilCalendarHolds } from './calendar-wait.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
 import { applyChanges, type SyncCounts } from './external-events.js';
@@ -14,7 +15,7 @@ import type { SyncLease } from './sync-leases.js';
 const DAY_MS = 86_400_000;
 
 export type SyncOutcome =
-  | { ok: true; counts: SyncCounts }
+  | { ok: true; counts: SyncCounts; eventIds: string[] }
   | { ok: false; reason: 'busy'; retryAt: Date }
   | { ok: false; reason: 'reauth_required' }
   | { ok: false; reason: 'failed' }
@@ -73,7 +74,7 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
   };
   try {
     const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
-    const counts = await ctx.orm.em.fork().transactional(async (tx) => {
+    const { counts, eventIds } = await ctx.orm.em.fork().transactional(async (tx) => {
       if ((await lockedLeaseHolder(tx, id)) !== lease.holder) throw new LeaseLost();
       const fresh = await tx.findOneOrFail(Integration, { id });
       const applied = await applyChanges(tx, fresh, set, ctx.clock.now());
@@ -88,7 +89,7 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
     });
     ctx.relay.kick();
     countSync(row.provider, 'ok');
-    return { ok: true, counts };
+    return { ok: true, counts, eventIds };
   } catch (error) {
     if (error instanceof LeaseLost) {
       ctx.logger.warn({ integration_id: id }, 'sync lease lapsed and was taken over; this sync commits nothing');
@@ -127,15 +128,27 @@ async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, las
   );
 }
 
-/** The route's sync: exact counts, or the reason as a problem (one sync per integration at a time). */
+/**
+ * The route's sync: exact counts, or the reason as a problem (one sync per integration at a time). It answers
+ * once the unified calendar shows what it changed (or the wait's bound passed), lease already released.
+ */
 export async function syncOnRequest(ctx: IntegrationContext, row: IntegrationRow): Promise<SyncCounts> {
+  const { counts, eventIds } = await leasedSyncOnRequest(ctx, row);
+  await untilCalendarHolds(ctx, eventIds);
+  return counts;
+}
+
+async function leasedSyncOnRequest(
+  ctx: IntegrationContext,
+  row: IntegrationRow,
+): Promise<{ counts: SyncCounts; eventIds: string[] }> {
   if (row.status === 'revoked') throw new AppError('conflict', 'The integration is revoked');
   if (row.status !== 'active') throw new AppError('conflict', `The integration is ${row.status}: connect it again`);
   const lease = await ctx.leases.take(row.id);
   if (!lease) throw new AppError('conflict', 'A sync of this integration is already running');
   try {
     const outcome = await runLeasedSync(ctx, lease);
-    if (outcome.ok) return outcome.counts;
+    if (outcome.ok) return outcome;
     if (outcome.reason === 'reauth_required') {
       throw new AppError('conflict', 'The provider refused the grant: reconnect the integration (reauth_required)');
     }

@@ -86,7 +86,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         schema: {
           operationId: 'syncIntegration',
           description:
-            'One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included.',
+            'One sync per integration runs at a time (409 while one runs). `fetched` counts every item the provider returned, cancelled and removed ones included. The answer comes once the unified calendar (`GET /calendar/events`) shows the changes, or after a bounded wait (`INTEGRATION_CALENDAR_WAIT_MS`) when it cannot tell.',
           tags,
           summary: 'Sync now; answers exact counts',
           params: integrationParams,
@@ -109,7 +109,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         schema: {
           operationId: 'disconnectIntegration',
           description:
-            "The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar; the provider's grant is revoked where it offers that.",
+            "The row is kept as `revoked`, its tokens erased, its push channel stopped and its events leave the unified calendar (gone from `GET /calendar/events` by the answer, within a bounded wait); the provider's grant is revoked where it offers that.",
           tags,
           summary: 'Disconnect: revoke, stop push, drop its events (the row stays as revoked)',
           params: integrationParams,

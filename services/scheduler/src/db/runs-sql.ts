@@ -53,12 +53,14 @@ const RUN = `id, tenant_id, user_id, status, kind, root_task_id, provider, model
 
 export type NewRun = Omit<RunRow, 'cost_usd' | 'unscheduled' | 'progress_done' | 'error' | 'completed_at'>;
 
-export const insertRun = (sql: Sql, r: NewRun) =>
+/** Writes a run; `ifAbsent` leaves an existing run of that id as it is (a run requested by an event, redelivered). */
+export const insertRun = (sql: Sql, r: NewRun, options: { ifAbsent?: boolean } = {}) =>
   sql.rows(
     `insert into schedule_runs (id, tenant_id, user_id, status, kind, root_task_id, provider, model, task_ids,
        window_start, window_end, dry_run, unscheduled, cost_usd, progress_total, progress_done, error, attempts,
        lease_until, created_by, created_at, started_at, completed_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, '[]'::jsonb, 0, ?, 0, null, ?, ?, ?, ?, ?, null)`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, '[]'::jsonb, 0, ?, 0, null, ?, ?, ?, ?, ?, null)
+     ${options.ifAbsent ? 'on conflict (id) do nothing' : ''}`,
     [
       r.id,
       r.tenant_id,

@@ -14,7 +14,7 @@ import {
 import { insertDecision, markApplied } from '../db/runs-sql.js';
 import type { PlacementLock } from './placement-lock.js';
 import { loadRunPlan, type PlanDeps } from './runs/run-plan.js';
-import type { RunTask, TaskGateway } from './runs/task-gateway.js';
+import type { RunTask } from './runs/task-gateway.js';
 
 const DAY_MS = 86_400_000;
 /** Re-placement looks as far ahead as a default run: now .. now + 14 days. */
@@ -40,9 +40,9 @@ const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 /**
  * Beyond the anchors (ADR 058): a busy calendar event that overlaps scheduled tasks moves them. The
  * tasks overlapping the event (scheduled, not done; a descendant inside its parent's block moves only with its
- * parent) are placed again by the solver with every other hard rule, the event counting as busy whether or not
- * the task service has taken it in yet. Their decisions (`source: "solver"`, superseding the task's newest), the
- * slots to apply and one `scheduler.schedule.conflicted` event commit together; then the slots are applied.
+ * parent) are placed again by the solver with every other hard rule, the event busy in the task service's copy
+ * (the check starts from that service's report that it applied the change). Their decisions (`source:
+ * "solver"`, superseding the task's newest), the slots to apply and one `scheduler.schedule.conflicted` event commit together; then the slots are applied.
  */
 export class ConflictResolver {
   constructor(private readonly deps: ConflictDeps) {}
@@ -102,19 +102,11 @@ export class ConflictResolver {
     if (movers.length === 0) return this.commit(check, [], []);
 
     const window = { start: now, end: new Date(now.getTime() + WINDOW_MS) };
-    const event = { start: eventStart, end: eventEnd };
-    // The event is busy even before the task service's copy of it exists (both consume the same event).
-    const withEvent: PlanDeps = {
-      ...this.deps,
-      tasks: {
-        getTasks: (a, ids, o) => this.deps.tasks.getTasks(a, ids, o),
-        applySlots: (a, s) => this.deps.tasks.applySlots(a, s),
-        getBusy: async (a, w, ex) => [...(await this.deps.tasks.getBusy(a, w, ex)), { ...event, sources: [] }],
-      } satisfies TaskGateway,
-    };
     const ids = open.map((t) => t.id);
+    // The task service published the event this check came from after it applied the change, so the busy
+    // time the plan reads already holds the event (ADR 058).
     const plan = await loadRunPlan(
-      withEvent,
+      this.deps,
       { ...check, task_ids: ids, unscheduled: [], root_task_id: null },
       [],
       window,

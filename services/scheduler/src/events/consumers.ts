@@ -1,15 +1,17 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
   type EventTransport,
-  integrationEvents,
   type Subscription,
   startConsumer,
+  taskCalendarEvents,
+  taskImportEvents,
 } from '@routinely/events';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertConflictCheck } from '../db/conflicts-sql.js';
+import type { RunService } from '../domain/runs/runs.js';
 import { canonicalTimeZone } from '../domain/settings-model.js';
 
 const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
@@ -34,19 +36,33 @@ export async function rememberUser(
   );
 }
 
+/** Wakes a worker once the consumer's transaction (after the handler) committed; its poll covers an early wake. */
+const wakeAfterCommit = (wake: (() => void) | undefined) => {
+  if (wake) setTimeout(wake, 25);
+};
+
 /**
  * The scheduler's consumers only write rows. A busy, live calendar event (new or changed) becomes a conflict
- * check the conflict worker runs (ADR 058); the owner comes from the envelope (the integration service's own
- * write), an event already over is left alone, and one (event, version) is checked once.
+ * check the conflict worker runs (ADR 058) once the task service reports it applied the change to the busy
+ * time the check reads; the owner comes from the envelope (the task service's own write), an event already
+ * over is left alone, and one (event, version) is checked once. An import's auto_schedule becomes a queued
+ * run under the id the task service chose (ADR 056).
  */
-export function schedulerConsumers(options: { clock: Clock; onConflictCheck?: () => void }) {
+export function schedulerConsumers(options: {
+  clock: Clock;
+  runs: Pick<RunService, 'queueRequested'>;
+  onConflictCheck?: () => void;
+  onRunQueued?: () => void;
+}) {
   return {
     conflicts: defineConsumer({
       durable: 'scheduler.schedule-conflicts',
-      events: [integrationEvents.eventUpserted],
+      events: [taskCalendarEvents.externalEventApplied],
       policy: rowWriterPolicy,
       handle: async (em, event) => {
-        const { event: external } = event.data;
+        const { change, applied, event: external } = event.data;
+        // Only a change the task service's copy now holds: a late, older copy moves nothing.
+        if (change !== 'upserted' || !applied || !external) return;
         if (!event.user_id || !external.busy || external.status === 'cancelled') return;
         const start = new Date(external.start);
         const end = new Date(external.end);
@@ -63,8 +79,18 @@ export function schedulerConsumers(options: { clock: Clock; onConflictCheck?: ()
           end,
           now,
         });
-        // The commit follows this handler; the worker's poll covers a wake-up that comes too early.
-        if (options.onConflictCheck) setTimeout(options.onConflictCheck, 25);
+        wakeAfterCommit(options.onConflictCheck);
+      },
+    }),
+    importRuns: defineConsumer({
+      durable: 'scheduler.import-runs',
+      events: [taskImportEvents.scheduleRequested],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        if (!event.user_id) return;
+        const owner = { tenantId: event.tenant_id, userId: event.user_id };
+        await options.runs.queueRequested(Sql.within(em), owner, event.data.run_id, event.data.task_ids);
+        wakeAfterCommit(options.onRunQueued);
       },
     }),
     users: defineConsumer({
@@ -76,13 +102,13 @@ export function schedulerConsumers(options: { clock: Clock; onConflictCheck?: ()
   };
 }
 
-export async function subscribeConsumers(options: {
-  orm: Orm;
-  transport: EventTransport;
-  logger: Logger;
-  clock: Clock;
-  onConflictCheck?: () => void;
-}): Promise<Subscription[]> {
+export async function subscribeConsumers(
+  options: Parameters<typeof schedulerConsumers>[0] & { orm: Orm; transport: EventTransport; logger: Logger },
+): Promise<Subscription[]> {
   const consumers = schedulerConsumers(options);
-  return [await startConsumer(consumers.users, options), await startConsumer(consumers.conflicts, options)];
+  return [
+    await startConsumer(consumers.users, options),
+    await startConsumer(consumers.conflicts, options),
+    await startConsumer(consumers.importRuns, options),
+  ];
 }

@@ -13,12 +13,18 @@ function run(em: EntityManager, query: string, params: unknown[]): Promise<unkno
   return em.getConnection().execute(query, params, 'run', em.getTransactionContext());
 }
 
+/** Whether a statement of the consumer's transaction changed a row. */
+async function changed(em: EntityManager, query: string, params: unknown[]): Promise<boolean> {
+  const result = (await run(em, query, params)) as { affectedRows?: number };
+  return (result.affectedRows ?? 0) > 0;
+}
+
 /**
  * Writes a provider event unless the stored copy is as new or newer (a late, older copy changes nothing,
- * a tombstone included), or its integration was revoked after this copy was written.
+ * a tombstone included), or its integration was revoked after this copy was written. Answers whether it wrote.
  */
-export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<void> {
-  await run(
+export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
+  return changed(
     em,
     `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
      select ?::uuid, ?::uuid, ?::uuid, ?::uuid, ?::text, ?::text, ?::text, ?::timestamptz, ?::timestamptz, ?::boolean,
@@ -54,8 +60,8 @@ export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: Ex
 }
 
 /** Leaves a tombstone at the deletion's version, so an older upsert arriving later cannot resurrect the event. */
-export async function deleteExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<void> {
-  await run(
+export async function deleteExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
+  return changed(
     em,
     `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
      values (?, ?, ?, ?, ?, ?, '', ?, ?, false, 'cancelled', false, ?, ?, ?)

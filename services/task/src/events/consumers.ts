@@ -3,17 +3,23 @@ import {
   authEvents,
   defineConsumer,
   type EventTransport,
+  enqueue,
   integrationEvents,
+  makeEvent,
   type Subscription,
   startConsumer,
+  taskCalendarEvents,
 } from '@routinely/events';
 import { isValidTimeZone, type Logger, type Owner } from '@routinely/platform';
+import type { z } from 'zod';
 import {
   deleteExternalEvent,
   dropIntegrationEvents,
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
+
+type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
 
 /** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
 const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
@@ -36,16 +42,44 @@ export const taskConsumers = {
     handle: async (em, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner) return;
-      switch (event.type) {
-        case 'integration.event.upserted':
-          return upsertExternalEvent(em, owner, event.data.event);
-        case 'integration.event.deleted':
-          return deleteExternalEvent(em, owner, event.data.event);
-        case 'integration.integration.revoked': {
-          const { integration } = event.data;
-          return dropIntegrationEvents(em, owner, integration.id, integration.updated_at);
+      const applied = async (): Promise<Data> => {
+        switch (event.type) {
+          case 'integration.event.upserted': {
+            const written = await upsertExternalEvent(em, owner, event.data.event);
+            return {
+              change: 'upserted',
+              applied: written,
+              integration_id: event.data.event.integration_id,
+              event: event.data.event,
+            };
+          }
+          case 'integration.event.deleted': {
+            const written = await deleteExternalEvent(em, owner, event.data.event);
+            return {
+              change: 'deleted',
+              applied: written,
+              integration_id: event.data.event.integration_id,
+              event: event.data.event,
+            };
+          }
+          case 'integration.integration.revoked': {
+            const { integration } = event.data;
+            await dropIntegrationEvents(em, owner, integration.id, integration.updated_at);
+            return { change: 'integration_revoked', applied: true, integration_id: integration.id, event: null };
+          }
         }
-      }
+      };
+      // Told in this transaction: whoever follows the copy (the integration service's read-your-writes wait,
+      // the scheduler's conflict check) learns of the change only once it is readable here.
+      const data = await applied();
+      enqueue(
+        em,
+        makeEvent(
+          taskCalendarEvents.externalEventApplied,
+          { ...owner, at: new Date(event.occurred_at) },
+          { source_event_id: event.id, ...data },
+        ),
+      );
     },
   }),
   timezones: defineConsumer({

@@ -1,9 +1,9 @@
 import { type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
-import type { Clock, Logger, PassResult } from '@routinely/platform';
+import type { Clock, PassResult } from '@routinely/platform';
 import type { TaskConfig } from '../config.js';
 import { lockOwnerTree } from '../db/task-sql.js';
-import { autoSchedule, type ScheduleStarter } from '../domain/import/auto-schedule.js';
+import { requestAutoSchedule } from '../domain/import/auto-schedule.js';
 import { planAgainstStore, writePlan } from '../domain/import/importer.js';
 import type { JobStatus } from '../domain/import/jobs.js';
 
@@ -33,7 +33,6 @@ export class ImportWorker {
     private readonly config: TaskConfig,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
     private readonly hooks: ImportWorkerHooks = {},
-    private readonly scheduling?: { starter: ScheduleStarter; logger: Logger },
   ) {}
 
   /** One Pacer pass: claims and processes one job, and asks for another pass at once when it found one. */
@@ -89,13 +88,13 @@ export class ImportWorker {
   private async commit(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const now = this.clock.now();
-    const committed = await Sql.transaction(this.orm, async (sql, em) => {
+    await Sql.transaction(this.orm, async (sql, em) => {
       await lockOwnerTree(sql, owner);
       const current = await sql.first<{ status: JobStatus; rows: unknown[]; auto_schedule: boolean }>(
         'select status, rows, auto_schedule from import_jobs where id = ? for update',
         [job.id],
       );
-      if (current?.status !== 'committing') return null;
+      if (current?.status !== 'committing') return;
       // Re-planned under the lock: parents named by rows may have moved or gone since parsing.
       const plan = await planAgainstStore(sql, owner, current.rows);
       if (plan.invalid > 0) {
@@ -104,28 +103,17 @@ export class ImportWorker {
              last_error = 'rows became invalid before the commit', updated_at = ? where id = ?`,
           [plan.valid, plan.invalid, JSON.stringify(plan.errors), now, job.id],
         );
-        return null;
+        return;
       }
       const ids = await writePlan(sql, em, owner, plan, now);
+      // auto_schedule: the run is asked for in this transaction and the job names it at once.
+      const runId = current.auto_schedule && ids.length > 0 ? requestAutoSchedule(em, owner, ids, now) : null;
       await sql.rows(
-        `update import_jobs set status = 'committed', created_ids = ?::jsonb, lease_until = null, updated_at = ?
-         where id = ?`,
-        [JSON.stringify(ids), now, job.id],
+        `update import_jobs set status = 'committed', created_ids = ?::jsonb, schedule_run_id = ?, lease_until = null,
+           updated_at = ? where id = ?`,
+        [JSON.stringify(ids), runId, now, job.id],
       );
-      return { ids, autoSchedule: current.auto_schedule };
     });
     this.relay.kick();
-    if (!committed?.autoSchedule || committed.ids.length === 0 || !this.scheduling) return;
-    const { starter, logger } = this.scheduling;
-    const runId = await autoSchedule(starter, owner, committed.ids, (err) =>
-      logger.warn({ err, job_id: job.id }, 'auto_schedule: the scheduling run could not be started'),
-    );
-    if (runId) {
-      await Sql.pool(this.orm).rows('update import_jobs set schedule_run_id = ?, updated_at = ? where id = ?', [
-        runId,
-        this.clock.now(),
-        job.id,
-      ]);
-    }
   }
 }

@@ -114,14 +114,52 @@ export class RunService {
   }
 
   /**
-   * StartRun (an import's auto_schedule): a background run of the tasks with the user's effective provider;
-   * at the hard cap each batch falls back to the solver instead of refusing the run.
+   * StartRun (an import's auto_schedule before imports published `task.import.schedule_requested`; kept for
+   * task replicas of the previous release during a rolling upgrade): a background run of the tasks with the
+   * user's effective provider; at the hard cap each batch falls back to the solver instead of refusing the run.
    */
   async startInBackground(owner: Owner, taskIds: readonly string[]) {
     const window = this.window({});
     const ids = await this.checkTasks(owner, [...new Set(taskIds)]);
     const provider = await this.provider(owner, undefined, { lenient: true });
     return this.launch(owner, { ids, window, provider, dryRun: false, background: true });
+  }
+
+  /**
+   * An import's auto_schedule (the task service's `task.import.schedule_requested`): a queued background run
+   * under the id the task service chose and already recorded on the import, with the user's effective provider
+   * (at the hard cap each batch falls back to the solver). The tasks are the ones the import just created, so
+   * they are not read here (a task deleted since is left out by the run); a second copy of the request
+   * changes nothing. Runs in the consumer's transaction; the worker is woken once it commits.
+   */
+  async queueRequested(sql: Sql, owner: Owner, runId: string, taskIds: readonly string[]): Promise<void> {
+    const window = this.window({});
+    const provider = await this.provider(owner, undefined, { lenient: true });
+    const ids = [...new Set(taskIds)];
+    await insertRun(
+      sql,
+      {
+        id: runId,
+        tenant_id: owner.tenantId,
+        user_id: owner.userId,
+        status: 'queued',
+        kind: 'schedule',
+        root_task_id: null,
+        provider: provider.name,
+        model: provider.model,
+        task_ids: ids,
+        window_start: window.start,
+        window_end: window.end,
+        dry_run: false,
+        progress_total: ids.length,
+        attempts: 0,
+        lease_until: null,
+        created_by: owner.userId,
+        created_at: this.deps.clock.now(),
+        started_at: null,
+      },
+      { ifAbsent: true },
+    );
   }
 
   /** Writes the run and executes it (synchronous) or queues it (background). */

@@ -1,33 +1,31 @@
+import type { EntityManager } from '@routinely/db';
+import { enqueue, makeEvent, taskImportEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
+import { v7 as uuidv7 } from 'uuid';
 
 /** Most task ids one scheduling run takes (the task service's gRPC reads at most 1,000 ids at once). */
 export const MAX_RUN_TASKS = 1_000;
 
-/** Starts a background scheduling run of freshly imported tasks (the scheduler's StartRun, ADR 057). */
-export interface ScheduleStarter {
-  /** Answers the run id. */
-  startRun(owner: Owner, taskIds: readonly string[]): Promise<string>;
-}
-
 /**
- * Starts the runs of an import with `auto_schedule`: one per 1,000 tasks, answering the first run's id (the
- * job's `schedule_run_id`). The tasks are committed whatever happens here: a scheduler that cannot answer
- * leaves the id null and the user schedules them with POST /schedule.
+ * Asks for the runs of an import with `auto_schedule`, in the import's own transaction: one
+ * `task.import.schedule_requested` per 1,000 tasks, each naming the run id the scheduler will create it under.
+ * Answers the first run's id (the job's `schedule_run_id`). The scheduler is never called: it starts the runs
+ * when the events reach it, so an import commits and answers whether or not the scheduler is up (ADR 056).
  */
-export async function autoSchedule(
-  starter: ScheduleStarter,
-  owner: Owner,
-  taskIds: readonly string[],
-  warn: (error: unknown) => void,
-): Promise<string | null> {
-  let first: string | null = null;
-  try {
-    for (let i = 0; i < taskIds.length; i += MAX_RUN_TASKS) {
-      const id = await starter.startRun(owner, taskIds.slice(i, i + MAX_RUN_TASKS));
-      first ??= id;
-    }
-  } catch (error) {
-    warn(error);
+export function requestAutoSchedule(em: EntityManager, owner: Owner, taskIds: readonly string[], at: Date): string {
+  let first: string | undefined;
+  for (let i = 0; i < taskIds.length; i += MAX_RUN_TASKS) {
+    const runId = uuidv7();
+    first ??= runId;
+    enqueue(
+      em,
+      makeEvent(
+        taskImportEvents.scheduleRequested,
+        { ...owner, at },
+        { run_id: runId, task_ids: taskIds.slice(i, i + MAX_RUN_TASKS) },
+      ),
+    );
   }
+  if (!first) throw new Error('an auto_schedule request needs at least one task');
   return first;
 }

@@ -5,6 +5,7 @@ import { AppError, type Clock } from '@routinely/platform';
 import { insertDependencies } from '../../db/dependency-sql.js';
 import { findTasks, insertTasks, lockOwnerTree } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
+import { requestAutoSchedule } from './auto-schedule.js';
 import type { ImportQuota } from './import-quota.js';
 import { type ImportPlan, planImport } from './plan.js';
 
@@ -76,9 +77,15 @@ export class Importer {
 
   /**
    * Validates up to 100 rows and, when `commit` is set and every row is valid, creates them all in one
-   * transaction (all or nothing). Only a commit counts against the quota.
+   * transaction (all or nothing), with the auto_schedule request when asked. Only a commit counts against the
+   * quota.
    */
-  async importSync(owner: Owner, rows: readonly unknown[], commit: boolean): Promise<ImportResult> {
+  async importSync(
+    owner: Owner,
+    rows: readonly unknown[],
+    options: { commit: boolean; autoSchedule: boolean },
+  ): Promise<ImportResult> {
+    const { commit } = options;
     if (rows.length > SYNC_IMPORT_MAX_ROWS) {
       throw new AppError(
         'payload_too_large',
@@ -93,6 +100,8 @@ export class Importer {
       if (!commit || plan.invalid > 0 || plan.total === 0) return { ...outcome, committed: false, created_ids: [] };
       await this.consumeQuota(owner, 'sync');
       const ids = await writePlan(sql, em, owner, plan, now);
+      // auto_schedule: a background run of the created tasks (GET /schedule/runs/latest finds it).
+      if (options.autoSchedule && ids.length > 0) requestAutoSchedule(em, owner, ids, now);
       return { ...outcome, committed: true, created_ids: ids };
     });
     if (result.committed) this.relay.kick();

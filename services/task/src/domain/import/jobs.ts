@@ -90,7 +90,7 @@ export class ImportJobs {
 
   /**
    * Hands a parsed job without errors to the worker for its all-or-nothing commit. With `auto_schedule` the
-   * worker then starts a scheduling run of the created tasks and records its id in `schedule_run_id`.
+   * worker's commit also asks for a scheduling run of the created tasks and records its id in `schedule_run_id`.
    */
   async commit(owner: Owner, id: string, autoSchedule: boolean): Promise<JobRow> {
     const now = this.clock.now();

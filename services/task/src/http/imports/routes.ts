@@ -1,8 +1,7 @@
-import { type Logger, nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
+import { nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { autoSchedule, type ScheduleStarter } from '../../domain/import/auto-schedule.js';
 import { rowsFromCsv } from '../../domain/import/csv.js';
 import type { Importer } from '../../domain/import/importer.js';
 import { type ImportJobs, JOB_STATUSES, toJobRead } from '../../domain/import/jobs.js';
@@ -71,11 +70,7 @@ function readImport(body: z.output<typeof importBody>, query: z.output<typeof im
   return { rows: body.rows, commit: body.commit, autoSchedule: body.auto_schedule };
 }
 
-export function importRoutes(
-  importer: Importer,
-  jobs: ImportJobs,
-  scheduling: { starter: ScheduleStarter; logger: Logger },
-): FastifyPluginAsync {
+export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -103,15 +98,10 @@ export function importRoutes(
       },
       async (request) => {
         const input = readImport(request.body, request.query);
-        const owner = ownerOf(request);
-        const result = await importer.importSync(owner, input.rows, input.commit);
-        // auto_schedule: a background run of the created tasks (GET /schedule/runs/latest finds it).
-        if (result.committed && input.autoSchedule && result.created_ids.length > 0) {
-          await autoSchedule(scheduling.starter, owner, result.created_ids, (err) =>
-            scheduling.logger.warn({ err }, 'auto_schedule: the scheduling run could not be started'),
-          );
-        }
-        return result;
+        return importer.importSync(ownerOf(request), input.rows, {
+          commit: input.commit,
+          autoSchedule: input.autoSchedule,
+        });
       },
     );
 

@@ -1,0 +1,44 @@
+import type { Orm } from '@routinely/db';
+import {
+  defineConsumer,
+  type EventTransport,
+  type Subscription,
+  startConsumer,
+  taskCalendarEvents,
+} from '@routinely/events';
+import type { Clock, Logger } from '@routinely/platform';
+import { recordAcknowledgement } from '../db/calendar-acknowledgements-sql.js';
+
+/** Reports are read by requests waiting seconds at most; an hour is far beyond any of them. */
+const KEEP_MS = 3_600_000;
+
+/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
+const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
+
+/**
+ * The integration service's one consumer: the task service's reports that it applied our calendar events to
+ * the unified calendar, which a sync or disconnect on request waits for (ADR 061). Any replica records them
+ * in the shared database, so the replica holding the request sees them whichever one consumed the report.
+ */
+export function integrationConsumers(options: { clock: Clock }) {
+  return {
+    calendarAcknowledgements: defineConsumer({
+      durable: 'integration.calendar-acknowledgements',
+      events: [taskCalendarEvents.externalEventApplied],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        const now = options.clock.now();
+        await recordAcknowledgement(em, event.data.source_event_id, now, new Date(now.getTime() - KEEP_MS));
+      },
+    }),
+  };
+}
+
+export async function subscribeConsumers(options: {
+  orm: Orm;
+  transport: EventTransport;
+  logger: Logger;
+  clock: Clock;
+}): Promise<Subscription[]> {
+  return [await startConsumer(integrationConsumers(options).calendarAcknowledgements, options)];
+}
