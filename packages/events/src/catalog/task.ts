@@ -77,16 +77,16 @@ export const taskCalendarEvents = {
 
 /**
  * A routine's fill wrote new occurrences dated today or later whose series asks for `auto_schedule`: the scheduler
- * places them with the builtin solver, all of one fill in one run. Only ids travel; the scheduler reads the tasks.
+ * places them with the builtin solver in one queued run under `run_id` (chosen by the task service, so a
+ * redelivery queues nothing twice). Only ids travel; the run reads the tasks.
  */
 export const seriesEvents = {
   occurrencesGenerated: defineEvent(
     'task.series.occurrences_generated',
     z.object({
-      tenant_id: z.string(),
-      user_id: z.string().uuid(),
+      run_id: z.string().uuid(),
       series_id: z.string().uuid(),
-      task_ids: z.array(z.string().uuid()).min(1),
+      task_ids: z.array(z.string().uuid()).min(1).max(1_000),
     }),
   ),
 };

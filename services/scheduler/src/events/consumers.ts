@@ -4,6 +4,7 @@ import {
   defineConsumer,
   type EventTransport,
   type Subscription,
+  seriesEvents,
   startConsumer,
   taskCalendarEvents,
   taskImportEvents,
@@ -45,8 +46,8 @@ const wakeAfterCommit = (wake: (() => void) | undefined) => {
  * The scheduler's consumers only write rows. A busy, live calendar event (new or changed) becomes a conflict
  * check the conflict worker runs (ADR 058) once the task service reports it applied the change to the busy
  * time the check reads; the owner comes from the envelope (the task service's own write), an event already
- * over is left alone, and one (event, version) is checked once. An import's auto_schedule becomes a queued
- * run under the id the task service chose (ADR 056).
+ * over is left alone, and one (event, version) is checked once. An import's auto_schedule and a routine's new
+ * occurrences (builtin only, ADR 028) become a queued run under the id the task service chose (ADR 056).
  */
 export function schedulerConsumers(options: {
   clock: Clock;
@@ -93,6 +94,18 @@ export function schedulerConsumers(options: {
         wakeAfterCommit(options.onRunQueued);
       },
     }),
+    routineRuns: defineConsumer({
+      durable: 'scheduler.routine-runs',
+      events: [seriesEvents.occurrencesGenerated],
+      policy: rowWriterPolicy,
+      handle: async (em, event) => {
+        if (!event.user_id) return;
+        const owner = { tenantId: event.tenant_id, userId: event.user_id };
+        const { run_id: runId, task_ids: taskIds } = event.data;
+        await options.runs.queueRequested(Sql.within(em), owner, runId, taskIds, { builtinOnly: true });
+        wakeAfterCommit(options.onRunQueued);
+      },
+    }),
     users: defineConsumer({
       durable: 'scheduler.users',
       events: [authEvents.userRegistered, authEvents.userUpdated],
@@ -110,5 +123,6 @@ export async function subscribeConsumers(
     await startConsumer(consumers.users, options),
     await startConsumer(consumers.conflicts, options),
     await startConsumer(consumers.importRuns, options),
+    await startConsumer(consumers.routineRuns, options),
   ];
 }

@@ -132,9 +132,18 @@ export class RunService {
    * they are not read here (a task deleted since is left out by the run); a second copy of the request
    * changes nothing. Runs in the consumer's transaction; the worker is woken once it commits.
    */
-  async queueRequested(sql: Sql, owner: Owner, runId: string, taskIds: readonly string[]): Promise<void> {
+  async queueRequested(
+    sql: Sql,
+    owner: Owner,
+    runId: string,
+    taskIds: readonly string[],
+    options: { builtinOnly?: boolean } = {},
+  ): Promise<void> {
     const window = this.window({});
-    const provider = await this.provider(owner, undefined, { lenient: true });
+    // A routine's occurrences are placed by the solver at no model cost (contract "routines").
+    const provider = options.builtinOnly
+      ? { name: 'builtin' as const, model: BUILTIN_MODEL }
+      : await this.provider(owner, undefined, { lenient: true });
     const ids = [...new Set(taskIds)];
     await insertRun(
       sql,

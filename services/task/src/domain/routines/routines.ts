@@ -300,8 +300,7 @@ export class Routines {
           seriesEvents.occurrencesGenerated,
           { ...owner, at: context.now },
           {
-            tenant_id: owner.tenantId,
-            user_id: owner.userId,
+            run_id: uuidv7(),
             series_id: series.id,
             task_ids: toPlace.map((row) => row.id),
           },
