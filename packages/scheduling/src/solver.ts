@@ -11,6 +11,7 @@ import {
   unitPlacements,
 } from './solver-input.js';
 import { buildModel, type Model } from './solver-model.js';
+import { neighbourhoodSearch } from './solver-neighbourhood.js';
 import type { SlotMs } from './solver-rules.js';
 import { branchAndBound, type Candidate, localSearch, searchBudget, seedRanks } from './solver-search.js';
 import { FreeList } from './solver-structures.js';
@@ -30,6 +31,11 @@ function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } 
   for (const t of input.tasks) if (t.currentStart) current.set(t.id, t.currentStart.getTime());
   return { p, base, m: buildModel(p, current) };
 }
+
+/** Runs of at most this many units get the large-neighbourhood search after the local search, with this work. */
+const NEIGHBOURHOOD_UNITS = 60;
+const NEIGHBOURHOOD_WORK_PER_UNIT = 40_000;
+const NEIGHBOURHOOD_WORK_MAX = 1_200_000;
 
 export function solveGreedy(input: SolverInput, rule: GreedyRule): SolverResult {
   const { p, base, m } = modelOf(input);
@@ -58,6 +64,8 @@ export function solve(input: SolverInput): SolverResult {
     if (exact.starts !== best?.starts)
       bestRank = ranksBy(m, (j) => [Number.isNaN(exact.starts[j] as number) ? 1 : 0, exact.starts[j] as number]);
     chosen = localSearch(m, base, exact, bestRank, budget);
+    if (m.n <= NEIGHBOURHOOD_UNITS)
+      chosen = neighbourhoodSearch(m, base, chosen, { left: Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX) });
   }
   return checked(input, p, m, base, fillGaps(m, base, chosen.starts));
 }
