@@ -65,7 +65,9 @@ export function solve(input: SolverInput): SolverResult {
       bestRank = ranksBy(m, (j) => [Number.isNaN(exact.starts[j] as number) ? 1 : 0, exact.starts[j] as number]);
     chosen = localSearch(m, base, exact, bestRank, budget);
     if (m.n <= NEIGHBOURHOOD_UNITS)
-      chosen = neighbourhoodSearch(m, base, chosen, { left: Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX) });
+      chosen = neighbourhoodSearch(m, base, chosen, {
+        left: Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX),
+      });
   }
   return checked(input, p, m, base, fillGaps(m, base, chosen.starts));
 }
