@@ -66,7 +66,7 @@ function evaluate(m: Model, rank: Float64Array, base: FreeList, budget: Budget):
 }
 
 /** A small deterministic generator (mulberry32) for the perturbations. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
