@@ -58,7 +58,8 @@ export class ReferenceUnproven extends Error {}
 
 /**
  * The optimum of the contract's objective for `input`. `timeLimitSec` bounds HiGHS's time over all stages; when it
- * runs out the call rejects with ReferenceUnproven (the bench reports such instances apart).
+ * runs out the call rejects with ReferenceUnproven (the bench reports such instances apart). `onSchedule` gets the
+ * optimal schedule (each unit's first timed task id and its start), to compare a miss with by hand.
  */
 export async function exactObjective(
   input: SolverInput,
