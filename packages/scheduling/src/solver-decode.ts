@@ -25,6 +25,11 @@ export function compareScores(a: Score, b: Score): number {
 /** Adds unit `j` placed at `start` (NaN: not placed) to `score`. */
 export function addToScore(m: Model, score: Score, j: number, start: number): void {
   const cur = m.current[j] as number[];
+  if (m.countsOnly) {
+    if (!Number.isNaN(start))
+      for (let k = 0; k < PRIORITIES; k++) score[k] = (score[k] as number) - (m.count[j * PRIORITIES + k] as number);
+    return;
+  }
   if (Number.isNaN(start)) {
     score[2 * PRIORITIES] = (score[2 * PRIORITIES] as number) + cur.length / 2;
     return;

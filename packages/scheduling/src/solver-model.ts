@@ -48,6 +48,8 @@ export interface Model {
   size: Int32Array;
   /** Time origin of the score's start sums (keeps them exact integers). */
   origin: number;
+  /** The score counts placed members only (start sums and moves stay 0): the walk for more tasks. */
+  countsOnly?: boolean;
 }
 
 export function buildModel(p: Prepared, tasksWithCurrent: ReadonlyMap<string, number>): Model {

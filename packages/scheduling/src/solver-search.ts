@@ -4,6 +4,8 @@
  * (insertions, then perturbed restarts) with a work budget that scales with the run. Deterministic: the
  * perturbations come from a fixed-seed generator.
  */
+
+import { tightenByCapacity } from './solver-bound.js';
 import { addToScore, compareScores, decode, ranksBy, SCORE_LENGTH, type Score, scoreOf } from './solver-decode.js';
 import { type Model, PRIORITIES, possible } from './solver-model.js';
 import type { FreeList } from './solver-structures.js';
@@ -64,7 +66,7 @@ function evaluate(m: Model, rank: Float64Array, base: FreeList, budget: Budget):
 }
 
 /** A small deterministic generator (mulberry32) for the perturbations. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -162,17 +164,24 @@ export function localSearch(m: Model, base: FreeList, start: Candidate, rank: Fl
  * Branch and bound over schedules built in start-time order: each step puts one more unit at its earliest
  * feasible start after the last one's (every optimal schedule is reached this way, its units taken by start;
  * ADR 052 names the one exception). Each node is itself a schedule (what is not placed stays out); a node whose
- * optimistic score (every unit that could still fit, at its earliest start) cannot beat the best is cut.
+ * optimistic score (every unit that could still fit, at its earliest start, counts capped by the free time left:
+ * solver-bound.ts) cannot beat the best is cut. `work` bounds the unit evaluations (the neighbourhood search gives
+ * each window a small share).
  */
-export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): Candidate & { complete: boolean } {
+export function branchAndBound(
+  m: Model,
+  base: FreeList,
+  incumbent: Candidate,
+  work = EXACT_WORK,
+): Candidate & { complete: boolean; workLeft: number } {
   // A unit counts only with its predecessors placed: one after a unit that can never be placed is not live.
   const isLive = new Uint8Array(m.n);
   for (const j of m.topo) isLive[j] = possible(m, j) && (m.preds[j] ?? []).every((e) => isLive[e.to]) ? 1 : 0;
   const live = Array.from(m.topo).filter((j) => isLive[j]);
   let best = incumbent;
-  if (live.length === 0) return { ...best, complete: true };
-  if (live.length > EXACT_UNITS) return { ...best, complete: false };
-  const budget: Budget = { left: EXACT_WORK };
+  if (live.length === 0) return { ...best, complete: true, workLeft: work };
+  if (live.length > EXACT_UNITS) return { ...best, complete: false, workLeft: work };
+  const budget: Budget = { left: work };
   // Interchangeable units (same length, bounds and weights, no dependency, no current slot) are taken in index
   // order only: the other orders give the same schedules relabelled.
   const twinBefore = new Int32Array(m.n).fill(-1);
@@ -199,19 +208,21 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
     const score = scoreOf(m, valid);
     if (compareScores(score, best.score) < 0) best = { starts: Float64Array.from(valid), score };
   };
-  const visit = (last: number, free: FreeList): void => {
+  // `placedScore` is the score of the placed units (kept up along the path): no schedule below beats it, so the node
+  // itself is checked (with its waiting units left out) only when it could.
+  const visit = (last: number, free: FreeList, placedScore: Score): void => {
     if (budget.left <= 0) return;
     budget.left -= m.n;
-    evaluateNode();
+    if (compareScores(placedScore, best.score) < 0) evaluateNode();
     const options: { j: number; start: number }[] = [];
-    const optimistic = new Float64Array(SCORE_LENGTH);
-    for (let j = 0; j < m.n; j++)
-      if (!Number.isNaN(placed[j] as number)) addToScore(m, optimistic, j, placed[j] as number);
+    const optimistic = Float64Array.from(placedScore);
+    const candidates: { j: number; at: number }[] = [];
     for (const j of live) {
       if (!Number.isNaN(placed[j] as number)) continue;
       const twin = twinBefore[j] as number;
       if (twin >= 0 && Number.isNaN(placed[twin] as number)) {
         addToScore(m, optimistic, j, Math.max(m.es[j] as number, last + 1));
+        candidates.push({ j, at: Math.max(m.es[j] as number, last + 1) });
         continue;
       }
       let lb = Math.max(m.es[j] as number, last + 1);
@@ -229,6 +240,7 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
       if (waits) {
         // Its predecessor comes later in time; it can only be placed further down (optimistically at `lb`).
         addToScore(m, optimistic, j, lb);
+        candidates.push({ j, at: lb });
         continue;
       }
       budget.left--;
@@ -237,20 +249,32 @@ export function branchAndBound(m: Model, base: FreeList, incumbent: Candidate): 
       if (start < 0) continue;
       options.push({ j, start });
       addToScore(m, optimistic, j, start);
+      candidates.push({ j, at: start });
     }
+    tightenByCapacity(m, optimistic, placedScore, candidates, free, last + 1);
     // The moved count of an optimistic node is not a bound (a unit may keep its slot): compare without it.
     optimistic[2 * PRIORITIES] = Math.min(optimistic[2 * PRIORITIES] as number, 0);
     if (compareScores(optimistic, best.score) >= 0) return;
+    // A unit whose predecessors are all placed and that fits entirely before another option's start dominates
+    // that option: every later unit starts after it, so its time would be lost, and any schedule below the other
+    // option is beaten by the same schedule with this unit moved into that time (one more task, or an earlier one).
+    let firstEnd = Number.POSITIVE_INFINITY;
+    for (const { j, start } of options)
+      if ((m.preds[j] ?? []).every((e) => !Number.isNaN(placed[e.to] as number)))
+        firstEnd = Math.min(firstEnd, start + (m.dur[j] as number) + free.gap);
     options.sort((a, b) => (m.priority[a.j] as number) - (m.priority[b.j] as number) || a.start - b.start);
     for (const { j, start } of options) {
+      if (start >= firstEnd) continue;
       const next = free.clone();
       next.take(start, start + (m.dur[j] as number));
       placed[j] = start;
-      visit(start, next);
+      const score = Float64Array.from(placedScore);
+      addToScore(m, score, j, start);
+      visit(start, next, score);
       placed[j] = Number.NaN;
       if (budget.left <= 0) return;
     }
   };
-  visit(Number.NEGATIVE_INFINITY, base);
-  return { ...best, complete: budget.left > 0 };
+  visit(Number.NEGATIVE_INFINITY, base, new Float64Array(SCORE_LENGTH));
+  return { ...best, complete: budget.left > 0, workLeft: Math.max(0, budget.left) };
 }

@@ -11,10 +11,12 @@ import {
   unitPlacements,
 } from './solver-input.js';
 import { buildModel, type Model } from './solver-model.js';
+import { neighbourhoodSearch } from './solver-neighbourhood.js';
 import type { SlotMs } from './solver-rules.js';
 import { branchAndBound, type Candidate, localSearch, searchBudget, seedRanks } from './solver-search.js';
 import { FreeList } from './solver-structures.js';
 import { verifySchedule } from './solver-verify.js';
+import { walkForCounts } from './solver-walk.js';
 
 export * from './solver-input.js';
 export type { Dependency, DependencyType } from './solver-rules.js';
@@ -30,6 +32,14 @@ function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } 
   for (const t of input.tasks) if (t.currentStart) current.set(t.id, t.currentStart.getTime());
   return { p, base, m: buildModel(p, current) };
 }
+
+/**
+ * Runs of at most this many units get the large-neighbourhood search and the walk for more tasks after the local
+ * search; the neighbourhood search's work per unit and at most (each of its two passes).
+ */
+const NEIGHBOURHOOD_UNITS = 60;
+const NEIGHBOURHOOD_WORK_PER_UNIT = 40_000;
+const NEIGHBOURHOOD_WORK_MAX = 1_200_000;
 
 export function solveGreedy(input: SolverInput, rule: GreedyRule): SolverResult {
   const { p, base, m } = modelOf(input);
@@ -58,8 +68,26 @@ export function solve(input: SolverInput): SolverResult {
     if (exact.starts !== best?.starts)
       bestRank = ranksBy(m, (j) => [Number.isNaN(exact.starts[j] as number) ? 1 : 0, exact.starts[j] as number]);
     chosen = localSearch(m, base, exact, bestRank, budget);
+    if (m.n <= NEIGHBOURHOOD_UNITS) chosen = improveSmallRun(m, base, chosen);
   }
   return checked(input, p, m, base, fillGaps(m, base, chosen.starts));
+}
+
+/**
+ * Runs of at most NEIGHBOURHOOD_UNITS units: the neighbourhood search; then the walk for more tasks, and when it
+ * finds some, the insertion climb and the neighbourhood search again from there (the better result is kept).
+ */
+function improveSmallRun(m: Model, base: FreeList, start: Candidate): Candidate {
+  const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
+  const found = neighbourhoodSearch(m, base, start, { left: work });
+  const more = walkForCounts(m, base, found.starts);
+  if (!more) return found;
+  const rank = ranksBy(m, (j) => [Number.isNaN(more[j] as number) ? 1 : 0, more[j] as number]);
+  const climbed = localSearch(m, base, { starts: more, score: scoreOf(m, more) }, rank, {
+    left: searchBudget(m.n),
+  });
+  const again = neighbourhoodSearch(m, base, climbed, { left: work });
+  return compareScores(again.score, found.score) < 0 ? again : found;
 }
 
 /** Places any unit the chosen schedule left out that still fits in what is left (it can only add tasks). */

@@ -53,7 +53,19 @@ export function compareObjectives(a: Objective, b: Objective): number {
   return 0;
 }
 
-export async function exactObjective(input: SolverInput): Promise<Objective> {
+/** The reference ran out of its time limit before proving a stage optimal: the instance has no known optimum. */
+export class ReferenceUnproven extends Error {}
+
+/**
+ * The optimum of the contract's objective for `input`. `timeLimitSec` bounds HiGHS's time over all stages; when it
+ * runs out the call rejects with ReferenceUnproven (the bench reports such instances apart). `onSchedule` gets the
+ * optimal schedule (each unit's first timed task id and its start), to compare a miss with by hand.
+ */
+export async function exactObjective(
+  input: SolverInput,
+  options: { timeLimitSec?: number; onSchedule?: (startsByRoot: Map<string, Date>) => void } = {},
+): Promise<Objective> {
+  const deadline = Date.now() + (options.timeLimitSec ?? Number.POSITIVE_INFINITY) * 1000;
   const units = oracleUnits(input);
   const origin = Math.max(input.window.start.getTime(), roundUpToFiveMinutes(input.now));
   const end = input.window.end.getTime();
@@ -141,6 +153,7 @@ export async function exactObjective(input: SolverInput): Promise<Objective> {
   ).flat();
   const binaries = units.flatMap((_, u) => (starts[u] as number[]).map((t) => x(u, t)));
   const solver = await highs();
+  let last: (v: string) => number = () => 0;
   // Each stage's value is computed from the rounded solution, not read from the solver: with weights near 10^6 the
   // integrality tolerance could otherwise leak a unit into the next stage's bound and make it infeasible.
   const run = (sense: 'Maximize' | 'Minimize', terms: readonly (readonly [number, string])[], extra: string[]) => {
@@ -156,27 +169,41 @@ export async function exactObjective(input: SolverInput): Promise<Objective> {
       ...binaries.map((b) => ` ${b}`),
       'End',
     ].join('\n');
-    const result = solver.solve(lp, { mip_rel_gap: 0, mip_abs_gap: 0.5 });
+    const left = (deadline - Date.now()) / 1000;
+    if (left <= 0) throw new ReferenceUnproven('reference: time limit reached');
+    const limit = Number.isFinite(left) ? { time_limit: left } : {};
+    const result = solver.solve(lp, { mip_rel_gap: 0, mip_abs_gap: 0.5, ...limit });
+    if (result.Status === 'Time limit reached') throw new ReferenceUnproven(`reference: ${result.Status}`);
     if (result.Status !== 'Optimal') throw new Error(`reference: ${result.Status}`);
     const value = (v: string) => Math.round((result.Columns[v] as { Primal: number } | undefined)?.Primal ?? 0);
+    last = value;
     return terms.reduce((sum, [c, v]) => sum + c * value(v), 0);
   };
-  const held: string[] = [];
-  const best = run('Maximize', weighted, held);
-  // Held with half a unit of slack: every value is an integer, so only the tolerances use it.
-  held.push(`${expr(weighted)} >= ${best - 0.5}`);
-  const startSums: number[] = [];
-  for (let k = 0; k < P; k++) {
-    const sum = run('Minimize', sumTerms(k), held);
-    held.push(`${expr(sumTerms(k))} <= ${sum + 0.5}`);
-    startSums.push(sum * 5);
-  }
+  const best = run('Maximize', weighted, []);
   // Counts per priority from the weighted optimum (each count is below the next weight).
   const counts: number[] = [];
   let rest = best;
   for (let k = 0; k < P; k++) {
     counts.push(Math.floor(rest / weight(k)));
     rest -= (counts[k] as number) * weight(k);
+  }
+  // The later stages hold each count (the lexicographic maximum: no schedule has every count at least these and one
+  // more) rather than the weighted sum, whose coefficients near 10^6 made presolve call a feasible stage
+  // infeasible. Held with half a unit of slack: every value is an integer, so only the tolerances use it.
+  const held = counts.map((c, k) => `${expr(countTerms(k))} >= ${c - 0.5}`);
+  const startSums: number[] = [];
+  for (let k = 0; k < P; k++) {
+    const sum = run('Minimize', sumTerms(k), held);
+    held.push(`${expr(sumTerms(k))} <= ${sum + 0.5}`);
+    startSums.push(sum * 5);
+  }
+  if (options.onSchedule) {
+    const schedule = new Map<string, Date>();
+    units.forEach((unit, u) => {
+      for (const t of starts[u] as number[])
+        if (last(x(u, t)) === 1) schedule.set(unit.timed[0]?.task.id ?? `${u}`, new Date(origin + t * STEP));
+    });
+    options.onSchedule(schedule);
   }
   return { counts, startSums };
 }

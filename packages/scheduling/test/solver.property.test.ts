@@ -8,10 +8,13 @@ import {
   type SolverInput,
   type SolverTask,
   solve,
+  solveGreedy,
   subtractIntervals,
 } from '../src/index.js';
 import { seeded } from './property-seed.js';
+import { generateInstance } from './solver-instances.js';
 import { at, compareCounts, edfGreedyCounts, instance, placedCounts, treeOf, violations } from './solver-oracle.js';
+import { compareObjectives, objectiveOf } from './solver-reference.js';
 
 const reflowProperty = fc.property(instance, fc.integer({ min: -30, max: 30 }), (input, shift) => {
   const result = solve(input);
@@ -124,6 +127,22 @@ describe('solver properties', () => {
       seeded(500),
     );
   });
+
+  it('on 20-30-task runs (where the neighbourhood search decides) keeps every rule and no greedy baseline beats it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 20, max: 30 }), (seed, tasks) => {
+        const input = generateInstance(seed, { tasks, days: 3, load: 1.4 });
+        const result = solve(input);
+        expect(violations(input, result.placements)).toEqual([]);
+        const mine = objectiveOf(input, result.placements);
+        for (const rule of ['edf', 'priority', 'shortest'] as const)
+          expect(compareObjectives(mine, objectiveOf(input, solveGreedy(input, rule).placements))).toBeLessThanOrEqual(
+            0,
+          );
+      }),
+      seeded(4),
+    );
+  }, 60_000);
 
   it('the rule checker itself catches a broken placement and a broken block', () => {
     const input: SolverInput = {
