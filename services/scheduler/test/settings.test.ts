@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { authEvents, JetStreamTransport, makeEvent } from '@routinely/events';
 import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -76,6 +77,13 @@ describe('settings', () => {
       llm_provider_default: 'anthropic',
       llm_provider_effective: 'anthropic',
     });
+    // The new zone is published with the change (routines' dates follow it); a PATCH without a zone says nothing.
+    const published = await Sql.pool(h.orm).rows<{ payload: { user_id: string; data: { timezone: string } } }>(
+      "select payload from outbox where subject = 'scheduler.settings.timezone_changed'",
+    );
+    expect(
+      published.filter((row) => row.payload.user_id === user.userId).map((row) => row.payload.data.timezone),
+    ).toEqual(['Europe/Berlin']);
   });
 
   it.each([

@@ -1,9 +1,11 @@
 import { Sql } from '@routinely/db';
+import { makeEvent, schedulerEvents } from '@routinely/events';
 import type { ManualClock } from '@routinely/platform';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Routines } from '../src/domain/routines/routines.js';
 import { TaskService } from '../src/domain/tasks.js';
+import { publishHandled } from './calendar-helpers.js';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -79,6 +81,29 @@ describe('occurrences across DST changes', () => {
     });
     expect(byDate.get('2026-11-01')).toMatchObject({ earliest_start_at: '2026-11-01T12:00:00.000Z' });
     expect(byDate.get('2026-11-02')).toMatchObject({ deadline_at: '2026-11-02T14:00:00.000Z' });
+  });
+
+  it("follows the settings timezone once the user set one, whatever the profile's says later", async () => {
+    const user = await userIn('UTC');
+    const settingsChange = (timezone: string, at: string) =>
+      makeEvent(
+        schedulerEvents.settingsTimezoneChanged,
+        { tenantId: user.tenantId, userId: user.userId, at: new Date(at) },
+        { timezone, updated_at: at },
+      );
+    await publishHandled(h.transport, settingsChange('Asia/Tokyo', '2026-10-28T10:00:00Z'));
+    // An older settings change arriving late changes nothing.
+    await publishHandled(h.transport, settingsChange('Europe/Paris', '2026-10-27T10:00:00Z'));
+    const series = await createTask(h, user, {
+      title: 'Tea',
+      recurrence: { rule: 'FREQ=DAILY', window: { start: '15:00', end: '16:00' }, horizon_days: 1 },
+    });
+    const items = await occurrences(user, series.id);
+    // 15:00 in Tokyo (UTC+9) is 06:00Z; in Paris it would be 14:00Z.
+    expect(items.map((o) => [o.occurrence_date, o.earliest_start_at])).toEqual([
+      ['2026-10-28', '2026-10-28T06:00:00.000Z'],
+      ['2026-10-29', '2026-10-29T06:00:00.000Z'],
+    ]);
   });
 
   it('in Europe/Berlin, across the October change', async () => {

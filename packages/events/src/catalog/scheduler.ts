@@ -4,6 +4,14 @@ import { defineEvent } from '../envelope.js';
 /** Events of the scheduler service (subjects scheduler.<entity>.<verb>). */
 export const schedulerEvents = {
   /**
+   * A user set their settings timezone (PATCH /settings/me): "today" and a routine's local dates follow it. The
+   * owner is the envelope's; `updated_at` orders changes that arrive out of order.
+   */
+  settingsTimezoneChanged: defineEvent(
+    'scheduler.settings.timezone_changed',
+    z.object({ timezone: z.string(), updated_at: z.string() }),
+  ),
+  /**
    * A user's spend of one local day reached the soft cap: at most one per user and local day. The delivery
    * service turns it into a `quota.soft_breached` bell notification.
    */

@@ -1,4 +1,5 @@
 import { Sql } from '@routinely/db';
+import { insertOutbox, makeEvent, schedulerEvents } from '@routinely/events';
 import { AppError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -81,20 +82,30 @@ export class SettingsService {
       ignored.push('llm_provider_default');
       provider = undefined;
     }
-    const row = await updateSettings(
-      sql,
-      owner.tenantId,
-      owner.userId,
-      {
-        ...(patch.timezone ? { timezone: patch.timezone } : {}),
-        ...(provider ? { llmProviderDefault: provider } : {}),
-        ...(patch.working_hours ? { workingHours: patch.working_hours } : {}),
-        ...(patch.reminder_offset_min !== undefined ? { reminderOffsetMin: patch.reminder_offset_min } : {}),
-        ...(patch.buffer_min !== undefined ? { bufferMin: patch.buffer_min } : {}),
-      },
-      this.ctx.clock.now(),
-    );
+    const now = this.ctx.clock.now();
+    // A new timezone is published with the change (outbox): the task service reads routines' dates in it.
+    const row = await Sql.rawTransaction(this.ctx.orm, async (tx) => {
+      const updated = await updateSettings(
+        tx,
+        owner.tenantId,
+        owner.userId,
+        {
+          ...(patch.timezone ? { timezone: patch.timezone } : {}),
+          ...(provider ? { llmProviderDefault: provider } : {}),
+          ...(patch.working_hours ? { workingHours: patch.working_hours } : {}),
+          ...(patch.reminder_offset_min !== undefined ? { reminderOffsetMin: patch.reminder_offset_min } : {}),
+          ...(patch.buffer_min !== undefined ? { bufferMin: patch.buffer_min } : {}),
+        },
+        now,
+      );
+      if (updated && patch.timezone) {
+        const data = { timezone: updated.timezone, updated_at: now.toISOString() };
+        await insertOutbox(tx, [makeEvent(schedulerEvents.settingsTimezoneChanged, { ...owner, at: now }, data)]);
+      }
+      return updated;
+    });
     if (!row) throw notFound('Settings');
+    if (patch.timezone) this.ctx.relay.kick();
     const out = await this.present(sql, owner, row);
     return ignored.length ? { ...out, ignored } : out;
   }

@@ -116,9 +116,26 @@ export async function rememberTimezone(em: EntityManager, owner: Owner, timezone
   );
 }
 
+/**
+ * Keeps the newest settings timezone the scheduler reported. A row that does not exist yet gets the zone as its
+ * profile zone too, dated at the epoch so the first profile report replaces that part.
+ */
+export async function rememberSettingsTimezone(em: EntityManager, owner: Owner, timezone: string, at: string) {
+  await run(
+    em,
+    `insert into user_timezones (tenant_id, user_id, timezone, updated_at, settings_timezone, settings_updated_at)
+     values (?, ?, ?, 'epoch', ?, ?)
+     on conflict (tenant_id, user_id) do update
+       set settings_timezone = excluded.settings_timezone, settings_updated_at = excluded.settings_updated_at
+     where user_timezones.settings_updated_at is null or user_timezones.settings_updated_at <= excluded.settings_updated_at`,
+    [owner.tenantId, owner.userId, timezone, timezone, at],
+  );
+}
+
+/** The user's timezone: the settings one once set, else the profile's. */
 export async function findTimezone(sql: Sql, owner: Owner): Promise<string | undefined> {
   const row = await sql.first<{ timezone: string }>(
-    'select timezone from user_timezones where tenant_id = ? and user_id = ?',
+    'select coalesce(settings_timezone, timezone) as timezone from user_timezones where tenant_id = ? and user_id = ?',
     [owner.tenantId, owner.userId],
   );
   return row?.timezone;

@@ -186,7 +186,10 @@ export const RevokedIntegration = defineEntity({
   },
 });
 
-/** The user's IANA timezone as the auth service last reported it (calendar defaults are local days). */
+/**
+ * The user's IANA timezones: the profile's as the auth service last reported it, and the scheduler's settings
+ * timezone once set (calendar defaults and routines' dates are local days of the settings one, else the profile's).
+ */
 export const UserTimezone = defineEntity({
   name: 'UserTimezone',
   tableName: 'user_timezones',
@@ -195,6 +198,9 @@ export const UserTimezone = defineEntity({
     userId: p.uuid().primary().fieldName('user_id'),
     timezone: p.string().length(64),
     updatedAt: p.datetime().fieldName('updated_at'),
+    /** The scheduler's settings timezone once the user set one; it wins over the profile's. */
+    settingsTimezone: p.string().length(64).nullable().fieldName('settings_timezone'),
+    settingsUpdatedAt: p.datetime().nullable().fieldName('settings_updated_at'),
   },
 });
 

@@ -7,6 +7,7 @@ import {
   integrationEvents,
   makeEvent,
   type Subscription,
+  schedulerEvents,
   startConsumer,
   taskCalendarEvents,
 } from '@routinely/events';
@@ -15,6 +16,7 @@ import type { z } from 'zod';
 import {
   deleteExternalEvent,
   dropIntegrationEvents,
+  rememberSettingsTimezone,
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
@@ -94,6 +96,16 @@ export const taskConsumers = {
       await rememberTimezone(em, { tenantId: user.tenant_id, userId: user.id }, zone, event.occurred_at);
     },
   }),
+  settingsTimezones: defineConsumer({
+    durable: 'task.settings-timezones',
+    events: [schedulerEvents.settingsTimezoneChanged],
+    policy: rowWriterPolicy,
+    handle: async (em, event) => {
+      const owner = ownerOfEnvelope(event);
+      if (!owner || !isValidTimeZone(event.data.timezone)) return;
+      await rememberSettingsTimezone(em, owner, event.data.timezone, event.data.updated_at);
+    },
+  }),
 };
 
 export function subscribeConsumers(deps: {
@@ -101,5 +113,9 @@ export function subscribeConsumers(deps: {
   transport: EventTransport;
   logger: Logger;
 }): Promise<Subscription[]> {
-  return Promise.all([startConsumer(taskConsumers.externalEvents, deps), startConsumer(taskConsumers.timezones, deps)]);
+  return Promise.all([
+    startConsumer(taskConsumers.externalEvents, deps),
+    startConsumer(taskConsumers.timezones, deps),
+    startConsumer(taskConsumers.settingsTimezones, deps),
+  ]);
 }

@@ -1,7 +1,7 @@
 import { Migration } from '@routinely/db';
 
 /**
- * Routines and the calendar feed: a series' rule on its root task, each occurrence's series and local date (one
+ * Routines, the calendar feed and the settings timezone: a series' rule on its root task, each occurrence's series and local date (one
  * per series and date, by a unique key), when each series is next filled, and each user's feed token hash.
  */
 export class Migration20261126194947 extends Migration {
@@ -18,6 +18,9 @@ export class Migration20261126194947 extends Migration {
     this.addSql('create index "task_series_fills_due_idx" on "task"."task_series_fills" ("due_at")');
     this.addSql(
       'alter table "task"."task_series_fills" add constraint "task_series_fills_series_id_foreign" foreign key ("series_id") references "task"."tasks" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "task"."user_timezones" add column "settings_timezone" varchar(64) null, add column "settings_updated_at" timestamptz null',
     );
     this.addSql(
       'alter table "task"."tasks" add column "recurrence" jsonb null, add column "series_id" uuid null, add column "occurrence_date" date null',
