@@ -91,7 +91,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(routineRoutes(routines, capture));
       await app.register(dependencyRoutes(dependencies));
       await app.register(importRoutes(importer, jobs));
-      await app.register(routineTaskRoutes(tasks));
+      await app.register(routineTaskRoutes(tasks, routines));
       await app.register(calendarRoutes(calendar));
       await app.register(feedRoutes(feeds));
       await app.register(dashboardRoutes(dashboard, health));

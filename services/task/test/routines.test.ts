@@ -201,8 +201,22 @@ describe('steps, edits and history', () => {
     await patch(user, water.id, { title: 'Drink water' });
     expect((await call(h, user, 'DELETE', `/service/tasks/${extra.id}`)).statusCode).toBe(204);
     await createTask(h, user, { title: 'Make the bed', parent_task_id: root.id, duration_min: 5 });
+    const bed = (await call(h, user, 'GET', `/service/tasks?parent_task_id=${root.id}`))
+      .json()
+      .find((t: { title: string }) => t.title === 'Make the bed');
+    expect((await call(h, user, 'POST', `/service/tasks/${bed.id}/reorder`, { sort_order: 0 })).statusCode).toBe(200);
     expect(await stepsOf(items[0]?.id)).toEqual(['Water', 'Stretch', 'Journal']);
-    expect(await stepsOf(items[3]?.id)).toEqual(['Drink water', 'Stretch', 'Journal', 'Make the bed']);
+    expect(await stepsOf(items[3]?.id)).toEqual(['Make the bed', 'Drink water', 'Stretch', 'Journal']);
+    // A step moved out of the template leaves the future occurrences; the series itself never nests.
+    const journal = (await call(h, user, 'GET', `/service/tasks?parent_task_id=${root.id}`))
+      .json()
+      .find((t: { title: string }) => t.title === 'Journal');
+    expect(
+      (await call(h, user, 'POST', `/service/tasks/${journal.id}/move`, { parent_task_id: null })).statusCode,
+    ).toBe(200);
+    expect(await stepsOf(items[3]?.id)).toEqual(['Make the bed', 'Drink water', 'Stretch']);
+    const nest = await call(h, user, 'POST', `/service/tasks/${root.id}/move`, { parent_task_id: journal.id });
+    expect(nest.statusCode).toBe(422);
 
     // A changed rule drops future open dates that no longer match and keeps history.
     await patch(user, root.id, { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TH', horizon_days: 14 } });

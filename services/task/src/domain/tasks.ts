@@ -40,6 +40,9 @@ export interface TaskPatch extends StatusAndSlotPatch {
   tags?: string[] | undefined;
 }
 
+/** More writes in a tree change's transaction once it is done (a routine's template carries it on). */
+export type AfterWrite = (sql: Sql, outbox: EventEnvelope[], before: TaskRow, saved: TaskRow) => Promise<void>;
+
 export interface UpdateOptions {
   /** Calendar commands act only on a task that is on the calendar (see `update`). */
   requireSlot?: boolean;
@@ -192,12 +195,15 @@ export class TaskService {
    * Re-parents a task (null: makes it a root). Under the owner's lock, so two racing moves see each
    * other's result: the second fails with 409 instead of closing a cycle or nesting to depth 6.
    */
-  async move(owner: Owner, id: string, parentId: string | null): Promise<TaskRow> {
+  async move(owner: Owner, id: string, parentId: string | null, afterWrite?: AfterWrite): Promise<TaskRow> {
     const now = this.clock.now();
     return this.write(async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
       const task = await findTask(sql, owner, id);
       if (!task) throw notFound('Task');
+      if (task.recurrence !== null && parentId !== null) {
+        throw fieldError(['body', 'parent_task_id'], "a routine's series stays a root task");
+      }
       let newDepth = 1;
       if (parentId !== null) {
         const parent = await findTask(sql, owner, parentId);
@@ -227,6 +233,7 @@ export class TaskService {
         updated_at: now,
       });
       emitTaskEvent(outbox, 'taskUpdated', saved, now);
+      await afterWrite?.(sql, outbox, task, saved);
       return saved;
     });
   }
@@ -267,9 +274,9 @@ export class TaskService {
   }
 
   /** Puts the task at position `sortOrder` (0-based, clamped) among its siblings and renumbers them. */
-  async reorder(owner: Owner, id: string, sortOrder: number): Promise<TaskRow> {
+  async reorder(owner: Owner, id: string, sortOrder: number, afterWrite?: AfterWrite): Promise<TaskRow> {
     const now = this.clock.now();
-    return this.write(async (sql) => {
+    return this.write(async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
       const task = await findTask(sql, owner, id);
       if (!task) throw notFound('Task');
@@ -278,6 +285,7 @@ export class TaskService {
       await renumberSiblings(sql, ids, now);
       const saved = await findTask(sql, owner, id);
       if (!saved) throw notFound('Task');
+      await afterWrite?.(sql, outbox, task, saved);
       return saved;
     });
   }

@@ -159,6 +159,21 @@ export class Routines {
     });
   }
 
+  /** Re-parents a task; a step moved out of or into a routine's template reaches its future open occurrences. */
+  move(owner: Owner, id: string, parentId: string | null): Promise<TaskRow> {
+    return this.tasks.move(owner, id, parentId, async (sql, outbox, before, saved) => {
+      if (before.parent_task_id !== null) await this.resyncSteps(sql, outbox, owner, before.parent_task_id);
+      if (saved.parent_task_id !== null) await this.resyncSteps(sql, outbox, owner, saved.id);
+    });
+  }
+
+  /** Re-orders a task among its siblings; the template's step order reaches its future open occurrences. */
+  reorder(owner: Owner, id: string, sortOrder: number): Promise<TaskRow> {
+    return this.tasks.reorder(owner, id, sortOrder, async (sql, outbox, _before, saved) => {
+      if (saved.parent_task_id !== null) await this.resyncSteps(sql, outbox, owner, saved.id);
+    });
+  }
+
   /** Deletes a task; a series takes its future open occurrences with it and leaves its history. */
   async remove(owner: Owner, id: string): Promise<void> {
     await writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {

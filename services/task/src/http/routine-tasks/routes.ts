@@ -2,6 +2,7 @@ import { answerHeaders, ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Routines } from '../../domain/routines/routines.js';
 import { toTaskRead } from '../../domain/task-model.js';
 import type { TaskService } from '../../domain/tasks.js';
 import { moveBody, taskIdParams, taskRead } from '../tasks/schemas.js';
@@ -16,7 +17,7 @@ const treeQuery = z.object({
 });
 
 /** The legacy aliases: a flat tree for rendering and move under another path. */
-export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
+export function routineTaskRoutes(tasks: TaskService, routines: Routines): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -73,7 +74,7 @@ export function routineTaskRoutes(tasks: TaskService): FastifyPluginAsync {
         },
       },
       async (request) =>
-        toTaskRead(await tasks.move(ownerOf(request), request.params.task_id, request.body.parent_task_id)),
+        toTaskRead(await routines.move(ownerOf(request), request.params.task_id, request.body.parent_task_id)),
     );
   };
 }

@@ -211,7 +211,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
         },
       },
       async (request) =>
-        toTaskRead(await tasks.move(ownerOf(request), request.params.task_id, request.body.parent_task_id)),
+        toTaskRead(await routines.move(ownerOf(request), request.params.task_id, request.body.parent_task_id)),
     );
 
     r.post(
@@ -228,7 +228,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
         },
       },
       async (request) =>
-        toTaskRead(await tasks.reorder(ownerOf(request), request.params.task_id, request.body.sort_order)),
+        toTaskRead(await routines.reorder(ownerOf(request), request.params.task_id, request.body.sort_order)),
     );
   };
 }
