@@ -60,7 +60,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   // Up to 50 series per pass, one transaction each; a pass that hit the limit runs again at once.
   const routinePacer = new Pacer(
     'routine-worker',
-    async () => ({ more: (await routines.fillDue(50)) === 50, nextAt: null }),
+    async () => ({ more: (await routines.fillDue(50)) >= 50, nextAt: null }),
     deps.clock,
     deps.config.ROUTINE_FILL_POLL_MS,
     logger,
