@@ -4,6 +4,8 @@ import { claimDueRun, failRun, leaseRun, noteRunError } from '../db/runs-sql.js'
 import type { RunEngine } from '../domain/runs/run-engine.js';
 import { runErrorOf } from '../domain/runs/run-errors.js';
 
+const RUNS_AT_ONCE = 4;
+
 export interface RunWorkerConfig {
   leaseMs: number;
   maxAttempts: number;
@@ -24,7 +26,16 @@ export class RunWorker {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Up to RUNS_AT_ONCE runs at a time: a run spends most of its time waiting on the task service and PostgreSQL
+   * (a routine's fills queue one run per series), and runs of one user still take turns on the placement lock.
+   */
   async pass(): Promise<PassResult> {
+    const outcomes = await Promise.all(Array.from({ length: RUNS_AT_ONCE }, () => this.claimAndExecute()));
+    return { more: outcomes.some((outcome) => outcome.more), nextAt: null };
+  }
+
+  private async claimAndExecute(): Promise<PassResult> {
     const now = this.clock.now();
     const claimed = await Sql.transaction(this.orm, async (sql) => {
       const run = await claimDueRun(sql, now);
