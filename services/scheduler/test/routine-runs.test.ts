@@ -24,15 +24,17 @@ describe("a routine's new occurrences (task.series.occurrences_generated)", () =
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     // The user's default provider is a model: a routine's placement still costs nothing.
     await ok(await h.scheduler.call(user, 'PATCH', '/service/settings/me', { llm_provider_default: 'openai' }));
-    const series = await createTask(h, user, {
-      title: 'Stand-up prep',
-      duration_min: 30,
-      recurrence: {
-        rule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
-        window: { start: '09:00', end: '11:00' },
-        horizon_days: 4,
-      },
-    });
+    // A routine with two steps: each occurrence is a block of its steps, placed together.
+    const series = await createTask(h, user, { title: 'Stand-up prep', duration_min: 0 });
+    for (const title of ['Read the board', 'Write notes']) {
+      await createTask(h, user, { title, duration_min: 15, parent_task_id: series.id });
+    }
+    const recurrence = {
+      rule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
+      window: { start: '09:00', end: '11:00' },
+      horizon_days: 4,
+    };
+    expect((await h.task.call(user, 'PATCH', `/service/tasks/${series.id}`, { recurrence })).statusCode).toBe(200);
     const listed = await h.task.call(
       user,
       'GET',
@@ -40,12 +42,18 @@ describe("a routine's new occurrences (task.series.occurrences_generated)", () =
     );
     const occurrences = listed.json().items as Occurrence[];
     expect(occurrences).toHaveLength(5);
+    const stepIds: string[] = [];
+    for (const occurrence of occurrences) {
+      const tree = (await h.task.call(user, 'GET', `/service/tasks/${occurrence.id}/tree`)).json();
+      stepIds.push(...tree.children.map((c: { id: string }) => c.id));
+    }
+    expect(stepIds).toHaveLength(10);
     const runId = uuidv7();
     const request = () =>
       makeEvent(
         seriesEvents.occurrencesGenerated,
         { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() },
-        { run_id: runId, series_id: series.id, task_ids: occurrences.map((o) => o.id) },
+        { run_id: runId, series_id: series.id, task_ids: [...occurrences.map((o) => o.id), ...stepIds] },
       );
     const once = request();
     for (const event of [once, once, request()]) {
@@ -60,7 +68,7 @@ describe("a routine's new occurrences (task.series.occurrences_generated)", () =
       },
       { timeout: 20_000, interval: 50 },
     );
-    expect(run).toMatchObject({ provider: 'builtin', progress: { total: 5, done: 5 }, unscheduled: [] });
+    expect(run).toMatchObject({ provider: 'builtin', progress: { total: 15, done: 15 }, unscheduled: [] });
     expect(run.decisions.every((d: { source: string }) => d.source === 'solver')).toBe(true);
     const placed = (
       await h.task.call(user, 'GET', `/service/tasks/${series.id}/occurrences?from=2026-11-23&to=2026-11-30`)
@@ -68,6 +76,11 @@ describe("a routine's new occurrences (task.series.occurrences_generated)", () =
     for (const occurrence of placed) {
       expect(occurrence.status).toBe('scheduled');
       expect(new Date(occurrence.chosen_slot_start as string) >= new Date(occurrence.earliest_start_at)).toBe(true);
+      const steps = (await h.task.call(user, 'GET', `/service/tasks/${occurrence.id}/tree`)).json().children;
+      for (const step of steps) {
+        expect(step.status).toBe('scheduled');
+        expect(step.chosen_slot_start >= (occurrence.chosen_slot_start as string)).toBe(true);
+      }
     }
     const usage = await ok(await h.scheduler.call(user, 'GET', '/service/llm/usage/today'));
     expect(usage.total_usd).toBe(0);

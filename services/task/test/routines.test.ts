@@ -170,6 +170,16 @@ describe('steps, edits and history', () => {
     ]);
     const tree = (await call(h, user, 'GET', `/service/tasks/${items[2]?.id}/tree`)).json();
     expect(tree.children.map((c: { title: string }) => c.title)).toEqual(['Water', 'Stretch', 'Journal']);
+    // The scheduler is asked to place today's and later occurrences, each with its steps (its block), not the past.
+    const requested = await Sql.pool(h.orm).rows<{ payload: { data: { series_id: string; task_ids: string[] } } }>(
+      "select payload from outbox where subject = 'task.series.occurrences_generated'",
+    );
+    const placeIds = requested
+      .filter((r) => r.payload.data.series_id === root.id)
+      .flatMap((r) => r.payload.data.task_ids);
+    expect(placeIds).toHaveLength(4 * 4);
+    expect(placeIds).toEqual(expect.arrayContaining([items[2]?.id, ...tree.children.map((c: { id: string }) => c.id)]));
+    expect(placeIds).not.toContain(items[0]?.id);
     expect(tree.children.every((c: { series_id: string }) => c.series_id === root.id)).toBe(true);
     expect(tree.rolled_up_duration_min).toBe(30);
 

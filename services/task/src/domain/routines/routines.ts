@@ -46,6 +46,8 @@ import {
 
 /** A series is filled again at least this often (the contract: at least hourly). */
 export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+/** The most task ids one placement request (one scheduler run) carries. */
+const MAX_IDS_PER_RUN = 1_000;
 /** Series one worker fills concurrently, each in its own transaction. */
 const FILLS_AT_ONCE = 4;
 /** How far back `starts_on` may reach: past dates are created (as missed history) on creation. */
@@ -285,7 +287,6 @@ export class Routines {
     const to = horizonEnd(recurrence, context.today);
     const existing = await occurrenceDates(sql, series.id);
     const missing = ruleDates(recurrence, from, to).filter((date) => !existing.has(date));
-    const written: TaskRow[] = [];
     if (missing.length > 0) {
       const subtree = await subtreeRows(sql, owner, series.id);
       let sortOrder = await nextSortOrder(sql, owner, null);
@@ -311,26 +312,38 @@ export class Routines {
         context.now,
       );
       await copyDependencies(sql, owner, new Map(kept.flatMap((copy) => [...copy.copies])));
-      written.push(...roots, ...steps);
-      for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
-    }
-    const today = context.today.toString();
-    const toPlace = written.filter((row) => row.occurrence_date !== null && row.occurrence_date >= today);
-    if (recurrence.auto_schedule && toPlace.length > 0) {
-      outbox.push(
-        makeEvent(
-          seriesEvents.occurrencesGenerated,
-          { ...owner, at: context.now },
-          {
-            run_id: uuidv7(),
-            series_id: series.id,
-            task_ids: toPlace.map((row) => row.id),
-          },
-        ),
+      for (const row of [...roots, ...steps]) emitTaskEvent(outbox, 'taskCreated', row, context.now);
+      const today = context.today.toString();
+      const upcoming = kept.filter((copy) => (copy.rows[0]?.occurrence_date ?? '') >= today);
+      this.requestPlacement(
+        outbox,
+        series,
+        upcoming.map((copy) => copy.rows.map((row) => row.id)),
+        context.now,
       );
     }
     const dueAt = new Date(context.now.getTime() + SERIES_FILL_INTERVAL_MS);
     await saveSeriesFill(sql, { ...owner, seriesId: series.id, filledThrough: to.toString() }, dueAt);
+  }
+
+  /**
+   * Asks the scheduler to place occurrences (each given as its root's and steps' ids: the run places the root's
+   * block with its steps) when the series has `auto_schedule`: one run per at most 1,000 ids, an occurrence never
+   * split between runs.
+   */
+  private requestPlacement(outbox: EventEnvelope[], series: TaskRow, occurrences: string[][], at: Date) {
+    if (!series.recurrence?.auto_schedule) return;
+    const owner = { tenantId: series.tenant_id, userId: series.user_id };
+    const runs: string[][] = [];
+    for (const ids of occurrences) {
+      const last = runs.at(-1);
+      if (last && last.length + ids.length <= MAX_IDS_PER_RUN) last.push(...ids);
+      else runs.push([...ids]);
+    }
+    for (const taskIds of runs) {
+      const data = { run_id: uuidv7(), series_id: series.id, task_ids: taskIds };
+      outbox.push(makeEvent(seriesEvents.occurrencesGenerated, { ...owner, at }, data));
+    }
   }
 
   /**
@@ -395,6 +408,7 @@ export class Routines {
     const future = await futureOpenOccurrences(sql, owner, series.id, context.today.toString(), context.now);
     if (future.length === 0) return;
     const template = await subtreeRows(sql, owner, series.id);
+    const replaced: string[][] = [];
     for (const occurrence of future) {
       const steps = (await subtreeRows(sql, owner, occurrence.id)).filter(
         (row) => row.parent_task_id === occurrence.id,
@@ -415,7 +429,10 @@ export class Routines {
       const written = await insertOccurrenceRows(sql, owner, copy.rows.slice(1), context.now);
       await copyDependencies(sql, owner, copy.copies);
       for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
+      replaced.push([occurrence.id, ...written.map((row) => row.id)]);
     }
+    // The new steps have no slots yet: the occurrence's block is placed again with them.
+    this.requestPlacement(outbox, series, replaced, context.now);
   }
 
   /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */
