@@ -5,13 +5,14 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { type ChooseSlotsRequest, chooseSlotsCall } from './documents.js';
+import type { ChooseSlotsRequest } from './documents.js';
 import { ModelCallError } from './errors.js';
 import {
   attemptTimeoutMs,
   callBudget,
   callWithDeadline,
   checkRequest,
+  chooseSlotsCall,
   NO_REDIRECTS,
   parseAnswer,
   parseEnvelope,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { plainText } from './plain-text.js';
-import type { JsonCall } from './types.js';
 
 /**
  * The documents of a language-model run (contract, "Area C: scheduling runs and decisions"): the JSON of the
@@ -117,15 +116,4 @@ export function matchPicks(request: ChooseSlotsRequest, answer: ChooseSlotsAnswe
       rationale: plainText(choice.rationale, MAX_RATIONALE_LENGTH),
     };
   });
-}
-
-/** A run's call: the slot choice of a (checked) request, as one JSON call of either adapter. */
-export function chooseSlotsCall(request: ChooseSlotsRequest): JsonCall {
-  return {
-    name: CHOOSE_SLOTS_TOOL_NAME,
-    description: 'Record the chosen candidate slot of every task.',
-    system: SYSTEM_PROMPT,
-    user: JSON.stringify(request),
-    schema: CHOOSE_SLOTS_JSON_SCHEMA,
-  };
 }

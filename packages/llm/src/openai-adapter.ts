@@ -1,12 +1,13 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import { type ChooseSlotsRequest, chooseSlotsCall } from './documents.js';
+import type { ChooseSlotsRequest } from './documents.js';
 import { ModelCallError } from './errors.js';
 import {
   attemptTimeoutMs,
   callBudget,
   callWithDeadline,
   checkRequest,
+  chooseSlotsCall,
   NO_REDIRECTS,
   parseAnswer,
   parseEnvelope,
