@@ -19,6 +19,12 @@ describe('the Envoy file as the gateway reads it', () => {
       route: { cluster: 'task' },
       upstreamPath: '/api/v1/service/tasks/abc',
     });
+    // Capture from text is the scheduler's, inside the task service's prefix.
+    expect(routeFor(config, '/v1/service/tasks/parse')).toMatchObject({
+      route: { cluster: 'scheduler' },
+      upstreamPath: '/api/v1/service/tasks/parse',
+    });
+    expect(routeFor(config, '/api/v1/service/tasks/parsed')).toMatchObject({ route: { cluster: 'task' } });
     expect(routeFor(config, '/api/v1/service/schedule')).toMatchObject({
       route: { cluster: 'scheduler' },
       upstreamPath: '/api/v1/service/schedule',

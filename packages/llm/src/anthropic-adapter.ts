@@ -5,18 +5,14 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import {
-  CHOOSE_SLOTS_JSON_SCHEMA,
-  CHOOSE_SLOTS_TOOL_NAME,
-  type ChooseSlotsRequest,
-  SYSTEM_PROMPT,
-} from './documents.js';
+import type { ChooseSlotsRequest } from './documents.js';
 import { ModelCallError } from './errors.js';
 import {
   attemptTimeoutMs,
   callBudget,
   callWithDeadline,
   checkRequest,
+  chooseSlotsCall,
   NO_REDIRECTS,
   parseAnswer,
   parseEnvelope,
@@ -25,7 +21,7 @@ import {
   tokens,
   USER_AGENT,
 } from './sdk-call.js';
-import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter, Usage } from './types.js';
+import type { ChooseSlotsOptions, ChooseSlotsResult, JsonCall, JsonCallResult, ModelAdapter, Usage } from './types.js';
 
 export interface AnthropicAdapterConfig {
   apiKey: string;
@@ -49,7 +45,8 @@ const usageSchema = z.object({
 const ERRORS = { APIError, APIUserAbortError, APIConnectionTimeoutError, APIConnectionError } as unknown as SdkErrors;
 
 /**
- * Anthropic Messages: one call forcing the `choose_slots` tool; the answer is that tool_use block's `input`.
+ * Anthropic Messages: one call forcing the call's tool (`choose_slots` for a run); the answer is that tool_use
+ * block's `input`.
  * The SDK retries once on 429/5xx (529 overloaded included), waiting what Retry-After says. The answer is read
  * raw and checked here (content type, JSON, envelope).
  */
@@ -73,29 +70,38 @@ export class AnthropicAdapter implements ModelAdapter {
     });
   }
 
-  private body(request: ChooseSlotsRequest) {
+  private body(call: JsonCall) {
     return {
       model: this.model,
       max_tokens: this.maxTokens,
-      system: SYSTEM_PROMPT,
-      messages: [{ role: 'user' as const, content: JSON.stringify(request) }],
+      system: call.system,
+      messages: [{ role: 'user' as const, content: call.user }],
       tools: [
         {
-          name: CHOOSE_SLOTS_TOOL_NAME,
-          description: 'Record the chosen candidate slot of every task.',
-          input_schema: CHOOSE_SLOTS_JSON_SCHEMA as unknown as Anthropic.Tool.InputSchema,
+          name: call.name,
+          description: call.description,
+          input_schema: call.schema as unknown as Anthropic.Tool.InputSchema,
         },
       ],
-      tool_choice: { type: 'tool' as const, name: CHOOSE_SLOTS_TOOL_NAME },
+      tool_choice: { type: 'tool' as const, name: call.name },
     };
   }
 
   budget(request: ChooseSlotsRequest): Usage {
-    return callBudget(this.body(request), this.maxTokens);
+    return this.budgetOf(chooseSlotsCall(request));
+  }
+
+  budgetOf(call: JsonCall): Usage {
+    return callBudget(this.body(call), this.maxTokens);
   }
 
   async chooseSlots(request: ChooseSlotsRequest, options: ChooseSlotsOptions): Promise<ChooseSlotsResult> {
-    const body = this.body(checkRequest(request));
+    const { document, usage } = await this.callJson(chooseSlotsCall(checkRequest(request)), options);
+    return { answer: parseAnswer({ provider: this.name, model: this.model }, document, usage), usage };
+  }
+
+  async callJson(call: JsonCall, options: ChooseSlotsOptions): Promise<JsonCallResult> {
+    const body = this.body(call);
     const budget = callBudget(body, this.maxTokens);
     const who = { provider: this.name, model: this.model, errors: ERRORS };
     const json = await callWithDeadline(who, options, async (signal) =>
@@ -111,13 +117,11 @@ export class AnthropicAdapter implements ModelAdapter {
         outputTokens: tokens(reported?.output_tokens, budget.outputTokens),
       };
     });
-    const call = envelope.content.find((block) => block.type === 'tool_use' && block.name === CHOOSE_SLOTS_TOOL_NAME);
-    if (!call)
-      throw new ModelCallError(this.name, this.model, 'invalid_answer', `no ${CHOOSE_SLOTS_TOOL_NAME} tool call`, {
-        usage,
-      });
+    const toolUse = envelope.content.find((block) => block.type === 'tool_use' && block.name === call.name);
+    if (!toolUse)
+      throw new ModelCallError(this.name, this.model, 'invalid_answer', `no ${call.name} tool call`, { usage });
     if (envelope.stop_reason === 'max_tokens')
       throw new ModelCallError(this.name, this.model, 'invalid_answer', 'the answer was cut at max_tokens', { usage });
-    return { answer: parseAnswer(who, call.input, usage), usage };
+    return { document: toolUse.input, usage };
   }
 }

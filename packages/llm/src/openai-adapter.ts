@@ -1,17 +1,13 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import {
-  CHOOSE_SLOTS_JSON_SCHEMA,
-  CHOOSE_SLOTS_TOOL_NAME,
-  type ChooseSlotsRequest,
-  SYSTEM_PROMPT,
-} from './documents.js';
+import type { ChooseSlotsRequest } from './documents.js';
 import { ModelCallError } from './errors.js';
 import {
   attemptTimeoutMs,
   callBudget,
   callWithDeadline,
   checkRequest,
+  chooseSlotsCall,
   NO_REDIRECTS,
   parseAnswer,
   parseEnvelope,
@@ -20,7 +16,7 @@ import {
   tokens,
   USER_AGENT,
 } from './sdk-call.js';
-import type { ChooseSlotsOptions, ChooseSlotsResult, ModelAdapter, Usage } from './types.js';
+import type { ChooseSlotsOptions, ChooseSlotsResult, JsonCall, JsonCallResult, ModelAdapter, Usage } from './types.js';
 
 export interface OpenAiAdapterConfig {
   apiKey: string;
@@ -75,27 +71,36 @@ export class OpenAiAdapter implements ModelAdapter {
     });
   }
 
-  private body(request: ChooseSlotsRequest) {
+  private body(call: JsonCall) {
     return {
       model: this.model,
       max_completion_tokens: this.maxTokens,
       messages: [
-        { role: 'system' as const, content: SYSTEM_PROMPT },
-        { role: 'user' as const, content: JSON.stringify(request) },
+        { role: 'system' as const, content: call.system },
+        { role: 'user' as const, content: call.user },
       ],
       response_format: {
         type: 'json_schema' as const,
-        json_schema: { name: CHOOSE_SLOTS_TOOL_NAME, strict: true, schema: CHOOSE_SLOTS_JSON_SCHEMA },
+        json_schema: { name: call.name, strict: true, schema: call.schema },
       },
     };
   }
 
   budget(request: ChooseSlotsRequest): Usage {
-    return callBudget(this.body(request), this.maxTokens);
+    return this.budgetOf(chooseSlotsCall(request));
+  }
+
+  budgetOf(call: JsonCall): Usage {
+    return callBudget(this.body(call), this.maxTokens);
   }
 
   async chooseSlots(request: ChooseSlotsRequest, options: ChooseSlotsOptions): Promise<ChooseSlotsResult> {
-    const body = this.body(checkRequest(request));
+    const { document, usage } = await this.callJson(chooseSlotsCall(checkRequest(request)), options);
+    return { answer: parseAnswer({ provider: this.name, model: this.model }, document, usage), usage };
+  }
+
+  async callJson(call: JsonCall, options: ChooseSlotsOptions): Promise<JsonCallResult> {
+    const body = this.body(call);
     const budget = callBudget(body, this.maxTokens);
     const who = { provider: this.name, model: this.model, errors: ERRORS };
     const json = await callWithDeadline(who, options, async (signal) =>
@@ -126,6 +131,6 @@ export class OpenAiAdapter implements ModelAdapter {
     } catch {
       throw new ModelCallError(this.name, this.model, 'invalid_answer', 'the answer is not JSON', { usage });
     }
-    return { answer: parseAnswer(who, document, usage), usage };
+    return { document, usage };
   }
 }

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
 import {
+  CHOOSE_SLOTS_JSON_SCHEMA,
+  CHOOSE_SLOTS_TOOL_NAME,
   type ChooseSlotsAnswer,
   type ChooseSlotsRequest,
   chooseSlotsAnswerSchema,
   chooseSlotsRequestSchema,
+  SYSTEM_PROMPT,
 } from './documents.js';
 import { ModelCallError } from './errors.js';
-import type { ChooseSlotsOptions, ModelProviderName, Usage } from './types.js';
+import type { ChooseSlotsOptions, JsonCall, ModelProviderName, Usage } from './types.js';
 
 /** The error classes both official SDKs export under the same names. */
 export interface SdkErrors {
@@ -166,4 +169,15 @@ export function parseEnvelope<S extends z.ZodType>(
     `the answer envelope does not fit: ${summarize(parsed.error)}`,
     { usage },
   );
+}
+
+/** A run's call: the slot choice of a (checked) request, as one JSON call of either adapter. */
+export function chooseSlotsCall(request: ChooseSlotsRequest): JsonCall {
+  return {
+    name: CHOOSE_SLOTS_TOOL_NAME,
+    description: 'Record the chosen candidate slot of every task.',
+    system: SYSTEM_PROMPT,
+    user: JSON.stringify(request),
+    schema: CHOOSE_SLOTS_JSON_SCHEMA,
+  };
 }

@@ -208,6 +208,48 @@ describe.each(providers)('$name adapter against the fake API', ({ name, make }) 
   });
 });
 
+describe.each(providers)("$name adapter: one JSON call of a caller's schema", ({ name, make }) => {
+  const CALL = {
+    name: 'record_fields',
+    description: 'Record the fields.',
+    system: 'Read the text.',
+    user: JSON.stringify({ text: 'Gym for 1h' }),
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['title'],
+      properties: { title: { type: ['string', 'null'] } },
+    },
+  };
+
+  it("sends the call's schema and prompt, and answers the document unchecked with its usage", async () => {
+    fake.enqueue({ kind: 'answer', document: { title: 'Gym' }, usage: { inputTokens: 40, outputTokens: 7 } });
+    const adapter = make();
+    expect(await adapter.callJson(CALL, TIMEOUT)).toEqual({
+      document: { title: 'Gym' },
+      usage: { inputTokens: 40, outputTokens: 7 },
+    });
+    const sent = body(fake.requests[0] as RecordedLlmRequest);
+    if (name === 'openai')
+      expect(sent.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'record_fields', strict: true, schema: CALL.schema },
+      });
+    else expect(sent).toMatchObject({ system: 'Read the text.', tool_choice: { type: 'tool', name: 'record_fields' } });
+    expect(FakeLlmServer.lastUserDocument(fake.requests[0] as RecordedLlmRequest)).toEqual({ text: 'Gym for 1h' });
+    // The reservation's bound: every byte of what was sent may be a token, and the answer its output bound.
+    expect(adapter.budgetOf(CALL).inputTokens).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(sent)));
+    expect(adapter.budgetOf(CALL).outputTokens).toBe(4096);
+  });
+
+  it('fails invalid_answer, carrying the billed tokens, on an answer that is not JSON', async () => {
+    fake.enqueue({ kind: 'non_json', usage: { inputTokens: 40, outputTokens: 9 } });
+    const failure = await failureOf(make().callJson(CALL, TIMEOUT));
+    expect(failure.failure).toBe('invalid_answer');
+    expect(failure.usage).toEqual({ inputTokens: 40, outputTokens: 9 });
+  });
+});
+
 describe('ProviderRegistry wired to the fake through the contract variables', () => {
   it('calls each available provider and prices its usage exactly', async () => {
     const registry = new ProviderRegistry(

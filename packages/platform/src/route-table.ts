@@ -19,6 +19,9 @@ export const ROUTE_TABLE: readonly RouteTableEntry[] = [
   { prefix: '/openapi.json', service: 'auth' },
   { prefix: '/docs', service: 'auth' },
   { prefix: '/calendars', service: 'calendar' },
+  // Capture from text may call a language model under the spend quota, which the scheduler owns (ADR 062);
+  // longer than `/service/tasks`, so it wins wherever the longest prefix does.
+  { prefix: '/service/tasks/parse', service: 'scheduler' },
   { prefix: '/service/tasks', service: 'task' },
   { prefix: '/service/routine-tasks', service: 'task' },
   { prefix: '/service/calendar', service: 'task' },

@@ -1,4 +1,5 @@
 export * from './intervals.js';
+export * from './parse-text.js';
 export * from './recurrence.js';
 export * from './solver.js';
 export * from './solver-blocks.js';

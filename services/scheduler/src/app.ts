@@ -7,6 +7,7 @@ import { expandWorkingTime } from '@routinely/scheduling';
 import { GrpcTaskGateway } from './adapters/task-client.js';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
+import { CaptureService } from './domain/capture/capture.js';
 import { ConflictResolver } from './domain/conflicts.js';
 import type { SchedulerContext } from './domain/context.js';
 import { PlacementLock } from './domain/placement-lock.js';
@@ -25,6 +26,7 @@ import { subscribeConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
 import { addStatusRpc } from './grpc/status-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
+import { captureRoutes } from './http/capture/routes.js';
 import { scheduleRoutes } from './http/schedule/routes.js';
 import { settingsRoutes } from './http/settings/routes.js';
 import { usageRoutes } from './http/usage/routes.js';
@@ -136,6 +138,13 @@ export function buildService(deps: SchedulerServiceDeps) {
     deps.config.SCHEDULER_RUN_POLL_MS,
     logger,
   );
+  const capture = new CaptureService({
+    clock: deps.clock,
+    providers,
+    usage,
+    outcomes,
+    chooseProvider: (owner, requested) => runs.provider(owner, requested),
+  });
   const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks, placements });
   const reflow = new ReflowService(runs, tasks);
   let subscriptions: Subscription[] = [];
@@ -147,6 +156,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       await app.register(usageRoutes(usage, providers));
       await app.register(adminRoutes(adminQuotas, tenant));
       await app.register(scheduleRoutes(runs, overrides, reflow));
+      await app.register(captureRoutes(capture));
     },
     addGrpc: (server) => {
       addSchedulerRpc(server as Server, deps.internalAuth, {

@@ -88,7 +88,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     name: 'task',
     routes: async (app) => {
       await app.register(taskRoutes({ tasks, trees, routines, capture }));
-      await app.register(routineRoutes(routines, capture));
+      await app.register(routineRoutes(routines));
       await app.register(dependencyRoutes(dependencies));
       await app.register(importRoutes(importer, jobs));
       await app.register(routineTaskRoutes(tasks, routines));

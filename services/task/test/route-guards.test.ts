@@ -131,11 +131,6 @@ const TABLE: RouteGuardTable<TestUser> = {
     fixture: routine,
     invalid: { query: 'from=2026-01-01&to=2027-06-01' },
   },
-  'POST /service/tasks/parse': {
-    permission: 'SERVICE_TASK_CREATE',
-    body: () => ({ text: 'call mum tomorrow 9am' }),
-    invalid: { body: { text: '' } },
-  },
   'POST /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
   'DELETE /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
   'GET /service/calendar/feed/:file': {

@@ -1000,6 +1000,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/tasks/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture from text (nothing is created)
+         * @description What a line of English says about a task: title, duration, priority, tags, dates and a recurrence, relative to now in the caller's settings timezone. Nothing is created. The builtin parser costs nothing; a model provider makes one call under the spend quota, recorded in the usage ledger like a run's. An answer of the model that does not fit (or no answer) gives the builtin parser's fields with `provider: "builtin"`; `cost_usd` is what the request spent either way.
+         */
+        post: operations["parseTaskText"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/webhooks": {
         parameters: {
             query?: never;
@@ -1464,26 +1484,6 @@ export interface paths {
         get: operations["listTaskOccurrences"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/tasks/parse": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Capture from text (nothing is created)
-         * @description What a line of English says about a task, read by the builtin parser in the caller's timezone: title, duration, priority, tags, dates and a recurrence. Nothing is created.
-         */
-        post: operations["parseTaskText"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8738,6 +8738,153 @@ export interface operations {
             };
         };
     };
+    parseTaskText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Gym every Monday and Thursday 7am for 1h #health p2",
+                 *       "provider": "builtin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example Gym every Monday and Thursday 7am for 1h #health p2 */
+                    text: string;
+                    /**
+                     * @description who reads the text (default: the caller's effective provider, as for a run)
+                     * @enum {string}
+                     */
+                    provider?: "builtin" | "openai" | "anthropic";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fields": {
+                     *         "title": "Water the plants",
+                     *         "duration_min": 1,
+                     *         "priority": 1,
+                     *         "deadline_at": "2026-03-02T09:00:00Z",
+                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
+                     *         "tags": [
+                     *           "string"
+                     *         ],
+                     *         "recurrence": {
+                     *           "rule": "string",
+                     *           "window": {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           },
+                     *           "starts_on": "string"
+                     *         }
+                     *       },
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "cost_usd": 1
+                     *     }
+                     */
+                    "application/json": {
+                        fields: {
+                            title?: string;
+                            duration_min?: number;
+                            priority?: number;
+                            deadline_at?: string;
+                            earliest_start_at?: string;
+                            tags?: string[];
+                            recurrence?: {
+                                rule: string;
+                                window?: {
+                                    start: string;
+                                    end: string;
+                                };
+                                starts_on?: string;
+                            };
+                        };
+                        /** @enum {string} */
+                        provider: "builtin" | "openai" | "anthropic";
+                        model: string | null;
+                        /** @description USD this request spent, rounded to 6 decimals */
+                        cost_usd: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for (or the effective one) is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model provider when today's spend reached the hard cap (builtin is never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -11020,96 +11167,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    parseTaskText: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "text": "Gym every Monday and Thursday 7am for 1h #health p2",
-                 *       "provider": "builtin"
-                 *     }
-                 */
-                "application/json": {
-                    /** @example Gym every Monday and Thursday 7am for 1h #health p2 */
-                    text: string;
-                    /** @description only `builtin` reads the text today */
-                    provider?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "fields": {
-                     *         "title": "Water the plants",
-                     *         "duration_min": 1,
-                     *         "priority": 1,
-                     *         "deadline_at": "2026-03-02T09:00:00Z",
-                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
-                     *         "tags": [
-                     *           "string"
-                     *         ],
-                     *         "recurrence": {
-                     *           "rule": "string",
-                     *           "window": {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           },
-                     *           "starts_on": "string"
-                     *         }
-                     *       },
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "cost_usd": 1
-                     *     }
-                     */
-                    "application/json": {
-                        fields: {
-                            title?: string;
-                            duration_min?: number;
-                            priority?: number;
-                            deadline_at?: string;
-                            earliest_start_at?: string;
-                            tags?: string[];
-                            recurrence?: {
-                                rule: string;
-                                window?: {
-                                    start: string;
-                                    end: string;
-                                };
-                                starts_on?: string;
-                            };
-                        };
-                        provider: string;
-                        model: string | null;
-                        cost_usd: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };

@@ -1,20 +1,13 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type Clock, fieldError, type Owner } from '@routinely/platform';
+import { type CapturedTask, parseTaskText } from '@routinely/scheduling';
 import { findTimezone } from '../../db/calendar-sql.js';
 import { recurrenceInput, type TaskCreateBody } from '../task-input.js';
-import { type CapturedTask, parseTaskText } from './parse-text.js';
-
-/** What `POST /tasks/parse` answers: the fields the text says, and who read them at what cost. */
-export interface CaptureAnswer {
-  fields: CapturedTask;
-  provider: 'builtin';
-  model: null;
-  cost_usd: number;
-}
 
 /**
- * Capture from text with the builtin parser, in the user's timezone (deterministic, free). Model providers are
- * not wired here yet: every answer is the builtin parser's.
+ * A create body's `raw_input` read by the builtin parser, in the user's timezone (deterministic, free).
+ * `POST /tasks/parse` itself is the scheduler's: it also reads text with a model provider, which the task service
+ * cannot reach.
  */
 export class Capture {
   constructor(
@@ -22,14 +15,9 @@ export class Capture {
     private readonly clock: Clock,
   ) {}
 
-  async parse(owner: Owner, text: string): Promise<CaptureAnswer> {
+  private async parse(owner: Owner, text: string): Promise<CapturedTask> {
     const timezone = (await findTimezone(Sql.pool(this.orm), owner)) ?? 'UTC';
-    return {
-      fields: parseTaskText(text, { now: this.clock.now(), timezone }),
-      provider: 'builtin',
-      model: null,
-      cost_usd: 0,
-    };
+    return parseTaskText(text, { now: this.clock.now(), timezone });
   }
 
   /**
@@ -38,7 +26,7 @@ export class Capture {
    */
   async fill(owner: Owner, body: TaskCreateBody): Promise<TaskCreateBody & { title: string }> {
     if (body.title !== undefined) return { ...body, title: body.title };
-    const { fields } = await this.parse(owner, body.raw_input ?? '');
+    const fields = await this.parse(owner, body.raw_input ?? '');
     const title = fields.title?.trim();
     if (!title) throw fieldError(['body', 'title'], 'raw_input leaves no title: give one');
     const recurrence = fields.recurrence ? recurrenceInput.safeParse(fields.recurrence) : undefined;
