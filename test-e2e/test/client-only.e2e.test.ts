@@ -20,7 +20,7 @@ const CREATED = {
   ...{ depth: 1, sort_order: 0, title: 'Aliased', description: null, raw_input: null, status: 'pending' },
   ...{ priority: 3, duration_min: 30, deadline_at: null, earliest_start_at: null, reminder_channels: ['inapp'] },
   ...{ reminder_offset_min: 10, tags: [], chosen_slot_start: null, chosen_slot_end: null, completed_at: null },
-  ...{ created_at: STAMP, updated_at: STAMP },
+  ...{ created_at: STAMP, updated_at: STAMP, recurrence: null, series_id: null, occurrence_date: null },
 };
 
 /** The only direct `fetch(` calls allowed, each with why it is not a call of an operation of the service. */

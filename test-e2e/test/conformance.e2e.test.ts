@@ -37,6 +37,9 @@ const task = {
   completed_at: null,
   created_at: '2026-03-02T09:00:00.000Z',
   updated_at: '2026-03-02T09:00:00.000Z',
+  recurrence: null,
+  series_id: null,
+  occurrence_date: null,
 };
 
 describe('the conformance check every e2e answer goes through', () => {
