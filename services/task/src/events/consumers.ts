@@ -46,23 +46,14 @@ export const taskConsumers = {
       if (!owner) return;
       const applied = async (): Promise<Data> => {
         switch (event.type) {
-          case 'integration.event.upserted': {
-            const written = await upsertExternalEvent(em, owner, event.data.event);
-            return {
-              change: 'upserted',
-              applied: written,
-              integration_id: event.data.event.integration_id,
-              event: event.data.event,
-            };
-          }
+          case 'integration.event.upserted':
           case 'integration.event.deleted': {
-            const written = await deleteExternalEvent(em, owner, event.data.event);
-            return {
-              change: 'deleted',
-              applied: written,
-              integration_id: event.data.event.integration_id,
-              event: event.data.event,
-            };
+            const upserted = event.type === 'integration.event.upserted';
+            const snapshot = event.data.event;
+            const write = upserted ? upsertExternalEvent : deleteExternalEvent;
+            const applied = await write(em, owner, snapshot);
+            const change = upserted ? 'upserted' : 'deleted';
+            return { change, applied, integration_id: snapshot.integration_id, event: snapshot };
           }
           case 'integration.integration.revoked': {
             const { integration } = event.data;
