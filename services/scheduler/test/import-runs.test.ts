@@ -1,8 +1,8 @@
 import { makeEvent, taskImportEvents } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok } from './harness.js';
-import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, getTask, type RunHarness, requestRunThrice, startRunHarness } from './run-harness.js';
 
 let h: RunHarness;
 beforeAll(async () => {
@@ -22,20 +22,8 @@ describe("an import's auto_schedule request (task.import.schedule_requested)", (
         { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() },
         { run_id: runId, task_ids: [first.id, second.id] },
       );
-    // The same request twice: a redelivery (same envelope) and a republished copy (a new envelope).
-    const once = request();
-    for (const event of [once, once, request()]) {
-      await h.transport.publish(event);
-      await h.transport.whenHandled?.(event.id);
-    }
-    const run = await vi.waitFor(
-      async () => {
-        const body = await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${runId}`));
-        expect(body.status).toBe('completed');
-        return body;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    // The same request again: a redelivery (same envelope) and a republished copy (a new envelope).
+    const run = await requestRunThrice(h, user, runId, request);
     expect(run).toMatchObject({ id: runId, progress: { total: 2, done: 2 }, unscheduled: [] });
     expect(run.decisions.map((d: { task_id: string }) => d.task_id).sort()).toEqual([first.id, second.id].sort());
     expect((await ok(await h.scheduler.call(user, 'GET', '/service/schedule/runs/latest'))).id).toBe(runId);

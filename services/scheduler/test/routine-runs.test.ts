@@ -1,8 +1,8 @@
 import { makeEvent, seriesEvents } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowUser, ok } from './harness.js';
-import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, type RunHarness, requestRunThrice, startRunHarness } from './run-harness.js';
 
 let h: RunHarness;
 beforeAll(async () => {
@@ -55,19 +55,8 @@ describe("a routine's new occurrences (task.series.occurrences_generated)", () =
         { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() },
         { run_id: runId, series_id: series.id, task_ids: [...occurrences.map((o) => o.id), ...stepIds] },
       );
-    const once = request();
-    for (const event of [once, once, request()]) {
-      await h.transport.publish(event);
-      await h.transport.whenHandled?.(event.id);
-    }
-    const run = await vi.waitFor(
-      async () => {
-        const body = await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${runId}`));
-        expect(body.status).toBe('completed');
-        return body;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    // The same request again: a redelivery (same envelope) and a republished copy (a new envelope).
+    const run = await requestRunThrice(h, user, runId, request);
     expect(run).toMatchObject({ provider: 'builtin', progress: { total: 15, done: 15 }, unscheduled: [] });
     expect(run.decisions.every((d: { source: string }) => d.source === 'solver')).toBe(true);
     const placed = (

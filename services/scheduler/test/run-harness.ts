@@ -1,14 +1,14 @@
 import type { Orm } from '@routinely/db';
-import type { EventTransport } from '@routinely/events';
+import type { EventEnvelope, EventTransport } from '@routinely/events';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
 import { type CallAs, type FakeLlmServer, startServiceHarness, type TestUser } from '@routinely/testkit';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 // The task service by a relative path: @routinely/task already depends on @routinely/scheduler (import
 // quotas), so a package dependency back would be a cycle the build refuses. Tests import sources anyway.
 import { taskModule } from '../../task/src/index.js';
 import type { SchedulerServiceDeps } from '../src/index.js';
-import { type Harness, INTERNAL_SECRET, startHarness } from './harness.js';
+import { type Harness, INTERNAL_SECRET, ok, startHarness } from './harness.js';
 
 /** USD per million tokens of the fake LLM's `test-model`. */
 export const FAKE_LLM_PRICE = { input: 1, output: 2 };
@@ -99,4 +99,24 @@ export async function getTask(h: RunHarness, user: TestUser, id: string) {
   const res = await h.task.call(user, 'GET', `/service/tasks/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { id: string; status: string; chosen_slot_start: string | null; chosen_slot_end: string | null };
+}
+
+/**
+ * Publishes a run request three times (a redelivery of one envelope and a republished copy) and waits until the
+ * run under `runId` completed: what the consumers of task's run requests must turn into exactly one run.
+ */
+export async function requestRunThrice(h: RunHarness, user: TestUser, runId: string, request: () => EventEnvelope) {
+  const once = request();
+  for (const event of [once, once, request()]) {
+    await h.transport.publish(event);
+    await h.transport.whenHandled?.(event.id);
+  }
+  return vi.waitFor(
+    async () => {
+      const body = await ok(await h.scheduler.call(user, 'GET', `/service/schedule/runs/${runId}`));
+      expect(body.status).toBe('completed');
+      return body;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
