@@ -7,15 +7,15 @@ import { schedulerModule } from '@routinely/scheduler';
 import { taskModule } from '@routinely/task';
 
 /**
- * Every service the all-in-one process runs, auth first (the others ask it for keys and users); task last, after
- * the scheduler (import quotas), delivery and integration (dashboard figures and admin health), whose gRPC
- * addresses it needs at start.
+ * Every service the all-in-one process runs, each after the services it calls (their gRPC addresses are known
+ * once they started): auth first (the others ask it for keys and users); task after delivery and integration
+ * (dashboard figures and admin health); the scheduler last, after task (runs, import quotas). Calls go one way.
  */
 export const SERVICE_MODULES: ServiceModule[] = [
   authModule,
   calendarModule,
-  schedulerModule,
   deliveryModule,
   integrationModule,
   taskModule,
+  schedulerModule,
 ];

@@ -36,13 +36,11 @@ export interface ServiceContext {
 export interface ServiceModule<X extends object = object, S extends ServiceInstance = ServiceInstance> {
   name: ServiceName;
   dbConfig: ServiceDbConfig;
-  /** Services this one calls over gRPC: started earlier in the same process, or configured. */
-  dependsOn: readonly ServiceName[];
   /**
-   * Services this one calls over gRPC only once the host has started (its clients resolve the address on first
-   * use): they may start after it, which lets two services call each other (the scheduler and task).
+   * Services this one calls over gRPC: started earlier in the same process, or configured. Calls go one way:
+   * no service depends, directly or through others, on one that depends on it (ADR 056).
    */
-  callsLater: readonly ServiceName[];
+  dependsOn: readonly ServiceName[];
   build(context: ServiceContext, extra?: Partial<X>): Promise<S>;
   /** The in-process stand-ins a host without infrastructure uses (test harnesses). */
   local: { transport(): EventTransport; internalAuth(secret: string): InternalAuth };
@@ -58,7 +56,6 @@ export function defineServiceModule<C extends z.ZodType, D extends object, S ext
     dbConfig: ServiceDbConfig;
     configSchema: C;
     dependsOn?: readonly ServiceName[];
-    callsLater?: readonly ServiceName[];
     build: (deps: D) => S | Promise<S>;
     // The composition root may ask only for what a host provides (anything else must be optional).
   } & (ServiceDeps<z.infer<C>> extends D ? unknown : { build: never }),
@@ -67,7 +64,6 @@ export function defineServiceModule<C extends z.ZodType, D extends object, S ext
     name: spec.name,
     dbConfig: spec.dbConfig,
     dependsOn: spec.dependsOn ?? [],
-    callsLater: spec.callsLater ?? [],
     build: async ({ env, ...shared }, extra) =>
       spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<C>> &
         Partial<D> as D),

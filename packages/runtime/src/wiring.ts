@@ -4,8 +4,6 @@ import { grpcAddressesFromEnv, type ServiceName } from '@routinely/platform';
 export interface WiredModule {
   name: ServiceName;
   dependsOn: readonly ServiceName[];
-  /** Services it calls only after the host started (lazy clients): no start-order constraint. */
-  callsLater?: readonly ServiceName[];
 }
 
 /**
@@ -56,9 +54,9 @@ export class GrpcAddressBook {
   /** The `grpcAddress` a module's context carries. */
   resolverFor(module: WiredModule): (service: ServiceName) => string {
     return (service) => {
-      if (!module.dependsOn.includes(service) && !module.callsLater?.includes(service)) {
+      if (!module.dependsOn.includes(service)) {
         throw new Error(
-          `Service ${module.name} asked for ${service}'s gRPC address without declaring dependsOn or callsLater: ['${service}']`,
+          `Service ${module.name} asked for ${service}'s gRPC address without declaring dependsOn: ['${service}']`,
         );
       }
       return this.address(service);

@@ -5,6 +5,7 @@ import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
 import { GrpcTaskGateway } from './adapters/task-client.js';
+import { TaskImportQuotas } from './adapters/task-import-quota.js';
 import type { SchedulerConfig } from './config.js';
 import { AdminQuotaService } from './domain/admin-quotas.js';
 import { CaptureService } from './domain/capture/capture.js';
@@ -24,7 +25,6 @@ import { UsageService } from './domain/usage.js';
 import type { ExpandWorkingTime } from './domain/working-time.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
-import { addStatusRpc } from './grpc/status-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { captureRoutes } from './http/capture/routes.js';
 import { scheduleRoutes } from './http/schedule/routes.js';
@@ -44,7 +44,7 @@ export interface SchedulerServiceDeps {
   internalAuth: InternalAuth;
   /** Working-time expansion for GetSettings' intervals; `expandWorkingTime` of @routinely/scheduling by default. */
   expandWorkingTime?: ExpandWorkingTime;
-  /** Where the task service answers gRPC (the module declares `callsLater: ['task']`); asked on first use. */
+  /** Where the task service answers gRPC (the module's `dependsOn`). */
   grpcAddress(service: ServiceName): string;
   /** The language-model placement of a batch; `placeWithModel` of @routinely/llm by default. */
   placeWithModel?: ModelPlacer;
@@ -65,15 +65,16 @@ export function buildService(deps: SchedulerServiceDeps) {
   const ctx: SchedulerContext = { orm: deps.orm, clock: deps.clock, relay, providers, config: deps.config };
   const settings = new SettingsService(ctx);
   const tenant = new TenantSettingsService(ctx);
-  const usage = new UsageService(ctx, settings);
-  const adminQuotas = new AdminQuotaService(ctx);
-  const expand = deps.expandWorkingTime ?? expandWorkingTime;
-  const tasks = new GrpcTaskGateway(
-    () => deps.grpcAddress('task'),
+  const importQuotas = new TaskImportQuotas(
+    deps.grpcAddress('task'),
     deps.internalAuth,
     deps.config.TASK_CALL_DEADLINE_MS,
   );
-  const outcomes = new ProviderOutcomes(deps.clock);
+  const usage = new UsageService(ctx, settings, importQuotas);
+  const adminQuotas = new AdminQuotaService(ctx, importQuotas);
+  const expand = deps.expandWorkingTime ?? expandWorkingTime;
+  const tasks = new GrpcTaskGateway(deps.grpcAddress('task'), deps.internalAuth, deps.config.TASK_CALL_DEADLINE_MS);
+  const outcomes = new ProviderOutcomes(ctx);
   const placements = new PlacementLock(deps.orm);
   const models = new RunModels({
     providers,
@@ -160,12 +161,10 @@ export function buildService(deps: SchedulerServiceDeps) {
     },
     addGrpc: (server) => {
       addSchedulerRpc(server as Server, deps.internalAuth, {
-        runs,
         settings,
         usage,
         expandWorkingTime: expand,
       });
-      addStatusRpc(server as Server, deps.internalAuth, { ctx, usage, outcomes });
     },
     readiness: {
       database: () => databaseReady(deps.orm),
@@ -173,6 +172,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     /** The domain services, for tests and the engine of the next issue. */
     domain: { settings, usage, providers, runs, outcomes },
     start: async () => {
+      await outcomes.announce();
       relay.start();
       pacer.start();
       conflictPacer.start();
@@ -192,6 +192,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       await pacer.stop();
       await conflictPacer.stop();
       tasks.close();
+      importQuotas.close();
       await relay.stop();
     },
   } satisfies ServiceInstance & Record<string, unknown>;

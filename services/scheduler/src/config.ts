@@ -10,21 +10,6 @@ import { z } from 'zod';
 export const configSchema = platformConfigSchema
   .extend({
     ...llmConfigShape,
-    // Moved here from the task service, which asks the scheduler at import time.
-    IMPORT_QUOTA_PER_HOUR: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(10_000)
-      .default(5)
-      .describe("bulk imports per user per rolling hour, unless an administrator set the user's own"),
-    IMPORT_QUOTA_PER_DAY: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(10_000)
-      .default(20)
-      .describe("bulk imports per user per rolling day, unless an administrator set the user's own"),
     QUOTA_RESERVATION_TTL_MS: z.coerce
       .number()
       .int()

@@ -8,7 +8,7 @@ export const schedulerModule = defineServiceModule({
   name: 'scheduler',
   dbConfig,
   configSchema,
-  // The task service calls the scheduler (import quotas) and starts after it; runs call task once started.
-  callsLater: ['task'],
+  // Runs, overrides and the quota routes call the task service, which never calls back (ADR 056).
+  dependsOn: ['task'],
   build: buildService,
 });

@@ -8,6 +8,9 @@ import { type SchedulerServiceDeps, schedulerModule } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
+/** A loopback port nothing listens on (the discard port). */
+export const NO_PEER = '127.0.0.1:9';
+
 export type Harness = ServiceHarness<
   Parameters<typeof schedulerModule.build>[0],
   SchedulerServiceDeps,
@@ -22,7 +25,7 @@ export function startHarness(
     transport?: EventTransport;
     extra?: Partial<SchedulerServiceDeps>;
     clock?: ManualClock;
-    /** Read on each lookup, so a test may fill in the task service's address after starting it. */
+    /** Where the task service answers; by default a loopback port nothing listens on (no task calls). */
     grpcAddresses?: Partial<Record<ServiceName, string>>;
   } = {},
 ): Promise<Harness> {
@@ -30,7 +33,7 @@ export function startHarness(
     env: { SCHEDULER_OUTBOX_POLL_MS: '20', ...env },
     internalSecret: INTERNAL_SECRET,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.grpcAddresses ? { grpcAddresses: options.grpcAddresses } : {}),
+    grpcAddresses: options.grpcAddresses ?? { task: NO_PEER },
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.extra ? { deps: options.extra } : {}),
   });

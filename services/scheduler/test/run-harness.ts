@@ -4,8 +4,8 @@ import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
 import { type CallAs, type FakeLlmServer, startServiceHarness, type TestUser } from '@routinely/testkit';
 import { expect, vi } from 'vitest';
-// The task service by a relative path: @routinely/task already depends on @routinely/scheduler (import
-// quotas), so a package dependency back would be a cycle the build refuses. Tests import sources anyway.
+// The task service by a relative path: @routinely/task's tests start the scheduler (its import limits are set
+// through the scheduler's admin routes), so a package dependency back would be a cycle the build refuses.
 import { taskModule } from '../../task/src/index.js';
 import type { SchedulerServiceDeps } from '../src/index.js';
 import { type Harness, INTERNAL_SECRET, ok, startHarness } from './harness.js';
@@ -27,17 +27,15 @@ export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } 
 }
 
 /**
- * The scheduler with a real task service on one event transport (the task service's events reach the
- * scheduler's consumers as in a deployment): each serves gRPC on loopback, the scheduler calls the task service
- * (runs) and the task service the scheduler (import quotas, the dashboard's figures).
+ * The scheduler with a real task service on one event transport (each one's events reach the other's consumers
+ * as in a deployment): the task service serves gRPC on loopback and the scheduler calls it (runs, import
+ * quotas); the task service never calls the scheduler (ADR 056).
  */
 export interface RunHarness {
   scheduler: Harness;
   /** The task service; `orm` reaches its database for rows the API no longer writes (legacy data). */
   task: { call: CallAs; orm: Orm; close(): Promise<void> };
   clock: ManualClock;
-  /** The scheduler's gRPC address (what a spawned instance's peers use). */
-  schedulerAddress: string;
   /** Where the task service answers gRPC (for spawned scheduler instances). */
   grpcAddresses: Partial<Record<ServiceName, string>>;
   /** The transport both services publish to and consume from. */
@@ -50,37 +48,32 @@ export async function startRunHarness(
   extra: Partial<SchedulerServiceDeps> = {},
 ): Promise<RunHarness> {
   const clock = new ManualClock();
-  // Filled once the task service listens: the scheduler resolves the address on its first call.
-  const grpcAddresses: Partial<Record<ServiceName, string>> = {};
   const transport = taskModule.local.transport();
-  const scheduler = await startHarness(
-    { SCHEDULER_RUN_POLL_MS: '50', ...env },
-    { extra, clock, grpcAddresses, transport },
-  );
-  const schedulerServer = new Server();
-  scheduler.service.addGrpc?.(schedulerServer);
-  const schedulerAddress = await startRpcServer(schedulerServer, '127.0.0.1', 0);
   const task = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20' },
     clock,
     transport,
     internalSecret: INTERNAL_SECRET,
     // The dashboard's peers are not part of these tests: a loopback port nothing listens on.
-    grpcAddresses: { scheduler: schedulerAddress, delivery: '127.0.0.1:9', integration: '127.0.0.1:9' },
+    grpcAddresses: { delivery: '127.0.0.1:9', integration: '127.0.0.1:9' },
   });
   const taskServer = new Server();
   task.service.addGrpc?.(taskServer);
-  grpcAddresses.task = await startRpcServer(taskServer, '127.0.0.1', 0);
+  const grpcAddresses: Partial<Record<ServiceName, string>> = {
+    task: await startRpcServer(taskServer, '127.0.0.1', 0),
+  };
+  const scheduler = await startHarness(
+    { SCHEDULER_RUN_POLL_MS: '50', ...env },
+    { extra, clock, grpcAddresses, transport },
+  );
   return {
     scheduler,
     task: { call: task.call, orm: task.orm, close: task.close },
     clock,
-    schedulerAddress,
     grpcAddresses,
     transport,
     close: async () => {
       await scheduler.close();
-      await stopRpcServer(schedulerServer);
       await task.close();
       await stopRpcServer(taskServer);
       await transport.close();

@@ -12,10 +12,7 @@ it('has a default for every setting and refuses a malformed LLM_PRICES', () => {
     OPENAI_BASE_URL: 'https://api.openai.com/v1',
     ANTHROPIC_BASE_URL: 'https://api.anthropic.com',
     LLM_PRICES: {},
-    IMPORT_QUOTA_PER_HOUR: 5,
-    IMPORT_QUOTA_PER_DAY: 20,
   });
-  expect(() => configSchema.parse({ IMPORT_QUOTA_PER_DAY: '10001' })).toThrow();
   expect(config.OPENAI_API_KEY).toBeUndefined();
   expect(configSchema.parse({ LLM_PRICES: '{"m":{"input":1,"output":2}}' }).LLM_PRICES).toEqual({
     m: { input: 1, output: 2 },

@@ -1,18 +1,22 @@
 import { metricsRegistry } from '@routinely/platform';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, knowUser, ok, recordCall, startHarness } from './harness.js';
+import { call, type Harness, knowUser, ok, recordCall } from './harness.js';
+import { type RunHarness, startRunHarness } from './run-harness.js';
 
+// With the task service, which owns the bulk-import limits `/quota/me` and `/admin/quotas` show.
+let run: RunHarness;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({
+  run = await startRunHarness({
     OPENAI_API_KEY: 'sk-test-not-a-real-key',
     OPENAI_MODEL: 'gpt-4o-mini',
     // One dollar per million input tokens, two per million output tokens: easy sums.
     LLM_PRICES: JSON.stringify({ 'test-model': { input: 1, output: 2 } }),
   });
+  h = run.scheduler;
 });
-afterAll(() => h?.close());
+afterAll(() => run?.close());
 
 const setZone = async (user: TestUser, timezone: string) =>
   ok(await call(h, user, 'PATCH', '/service/settings/me', { timezone }));

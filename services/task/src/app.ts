@@ -3,7 +3,6 @@ import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/
 import type { InternalAuth, Server } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
-import { SchedulerImportQuota } from './adapters/scheduler-import-quota.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
 import { CalendarService } from './domain/calendar/calendar.js';
@@ -12,13 +11,14 @@ import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js'
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
 import { CalendarFeeds } from './domain/feed/calendar-feeds.js';
-import type { ImportQuota } from './domain/import/import-quota.js';
+import { ImportQuota } from './domain/import/import-quota.js';
 import { Importer } from './domain/import/importer.js';
 import { ImportJobs } from './domain/import/jobs.js';
 import { Routines } from './domain/routines/routines.js';
 import { TaskService } from './domain/tasks.js';
 import { TaskTreeAnswers } from './domain/tree-answers.js';
 import { subscribeConsumers } from './events/consumers.js';
+import { addImportQuotaRpc } from './grpc/import-quota-rpc.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
 import { dashboardRoutes } from './http/dashboard/routes.js';
@@ -37,10 +37,8 @@ export interface TaskServiceDeps {
   orm: Orm;
   transport: EventTransport;
   internalAuth: InternalAuth;
-  /** Where the host found the scheduler, delivery and integration (the module's `dependsOn`). */
+  /** Where the host found delivery and integration (the module's `dependsOn`). */
   grpcAddress(service: ServiceName): string;
-  /** Who counts bulk imports against their limits; defaults to the scheduler's ConsumeImportQuota over gRPC. */
-  importQuota?: ImportQuota;
   /** Shared Redis when REDIS_URL is set: the admin health page PINGs it. */
   redis?: CachePing | undefined;
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
@@ -65,9 +63,10 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     deps.config.ROUTINE_FILL_POLL_MS,
     logger,
   );
-  const importQuota =
-    deps.importQuota ??
-    new SchedulerImportQuota(deps.grpcAddress('scheduler'), deps.internalAuth, deps.config.SCHEDULER_CALL_DEADLINE_MS);
+  const importQuota = new ImportQuota(deps.clock, {
+    perHour: deps.config.IMPORT_QUOTA_PER_HOUR,
+    perDay: deps.config.IMPORT_QUOTA_PER_DAY,
+  });
   const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
   const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
   const importPacer = new Pacer(
@@ -96,7 +95,10 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(feedRoutes(feeds));
       await app.register(dashboardRoutes(dashboard, health));
     },
-    addGrpc: (server) => addTaskRpc(server as Server, deps.internalAuth, tasks, calendar),
+    addGrpc: (server) => {
+      addTaskRpc(server as Server, deps.internalAuth, tasks, calendar);
+      addImportQuotaRpc(server as Server, deps.internalAuth, deps.orm, importQuota);
+    },
     readiness: {
       database: () => databaseReady(deps.orm),
     },
@@ -112,7 +114,6 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await importPacer.stop();
       await routinePacer.stop();
       await relay.stop();
-      if (importQuota instanceof SchedulerImportQuota) importQuota.close();
       peers.close();
     },
   };

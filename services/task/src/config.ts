@@ -3,20 +3,29 @@ import { z } from 'zod';
 
 /** The task service's environment; every variable has a default so the all-in-one host needs none. */
 export const configSchema = platformConfigSchema.extend({
-  // The import limits themselves live in the scheduler (IMPORT_QUOTA_PER_* and the administrator's overrides).
-  SCHEDULER_CALL_DEADLINE_MS: z.coerce
+  // The task service counts imports and keeps the administrators' overrides (set through the scheduler's
+  // /admin/quotas, ADR 050).
+  IMPORT_QUOTA_PER_HOUR: z.coerce
     .number()
     .int()
-    .positive()
-    .default(3_000)
-    .describe("deadline of the task service's calls to the scheduler (import quota)"),
+    .min(0)
+    .max(10_000)
+    .default(5)
+    .describe("bulk imports per user per rolling hour, unless an administrator set the user's own"),
+  IMPORT_QUOTA_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(20)
+    .describe("bulk imports per user per rolling day, unless an administrator set the user's own"),
   DASHBOARD_CALL_DEADLINE_MS: z.coerce
     .number()
     .int()
     .positive()
     .default(2_000)
     .describe(
-      "deadline of each dashboard-summary and admin-health call to the scheduler, delivery and integration (and of the health page's database and Redis probes); a late owner's figures are null",
+      "deadline of each dashboard-summary and admin-health call to delivery and integration (and of the health page's database and Redis probes); a late owner's figures are null",
     ),
   IMPORT_JOB_MAX_ROWS: z.coerce
     .number()

@@ -8,8 +8,8 @@ export const taskModule = defineServiceModule({
   name: 'task',
   dbConfig,
   configSchema,
-  // Bulk-import limits are the scheduler's (ConsumeImportQuota at import time); the dashboard and the admin
-  // health page read the scheduler's, delivery's and integration's figures (ADR 025, 026).
-  dependsOn: ['scheduler', 'delivery', 'integration'],
+  // The dashboard and the admin health page read delivery's and integration's figures (ADR 025, 026); the
+  // scheduler calls this service and never the other way (its figures come as events, ADR 056).
+  dependsOn: ['delivery', 'integration'],
   build: buildService,
 });

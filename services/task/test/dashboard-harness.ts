@@ -25,14 +25,14 @@ const PUBLIC_BASE_URL = 'https://routinely.test';
 export interface DashboardHarness {
   clock: ManualClock;
   task: { call: CallAs; tokens: TestTokens; db: TestDatabase };
-  /** The scheduler, with its database for setting up what its own routes do not write directly. */
-  scheduler: { call: CallAs; orm: Orm };
+  /** The scheduler, with its database and domain for setting up what its own routes do not write directly. */
+  scheduler: { call: CallAs; orm: Orm; service: Awaited<ReturnType<typeof schedulerModule.build>> };
   delivery: { service: DeliveryService };
   integration: { call: CallAs };
   /** The provider calendar the integration service connects to. */
   google: FakeGoogle;
-  /** Where each peer answers gRPC. */
-  addresses: { scheduler: string; delivery: string; integration: string };
+  /** Where each peer the task service calls answers gRPC. */
+  addresses: { delivery: string; integration: string };
   /** Connects `user`'s Google calendar; answers the integration's id. */
   connectGoogle(user: TestUser): Promise<string>;
   close(): Promise<void>;
@@ -47,9 +47,10 @@ async function serveGrpc(service: ServiceInstance) {
 }
 
 /**
- * The task service with the real scheduler, delivery and integration services it reads the dashboard and the
- * health page from: each from its module on its own database, gRPC on loopback, one manual clock and one event
- * transport between them (task events make delivery's reminders, the scheduler's soft-cap event a bell notice).
+ * The task service with the real delivery and integration services it reads the dashboard and the health page
+ * from, and the scheduler whose events feed its spend and model registry: each from its module on its own
+ * database, gRPC on loopback, one manual clock and one event transport between them (task events make
+ * delivery's reminders, the scheduler's soft-cap event a bell notice).
  */
 export async function startDashboardHarness(
   now: string,
@@ -58,7 +59,6 @@ export async function startDashboardHarness(
   const clock = new ManualClock(now);
   const transport = new InProcessTransport();
   const shared = { clock, transport, internalSecret: INTERNAL_SECRET };
-  const scheduler = await startServiceHarness(schedulerModule, shared);
   const delivery = await startServiceHarness(deliveryModule, {
     ...shared,
     env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000' },
@@ -82,14 +82,15 @@ export async function startDashboardHarness(
     env: { ...google.env(), PUBLIC_BASE_URL, INTEGRATION_WORKERS_ENABLED: 'true', ...options.integrationEnv },
   });
   inject = (o) => integration.app.inject(o);
-  const schedulerGrpc = await serveGrpc(scheduler.service);
   const deliveryGrpc = await serveGrpc(delivery.service);
   const integrationGrpc = await serveGrpc(integration.service);
-  const grpc = [schedulerGrpc, deliveryGrpc, integrationGrpc];
-  const [schedulerRpc, deliveryRpc, integrationRpc] = grpc.map((g) => g.address) as [string, string, string];
-  const task = await startServiceHarness(taskModule, {
+  const addresses = { delivery: deliveryGrpc.address, integration: integrationGrpc.address };
+  const task = await startServiceHarness(taskModule, { ...shared, grpcAddresses: addresses });
+  const taskGrpc = await serveGrpc(task.service);
+  const grpc = [taskGrpc, deliveryGrpc, integrationGrpc];
+  const scheduler = await startServiceHarness(schedulerModule, {
     ...shared,
-    grpcAddresses: { scheduler: schedulerRpc, delivery: deliveryRpc, integration: integrationRpc },
+    grpcAddresses: { task: taskGrpc.address },
   });
 
   /** OAuth start, the fake's consent, the browser's callback: an active Google connection of `user`. */
@@ -112,14 +113,14 @@ export async function startDashboardHarness(
     delivery,
     integration,
     google,
-    addresses: { scheduler: schedulerRpc, delivery: deliveryRpc, integration: integrationRpc },
+    addresses,
     connectGoogle,
     async close() {
+      await scheduler.close();
       await task.close();
       for (const g of grpc) await g.stop();
       await integration.close();
       await delivery.close();
-      await scheduler.close();
       await google.close();
       await transport.close();
     },

@@ -1,5 +1,3 @@
-import { createRpcClient, InternalAuth } from '@routinely/grpc';
-import { scheduler_v1 } from '@routinely/proto';
 import { startServiceHarness, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { taskModule } from '../src/index.js';
@@ -45,23 +43,14 @@ beforeAll(async () => {
   await patchTask(later.id, { chosen_slot_start: '2026-11-25T14:00:00Z', chosen_slot_end: '2026-11-25T15:00:00Z' });
 
   // Model spend past the soft cap ($5): the scheduler's ledger, and its soft-cap event puts a notice in the bell.
-  const quota = createRpcClient(
-    scheduler_v1.QuotaServiceService,
-    h.addresses.scheduler,
-    new InternalAuth(INTERNAL_SECRET, 'test'),
-  );
-  await quota.recordUsage(
-    {
-      runId: '',
-      provider: 'openai',
-      model: 'gpt-4.1-mini',
-      inputTokens: 10_000_000,
-      outputTokens: 2_000_000,
-      reservationId: '',
-    },
-    { actor: { tenantId: ada.tenantId, userId: ada.userId, permissions: ['SERVICE_SCHEDULE_RUN'] } },
-  );
-  quota.close();
+  await h.scheduler.service.domain.usage.record(ada, {
+    runId: null,
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    inputTokens: 10_000_000,
+    outputTokens: 2_000_000,
+    reservationId: null,
+  });
 
   await h.connectGoogle(ada);
 }, 60_000);
@@ -69,17 +58,22 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('GET /dashboard/summary', () => {
-  it("answers every figure from its owner, 'today' being the local day of the settings timezone", async () => {
+  it("answers every figure of its owner, 'today' being the local day of the settings timezone", async () => {
     const usage = await h.scheduler.call(ada, 'GET', '/service/llm/usage/today');
     expect(usage.statusCode, usage.body).toBe(200);
     const spend = usage.json().total_usd as number;
     expect(spend).toBeGreaterThan(5);
 
-    // Reminders and the bell notice arrive by events: wait for delivery to have consumed them.
+    // Reminders, the bell notice, the spend and the settings timezone arrive by events: wait for them.
     await vi.waitFor(
       async () => {
         const res = await summaryOf(ada);
-        expect(res.json()).toMatchObject({ reminders_next_24h: 1, notifications_unread: 1 });
+        expect(res.json()).toMatchObject({
+          reminders_next_24h: 1,
+          notifications_unread: 1,
+          llm_spend_today_usd: spend,
+          timezone: 'America/New_York',
+        });
       },
       { timeout: 15_000, interval: 100 },
     );
@@ -133,7 +127,7 @@ describe('GET /dashboard/summary', () => {
       clock: h.clock,
       db: h.task.db,
       internalSecret: INTERNAL_SECRET,
-      grpcAddresses: { scheduler: h.addresses.scheduler, delivery: NO_PEER, integration: h.addresses.integration },
+      grpcAddresses: { delivery: NO_PEER, integration: h.addresses.integration },
     });
     try {
       const res = await cut.call(ada, 'GET', '/service/dashboard/summary');

@@ -25,7 +25,7 @@ export interface SchedulerHarness {
 export interface Harness extends Omit<Shared, 'spawn'> {
   /** Another instance of the service on the same database (a restart, or a second replica), not started. */
   spawn(overrides?: Partial<TaskServiceDeps>): Promise<ServiceInstance>;
-  /** The real scheduler the task service asks for import quotas (same clock), on its own database. */
+  /** The real scheduler (same clock, own database): its admin routes set this service's import limits. */
   scheduler: SchedulerHarness;
 }
 
@@ -63,29 +63,28 @@ export async function startHarness(
   options: {
     transport?: EventTransport;
     extra?: Partial<TaskServiceDeps>;
-    /** The scheduler's environment (e.g. its default import limits IMPORT_QUOTA_PER_HOUR / _PER_DAY). */
+    /** The scheduler's environment. */
     schedulerEnv?: Record<string, string>;
   } = {},
 ): Promise<Harness> {
   const clock = new ManualClock();
   // One transport for both, as in a deployment: an import's auto_schedule reaches the scheduler as an event.
   const transport = options.transport ?? taskModule.local.transport();
-  // The scheduler's runs read and place this service's tasks: its address once it listens.
-  const schedulerPeers: Partial<Record<ServiceName, string>> = {};
-  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {}, schedulerPeers, transport);
   const shared = await startServiceHarness(taskModule, {
     env: { IMPORT_WORKER_POLL_MS: '20', ...env },
     clock,
     internalSecret: INTERNAL_SECRET,
     // Delivery and integration answer only the dashboard and health routes (test/dashboard-harness.ts starts
     // them); elsewhere nothing listens there and those figures come back null.
-    grpcAddresses: { scheduler: scheduler.address, delivery: NO_PEER, integration: NO_PEER },
+    grpcAddresses: { delivery: NO_PEER, integration: NO_PEER },
     transport,
     ...(options.extra ? { deps: options.extra } : {}),
   });
   const taskServer = new Server();
   shared.service.addGrpc?.(taskServer);
-  schedulerPeers.task = await startRpcServer(taskServer, '127.0.0.1', 0);
+  const taskAddress = await startRpcServer(taskServer, '127.0.0.1', 0);
+  // The scheduler calls this service (runs, import quotas); this service never calls it.
+  const scheduler = await startScheduler(clock, options.schedulerEnv ?? {}, { task: taskAddress }, transport);
   return {
     ...shared,
     scheduler,

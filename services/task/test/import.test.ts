@@ -6,7 +6,7 @@ import { call, type Harness, startHarness } from './harness.js';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({}, { schedulerEnv: { IMPORT_QUOTA_PER_HOUR: '3', IMPORT_QUOTA_PER_DAY: '4' } });
+  h = await startHarness({ IMPORT_QUOTA_PER_HOUR: '3', IMPORT_QUOTA_PER_DAY: '4' });
 });
 afterAll(() => h?.close());
 

@@ -8,6 +8,7 @@ it('has migrations matching the entities', async () => {
 
 it('has a default for every setting', () => {
   const config = configSchema.parse({});
-  expect(config).toMatchObject({ SCHEDULER_CALL_DEADLINE_MS: 3_000, IMPORT_JOB_MAX_ROWS: 10_000 });
-  expect(configSchema.parse({ SCHEDULER_CALL_DEADLINE_MS: '7' }).SCHEDULER_CALL_DEADLINE_MS).toBe(7);
+  expect(config).toMatchObject({ IMPORT_QUOTA_PER_HOUR: 5, IMPORT_QUOTA_PER_DAY: 20, IMPORT_JOB_MAX_ROWS: 10_000 });
+  expect(configSchema.parse({ IMPORT_QUOTA_PER_HOUR: '7' }).IMPORT_QUOTA_PER_HOUR).toBe(7);
+  expect(() => configSchema.parse({ IMPORT_QUOTA_PER_DAY: '10001' })).toThrow();
 });

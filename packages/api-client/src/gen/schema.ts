@@ -660,366 +660,6 @@ export interface paths {
         patch: operations["updateCalendarShare"];
         trace?: never;
     };
-    "/api/v1/service/settings/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's settings, created on first read */
-        get: operations["getMySettings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change some settings; llm_provider_default is ignored (and listed in `ignored`) while the tenant locks it */
-        patch: operations["updateMySettings"];
-        trace?: never;
-    };
-    "/api/v1/service/settings/working-hours": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Working hours, wall-clock in the settings timezone */
-        get: operations["getWorkingHours"];
-        /** Replace working hours (HH:MM, end may be 24:00, no overlaps, at most 6 a day; a missing day is []) */
-        put: operations["replaceWorkingHours"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/settings/no-go-windows": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** No-go windows, oldest first */
-        get: operations["listNoGoWindows"];
-        put?: never;
-        /** Add a weekly or once no-go window (the server generates the id when none is given) */
-        post: operations["createNoGoWindow"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/settings/no-go-windows/{window_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a no-go window */
-        delete: operations["deleteNoGoWindow"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/cost/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Today's model spend and quota status */
-        get: operations["getMyScheduleCost"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/quota/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Spend caps, breach flags and bulk-import limits of the caller */
-        get: operations["getMyQuota"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/llm/usage/today": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Today's cost and tokens per provider */
-        get: operations["getTodayUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/llm/usage/monthly": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every day of a month (default: this month in the caller timezone) */
-        get: operations["getMonthlyUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/llm/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Configured providers, their model and availability */
-        get: operations["listModelProviders"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/admin/quotas": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Quota rows of every user of the tenant, paged (limit at most 500) */
-        get: operations["listUserQuotas"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/admin/quotas/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One user's quota row */
-        get: operations["getUserQuota"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard)
-         * @description Caps are >= 0 and import limits 0..10000; a result with the soft cap above the hard cap is 422 naming `soft_cap_usd`. New import limits hold for the user's next import at once.
-         */
-        patch: operations["updateUserQuota"];
-        trace?: never;
-    };
-    "/api/v1/service/admin/tenant/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The tenant's provider policy */
-        get: operations["getTenantSchedulingSettings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Set the tenant default provider and whether it is locked for every user */
-        patch: operations["updateTenantSchedulingSettings"];
-        trace?: never;
-    };
-    "/api/v1/service/schedule": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Schedule tasks: up to 10 at once (200), more in the background (202 + Location)
-         * @description Up to 10 tasks are placed now (200 with the decisions); more are queued: 202 with `Location` naming the run, to poll until `completed` or `failed`. The window defaults to now .. now + 14 days and spans at most 90 days. A language-model run past today's hard spend cap is 429 `quota_exceeded`; `builtin` runs are never refused. `dry_run` stores decisions without applying them.
-         */
-        post: operations["createScheduleRun"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/runs/latest": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's most recent run (404 when none) */
-        get: operations["getLatestScheduleRun"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/runs/{run_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One run with its progress and all its decisions */
-        get: operations["getScheduleRun"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/decisions/{decision_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One decision */
-        get: operations["getScheduleDecision"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/decisions/{decision_id}/override": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule)
-         * @description Appends an `override` decision superseding this one and applies it at once. End must be after start (at most 31 days); a slot outside working hours or in a no-go window is allowed and listed in `warnings`.
-         */
-        post: operations["overrideScheduleDecision"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/override": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Alias of the decision override with decision_id in the body */
-        post: operations["overrideScheduleDecisionByBody"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/schedule/reflow": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one)
-         * @description Keeps the root's slot and re-places its descendants inside it; answered like `POST /schedule` (200, or 202 with `Location`). A root without a slot is 409 `not_scheduled`.
-         */
-        post: operations["reflowScheduleSubtree"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/service/tasks/parse": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Capture from text (nothing is created)
-         * @description What a line of English says about a task: title, duration, priority, tags, dates and a recurrence, relative to now in the caller's settings timezone. Nothing is created. The builtin parser costs nothing; a model provider makes one call under the spend quota, recorded in the usage ledger like a run's. An answer of the model that does not fit (or no answer) gives the builtin parser's fields with `provider: "builtin"`; `cost_usd` is what the request spent either way.
-         */
-        post: operations["parseTaskText"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/service/webhooks": {
         parameters: {
             query?: never;
@@ -1821,8 +1461,9 @@ export interface paths {
          * @description Probes every component at once (ADR 026). Rules:
          *     - `database`: `select 1` on the task database with its latency; no answer within the probe deadline is `down`.
          *     - `cache`: Redis PING with its latency when REDIS_URL is set (no answer: `degraded`); `ok` in-process otherwise.
-         *     - `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome); `degraded`
-         *       when a configured language-model provider's last call failed; `down` when the scheduler does not answer.
+         *     - `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome, as its
+         *       events reported them); `degraded` when a configured language-model provider's last call failed, or while no
+         *       scheduler has reported its configuration yet.
          *     - `integrations`: the tenant's connections by status (`counts`), push channels near expiry and expired;
          *       `degraded` when a channel expired without renewal; `down` when the integration service does not answer.
          *     - `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):
@@ -1834,6 +1475,366 @@ export interface paths {
         get: operations["getAdminHealth"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/settings/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's settings, created on first read */
+        get: operations["getMySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change some settings; llm_provider_default is ignored (and listed in `ignored`) while the tenant locks it */
+        patch: operations["updateMySettings"];
+        trace?: never;
+    };
+    "/api/v1/service/settings/working-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Working hours, wall-clock in the settings timezone */
+        get: operations["getWorkingHours"];
+        /** Replace working hours (HH:MM, end may be 24:00, no overlaps, at most 6 a day; a missing day is []) */
+        put: operations["replaceWorkingHours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/settings/no-go-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** No-go windows, oldest first */
+        get: operations["listNoGoWindows"];
+        put?: never;
+        /** Add a weekly or once no-go window (the server generates the id when none is given) */
+        post: operations["createNoGoWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/settings/no-go-windows/{window_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a no-go window */
+        delete: operations["deleteNoGoWindow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/cost/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today's model spend and quota status */
+        get: operations["getMyScheduleCost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/quota/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Spend caps, breach flags and bulk-import limits of the caller */
+        get: operations["getMyQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/llm/usage/today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today's cost and tokens per provider */
+        get: operations["getTodayUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/llm/usage/monthly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every day of a month (default: this month in the caller timezone) */
+        get: operations["getMonthlyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/llm/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Configured providers, their model and availability */
+        get: operations["listModelProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/admin/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Quota rows of every user of the tenant, paged (limit at most 500) */
+        get: operations["listUserQuotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/admin/quotas/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user's quota row */
+        get: operations["getUserQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Raise or lower caps and import limits (422 naming soft_cap_usd when soft would be above hard)
+         * @description Caps are >= 0 and import limits 0..10000; a result with the soft cap above the hard cap is 422 naming `soft_cap_usd`. New import limits hold for the user's next import at once.
+         */
+        patch: operations["updateUserQuota"];
+        trace?: never;
+    };
+    "/api/v1/service/admin/tenant/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's provider policy */
+        get: operations["getTenantSchedulingSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the tenant default provider and whether it is locked for every user */
+        patch: operations["updateTenantSchedulingSettings"];
+        trace?: never;
+    };
+    "/api/v1/service/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule tasks: up to 10 at once (200), more in the background (202 + Location)
+         * @description Up to 10 tasks are placed now (200 with the decisions); more are queued: 202 with `Location` naming the run, to poll until `completed` or `failed`. The window defaults to now .. now + 14 days and spans at most 90 days. A language-model run past today's hard spend cap is 429 `quota_exceeded`; `builtin` runs are never refused. `dry_run` stores decisions without applying them.
+         */
+        post: operations["createScheduleRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/runs/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's most recent run (404 when none) */
+        get: operations["getLatestScheduleRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run with its progress and all its decisions */
+        get: operations["getScheduleRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/decisions/{decision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One decision */
+        get: operations["getScheduleDecision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/decisions/{decision_id}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append a decision with the slot the user chose, applied at once (warnings when it breaks a rule)
+         * @description Appends an `override` decision superseding this one and applies it at once. End must be after start (at most 31 days); a slot outside working hours or in a no-go window is allowed and listed in `warnings`.
+         */
+        post: operations["overrideScheduleDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Alias of the decision override with decision_id in the body */
+        post: operations["overrideScheduleDecisionByBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/schedule/reflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-place a scheduled root's descendants inside its slot (409 not_scheduled without one)
+         * @description Keeps the root's slot and re-places its descendants inside it; answered like `POST /schedule` (200, or 202 with `Location`). A root without a slot is 409 `not_scheduled`.
+         */
+        post: operations["reflowScheduleSubtree"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/tasks/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture from text (nothing is created)
+         * @description What a line of English says about a task: title, duration, priority, tags, dates and a recurrence, relative to now in the caller's settings timezone. Nothing is created. The builtin parser costs nothing; a model provider makes one call under the spend quota, recorded in the usage ledger like a run's. An answer of the model that does not fit (or no answer) gives the builtin parser's fields with `provider: "builtin"`; `cost_usd` is what the request spent either way.
+         */
+        post: operations["parseTaskText"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2050,7 +2051,7 @@ export interface components {
             /** @enum {string} */
             visibility?: "private" | "shared" | "public";
         };
-        /** @description The caller's rollup; 'today' is the calendar day in their timezone. Each figure is read from the service that owns it over gRPC. When an owner does not answer, its figures are null and named in `degraded` (the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025). */
+        /** @description The caller's rollup; 'today' is the calendar day in their timezone. Delivery's and integration's figures are read from them over gRPC; when one does not answer, its figures are null and named in `degraded` (the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025). The scheduler's spend comes from its events (ADR 056). */
         DashboardSummary: {
             /** @description open tasks (pending or scheduled) whose deadline lies between now and the end of local today */
             tasks_due_today: number;
@@ -2060,8 +2061,8 @@ export interface components {
             reminders_next_24h: number | null;
             /** @description active calendar connections (integration service); null while it cannot answer */
             integrations_connected: number | null;
-            /** @description model spend counted on local today, USD (scheduler); null while it cannot answer */
-            llm_spend_today_usd: number | null;
+            /** @description model spend counted on local today, USD: the scheduler's figure as its events told this service (no spend is counted while the scheduler is down) */
+            llm_spend_today_usd: number;
             /** @description unread bell notifications (delivery service); null while it cannot answer */
             notifications_unread: number | null;
             /**
@@ -2069,10 +2070,10 @@ export interface components {
              * @description local today, YYYY-MM-DD
              */
             date: string;
-            /** @description IANA zone of 'today': the scheduler's settings timezone, else the profile's while it cannot answer */
+            /** @description IANA zone of 'today': the settings timezone, else the profile's, else UTC */
             timezone: string;
             /** @description figures whose owning service did not answer in time (each is null); empty when all answered */
-            degraded: ("integrations_connected" | "llm_spend_today_usd" | "notifications_unread" | "reminders_next_24h")[];
+            degraded: ("integrations_connected" | "notifications_unread" | "reminders_next_24h")[];
         };
         DashboardTile: {
             id: string;
@@ -6924,1967 +6925,6 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    getMySettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "timezone": "Europe/Berlin",
-                     *       "llm_provider_default": "builtin",
-                     *       "llm_provider_effective": "builtin",
-                     *       "working_hours": {
-                     *         "mon": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "tue": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "wed": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "thu": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "fri": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "sat": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "sun": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "no_go_windows": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "label": "Lunch",
-                     *           "kind": "weekly",
-                     *           "days": [
-                     *             "mon"
-                     *           ],
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "reminder_offset_min": 1,
-                     *       "buffer_min": 1,
-                     *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z",
-                     *       "ignored": [
-                     *         "string"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Settings"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateMySettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "timezone": "Europe/Berlin",
-                 *       "llm_provider_default": "builtin",
-                 *       "working_hours": {
-                 *         "mon": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "tue": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "wed": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "thu": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "fri": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "sat": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ],
-                 *         "sun": [
-                 *           {
-                 *             "start": "09:00",
-                 *             "end": "09:00"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "reminder_offset_min": 1,
-                 *       "buffer_min": 1
-                 *     }
-                 */
-                "application/json": components["schemas"]["SettingsPatch"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "timezone": "Europe/Berlin",
-                     *       "llm_provider_default": "builtin",
-                     *       "llm_provider_effective": "builtin",
-                     *       "working_hours": {
-                     *         "mon": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "tue": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "wed": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "thu": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "fri": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "sat": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ],
-                     *         "sun": [
-                     *           {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "no_go_windows": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "label": "Lunch",
-                     *           "kind": "weekly",
-                     *           "days": [
-                     *             "mon"
-                     *           ],
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "reminder_offset_min": 1,
-                     *       "buffer_min": 1,
-                     *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "updated_at": "2026-03-02T09:00:00Z",
-                     *       "ignored": [
-                     *         "string"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Settings"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getWorkingHours: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "mon": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "tue": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "wed": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "thu": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "fri": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "sat": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "sun": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WorkingHours"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    replaceWorkingHours: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "mon": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "tue": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "wed": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "thu": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "fri": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "sat": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ],
-                 *       "sun": [
-                 *         {
-                 *           "start": "09:00",
-                 *           "end": "09:00"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    mon?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    tue?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    wed?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    thu?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    fri?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    sat?: {
-                        start: string;
-                        end: string;
-                    }[];
-                    sun?: {
-                        start: string;
-                        end: string;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "mon": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "tue": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "wed": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "thu": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "fri": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "sat": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ],
-                     *       "sun": [
-                     *         {
-                     *           "start": "2026-03-02T09:00:00Z",
-                     *           "end": "2026-03-02T09:30:00Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WorkingHours"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listNoGoWindows: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *         "label": "Lunch",
-                     *         "kind": "weekly",
-                     *         "days": [
-                     *           "mon"
-                     *         ],
-                     *         "start": "2026-03-02T09:00:00Z",
-                     *         "end": "2026-03-02T09:30:00Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["NoGoWindow"][];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createNoGoWindow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                 *       "label": "Lunch",
-                 *       "kind": "weekly",
-                 *       "days": [
-                 *         "mon"
-                 *       ],
-                 *       "start": "09:00",
-                 *       "end": "09:00"
-                 *     }
-                 */
-                "application/json": components["schemas"]["NoGoWindowCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "label": "Lunch",
-                     *       "kind": "weekly",
-                     *       "days": [
-                     *         "mon"
-                     *       ],
-                     *       "start": "2026-03-02T09:00:00Z",
-                     *       "end": "2026-03-02T09:30:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NoGoWindow"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** @description `conflict`: a no-go window with this id exists already. Codes: `conflict` */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Conflict",
-                     *       "code": "conflict",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    deleteNoGoWindow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                window_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getMyScheduleCost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "date": "2026-03-02",
-                     *       "daily_usd": 1,
-                     *       "soft": 1,
-                     *       "hard": 1,
-                     *       "allowed": true,
-                     *       "breached": "none"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleCost"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getMyQuota: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "soft_cap_usd": 1,
-                     *       "hard_cap_usd": 1,
-                     *       "daily_usd": 1,
-                     *       "soft_breached": true,
-                     *       "hard_breached": true,
-                     *       "allowed": true,
-                     *       "bulk_import": {
-                     *         "per_hour": 1,
-                     *         "per_day": 1,
-                     *         "used_hour": 1,
-                     *         "used_day": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Quota"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getTodayUsage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "date": "2026-03-02",
-                     *       "timezone": "Europe/Berlin",
-                     *       "total_usd": 1,
-                     *       "calls": 1,
-                     *       "input_tokens": 1,
-                     *       "output_tokens": 1,
-                     *       "providers": [
-                     *         {
-                     *           "provider": "builtin",
-                     *           "model": "gpt-4o-mini",
-                     *           "calls": 1,
-                     *           "input_tokens": 1,
-                     *           "output_tokens": 1,
-                     *           "cost_usd": 1
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UsageToday"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getMonthlyUsage: {
-        parameters: {
-            query?: {
-                month?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "month": "2026-03",
-                     *       "total_usd": 1,
-                     *       "days": [
-                     *         {
-                     *           "date": "2026-03-02",
-                     *           "calls": 1,
-                     *           "input_tokens": 1,
-                     *           "output_tokens": 1,
-                     *           "cost_usd": 1
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UsageMonthly"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listModelProviders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "name": "builtin",
-                     *         "model": "gpt-4o-mini",
-                     *         "available": true
-                     *       }
-                     *     ]
-                     */
-                    "application/json": {
-                        /** @enum {string} */
-                        name: "builtin" | "openai" | "anthropic";
-                        model: string;
-                        available: boolean;
-                    }[];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listUserQuotas: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "email": "ada@example.com",
-                     *           "soft_cap_usd": 1,
-                     *           "hard_cap_usd": 1,
-                     *           "bulk_import_per_hour": 1,
-                     *           "bulk_import_per_day": 1,
-                     *           "daily_usd": 1,
-                     *           "soft_breached": true,
-                     *           "hard_breached": true,
-                     *           "updated_at": "2026-03-02T09:00:00Z"
-                     *         }
-                     *       ],
-                     *       "total": 1,
-                     *       "limit": 1,
-                     *       "offset": 1
-                     *     }
-                     */
-                    "application/json": {
-                        items: components["schemas"]["UserQuota"][];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getUserQuota: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "email": "ada@example.com",
-                     *       "soft_cap_usd": 1,
-                     *       "hard_cap_usd": 1,
-                     *       "bulk_import_per_hour": 1,
-                     *       "bulk_import_per_day": 1,
-                     *       "daily_usd": 1,
-                     *       "soft_breached": true,
-                     *       "hard_breached": true,
-                     *       "updated_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UserQuota"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateUserQuota: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "soft_cap_usd": 1,
-                 *       "hard_cap_usd": 1,
-                 *       "bulk_import_per_hour": 1,
-                 *       "bulk_import_per_day": 1
-                 *     }
-                 */
-                "application/json": components["schemas"]["UserQuotaPatch"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "email": "ada@example.com",
-                     *       "soft_cap_usd": 1,
-                     *       "hard_cap_usd": 1,
-                     *       "bulk_import_per_hour": 1,
-                     *       "bulk_import_per_day": 1,
-                     *       "daily_usd": 1,
-                     *       "soft_breached": true,
-                     *       "hard_breached": true,
-                     *       "updated_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UserQuota"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getTenantSchedulingSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "llm_provider_tenant_default": "builtin",
-                     *       "llm_provider_locked": true,
-                     *       "updated_at": "2026-03-02T09:00:00Z",
-                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TenantSchedulingSettings"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateTenantSchedulingSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "llm_provider_tenant_default": "builtin",
-                 *       "llm_provider_locked": true
-                 *     }
-                 */
-                "application/json": {
-                    /** @enum {string} */
-                    llm_provider_tenant_default?: "builtin" | "openai" | "anthropic";
-                    llm_provider_locked?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "llm_provider_tenant_default": "builtin",
-                     *       "llm_provider_locked": true,
-                     *       "updated_at": "2026-03-02T09:00:00Z",
-                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TenantSchedulingSettings"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createScheduleRun: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "task_ids": [
-                 *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                 *       ],
-                 *       "provider": "builtin",
-                 *       "window_start": "2026-03-02T09:00:00Z",
-                 *       "window_end": "2026-03-02T09:00:00Z",
-                 *       "dry_run": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["ScheduleRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "decisions": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *           "provider": "builtin",
-                     *           "model": "gpt-4o-mini",
-                     *           "source": "agent",
-                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "applied": true,
-                     *           "warnings": [
-                     *             "string"
-                     *           ],
-                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "2026-03-02T09:00:00Z"
-                     *         }
-                     *       ],
-                     *       "unscheduled": [
-                     *         {
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "reason": "not_schedulable"
-                     *         }
-                     *       ],
-                     *       "cost_usd": 1,
-                     *       "dry_run": true
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRunResult"];
-                };
-            };
-            /** @description Accepted */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /**
-                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
-                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
-                     */
-                    Location: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRunQueued"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:not_found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "detail": "Not found",
-                     *       "code": "not_found",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Conflict",
-                     *       "code": "conflict",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:provider_unavailable",
-                     *       "title": "Provider unavailable",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "code": "provider_unavailable",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
-                     *       "errors": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "dealine_at"
-                     *           ],
-                     *           "msg": "Unknown parameter: dealine_at",
-                     *           "type": "unrecognized_keys"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:quota_exceeded",
-                     *       "title": "Quota exceeded",
-                     *       "status": 429,
-                     *       "detail": "Quota exceeded",
-                     *       "code": "quota_exceeded",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getLatestScheduleRun: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "task_ids": [
-                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *       ],
-                     *       "decisions": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *           "provider": "builtin",
-                     *           "model": "gpt-4o-mini",
-                     *           "source": "agent",
-                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "applied": true,
-                     *           "warnings": [
-                     *             "string"
-                     *           ],
-                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "2026-03-02T09:00:00Z"
-                     *         }
-                     *       ],
-                     *       "unscheduled": [
-                     *         {
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "reason": "not_schedulable"
-                     *         }
-                     *       ],
-                     *       "cost_usd": 1,
-                     *       "dry_run": true,
-                     *       "progress": {
-                     *         "total": 1,
-                     *         "done": 1
-                     *       },
-                     *       "error": "invalid_request",
-                     *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "started_at": "2026-03-02T09:00:00Z",
-                     *       "completed_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRun"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getScheduleRun: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                run_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "task_ids": [
-                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                     *       ],
-                     *       "decisions": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *           "provider": "builtin",
-                     *           "model": "gpt-4o-mini",
-                     *           "source": "agent",
-                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "applied": true,
-                     *           "warnings": [
-                     *             "string"
-                     *           ],
-                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "2026-03-02T09:00:00Z"
-                     *         }
-                     *       ],
-                     *       "unscheduled": [
-                     *         {
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "reason": "not_schedulable"
-                     *         }
-                     *       ],
-                     *       "cost_usd": 1,
-                     *       "dry_run": true,
-                     *       "progress": {
-                     *         "total": 1,
-                     *         "done": 1
-                     *       },
-                     *       "error": "invalid_request",
-                     *       "created_at": "2026-03-02T09:00:00Z",
-                     *       "started_at": "2026-03-02T09:00:00Z",
-                     *       "completed_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRun"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getScheduleDecision: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                decision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "source": "agent",
-                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "applied": true,
-                     *       "warnings": [
-                     *         "string"
-                     *       ],
-                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Decision"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    overrideScheduleDecision: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                decision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline"
-                 *     }
-                 */
-                "application/json": components["schemas"]["DecisionOverride"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "source": "agent",
-                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "applied": true,
-                     *       "warnings": [
-                     *         "string"
-                     *       ],
-                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Decision"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    overrideScheduleDecisionByBody: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                 *       "decision_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
-                 *     }
-                 */
-                "application/json": components["schemas"]["DecisionOverrideAlias"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "source": "agent",
-                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "applied": true,
-                     *       "warnings": [
-                     *         "string"
-                     *       ],
-                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "created_at": "2026-03-02T09:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Decision"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    reflowScheduleSubtree: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "root_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                 *       "provider": "builtin"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ReflowRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued",
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "decisions": [
-                     *         {
-                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
-                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
-                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
-                     *           "provider": "builtin",
-                     *           "model": "gpt-4o-mini",
-                     *           "source": "agent",
-                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "applied": true,
-                     *           "warnings": [
-                     *             "string"
-                     *           ],
-                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "created_at": "2026-03-02T09:00:00Z"
-                     *         }
-                     *       ],
-                     *       "unscheduled": [
-                     *         {
-                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *           "reason": "not_schedulable"
-                     *         }
-                     *       ],
-                     *       "cost_usd": 1,
-                     *       "dry_run": true
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRunResult"];
-                };
-            };
-            /** @description Accepted */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /**
-                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
-                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
-                     */
-                    Location: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
-                     *       "status": "queued"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ScheduleRunQueued"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:not_found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "detail": "Not found",
-                     *       "code": "not_found",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Conflict",
-                     *       "code": "conflict",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:provider_unavailable",
-                     *       "title": "Provider unavailable",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "code": "provider_unavailable",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
-                     *       "errors": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "dealine_at"
-                     *           ],
-                     *           "msg": "Unknown parameter: dealine_at",
-                     *           "type": "unrecognized_keys"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:quota_exceeded",
-                     *       "title": "Quota exceeded",
-                     *       "status": 429,
-                     *       "detail": "Quota exceeded",
-                     *       "code": "quota_exceeded",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    parseTaskText: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "text": "Gym every Monday and Thursday 7am for 1h #health p2",
-                 *       "provider": "builtin"
-                 *     }
-                 */
-                "application/json": {
-                    /** @example Gym every Monday and Thursday 7am for 1h #health p2 */
-                    text: string;
-                    /**
-                     * @description who reads the text (default: the caller's effective provider, as for a run)
-                     * @enum {string}
-                     */
-                    provider?: "builtin" | "openai" | "anthropic";
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "fields": {
-                     *         "title": "Water the plants",
-                     *         "duration_min": 1,
-                     *         "priority": 1,
-                     *         "deadline_at": "2026-03-02T09:00:00Z",
-                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
-                     *         "tags": [
-                     *           "string"
-                     *         ],
-                     *         "recurrence": {
-                     *           "rule": "string",
-                     *           "window": {
-                     *             "start": "2026-03-02T09:00:00Z",
-                     *             "end": "2026-03-02T09:30:00Z"
-                     *           },
-                     *           "starts_on": "string"
-                     *         }
-                     *       },
-                     *       "provider": "builtin",
-                     *       "model": "gpt-4o-mini",
-                     *       "cost_usd": 1
-                     *     }
-                     */
-                    "application/json": {
-                        fields: {
-                            title?: string;
-                            duration_min?: number;
-                            priority?: number;
-                            deadline_at?: string;
-                            earliest_start_at?: string;
-                            tags?: string[];
-                            recurrence?: {
-                                rule: string;
-                                window?: {
-                                    start: string;
-                                    end: string;
-                                };
-                                starts_on?: string;
-                            };
-                        };
-                        /** @enum {string} */
-                        provider: "builtin" | "openai" | "anthropic";
-                        model: string | null;
-                        /** @description USD this request spent, rounded to 6 decimals */
-                        cost_usd: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `provider_unavailable`: the provider asked for (or the effective one) is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:provider_unavailable",
-                     *       "title": "Provider unavailable",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "code": "provider_unavailable",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
-                     *       "errors": [
-                     *         {
-                     *           "loc": [
-                     *             "body",
-                     *             "dealine_at"
-                     *           ],
-                     *           "msg": "Unknown parameter: dealine_at",
-                     *           "type": "unrecognized_keys"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `quota_exceeded`: a language-model provider when today's spend reached the hard cap (builtin is never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:routinely:problem:quota_exceeded",
-                     *       "title": "Quota exceeded",
-                     *       "status": 429,
-                     *       "detail": "Quota exceeded",
-                     *       "code": "quota_exceeded",
-                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -12532,6 +10572,1967 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "timezone": "Europe/Berlin",
+                     *       "llm_provider_default": "builtin",
+                     *       "llm_provider_effective": "builtin",
+                     *       "working_hours": {
+                     *         "mon": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "tue": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "wed": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "thu": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "fri": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "sat": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "sun": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "no_go_windows": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "label": "Lunch",
+                     *           "kind": "weekly",
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "reminder_offset_min": 1,
+                     *       "buffer_min": 1,
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "ignored": [
+                     *         "string"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Berlin",
+                 *       "llm_provider_default": "builtin",
+                 *       "working_hours": {
+                 *         "mon": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "tue": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "wed": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "thu": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "fri": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "sat": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ],
+                 *         "sun": [
+                 *           {
+                 *             "start": "09:00",
+                 *             "end": "09:00"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "reminder_offset_min": 1,
+                 *       "buffer_min": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "timezone": "Europe/Berlin",
+                     *       "llm_provider_default": "builtin",
+                     *       "llm_provider_effective": "builtin",
+                     *       "working_hours": {
+                     *         "mon": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "tue": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "wed": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "thu": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "fri": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "sat": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ],
+                     *         "sun": [
+                     *           {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "no_go_windows": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "label": "Lunch",
+                     *           "kind": "weekly",
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "reminder_offset_min": 1,
+                     *       "buffer_min": 1,
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "ignored": [
+                     *         "string"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWorkingHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mon": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "tue": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "wed": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "thu": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "fri": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "sat": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "sun": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkingHours"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replaceWorkingHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mon": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "tue": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "wed": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "thu": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "fri": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "sat": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ],
+                 *       "sun": [
+                 *         {
+                 *           "start": "09:00",
+                 *           "end": "09:00"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    mon?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    tue?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    wed?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    thu?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    fri?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    sat?: {
+                        start: string;
+                        end: string;
+                    }[];
+                    sun?: {
+                        start: string;
+                        end: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mon": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "tue": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "wed": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "thu": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "fri": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "sat": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "sun": [
+                     *         {
+                     *           "start": "2026-03-02T09:00:00Z",
+                     *           "end": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkingHours"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listNoGoWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "label": "Lunch",
+                     *         "kind": "weekly",
+                     *         "days": [
+                     *           "mon"
+                     *         ],
+                     *         "start": "2026-03-02T09:00:00Z",
+                     *         "end": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["NoGoWindow"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createNoGoWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "label": "Lunch",
+                 *       "kind": "weekly",
+                 *       "days": [
+                 *         "mon"
+                 *       ],
+                 *       "start": "09:00",
+                 *       "end": "09:00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoGoWindowCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "label": "Lunch",
+                     *       "kind": "weekly",
+                     *       "days": [
+                     *         "mon"
+                     *       ],
+                     *       "start": "2026-03-02T09:00:00Z",
+                     *       "end": "2026-03-02T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NoGoWindow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `conflict`: a no-go window with this id exists already. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteNoGoWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                window_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMyScheduleCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-03-02",
+                     *       "daily_usd": 1,
+                     *       "soft": 1,
+                     *       "hard": 1,
+                     *       "allowed": true,
+                     *       "breached": "none"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleCost"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMyQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "soft_cap_usd": 1,
+                     *       "hard_cap_usd": 1,
+                     *       "daily_usd": 1,
+                     *       "soft_breached": true,
+                     *       "hard_breached": true,
+                     *       "allowed": true,
+                     *       "bulk_import": {
+                     *         "per_hour": 1,
+                     *         "per_day": 1,
+                     *         "used_hour": 1,
+                     *         "used_day": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Quota"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTodayUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-03-02",
+                     *       "timezone": "Europe/Berlin",
+                     *       "total_usd": 1,
+                     *       "calls": 1,
+                     *       "input_tokens": 1,
+                     *       "output_tokens": 1,
+                     *       "providers": [
+                     *         {
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
+                     *           "calls": 1,
+                     *           "input_tokens": 1,
+                     *           "output_tokens": 1,
+                     *           "cost_usd": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageToday"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMonthlyUsage: {
+        parameters: {
+            query?: {
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "month": "2026-03",
+                     *       "total_usd": 1,
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "calls": 1,
+                     *           "input_tokens": 1,
+                     *           "output_tokens": 1,
+                     *           "cost_usd": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageMonthly"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listModelProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "builtin",
+                     *         "model": "gpt-4o-mini",
+                     *         "available": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        name: "builtin" | "openai" | "anthropic";
+                        model: string;
+                        available: boolean;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listUserQuotas: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "email": "ada@example.com",
+                     *           "soft_cap_usd": 1,
+                     *           "hard_cap_usd": 1,
+                     *           "bulk_import_per_hour": 1,
+                     *           "bulk_import_per_day": 1,
+                     *           "daily_usd": 1,
+                     *           "soft_breached": true,
+                     *           "hard_breached": true,
+                     *           "updated_at": "2026-03-02T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 1,
+                     *       "offset": 1
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["UserQuota"][];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUserQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "email": "ada@example.com",
+                     *       "soft_cap_usd": 1,
+                     *       "hard_cap_usd": 1,
+                     *       "bulk_import_per_hour": 1,
+                     *       "bulk_import_per_day": 1,
+                     *       "daily_usd": 1,
+                     *       "soft_breached": true,
+                     *       "hard_breached": true,
+                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserQuota"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateUserQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "soft_cap_usd": 1,
+                 *       "hard_cap_usd": 1,
+                 *       "bulk_import_per_hour": 1,
+                 *       "bulk_import_per_day": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserQuotaPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "email": "ada@example.com",
+                     *       "soft_cap_usd": 1,
+                     *       "hard_cap_usd": 1,
+                     *       "bulk_import_per_hour": 1,
+                     *       "bulk_import_per_day": 1,
+                     *       "daily_usd": 1,
+                     *       "soft_breached": true,
+                     *       "hard_breached": true,
+                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserQuota"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTenantSchedulingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "llm_provider_tenant_default": "builtin",
+                     *       "llm_provider_locked": true,
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TenantSchedulingSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateTenantSchedulingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "llm_provider_tenant_default": "builtin",
+                 *       "llm_provider_locked": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    llm_provider_tenant_default?: "builtin" | "openai" | "anthropic";
+                    llm_provider_locked?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "llm_provider_tenant_default": "builtin",
+                     *       "llm_provider_locked": true,
+                     *       "updated_at": "2026-03-02T09:00:00Z",
+                     *       "updated_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TenantSchedulingSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "task_ids": [
+                 *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                 *       ],
+                 *       "provider": "builtin",
+                 *       "window_start": "2026-03-02T09:00:00Z",
+                 *       "window_end": "2026-03-02T09:00:00Z",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "2026-03-02T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunResult"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
+                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                     */
+                    Location: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunQueued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLatestScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "task_ids": [
+                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *       ],
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "2026-03-02T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true,
+                     *       "progress": {
+                     *         "total": 1,
+                     *         "done": 1
+                     *       },
+                     *       "error": "invalid_request",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "started_at": "2026-03-02T09:00:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRun"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScheduleRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "task_ids": [
+                     *         "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                     *       ],
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "2026-03-02T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true,
+                     *       "progress": {
+                     *         "total": 1,
+                     *         "done": 1
+                     *       },
+                     *       "error": "invalid_request",
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "started_at": "2026-03-02T09:00:00Z",
+                     *       "completed_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRun"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScheduleDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                decision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    overrideScheduleDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                decision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecisionOverride"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    overrideScheduleDecisionByBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                 *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                 *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                 *       "decision_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecisionOverrideAlias"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *       "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *       "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "source": "agent",
+                     *       "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "applied": true,
+                     *       "warnings": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "created_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Decision"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reflowScheduleSubtree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "root_task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                 *       "provider": "builtin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReflowRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued",
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "decisions": [
+                     *         {
+                     *           "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "chosen_slot_start": "2026-03-02T09:00:00Z",
+                     *           "chosen_slot_end": "2026-03-02T09:00:00Z",
+                     *           "rationale": "Earliest free slot inside working hours that ends before the deadline",
+                     *           "provider": "builtin",
+                     *           "model": "gpt-4o-mini",
+                     *           "source": "agent",
+                     *           "supersedes_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "applied": true,
+                     *           "warnings": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "created_at": "2026-03-02T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "unscheduled": [
+                     *         {
+                     *           "task_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "reason": "not_schedulable"
+                     *         }
+                     *       ],
+                     *       "cost_usd": 1,
+                     *       "dry_run": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunResult"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The run to poll (`GET` it until `completed` or `failed`), on the mount the request came in on
+                     * @example /api/v1/service/schedule/runs/0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a
+                     */
+                    Location: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduleRunQueued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: a task id that is not the caller's (named in the detail). Codes: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found",
+                     *       "code": "not_found",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: a task changed state while the run applied its slot. Codes: `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Conflict",
+                     *       "code": "conflict",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model run when today's spend reached the hard cap (builtin runs are never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    parseTaskText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Gym every Monday and Thursday 7am for 1h #health p2",
+                 *       "provider": "builtin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example Gym every Monday and Thursday 7am for 1h #health p2 */
+                    text: string;
+                    /**
+                     * @description who reads the text (default: the caller's effective provider, as for a run)
+                     * @enum {string}
+                     */
+                    provider?: "builtin" | "openai" | "anthropic";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fields": {
+                     *         "title": "Water the plants",
+                     *         "duration_min": 1,
+                     *         "priority": 1,
+                     *         "deadline_at": "2026-03-02T09:00:00Z",
+                     *         "earliest_start_at": "2026-03-02T09:00:00Z",
+                     *         "tags": [
+                     *           "string"
+                     *         ],
+                     *         "recurrence": {
+                     *           "rule": "string",
+                     *           "window": {
+                     *             "start": "2026-03-02T09:00:00Z",
+                     *             "end": "2026-03-02T09:30:00Z"
+                     *           },
+                     *           "starts_on": "string"
+                     *         }
+                     *       },
+                     *       "provider": "builtin",
+                     *       "model": "gpt-4o-mini",
+                     *       "cost_usd": 1
+                     *     }
+                     */
+                    "application/json": {
+                        fields: {
+                            title?: string;
+                            duration_min?: number;
+                            priority?: number;
+                            deadline_at?: string;
+                            earliest_start_at?: string;
+                            tags?: string[];
+                            recurrence?: {
+                                rule: string;
+                                window?: {
+                                    start: string;
+                                    end: string;
+                                };
+                                starts_on?: string;
+                            };
+                        };
+                        /** @enum {string} */
+                        provider: "builtin" | "openai" | "anthropic";
+                        model: string | null;
+                        /** @description USD this request spent, rounded to 6 decimals */
+                        cost_usd: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `provider_unavailable`: the provider asked for (or the effective one) is not configured on this server; otherwise Validation failed; `errors` names each field (unknown ones too, with a hint for a near miss), at most 50 with `errors_total`. Codes: `provider_unavailable`, `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:provider_unavailable",
+                     *       "title": "Provider unavailable",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "code": "provider_unavailable",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+                     *       "errors": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "dealine_at"
+                     *           ],
+                     *           "msg": "Unknown parameter: dealine_at",
+                     *           "type": "unrecognized_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `quota_exceeded`: a language-model provider when today's spend reached the hard cap (builtin is never refused); otherwise Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:quota_exceeded",
+                     *       "title": "Quota exceeded",
+                     *       "status": 429,
+                     *       "detail": "Quota exceeded",
+                     *       "code": "quota_exceeded",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     onReminderFired: {

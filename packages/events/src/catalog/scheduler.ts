@@ -12,6 +12,39 @@ export const schedulerEvents = {
     z.object({ timezone: z.string(), updated_at: z.string() }),
   ),
   /**
+   * A model call was recorded: the user's total spend of that local day (settings timezone) is now `daily_usd`.
+   * The owner is the envelope's. A day's total only grows, so of two copies the larger is the newer. The task
+   * service keeps a copy for the dashboard, which thus never calls the scheduler.
+   */
+  usageDailyChanged: defineEvent(
+    'scheduler.usage.daily_changed',
+    z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), daily_usd: z.number().nonnegative() }),
+  ),
+  /**
+   * The model providers a scheduler process is configured with, published when it starts (tenant '': it is
+   * nobody's). Never a key: only whether one is set.
+   */
+  modelRegistryConfigured: defineEvent(
+    'scheduler.model.registry_configured',
+    z.object({
+      providers: z.array(z.object({ name: z.string(), model: z.string(), available: z.boolean() })),
+      at: z.string(),
+    }),
+  ),
+  /**
+   * One call of a language model for the envelope's tenant ended: `ok`, or `error` with a fixed error class
+   * (never the provider's message). The administrators' health page shows each provider's last call.
+   */
+  modelCallFinished: defineEvent(
+    'scheduler.model.call_finished',
+    z.object({
+      provider: z.string(),
+      outcome: z.enum(['ok', 'error']),
+      error: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+  /**
    * A user's spend of one local day reached the soft cap: at most one per user and local day. The delivery
    * service turns it into a `quota.soft_breached` bell notification.
    */

@@ -24,21 +24,20 @@ function fromProto(t: task_v1.Task): RunTask {
 }
 
 /**
- * The task service over gRPC. The task service itself calls the scheduler (import quotas, auto_schedule), so
- * it starts after the scheduler in one process: the address is resolved on the first call (the module
- * declares `callsLater: ['task']`), when every gRPC server of the host is up.
+ * The task service over gRPC: what runs, overrides, reflows and conflict checks read and place. The channel
+ * opens on the first call after construction or `close`, so an instance stopped and started again calls on.
  */
 export class GrpcTaskGateway implements TaskGateway {
   private client: RpcClient<typeof task_v1.TaskServiceService> | undefined;
 
   constructor(
-    private readonly address: () => string,
+    private readonly address: string,
     private readonly internalAuth: InternalAuth,
     private readonly deadlineMs: number,
   ) {}
 
   private rpc() {
-    this.client ??= createRpcClient(task_v1.TaskServiceService, this.address(), this.internalAuth, {
+    this.client ??= createRpcClient(task_v1.TaskServiceService, this.address, this.internalAuth, {
       defaultDeadlineMs: this.deadlineMs,
     });
     return this.client;

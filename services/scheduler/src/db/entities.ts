@@ -72,8 +72,6 @@ export const UserQuota = defineEntity({
     tenantId: p.string().length(64).fieldName('tenant_id'),
     softCapUsd: p.decimal().precision(14).scale(6).fieldName('soft_cap_usd'),
     hardCapUsd: p.decimal().precision(14).scale(6).fieldName('hard_cap_usd'),
-    bulkImportPerHour: p.integer().fieldName('bulk_import_per_hour'),
-    bulkImportPerDay: p.integer().fieldName('bulk_import_per_day'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
 });
@@ -82,11 +80,7 @@ export const UserQuota = defineEntity({
 export const UsageEntry = defineEntity({
   name: 'UsageEntry',
   tableName: 'usage_ledger',
-  indexes: [
-    { name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] },
-    // The admin health page reads each provider's last recorded call in the admin's tenant (ADR 026).
-    { name: 'usage_ledger_tenant_provider_at_idx', properties: ['tenantId', 'provider', 'at'] },
-  ],
+  indexes: [{ name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] }],
   properties: {
     id: p.uuid().primary(),
     tenantId: p.string().length(64).fieldName('tenant_id'),
@@ -132,20 +126,6 @@ export const QuotaReservation = defineEntity({
     userId: p.uuid().fieldName('user_id'),
     amountUsd: p.decimal().precision(14).scale(6).fieldName('amount_usd'),
     expiresAt: p.datetime().fieldName('expires_at'),
-  },
-});
-
-/** One bulk import the task service started, counted against the user's rolling hour and day. */
-export const ImportUse = defineEntity({
-  name: 'ImportUse',
-  tableName: 'import_uses',
-  indexes: [{ name: 'import_uses_owner_at_idx', properties: ['userId', 'at'] }],
-  properties: {
-    id: p.uuid().primary(),
-    tenantId: p.string().length(64).fieldName('tenant_id'),
-    userId: p.uuid().fieldName('user_id'),
-    kind: p.string().length(8),
-    at: p.datetime(),
   },
 });
 
@@ -260,7 +240,6 @@ export const schedulerEntities = [
   ScheduleConflictCheck,
   ScheduleRun,
   ScheduleDecision,
-  ImportUse,
   KnownUser,
   UserSettings,
   NoGoWindow,

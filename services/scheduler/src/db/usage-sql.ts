@@ -4,8 +4,6 @@ import { lockUserFor } from './user-locks-sql.js';
 export interface QuotaRow {
   soft_cap_usd: number;
   hard_cap_usd: number;
-  bulk_import_per_hour: number;
-  bulk_import_per_day: number;
   updated_at: Date | null;
 }
 
@@ -16,27 +14,24 @@ export interface DailyRow {
   cost_usd: number;
 }
 
-const QUOTA = `soft_cap_usd::float8 as soft_cap_usd, hard_cap_usd::float8 as hard_cap_usd, bulk_import_per_hour,
-  bulk_import_per_day, updated_at`;
+const QUOTA = 'soft_cap_usd::float8 as soft_cap_usd, hard_cap_usd::float8 as hard_cap_usd, updated_at';
 
 export const findQuota = (sql: Sql, userId: string) =>
   sql.first<QuotaRow>(`select ${QUOTA} from user_quotas where user_id = ?`, [userId]);
 
 export const upsertQuota = (
   sql: Sql,
-  row: { userId: string; tenantId: string; soft: number; hard: number; perHour: number; perDay: number; at: Date },
+  row: { userId: string; tenantId: string; soft: number; hard: number; at: Date },
 ) =>
   sql.first<QuotaRow>(
-    `insert into user_quotas (user_id, tenant_id, soft_cap_usd, hard_cap_usd, bulk_import_per_hour, bulk_import_per_day,
-       updated_at) values (?, ?, ?, ?, ?, ?, ?)
+    `insert into user_quotas (user_id, tenant_id, soft_cap_usd, hard_cap_usd, updated_at) values (?, ?, ?, ?, ?)
      on conflict (user_id) do update set soft_cap_usd = excluded.soft_cap_usd, hard_cap_usd = excluded.hard_cap_usd,
-       bulk_import_per_hour = excluded.bulk_import_per_hour, bulk_import_per_day = excluded.bulk_import_per_day,
        updated_at = excluded.updated_at
      returning ${QUOTA}`,
-    [row.userId, row.tenantId, row.soft, row.hard, row.perHour, row.perDay, row.at],
+    [row.userId, row.tenantId, row.soft, row.hard, row.at],
   );
 
-/** Serialises quota decisions of one user (check-and-reserve, import counting) until the transaction ends. */
+/** Serialises quota decisions of one user (check-and-reserve) until the transaction ends. */
 export const lockUser = (sql: Sql, userId: string) => lockUserFor(sql, 'quota', userId);
 
 export async function insertLedger(
@@ -157,27 +152,6 @@ export async function insertReservation(
 /** Releases one reservation and sweeps the user's expired ones. */
 export async function releaseReservation(sql: Sql, userId: string, id: string | null, now: Date): Promise<void> {
   await sql.rows('delete from quota_reservations where user_id = ? and (id = ? or expires_at <= ?)', [userId, id, now]);
-}
-
-export const importUses = (sql: Sql, userId: string, hourAgo: Date, dayAgo: Date) =>
-  sql.first<{ hour: number; day: number; oldest_hour: Date | null; oldest_day: Date | null }>(
-    `select count(*) filter (where at > ?)::int as hour, count(*)::int as day,
-       min(at) filter (where at > ?) as oldest_hour, min(at) as oldest_day
-     from import_uses where user_id = ? and at > ?`,
-    [hourAgo, hourAgo, userId, dayAgo],
-  );
-
-export async function insertImportUse(
-  sql: Sql,
-  u: { id: string; tenantId: string; userId: string; kind: string; at: Date },
-): Promise<void> {
-  await sql.rows('insert into import_uses (id, tenant_id, user_id, kind, at) values (?, ?, ?, ?, ?)', [
-    u.id,
-    u.tenantId,
-    u.userId,
-    u.kind,
-    u.at,
-  ]);
 }
 
 export const tenantUsers = (sql: Sql, tenantId: string, limit: number, offset: number) =>

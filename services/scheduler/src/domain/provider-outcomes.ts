@@ -1,52 +1,52 @@
 import { Sql } from '@routinely/db';
-import type { Clock } from '@routinely/platform';
-import { lastRecordedCall } from '../db/status-sql.js';
+import { type EventEnvelope, enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { SchedulerContext } from './context.js';
 import { PROVIDER_NAMES, type ProviderName } from './providers.js';
 
 /** A fixed class of a failed model call; never the provider's message, which may echo a prompt or a key. */
 export type ProviderErrorClass = 'timeout' | 'http_4xx' | 'http_5xx' | 'invalid_answer' | 'network';
 
-interface Outcome {
-  outcome: 'ok' | 'error';
-  at: Date;
-  error: ProviderErrorClass | null;
-}
-
 /**
- * The last outcome of each model provider's calls in one tenant, for that tenant's admin health page (ADR 026):
- * when and how another tenant last used a model is theirs to know. A call that succeeded is in the usage ledger
- * (shared by every replica, kept across restarts); a failed call costs nothing and leaves no ledger row, so
- * the caller of the model (the scheduling engine) reports it here, in this process's memory, per tenant. The
- * newer of the two is the provider's last call.
+ * What the administrators' health page shows of the model registry (ADR 026), published as events the task
+ * service keeps (ADR 056): the providers this process is configured with when it starts, and the outcome of
+ * every model call for the tenant it was made for (when and how another tenant last used a model is theirs).
  */
 export class ProviderOutcomes {
-  private readonly reported = new Map<string, Map<ProviderName, Outcome>>();
+  constructor(private readonly ctx: SchedulerContext) {}
 
-  constructor(private readonly clock: Clock) {}
-
-  /** Called by whoever calls a model, after each call, with the tenant it called for. */
-  report(tenantId: string, provider: ProviderName, outcome: 'ok' | 'error', error: ProviderErrorClass | null = null) {
-    const ofTenant = this.reported.get(tenantId) ?? new Map<ProviderName, Outcome>();
-    ofTenant.set(provider, { outcome, at: this.clock.now(), error: outcome === 'error' ? error : null });
-    this.reported.set(tenantId, ofTenant);
+  /** The configured providers (a key set or not; never the key), once per process start. */
+  async announce(): Promise<void> {
+    const at = this.ctx.clock.now();
+    const providers = PROVIDER_NAMES.map((name) => {
+      const { model, available } = this.ctx.providers.get(name);
+      return { name, model, available };
+    });
+    const event = makeEvent(
+      schedulerEvents.modelRegistryConfigured,
+      { tenantId: '', userId: null, at },
+      { providers, at: at.toISOString() },
+    );
+    await this.publish(event);
   }
 
-  async status(ctx: SchedulerContext, tenantId: string) {
-    const sql = Sql.pool(ctx.orm);
-    return Promise.all(
-      PROVIDER_NAMES.map(async (name) => {
-        const { model, available } = ctx.providers.get(name);
-        const recorded = await lastRecordedCall(sql, tenantId, name);
-        const reported = this.reported.get(tenantId)?.get(name);
-        const last: Outcome | null =
-          reported && (!recorded || reported.at >= recorded)
-            ? reported
-            : recorded
-              ? { outcome: 'ok', at: recorded, error: null }
-              : null;
-        return { name, model, available, last };
-      }),
+  /** Called by whoever calls a model, after each call, with the tenant it called for. */
+  async report(
+    tenantId: string,
+    provider: ProviderName,
+    outcome: 'ok' | 'error',
+    error: ProviderErrorClass | null = null,
+  ): Promise<void> {
+    const at = this.ctx.clock.now();
+    const event = makeEvent(
+      schedulerEvents.modelCallFinished,
+      { tenantId, userId: null, at },
+      { provider, outcome, error: outcome === 'error' ? error : null, at: at.toISOString() },
     );
+    await this.publish(event);
+  }
+
+  private async publish(event: EventEnvelope): Promise<void> {
+    await Sql.transaction(this.ctx.orm, async (_sql, em) => enqueue(em, event));
+    this.ctx.relay.kick();
   }
 }

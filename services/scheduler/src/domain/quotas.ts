@@ -1,18 +1,10 @@
 import type { QuotaRow } from '../db/usage-sql.js';
 
 /**
- * The quota of every user without an administrator's override: the contract's caps (soft 5, hard 20 USD) and
- * the configured import limits (default 5 an hour, 20 a day).
+ * The spend caps of every user without an administrator's override: the contract's soft 5 and hard 20 USD.
+ * (Import limits are the task service's, ADR 050.)
  */
-export function defaultQuota(config: { IMPORT_QUOTA_PER_HOUR: number; IMPORT_QUOTA_PER_DAY: number }): QuotaRow {
-  return {
-    soft_cap_usd: 5,
-    hard_cap_usd: 20,
-    bulk_import_per_hour: config.IMPORT_QUOTA_PER_HOUR,
-    bulk_import_per_day: config.IMPORT_QUOTA_PER_DAY,
-    updated_at: null,
-  };
-}
+export const DEFAULT_QUOTA: QuotaRow = { soft_cap_usd: 5, hard_cap_usd: 20, updated_at: null };
 
 export interface SpendFlags {
   soft_breached: boolean;

@@ -2,13 +2,12 @@ import { type EntityManager, Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import type { TaskImportQuotas } from '../adapters/task-import-quota.js';
 import {
   claimSoftNotice,
   findDaily,
   findQuota,
-  importUses,
   incrementDaily,
-  insertImportUse,
   insertLedger,
   insertReservation,
   lockUser,
@@ -20,7 +19,7 @@ import {
 import type { SchedulerContext } from './context.js';
 import { daysOfMonth, localDate, localMonth, usd } from './local-day.js';
 import { countRefusal, countUsage } from './metrics.js';
-import { defaultQuota, spendFlags } from './quotas.js';
+import { DEFAULT_QUOTA, spendFlags } from './quotas.js';
 import type { SettingsService } from './settings.js';
 
 export interface UsageRecord {
@@ -32,18 +31,16 @@ export interface UsageRecord {
   reservationId: string | null;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-/** The usage ledger, its per-day rollup in the user's timezone, spend caps and bulk-import counting. */
+/** The usage ledger, its per-day rollup in the user's timezone and the spend caps. */
 export class UsageService {
   constructor(
     private readonly ctx: SchedulerContext,
     private readonly settings: SettingsService,
+    private readonly importQuotas: Pick<TaskImportQuotas, 'own'>,
   ) {}
 
   private async quotaOf(sql: Sql, owner: Owner) {
-    return (await findQuota(sql, owner.userId)) ?? defaultQuota(this.ctx.config);
+    return (await findQuota(sql, owner.userId)) ?? DEFAULT_QUOTA;
   }
 
   /**
@@ -71,23 +68,22 @@ export class UsageService {
     await releaseReservation(sql, owner.userId, call.reservationId, now);
     const quota = await this.quotaOf(sql, owner);
     const dailyUsd = usd(day?.cost_usd);
+    // The dashboard's copy of today's spend (the task service never asks the scheduler, ADR 056).
+    const meta = { tenantId: owner.tenantId, userId: owner.userId, at: now };
+    enqueue(em, makeEvent(schedulerEvents.usageDailyChanged, meta, { date, daily_usd: dailyUsd }));
     const flags = spendFlags(dailyUsd, quota);
     if (flags.soft_breached && !day?.soft_notified_at && (await claimSoftNotice(sql, owner.userId, date, now))) {
       enqueue(
         em,
-        makeEvent(
-          schedulerEvents.quotaSoftBreached,
-          { tenantId: owner.tenantId, userId: owner.userId, at: now },
-          {
-            user_id: owner.userId,
-            tenant_id: owner.tenantId,
-            date,
-            timezone,
-            daily_usd: dailyUsd,
-            soft_cap_usd: usd(quota.soft_cap_usd),
-            hard_cap_usd: usd(quota.hard_cap_usd),
-          },
-        ),
+        makeEvent(schedulerEvents.quotaSoftBreached, meta, {
+          user_id: owner.userId,
+          tenant_id: owner.tenantId,
+          date,
+          timezone,
+          daily_usd: dailyUsd,
+          soft_cap_usd: usd(quota.soft_cap_usd),
+          hard_cap_usd: usd(quota.hard_cap_usd),
+        }),
       );
     }
     countUsage(call, costUsd);
@@ -118,8 +114,7 @@ export class UsageService {
   }
 
   async quotaMe(owner: Owner) {
-    const s = await this.status(owner);
-    const used = await this.importsUsed(Sql.pool(this.ctx.orm), owner);
+    const [s, imports] = await Promise.all([this.status(owner), this.importQuotas.own(owner)]);
     return {
       soft_cap_usd: usd(s.quota.soft_cap_usd),
       hard_cap_usd: usd(s.quota.hard_cap_usd),
@@ -128,10 +123,10 @@ export class UsageService {
       hard_breached: s.hard_breached,
       allowed: s.allowed,
       bulk_import: {
-        per_hour: s.quota.bulk_import_per_hour,
-        per_day: s.quota.bulk_import_per_day,
-        used_hour: used.hour,
-        used_day: used.day,
+        per_hour: imports.perHour,
+        per_day: imports.perDay,
+        used_hour: imports.usedHour,
+        used_day: imports.usedDay,
       },
     };
   }
@@ -213,43 +208,5 @@ export class UsageService {
   /** Gives a reservation back (a call that billed nothing: no answer came). */
   async release(owner: Owner, reservationId: string) {
     await releaseReservation(Sql.pool(this.ctx.orm), owner.userId, reservationId, this.ctx.clock.now());
-  }
-
-  private async importsUsed(sql: Sql, owner: Owner) {
-    const now = this.ctx.clock.now().getTime();
-    const used = await importUses(sql, owner.userId, new Date(now - HOUR_MS), new Date(now - DAY_MS));
-    return {
-      hour: used?.hour ?? 0,
-      day: used?.day ?? 0,
-      oldestHour: used?.oldest_hour ?? null,
-      oldestDay: used?.oldest_day ?? null,
-    };
-  }
-
-  /** Counts one bulk import against the limits in force now (an administrator's PATCH holds at once). */
-  async consumeImport(owner: Owner, kind: 'sync' | 'job') {
-    const now = this.ctx.clock.now();
-    return Sql.transaction(this.ctx.orm, async (sql) => {
-      await lockUser(sql, owner.userId);
-      const quota = await this.quotaOf(sql, owner);
-      const used = await this.importsUsed(sql, owner);
-      const limits = { perHour: quota.bulk_import_per_hour, perDay: quota.bulk_import_per_day };
-      const hourFull = used.hour >= limits.perHour;
-      if (hourFull || used.day >= limits.perDay) {
-        const oldest = hourFull ? used.oldestHour : used.oldestDay;
-        const windowMs = hourFull ? HOUR_MS : DAY_MS;
-        countRefusal('import');
-        const retryMs = oldest ? new Date(oldest).getTime() + windowMs - now.getTime() : windowMs;
-        return {
-          allowed: false,
-          ...limits,
-          usedHour: used.hour,
-          usedDay: used.day,
-          retryAfterS: Math.max(1, Math.ceil(retryMs / 1000)),
-        };
-      }
-      await insertImportUse(sql, { id: uuidv7(), ...owner, kind, at: now });
-      return { allowed: true, ...limits, usedHour: used.hour + 1, usedDay: used.day + 1, retryAfterS: 0 };
-    });
   }
 }

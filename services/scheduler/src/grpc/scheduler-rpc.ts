@@ -2,7 +2,6 @@ import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Ser
 import { scheduler_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { providerName } from '../domain/providers.js';
-import type { RunService } from '../domain/runs/runs.js';
 import type { SettingsService } from '../domain/settings.js';
 import type { UsageService } from '../domain/usage.js';
 import type { ExpandWorkingTime } from '../domain/working-time.js';
@@ -42,13 +41,7 @@ const recordRequest = z.object({
   reservationId: z.union([z.literal(''), z.uuid()]).transform((v) => (v === '' ? null : v)),
 });
 
-const consumeImportRequest = z.object({ kind: z.enum(['sync', 'job']) });
-
-/** At most 1,000 ids: what the task service's gRPC reads at once (an import's tasks, MAX_RUN_TASKS there). */
-const startRunRequest = z.object({ taskIds: z.array(z.uuid()).min(1).max(1_000) });
-
 export interface SchedulerRpcDeps {
-  runs: RunService;
   settings: SettingsService;
   usage: UsageService;
   expandWorkingTime: ExpandWorkingTime;
@@ -110,29 +103,6 @@ export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: Schedu
         softBreached: r.soft_breached,
         hardBreached: r.hard_breached,
       };
-    },
-    consumeImportQuota: async (request, caller) => {
-      const owner = ownerOfCaller(caller, ['SERVICE_TASK_BULK_IMPORT']);
-      const { kind } = parseRequest(consumeImportRequest, request);
-      const r = await deps.usage.consumeImport(owner, kind);
-      return {
-        allowed: r.allowed,
-        perHour: r.perHour,
-        perDay: r.perDay,
-        usedHour: r.usedHour,
-        usedDay: r.usedDay,
-        retryAfterS: r.retryAfterS,
-      };
-    },
-  });
-
-  addRpcService(server, scheduler_v1.RunServiceService, auth, {
-    startRun: async (request, caller) => {
-      // An import with auto_schedule starts it: the import permission the task service checked suffices.
-      const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN', 'SERVICE_TASK_BULK_IMPORT']);
-      const { taskIds } = parseRequest(startRunRequest, request);
-      const started = await deps.runs.startInBackground(owner, taskIds);
-      return { runId: started.body.run_id, status: started.body.status };
     },
   });
 }

@@ -1,6 +1,6 @@
 import { createRpcClient, type InternalAuth } from '@routinely/grpc';
 import type { Owner, ServiceName } from '@routinely/platform';
-import { delivery_v1, integration_v1, scheduler_v1_status } from '@routinely/proto';
+import { delivery_v1, integration_v1 } from '@routinely/proto';
 
 /** The caller an RPC acts for: the signed-in user with the permissions of their token. */
 export interface Actor extends Owner {
@@ -16,16 +16,15 @@ export interface WorkerReport {
 
 /**
  * The services owning the dashboard's other figures and the health page's components, over gRPC. Each call
- * carries the user's own identity and permissions, so the owner checks them as its HTTP routes would.
+ * carries the user's own identity and permissions, so the owner checks them as its HTTP routes would. The
+ * scheduler's figures are not asked for: the scheduler calls this service, so they come as events (ADR 056).
  */
 export class DashboardPeers {
-  private readonly scheduler;
   private readonly delivery;
   private readonly integration;
 
   constructor(address: (service: ServiceName) => string, auth: InternalAuth, deadlineMs: number) {
     const options = { defaultDeadlineMs: deadlineMs };
-    this.scheduler = createRpcClient(scheduler_v1_status.StatusServiceService, address('scheduler'), auth, options);
     this.delivery = createRpcClient(delivery_v1.DeliveryStatusServiceService, address('delivery'), auth, options);
     this.integration = createRpcClient(
       integration_v1.IntegrationStatusServiceService,
@@ -33,11 +32,6 @@ export class DashboardPeers {
       auth,
       options,
     );
-  }
-
-  /** The user's settings timezone, their local date and the model spend counted on it. */
-  dailySummary(actor: Actor) {
-    return this.scheduler.getDailySummary({}, { actor });
   }
 
   deliverySummary(actor: Actor, window: { start: Date; end: Date }) {
@@ -51,10 +45,6 @@ export class DashboardPeers {
     return this.integration.getUserSummary({}, { actor });
   }
 
-  modelRegistry(actor: Actor) {
-    return this.scheduler.getModelRegistryStatus({}, { actor });
-  }
-
   deliveryWorkers(actor: Actor): Promise<{ workers: WorkerReport[] }> {
     return this.delivery.getWorkerStatus({}, { actor });
   }
@@ -64,7 +54,6 @@ export class DashboardPeers {
   }
 
   close(): void {
-    this.scheduler.close();
     this.delivery.close();
     this.integration.close();
   }

@@ -145,6 +145,56 @@ export const ImportUsage = defineEntity({
 });
 
 /**
+ * A user's bulk-import limits as an administrator set them (through the scheduler's `/admin/quotas`); a user
+ * without a row has the configured defaults (IMPORT_QUOTA_PER_HOUR / _PER_DAY).
+ */
+export const ImportLimit = defineEntity({
+  name: 'ImportLimit',
+  tableName: 'import_limits',
+  properties: {
+    tenantId: p.uuid().primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    perHour: p.integer().fieldName('per_hour'),
+    perDay: p.integer().fieldName('per_day'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+/**
+ * The dashboard's copy of each user's model spend per local day, fed by the scheduler's
+ * `scheduler.usage.daily_changed`; a day's total only grows, so the larger of two copies is the newer.
+ */
+export const SpendDay = defineEntity({
+  name: 'SpendDay',
+  tableName: 'spend_days',
+  properties: {
+    tenantId: p.uuid().primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    localDate: p.date().primary().fieldName('local_date'),
+    spendUsd: p.decimal().precision(14).scale(6).fieldName('spend_usd'),
+  },
+});
+
+/**
+ * The health page's copy of the scheduler's model registry: the providers it is configured with (tenant '',
+ * from `scheduler.model.registry_configured`) and each tenant's last call per provider
+ * (`scheduler.model.call_finished`); `at` orders copies that arrive out of order.
+ */
+export const ModelProviderStatus = defineEntity({
+  name: 'ModelProviderStatus',
+  tableName: 'model_provider_status',
+  properties: {
+    tenantId: p.string().length(64).primary().fieldName('tenant_id'),
+    provider: p.string().length(32).primary(),
+    model: p.string().length(128).nullable(),
+    available: p.boolean().nullable(),
+    lastOutcome: p.string().length(8).nullable().fieldName('last_outcome'),
+    lastError: p.string().length(32).nullable().fieldName('last_error'),
+    at: p.datetime(),
+  },
+});
+
+/**
  * The unified calendar's copy of provider events (fed by the integration service's events). A deleted event
  * stays as a tombstone (`deleted_at`) so a late, older upsert cannot bring it back; `version` orders copies.
  */
@@ -228,6 +278,9 @@ export const taskEntities = [
   ExternalEvent,
   RevokedIntegration,
   UserTimezone,
+  ImportLimit,
+  SpendDay,
+  ModelProviderStatus,
   TaskTreeVersion,
   TaskSeriesFill,
   CalendarFeed,

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
@@ -20,6 +20,7 @@ import {
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
+import { CONFIGURED, rememberProviderStatus, rememberSpendDay } from '../db/scheduler-copies-sql.js';
 
 type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
 
@@ -97,6 +98,46 @@ export const taskConsumers = {
       await rememberSettingsTimezone(em, owner, event.data.timezone, event.data.updated_at);
     },
   }),
+  /**
+   * The scheduler's figures the dashboard and the health page show (ADR 056): each day's spend of a user and
+   * the model registry, copied here so that neither reads them from the scheduler at request time.
+   */
+  schedulerFigures: defineConsumer({
+    durable: 'task.scheduler-figures',
+    events: [
+      schedulerEvents.usageDailyChanged,
+      schedulerEvents.modelRegistryConfigured,
+      schedulerEvents.modelCallFinished,
+    ],
+    policy: rowWriterPolicy,
+    handle: async (em, event) => {
+      const sql = Sql.within(em);
+      switch (event.type) {
+        case 'scheduler.usage.daily_changed': {
+          const owner = ownerOfEnvelope(event);
+          if (owner) await rememberSpendDay(sql, owner, event.data.date, event.data.daily_usd);
+          return;
+        }
+        case 'scheduler.model.registry_configured':
+          for (const p of event.data.providers) {
+            const configured = { model: p.model, available: p.available, last_outcome: null, last_error: null };
+            await rememberProviderStatus(sql, {
+              tenant_id: CONFIGURED,
+              provider: p.name,
+              ...configured,
+              at: event.data.at,
+            });
+          }
+          return;
+        case 'scheduler.model.call_finished': {
+          const { provider, outcome, error, at } = event.data;
+          const call = { model: null, available: null, last_outcome: outcome, last_error: error };
+          await rememberProviderStatus(sql, { tenant_id: event.tenant_id, provider, ...call, at });
+          return;
+        }
+      }
+    },
+  }),
 };
 
 export function subscribeConsumers(deps: {
@@ -108,5 +149,6 @@ export function subscribeConsumers(deps: {
     startConsumer(taskConsumers.externalEvents, deps),
     startConsumer(taskConsumers.timezones, deps),
     startConsumer(taskConsumers.settingsTimezones, deps),
+    startConsumer(taskConsumers.schedulerFigures, deps),
   ]);
 }

@@ -5,6 +5,7 @@ import { Migration20261124042044 } from './Migration20261124042044.js';
 import { Migration20261124054500 } from './Migration20261124054500.js';
 import { Migration20261126172413 } from './Migration20261126172413.js';
 import { Migration20261126180000 } from './Migration20261126180000.js';
+import { Migration20261126231348 } from './Migration20261126231348.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123153503', class: Migration20261123153503 },
@@ -13,4 +14,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261124054500', class: Migration20261124054500 },
   { name: 'Migration20261126172413', class: Migration20261126172413 },
   { name: 'Migration20261126180000', class: Migration20261126180000 },
+  { name: 'Migration20261126231348', class: Migration20261126231348 },
 ];

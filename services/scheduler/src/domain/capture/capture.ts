@@ -58,7 +58,7 @@ export class CaptureService {
         if (reservationId) await this.deps.usage.release(owner, reservationId);
         throw error;
       }
-      this.deps.outcomes.report(owner.tenantId, adapter.name, 'error', errorClassOf(error));
+      await this.deps.outcomes.report(owner.tenantId, adapter.name, 'error', errorClassOf(error));
       // An answer that came but did not fit was billed: it is spent whichever fields the user gets.
       if (error.usage) {
         const spent = await this.record(owner, adapter, error.usage, reservationId);
@@ -70,10 +70,10 @@ export class CaptureService {
     const spent = await this.record(owner, adapter, result.usage, reservationId);
     const fields = capturedFieldsOf(result.document);
     if (!fields) {
-      this.deps.outcomes.report(owner.tenantId, adapter.name, 'error', 'invalid_answer');
+      await this.deps.outcomes.report(owner.tenantId, adapter.name, 'error', 'invalid_answer');
       return builtin(spent);
     }
-    this.deps.outcomes.report(owner.tenantId, adapter.name, 'ok');
+    await this.deps.outcomes.report(owner.tenantId, adapter.name, 'ok');
     return { fields, provider: adapter.name, model: adapter.model, cost_usd: spent };
   }
 

@@ -30,8 +30,9 @@ export class RunModels {
         const result = await this.deps.placeWithModel(args);
         // A call the hard cap kept from being sent is no outcome of the provider's.
         if (result.failure === 'not_admitted') return result;
-        if (result.failure) this.deps.outcomes.report(owner.tenantId, provider, 'error', errorClassOf(result.failure));
-        else if (result.usage) this.deps.outcomes.report(owner.tenantId, provider, 'ok');
+        if (result.failure)
+          await this.deps.outcomes.report(owner.tenantId, provider, 'error', errorClassOf(result.failure));
+        else if (result.usage) await this.deps.outcomes.report(owner.tenantId, provider, 'ok');
         return result;
       },
       timeoutMs: this.deps.providers.timeoutMs,

@@ -114,18 +114,6 @@ export class RunService {
   }
 
   /**
-   * StartRun (an import's auto_schedule before imports published `task.import.schedule_requested`; kept for
-   * task replicas of the previous release during a rolling upgrade): a background run of the tasks with the
-   * user's effective provider; at the hard cap each batch falls back to the solver instead of refusing the run.
-   */
-  async startInBackground(owner: Owner, taskIds: readonly string[]) {
-    const window = this.window({});
-    const ids = await this.checkTasks(owner, [...new Set(taskIds)]);
-    const provider = await this.provider(owner, undefined, { lenient: true });
-    return this.launch(owner, { ids, window, provider, dryRun: false, background: true });
-  }
-
-  /**
    * An import's auto_schedule (the task service's `task.import.schedule_requested`): a queued background run
    * under the id the task service chose and already recorded on the import, with the user's effective provider
    * (at the hard cap each batch falls back to the solver). The tasks are the ones the import just created, so
@@ -181,11 +169,10 @@ export class RunService {
       dryRun: boolean;
       kind?: RunRow['kind'];
       rootTaskId?: string;
-      background?: boolean;
     },
   ) {
     const now = this.deps.clock.now();
-    const sync = !spec.background && spec.ids.length <= SYNC_RUN_LIMIT;
+    const sync = spec.ids.length <= SYNC_RUN_LIMIT;
     const id = uuidv7();
     await insertRun(Sql.pool(this.deps.orm), {
       id,

@@ -1,5 +1,6 @@
-import { databaseReady, type Orm } from '@routinely/db';
+import { databaseReady, type Orm, Sql } from '@routinely/db';
 import type { Actor, DashboardPeers, WorkerReport } from '../../adapters/dashboard-peers.js';
+import { CONFIGURED, type ProviderStatusRow, providerStatuses } from '../../db/scheduler-copies-sql.js';
 import { type HealthStatus, judgeWorker, overall, worst } from './health-rules.js';
 
 /** What the cache component needs of Redis; absent when the process keeps its counters in memory. */
@@ -77,25 +78,37 @@ function workers(reports: readonly WorkerReport[], names: readonly string[]): Co
   };
 }
 
-type Registry = Awaited<ReturnType<DashboardPeers['modelRegistry']>>['providers'];
 type IntegrationHealth = Awaited<ReturnType<DashboardPeers['integrationHealth']>>;
 
-/** `builtin` is always there; a configured language-model provider whose last call failed degrades the registry. */
-function modelRegistry(providers: Registry): ComponentBody {
-  const failing = providers.filter((p) => p.available && p.lastOutcome === 'error').map((p) => p.name);
+/**
+ * The scheduler's providers as its events reported them (ADR 056): the configured ones (`builtin` is always
+ * there) with the tenant's last call of each. A configured language-model provider whose last call failed
+ * degrades the registry; so does a scheduler that has not reported its configuration yet.
+ */
+function modelRegistry(rows: readonly ProviderStatusRow[], tenantId: string): ComponentBody {
+  const configured = rows.filter((r) => r.tenant_id === CONFIGURED);
+  if (configured.length === 0) {
+    return { status: 'degraded', detail: 'no scheduler has reported its model registry yet', providers: [] };
+  }
+  const lastCall = new Map(rows.filter((r) => r.tenant_id === tenantId).map((r) => [r.provider, r]));
+  const providers = configured.map((c) => {
+    const last = lastCall.get(c.provider);
+    return {
+      name: c.provider,
+      model: c.model ?? '',
+      available: c.available ?? false,
+      last_outcome: last?.last_outcome ?? null,
+      last_call_at: last ? new Date(last.at).toISOString() : null,
+      last_error: last?.last_error ?? null,
+    };
+  });
+  const failing = providers.filter((p) => p.available && p.last_outcome === 'error').map((p) => p.name);
   return {
     status: failing.length ? 'degraded' : 'ok',
     detail: failing.length
       ? `last call failed: ${failing.join(', ')}`
       : `${providers.filter((p) => p.available).length} of ${providers.length} providers configured`,
-    providers: providers.map((p) => ({
-      name: p.name,
-      model: p.model,
-      available: p.available,
-      last_outcome: p.lastOutcome || null,
-      last_call_at: p.lastCallAt || null,
-      last_error: p.lastError || null,
-    })),
+    providers,
   };
 }
 
@@ -127,7 +140,7 @@ export class AdminHealth {
     const [database, ping, registry, integration, delivery] = await Promise.all([
       settle(within(this.probeTimeoutMs, () => databaseReady(this.orm))),
       cache ? settle(within(this.probeTimeoutMs, () => cache.ping())) : Promise.resolve(null),
-      settle(() => this.peers.modelRegistry(actor)),
+      settle(() => providerStatuses(Sql.pool(this.orm), actor.tenantId)),
       settle(() => this.peers.integrationHealth(actor)),
       settle(() => this.peers.deliveryWorkers(actor)),
     ]);
@@ -144,7 +157,11 @@ export class AdminHealth {
             () => ({ status: 'degraded', detail: 'redis did not answer' }),
           )
         : ({ status: 'ok', detail: 'in-process (no REDIS_URL): counters live in this process' } as Component),
-      model_registry: component(registry, ({ providers }) => modelRegistry(providers), unreachable('scheduler')),
+      model_registry: component(
+        registry,
+        (rows) => modelRegistry(rows, actor.tenantId),
+        () => ({ status: 'down', detail: 'the task database did not answer' }),
+      ),
       integrations: component(integration, integrationCounts, unreachable('integration')),
       reminder_worker: component(delivery, (d) => workers(d.workers, ['reminders']), unreachable('delivery')),
       calendar_worker: component(

@@ -3,23 +3,20 @@ import { type Clock, type Logger, wallTimeOf } from '@routinely/platform';
 import type { Actor, DashboardPeers } from '../../adapters/dashboard-peers.js';
 import { findTimezone } from '../../db/calendar-sql.js';
 import { countDueTasks } from '../../db/dashboard-sql.js';
+import { findSpendDay } from '../../db/scheduler-copies-sql.js';
 import { plusLocalDays, startOfLocalDay } from '../calendar/zoned-time.js';
 
 const DAY_MS = 24 * 3_600_000;
 
 /** The figures another service owns; each is null, and named in `degraded`, while its owner cannot answer. */
-export type PeerFigure =
-  | 'reminders_next_24h'
-  | 'notifications_unread'
-  | 'integrations_connected'
-  | 'llm_spend_today_usd';
+export type PeerFigure = 'reminders_next_24h' | 'notifications_unread' | 'integrations_connected';
 
 export interface DashboardSummary {
   tasks_due_today: number;
   tasks_overdue: number;
   reminders_next_24h: number | null;
   integrations_connected: number | null;
-  llm_spend_today_usd: number | null;
+  llm_spend_today_usd: number;
   notifications_unread: number | null;
   date: string;
   timezone: string;
@@ -32,9 +29,10 @@ const isoDate = (at: Date, timeZone: string) => {
 };
 
 /**
- * The per-user rollup of the dashboard (ADR 025). Task figures are read here; the others are asked of the
- * services that own them, at once and each under its deadline, so one slow owner delays the answer by at
- * most that deadline and costs only its own figures.
+ * The per-user rollup of the dashboard (ADR 025). Task figures and the scheduler's (today's spend, the
+ * settings timezone: copies fed by its events, ADR 056) are read here; delivery's and integration's are asked
+ * of them, at once and each under its deadline, so one slow owner delays the answer by at most that deadline
+ * and costs only its own figures.
  */
 export class DashboardSummaryReader {
   constructor(
@@ -46,21 +44,21 @@ export class DashboardSummaryReader {
 
   async summary(actor: Actor): Promise<DashboardSummary> {
     const now = this.clock.now();
-    const [daily, delivery, integration] = await Promise.allSettled([
-      this.peers.dailySummary(actor),
+    const [delivery, integration] = await Promise.allSettled([
       this.peers.deliverySummary(actor, { start: now, end: new Date(now.getTime() + DAY_MS) }),
       this.peers.integrationSummary(actor),
     ]);
-    this.logFailures({ scheduler: daily, delivery, integration });
+    this.logFailures({ delivery, integration });
     const sql = Sql.pool(this.orm);
-    // "Today" is the calendar day in the user's settings timezone; while the scheduler cannot say which, the
-    // profile timezone the auth events told us (else UTC) stands in, so the task figures still come.
-    const timezone =
-      daily.status === 'fulfilled' && daily.value.timezone
-        ? daily.value.timezone
-        : ((await findTimezone(sql, actor)) ?? 'UTC');
+    // "Today" is the calendar day in the user's settings timezone (else the profile's, else UTC), as the
+    // scheduler counts the day's spend.
+    const timezone = (await findTimezone(sql, actor)) ?? 'UTC';
+    const date = isoDate(now, timezone);
     const endOfToday = plusLocalDays(startOfLocalDay(now, timezone), 1, timezone);
-    const tasks = await countDueTasks(sql, actor, now, endOfToday);
+    const [tasks, spend] = await Promise.all([
+      countDueTasks(sql, actor, now, endOfToday),
+      findSpendDay(sql, actor, date),
+    ]);
 
     const degraded: PeerFigure[] = [];
     const figure = <T, V>(result: PromiseSettledResult<T>, names: PeerFigure[], pick: (value: T) => V): V | null => {
@@ -74,9 +72,9 @@ export class DashboardSummaryReader {
       tasks_overdue: tasks.overdue,
       reminders_next_24h: reminders?.remindersScheduled ?? null,
       integrations_connected: figure(integration, ['integrations_connected'], (i) => i.integrationsConnected),
-      llm_spend_today_usd: figure(daily, ['llm_spend_today_usd'], (d) => d.spendUsd),
+      llm_spend_today_usd: spend,
       notifications_unread: reminders?.notificationsUnread ?? null,
-      date: isoDate(now, timezone),
+      date,
       timezone,
       degraded: degraded.sort(),
     };

@@ -60,19 +60,9 @@ export class Importer {
     private readonly quota: ImportQuota,
   ) {}
 
-  /**
-   * Throws 429 when the owner has used the hourly or daily import quota; otherwise the scheduler has counted
-   * this use. Called under the owner's lock, just before the import's rows are written.
-   */
-  async consumeQuota(owner: Owner, kind: 'sync' | 'job'): Promise<void> {
-    const answer = await this.quota.consume(owner, kind);
-    if (!answer.allowed) {
-      throw new AppError(
-        'quota_exceeded',
-        `Import quota exceeded: at most ${answer.perHour} imports per hour and ${answer.perDay} per day`,
-        { headers: { 'Retry-After': String(Math.max(1, answer.retryAfterS)) } },
-      );
-    }
+  /** Counts one import in the caller's transaction, under the owner's lock; 429 past the quota. */
+  consumeQuota(sql: Sql, owner: Owner, kind: 'sync' | 'job'): Promise<void> {
+    return this.quota.consume(sql, owner, kind);
   }
 
   /**
@@ -98,7 +88,7 @@ export class Importer {
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };
       if (!commit || plan.invalid > 0 || plan.total === 0) return { ...outcome, committed: false, created_ids: [] };
-      await this.consumeQuota(owner, 'sync');
+      await this.consumeQuota(sql, owner, 'sync');
       const ids = await writePlan(sql, em, owner, plan, now);
       // auto_schedule: a background run of the created tasks (GET /schedule/runs/latest finds it).
       if (options.autoSchedule && ids.length > 0) requestAutoSchedule(em, owner, ids, now);

@@ -65,7 +65,7 @@ export class ImportJobs {
     const now = this.clock.now();
     const job = await Sql.transaction(this.orm, async (sql) => {
       await lockOwnerTree(sql, owner);
-      await this.importer.consumeQuota(owner, 'job');
+      await this.importer.consumeQuota(sql, owner, 'job');
       return sql.first<JobRow>(
         `insert into import_jobs (id, tenant_id, user_id, status, rows, total, valid, invalid, errors, created_ids,
            auto_schedule, schedule_run_id, attempts, lease_until, last_error, created_at, updated_at)

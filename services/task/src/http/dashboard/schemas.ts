@@ -1,12 +1,7 @@
 import { dateOut, nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 
-const peerFigure = z.enum([
-  'integrations_connected',
-  'llm_spend_today_usd',
-  'notifications_unread',
-  'reminders_next_24h',
-]);
+const peerFigure = z.enum(['integrations_connected', 'notifications_unread', 'reminders_next_24h']);
 
 export const dashboardSummary = z
   .object({
@@ -27,25 +22,25 @@ export const dashboardSummary = z
       .describe('active calendar connections (integration service); null while it cannot answer'),
     llm_spend_today_usd: z
       .number()
-      .nullable()
-      .describe('model spend counted on local today, USD (scheduler); null while it cannot answer'),
+      .describe(
+        "model spend counted on local today, USD: the scheduler's figure as its events told this service (no spend is counted while the scheduler is down)",
+      ),
     notifications_unread: z
       .number()
       .int()
       .nullable()
       .describe('unread bell notifications (delivery service); null while it cannot answer'),
     date: dateOut().describe('local today, YYYY-MM-DD'),
-    timezone: z
-      .string()
-      .describe("IANA zone of 'today': the scheduler's settings timezone, else the profile's while it cannot answer"),
+    timezone: z.string().describe("IANA zone of 'today': the settings timezone, else the profile's, else UTC"),
     degraded: z
       .array(peerFigure)
       .describe('figures whose owning service did not answer in time (each is null); empty when all answered'),
   })
   .describe(
-    "The caller's rollup; 'today' is the calendar day in their timezone. Each figure is read from the service " +
-      'that owns it over gRPC. When an owner does not answer, its figures are null and named in `degraded` ' +
-      '(the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025).',
+    "The caller's rollup; 'today' is the calendar day in their timezone. Delivery's and integration's figures " +
+      'are read from them over gRPC; when one does not answer, its figures are null and named in `degraded` ' +
+      "(the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025). The scheduler's " +
+      'spend comes from its events (ADR 056).',
   );
 
 export interface TileRead {
@@ -92,8 +87,9 @@ export const ADMIN_HEALTH_DESCRIPTION = [
   'Probes every component at once (ADR 026). Rules:',
   '- `database`: `select 1` on the task database with its latency; no answer within the probe deadline is `down`.',
   '- `cache`: Redis PING with its latency when REDIS_URL is set (no answer: `degraded`); `ok` in-process otherwise.',
-  "- `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome); `degraded`",
-  "  when a configured language-model provider's last call failed; `down` when the scheduler does not answer.",
+  "- `model_registry`: the scheduler's providers (`providers`: configured or not, last call's outcome, as its",
+  "  events reported them); `degraded` when a configured language-model provider's last call failed, or while no",
+  '  scheduler has reported its configuration yet.',
   "- `integrations`: the tenant's connections by status (`counts`), push channels near expiry and expired;",
   '  `degraded` when a channel expired without renewal; `down` when the integration service does not answer.',
   "- `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):",

@@ -21,15 +21,6 @@ import {
 
 export const protobufPackage = "scheduler.v1";
 
-export interface StartRunRequest {
-  taskIds: string[];
-}
-
-export interface StartRunResponse {
-  runId: string;
-  status: string;
-}
-
 export interface GetSettingsRequest {
   /** ISO-8601 with offset; empty means no intervals are expanded. */
   windowStart: string;
@@ -90,158 +81,6 @@ export interface RecordUsageResponse {
   softBreached: boolean;
   hardBreached: boolean;
 }
-
-export interface ConsumeImportQuotaRequest {
-  /** `sync` or `job`. */
-  kind: string;
-}
-
-export interface ConsumeImportQuotaResponse {
-  allowed: boolean;
-  perHour: number;
-  perDay: number;
-  /** Uses in the rolling hour and day, this one included when allowed. */
-  usedHour: number;
-  usedDay: number;
-  /** When refused: seconds until the window that refused frees a use. */
-  retryAfterS: number;
-}
-
-function createBaseStartRunRequest(): StartRunRequest {
-  return { taskIds: [] };
-}
-
-export const StartRunRequest: MessageFns<StartRunRequest> = {
-  encode(message: StartRunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.taskIds) {
-      writer.uint32(10).string(v!);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): StartRunRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const end = length === undefined ? reader.len : reader.pos + length;
-    const message = createBaseStartRunRequest();
-    while (reader.pos < end) {
-      const tag = reader.uint32();
-      switch (tag >>> 3) {
-        case 1: {
-          if (tag !== 10) {
-            break;
-          }
-
-          message.taskIds.push(reader.string());
-          continue;
-        }
-      }
-      if ((tag & 7) === 4 || tag === 0) {
-        break;
-      }
-      reader.skip(tag & 7);
-    }
-    return message;
-  },
-
-  fromJSON(object: any): StartRunRequest {
-    return {
-      taskIds: globalThis.Array.isArray(object?.taskIds) ? object.taskIds.map((e: any) => globalThis.String(e)) : [],
-    };
-  },
-
-  toJSON(message: StartRunRequest): unknown {
-    const obj: any = {};
-    if (message.taskIds?.length) {
-      obj.taskIds = message.taskIds;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<StartRunRequest>, I>>(base?: I): StartRunRequest {
-    return StartRunRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<StartRunRequest>, I>>(object: I): StartRunRequest {
-    const message = createBaseStartRunRequest();
-    message.taskIds = object.taskIds?.map((e) => e) || [];
-    return message;
-  },
-};
-
-function createBaseStartRunResponse(): StartRunResponse {
-  return { runId: "", status: "" };
-}
-
-export const StartRunResponse: MessageFns<StartRunResponse> = {
-  encode(message: StartRunResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.runId !== "") {
-      writer.uint32(10).string(message.runId);
-    }
-    if (message.status !== "") {
-      writer.uint32(18).string(message.status);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): StartRunResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const end = length === undefined ? reader.len : reader.pos + length;
-    const message = createBaseStartRunResponse();
-    while (reader.pos < end) {
-      const tag = reader.uint32();
-      switch (tag >>> 3) {
-        case 1: {
-          if (tag !== 10) {
-            break;
-          }
-
-          message.runId = reader.string();
-          continue;
-        }
-        case 2: {
-          if (tag !== 18) {
-            break;
-          }
-
-          message.status = reader.string();
-          continue;
-        }
-      }
-      if ((tag & 7) === 4 || tag === 0) {
-        break;
-      }
-      reader.skip(tag & 7);
-    }
-    return message;
-  },
-
-  fromJSON(object: any): StartRunResponse {
-    return {
-      runId: isSet(object.runId) ? globalThis.String(object.runId) : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
-    };
-  },
-
-  toJSON(message: StartRunResponse): unknown {
-    const obj: any = {};
-    if (message.runId !== "") {
-      obj.runId = message.runId;
-    }
-    if (message.status !== "") {
-      obj.status = message.status;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<StartRunResponse>, I>>(base?: I): StartRunResponse {
-    return StartRunResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<StartRunResponse>, I>>(object: I): StartRunResponse {
-    const message = createBaseStartRunResponse();
-    message.runId = object.runId ?? "";
-    message.status = object.status ?? "";
-    return message;
-  },
-};
 
 function createBaseGetSettingsRequest(): GetSettingsRequest {
   return { windowStart: "", windowEnd: "" };
@@ -1094,204 +933,6 @@ export const RecordUsageResponse: MessageFns<RecordUsageResponse> = {
   },
 };
 
-function createBaseConsumeImportQuotaRequest(): ConsumeImportQuotaRequest {
-  return { kind: "" };
-}
-
-export const ConsumeImportQuotaRequest: MessageFns<ConsumeImportQuotaRequest> = {
-  encode(message: ConsumeImportQuotaRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.kind !== "") {
-      writer.uint32(10).string(message.kind);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ConsumeImportQuotaRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const end = length === undefined ? reader.len : reader.pos + length;
-    const message = createBaseConsumeImportQuotaRequest();
-    while (reader.pos < end) {
-      const tag = reader.uint32();
-      switch (tag >>> 3) {
-        case 1: {
-          if (tag !== 10) {
-            break;
-          }
-
-          message.kind = reader.string();
-          continue;
-        }
-      }
-      if ((tag & 7) === 4 || tag === 0) {
-        break;
-      }
-      reader.skip(tag & 7);
-    }
-    return message;
-  },
-
-  fromJSON(object: any): ConsumeImportQuotaRequest {
-    return { kind: isSet(object.kind) ? globalThis.String(object.kind) : "" };
-  },
-
-  toJSON(message: ConsumeImportQuotaRequest): unknown {
-    const obj: any = {};
-    if (message.kind !== "") {
-      obj.kind = message.kind;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ConsumeImportQuotaRequest>, I>>(base?: I): ConsumeImportQuotaRequest {
-    return ConsumeImportQuotaRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ConsumeImportQuotaRequest>, I>>(object: I): ConsumeImportQuotaRequest {
-    const message = createBaseConsumeImportQuotaRequest();
-    message.kind = object.kind ?? "";
-    return message;
-  },
-};
-
-function createBaseConsumeImportQuotaResponse(): ConsumeImportQuotaResponse {
-  return { allowed: false, perHour: 0, perDay: 0, usedHour: 0, usedDay: 0, retryAfterS: 0 };
-}
-
-export const ConsumeImportQuotaResponse: MessageFns<ConsumeImportQuotaResponse> = {
-  encode(message: ConsumeImportQuotaResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.allowed !== false) {
-      writer.uint32(8).bool(message.allowed);
-    }
-    if (message.perHour !== 0) {
-      writer.uint32(16).int32(message.perHour);
-    }
-    if (message.perDay !== 0) {
-      writer.uint32(24).int32(message.perDay);
-    }
-    if (message.usedHour !== 0) {
-      writer.uint32(32).int32(message.usedHour);
-    }
-    if (message.usedDay !== 0) {
-      writer.uint32(40).int32(message.usedDay);
-    }
-    if (message.retryAfterS !== 0) {
-      writer.uint32(48).int32(message.retryAfterS);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ConsumeImportQuotaResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const end = length === undefined ? reader.len : reader.pos + length;
-    const message = createBaseConsumeImportQuotaResponse();
-    while (reader.pos < end) {
-      const tag = reader.uint32();
-      switch (tag >>> 3) {
-        case 1: {
-          if (tag !== 8) {
-            break;
-          }
-
-          message.allowed = reader.bool();
-          continue;
-        }
-        case 2: {
-          if (tag !== 16) {
-            break;
-          }
-
-          message.perHour = reader.int32();
-          continue;
-        }
-        case 3: {
-          if (tag !== 24) {
-            break;
-          }
-
-          message.perDay = reader.int32();
-          continue;
-        }
-        case 4: {
-          if (tag !== 32) {
-            break;
-          }
-
-          message.usedHour = reader.int32();
-          continue;
-        }
-        case 5: {
-          if (tag !== 40) {
-            break;
-          }
-
-          message.usedDay = reader.int32();
-          continue;
-        }
-        case 6: {
-          if (tag !== 48) {
-            break;
-          }
-
-          message.retryAfterS = reader.int32();
-          continue;
-        }
-      }
-      if ((tag & 7) === 4 || tag === 0) {
-        break;
-      }
-      reader.skip(tag & 7);
-    }
-    return message;
-  },
-
-  fromJSON(object: any): ConsumeImportQuotaResponse {
-    return {
-      allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false,
-      perHour: isSet(object.perHour) ? globalThis.Number(object.perHour) : 0,
-      perDay: isSet(object.perDay) ? globalThis.Number(object.perDay) : 0,
-      usedHour: isSet(object.usedHour) ? globalThis.Number(object.usedHour) : 0,
-      usedDay: isSet(object.usedDay) ? globalThis.Number(object.usedDay) : 0,
-      retryAfterS: isSet(object.retryAfterS) ? globalThis.Number(object.retryAfterS) : 0,
-    };
-  },
-
-  toJSON(message: ConsumeImportQuotaResponse): unknown {
-    const obj: any = {};
-    if (message.allowed !== false) {
-      obj.allowed = message.allowed;
-    }
-    if (message.perHour !== 0) {
-      obj.perHour = Math.round(message.perHour);
-    }
-    if (message.perDay !== 0) {
-      obj.perDay = Math.round(message.perDay);
-    }
-    if (message.usedHour !== 0) {
-      obj.usedHour = Math.round(message.usedHour);
-    }
-    if (message.usedDay !== 0) {
-      obj.usedDay = Math.round(message.usedDay);
-    }
-    if (message.retryAfterS !== 0) {
-      obj.retryAfterS = Math.round(message.retryAfterS);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ConsumeImportQuotaResponse>, I>>(base?: I): ConsumeImportQuotaResponse {
-    return ConsumeImportQuotaResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ConsumeImportQuotaResponse>, I>>(object: I): ConsumeImportQuotaResponse {
-    const message = createBaseConsumeImportQuotaResponse();
-    message.allowed = object.allowed ?? false;
-    message.perHour = object.perHour ?? 0;
-    message.perDay = object.perDay ?? 0;
-    message.usedHour = object.usedHour ?? 0;
-    message.usedDay = object.usedDay ?? 0;
-    message.retryAfterS = object.retryAfterS ?? 0;
-    return message;
-  },
-};
-
 /**
  * What the scheduling engine and other services read from the scheduler's settings. Every call acts for the
  * user named in the verified caller identity.
@@ -1352,7 +993,7 @@ export const SettingsServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-/** Spend caps and bulk-import limits of the caller's user. */
+/** Spend caps of the caller's user (bulk-import limits are the task service's: task.v1 ImportQuotaService). */
 export type QuotaServiceService = typeof QuotaServiceService;
 export const QuotaServiceService = {
   /**
@@ -1380,21 +1021,6 @@ export const QuotaServiceService = {
     responseSerialize: (value: RecordUsageResponse): Buffer => Buffer.from(RecordUsageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RecordUsageResponse => RecordUsageResponse.decode(value),
   },
-  /**
-   * One bulk import of the user against the limits the administrator set: refused (allowed false) when the
-   * rolling hour or day is used up, else counted. The task service calls it when an import commits.
-   */
-  consumeImportQuota: {
-    path: "/scheduler.v1.QuotaService/ConsumeImportQuota",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (value: ConsumeImportQuotaRequest): Buffer =>
-      Buffer.from(ConsumeImportQuotaRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ConsumeImportQuotaRequest => ConsumeImportQuotaRequest.decode(value),
-    responseSerialize: (value: ConsumeImportQuotaResponse): Buffer =>
-      Buffer.from(ConsumeImportQuotaResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ConsumeImportQuotaResponse => ConsumeImportQuotaResponse.decode(value),
-  },
 } as const;
 
 export interface QuotaServiceServer extends UntypedServiceImplementation {
@@ -1405,11 +1031,6 @@ export interface QuotaServiceServer extends UntypedServiceImplementation {
   checkAndReserveQuota: handleUnaryCall<CheckAndReserveQuotaRequest, CheckAndReserveQuotaResponse>;
   /** Appends one model call to the usage ledger and releases its reservation. */
   recordUsage: handleUnaryCall<RecordUsageRequest, RecordUsageResponse>;
-  /**
-   * One bulk import of the user against the limits the administrator set: refused (allowed false) when the
-   * rolling hour or day is used up, else counted. The task service calls it when an import commits.
-   */
-  consumeImportQuota: handleUnaryCall<ConsumeImportQuotaRequest, ConsumeImportQuotaResponse>;
 }
 
 export interface QuotaServiceClient extends Client {
@@ -1448,25 +1069,6 @@ export interface QuotaServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordUsageResponse) => void,
   ): ClientUnaryCall;
-  /**
-   * One bulk import of the user against the limits the administrator set: refused (allowed false) when the
-   * rolling hour or day is used up, else counted. The task service calls it when an import commits.
-   */
-  consumeImportQuota(
-    request: ConsumeImportQuotaRequest,
-    callback: (error: ServiceError | null, response: ConsumeImportQuotaResponse) => void,
-  ): ClientUnaryCall;
-  consumeImportQuota(
-    request: ConsumeImportQuotaRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ConsumeImportQuotaResponse) => void,
-  ): ClientUnaryCall;
-  consumeImportQuota(
-    request: ConsumeImportQuotaRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ConsumeImportQuotaResponse) => void,
-  ): ClientUnaryCall;
 }
 
 export const QuotaServiceClient = makeGenericClientConstructor(
@@ -1475,63 +1077,6 @@ export const QuotaServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): QuotaServiceClient;
   service: typeof QuotaServiceService;
-  serviceName: string;
-};
-
-/** Scheduling runs other services start for the caller's user. */
-export type RunServiceService = typeof RunServiceService;
-export const RunServiceService = {
-  /**
-   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
-   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
-   */
-  startRun: {
-    path: "/scheduler.v1.RunService/StartRun",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (value: StartRunRequest): Buffer => Buffer.from(StartRunRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): StartRunRequest => StartRunRequest.decode(value),
-    responseSerialize: (value: StartRunResponse): Buffer => Buffer.from(StartRunResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): StartRunResponse => StartRunResponse.decode(value),
-  },
-} as const;
-
-export interface RunServiceServer extends UntypedServiceImplementation {
-  /**
-   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
-   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
-   */
-  startRun: handleUnaryCall<StartRunRequest, StartRunResponse>;
-}
-
-export interface RunServiceClient extends Client {
-  /**
-   * Queues a background run of the given tasks (the task service's bulk import with auto_schedule): the
-   * effective provider of the user; a language model at the hard cap falls back to the solver per batch.
-   */
-  startRun(
-    request: StartRunRequest,
-    callback: (error: ServiceError | null, response: StartRunResponse) => void,
-  ): ClientUnaryCall;
-  startRun(
-    request: StartRunRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: StartRunResponse) => void,
-  ): ClientUnaryCall;
-  startRun(
-    request: StartRunRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: StartRunResponse) => void,
-  ): ClientUnaryCall;
-}
-
-export const RunServiceClient = makeGenericClientConstructor(
-  RunServiceService,
-  "scheduler.v1.RunService",
-) as unknown as {
-  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RunServiceClient;
-  service: typeof RunServiceService;
   serviceName: string;
 };
 

@@ -1,0 +1,52 @@
+import type { Sql } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
+
+/** The copies of the scheduler's figures the dashboard and the health page read (ADR 056). */
+
+/** A day's total only grows: the larger copy wins, so a late redelivery cannot lower it. */
+export const rememberSpendDay = (sql: Sql, owner: Owner, date: string, spendUsd: number) =>
+  sql.rows(
+    `insert into spend_days (tenant_id, user_id, local_date, spend_usd) values (?, ?, ?::date, ?)
+     on conflict (tenant_id, user_id, local_date) do update set spend_usd = greatest(spend_days.spend_usd, excluded.spend_usd)`,
+    [owner.tenantId, owner.userId, date, spendUsd],
+  );
+
+export async function findSpendDay(sql: Sql, owner: Owner, date: string): Promise<number> {
+  const row = await sql.first<{ spend_usd: number }>(
+    'select spend_usd::float8 as spend_usd from spend_days where tenant_id = ? and user_id = ? and local_date = ?::date',
+    [owner.tenantId, owner.userId, date],
+  );
+  return row?.spend_usd ?? 0;
+}
+
+/** The tenant '' rows: the providers the scheduler is configured with. */
+export const CONFIGURED = '';
+
+export interface ProviderStatusRow {
+  tenant_id: string;
+  provider: string;
+  model: string | null;
+  available: boolean | null;
+  last_outcome: 'ok' | 'error' | null;
+  last_error: string | null;
+  /** ISO-8601 as the driver hands timestamptz back (a string or a Date): read it with `new Date(at)`. */
+  at: string | Date;
+}
+
+/** The newer report of a (tenant, provider) wins; an older one arriving late changes nothing. */
+export const rememberProviderStatus = (sql: Sql, row: ProviderStatusRow) =>
+  sql.rows(
+    `insert into model_provider_status (tenant_id, provider, model, available, last_outcome, last_error, at)
+     values (?, ?, ?, ?, ?, ?, ?)
+     on conflict (tenant_id, provider) do update set model = excluded.model, available = excluded.available,
+       last_outcome = excluded.last_outcome, last_error = excluded.last_error, at = excluded.at
+     where model_provider_status.at <= excluded.at`,
+    [row.tenant_id, row.provider, row.model, row.available, row.last_outcome, row.last_error, row.at],
+  );
+
+/** The configured providers and the tenant's last call of each. */
+export const providerStatuses = (sql: Sql, tenantId: string) =>
+  sql.rows<ProviderStatusRow>(
+    'select tenant_id, provider, model, available, last_outcome, last_error, at from model_provider_status where tenant_id in (?, ?)',
+    [CONFIGURED, tenantId],
+  );
