@@ -152,7 +152,10 @@ export function addRpcService<D extends Record<string, AnyMethod>>(
       ).then(
         (response) => callback(null, response),
         (error: unknown) => {
-          if (!(error instanceof AppError)) return callback({ code: status.INTERNAL, details: 'internal error' });
+          if (!(error instanceof AppError)) {
+            serverLoggers.get(server)?.error({ err: error, rpc: path }, 'unhandled error in a gRPC handler');
+            return callback({ code: status.INTERNAL, details: 'internal error' });
+          }
           const metadata = new Metadata();
           metadata.set(ERROR_CODE_TRAILER, error.code);
           callback({ code: ERROR_TABLE[error.code].grpc, details: error.message, metadata });
@@ -162,6 +165,24 @@ export function addRpcService<D extends Record<string, AnyMethod>>(
     impl[name] = unary;
   }
   server.addService(definition as unknown as ServiceDefinition, impl);
+}
+
+/** What a server logs a handler's unexpected failure to (a pino logger is one). */
+export interface RpcFailureLog {
+  error(fields: { err: unknown; rpc: string }, message: string): void;
+}
+
+/** Where each server made by `createRpcServer` logs a handler's unexpected failure. */
+const serverLoggers = new WeakMap<Server, RpcFailureLog>();
+
+/**
+ * A gRPC server whose handlers' unexpected failures (anything but an AppError) are logged like an HTTP 5xx:
+ * the caller only sees INTERNAL, so the log line is where the cause is found.
+ */
+export function createRpcServer(logger: RpcFailureLog): Server {
+  const server = new Server(RPC_SERVER_OPTIONS);
+  serverLoggers.set(server, logger);
+  return server;
 }
 
 /** Binds a gRPC server; port 0 picks a free one. Resolves with the bound address. */

@@ -5,6 +5,7 @@ import {
   addRpcService,
   type CallerIdentity,
   createRpcClient,
+  createRpcServer,
   InternalAuth,
   Server,
   startRpcServer,
@@ -70,6 +71,40 @@ describe('gRPC between services', () => {
       client.lookupUser({ key: { $case: 'email', value: 'slow@example.test' } }, { deadlineMs: 100 }),
     ).rejects.toMatchObject({ code: 'service_unavailable' });
     client.close();
+  });
+
+  it('logs a handler failure that is not a typed error, and answers the caller INTERNAL without its message', async () => {
+    const logged: { obj: Record<string, unknown>; msg: string }[] = [];
+    const failing = createRpcServer({
+      error: (obj: Record<string, unknown>, msg: string) => logged.push({ obj, msg }),
+    });
+    addRpcService(failing, auth_v1.AuthServiceService, new InternalAuth(secret, 'auth'), {
+      getJwks: async () => {
+        throw new TypeError('row.at.toISOString is not a function');
+      },
+      lookupUser: async () => {
+        throw new AppError('not_found', 'No such user');
+      },
+    });
+    const at = await startRpcServer(failing, '127.0.0.1', 0);
+    const client = createRpcClient(auth_v1.AuthServiceService, at, new InternalAuth(secret, 'calendar'));
+    try {
+      const refused = await client.getJwks({}).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(String((refused as AppError).message)).not.toContain('toISOString');
+      expect(logged).toEqual([
+        {
+          obj: {
+            err: expect.objectContaining({ message: 'row.at.toISOString is not a function' }),
+            rpc: '/auth.v1.AuthService/GetJwks',
+          },
+          msg: 'unhandled error in a gRPC handler',
+        },
+      ]);
+    } finally {
+      client.close();
+      await stopRpcServer(failing);
+    }
   });
 
   it('reports a peer that does not answer by its name, without gRPC internals in the message', async () => {

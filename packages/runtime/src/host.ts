@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { type Orm, openOrm } from '@routinely/db';
 import {
   createRpcClient,
+  createRpcServer,
   InternalAuth,
-  RPC_SERVER_OPTIONS,
-  Server,
+  type Server,
   startRpcServer,
   stopRpcServer,
 } from '@routinely/grpc';
@@ -96,7 +96,7 @@ export async function startHost(options: {
       };
       const service = await module.build(context);
       if (service.addGrpc) {
-        const server = new Server(RPC_SERVER_OPTIONS);
+        const server = createRpcServer(context.logger);
         service.addGrpc(server);
         addresses.record(module.name, await startRpcServer(server, config.GRPC_HOST, config.GRPC_PORT));
         servers.push(server);
