@@ -11,7 +11,7 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { AppError, ERROR_TABLE, type ErrorCode } from '@routinely/platform';
+import { AppError, ERROR_TABLE, type ErrorCode, type RpcServiceRegistry } from '@routinely/platform';
 import type { CallerIdentity, InternalAuth } from './identity.js';
 import { withClientSpan, withServerSpan } from './tracing.js';
 
@@ -129,7 +129,7 @@ export type RpcHandlers<D> = {
 
 /** Adds a service whose handlers see the verified caller; typed AppErrors become their gRPC status. */
 export function addRpcService<D extends Record<string, AnyMethod>>(
-  server: Server,
+  server: RpcServiceRegistry,
   definition: D,
   auth: InternalAuth,
   handlers: RpcHandlers<D>,
@@ -164,7 +164,8 @@ export function addRpcService<D extends Record<string, AnyMethod>>(
     };
     impl[name] = unary;
   }
-  server.addService(definition as unknown as ServiceDefinition, impl);
+  // The registry is a grpc-js Server (the platform declares it without depending on grpc-js).
+  (server as Server).addService(definition as unknown as ServiceDefinition, impl);
 }
 
 /** What a server logs a handler's unexpected failure to (a pino logger is one). */
@@ -173,7 +174,7 @@ export interface RpcFailureLog {
 }
 
 /** Where each server made by `createRpcServer` logs a handler's unexpected failure. */
-const serverLoggers = new WeakMap<Server, RpcFailureLog>();
+const serverLoggers = new WeakMap<RpcServiceRegistry, RpcFailureLog>();
 
 /**
  * A gRPC server whose handlers' unexpected failures (anything but an AppError) are logged like an HTTP 5xx:

@@ -13,9 +13,17 @@ export interface ServiceInstance {
   /** Routes served outside the mounts (e.g. /.well-known/jwks.json). */
   rootRoutes?: FastifyPluginAsync;
   /** Adds this service's gRPC implementations to a grpc-js Server. */
-  addGrpc?: (server: unknown) => void;
+  addGrpc?: (server: RpcServiceRegistry) => void;
   /** Readiness checks, by name. */
   readiness: Record<string, () => Promise<void>>;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * What a service needs of a grpc-js `Server` to add its implementations (the host binds and starts it). Declared
+ * here so that this package needs no gRPC dependency; a grpc-js `Server` is one.
+ */
+export interface RpcServiceRegistry {
+  addService(definition: never, implementation: never): void;
 }

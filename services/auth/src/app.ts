@@ -1,6 +1,6 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth, Server } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import {
   type Clock,
   createTokenVerifier,
@@ -109,7 +109,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     name: 'auth',
     routes,
     rootRoutes: jwksRoutes(keys),
-    addGrpc: (server) => addAuthRpc(server as Server, { orm, keys, internalAuth: deps.internalAuth }),
+    addGrpc: (server) => addAuthRpc(server, { orm, keys, internalAuth: deps.internalAuth }),
     readiness: {
       database: () => databaseReady(orm),
       signing_keys: async () => {

@@ -1,6 +1,6 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
-import type { InternalAuth, Server } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeliveryConfig } from './config.js';
@@ -138,8 +138,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   return {
     name: 'delivery',
     routes,
-    addGrpc: (server) =>
-      addDeliveryRpc(server as Server, deps.internalAuth, { orm, heartbeats: [reminderBeat, deliveryBeat] }),
+    addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, heartbeats: [reminderBeat, deliveryBeat] }),
     readiness: {
       database: () => databaseReady(orm),
     },

@@ -1,6 +1,6 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
-import type { InternalAuth, Server } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { IntegrationConfig } from './config.js';
@@ -86,7 +86,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     routes,
     relay,
     addGrpc: (server) =>
-      addIntegrationRpc(server as Server, deps.internalAuth, { orm, clock, heartbeats: [syncBeat, channelBeat] }),
+      addIntegrationRpc(server, deps.internalAuth, { orm, clock, heartbeats: [syncBeat, channelBeat] }),
     readiness: {
       database: () => databaseReady(orm),
     },

@@ -1,6 +1,6 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
-import type { InternalAuth, Server } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
@@ -160,7 +160,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       await app.register(captureRoutes(capture));
     },
     addGrpc: (server) => {
-      addSchedulerRpc(server as Server, deps.internalAuth, {
+      addSchedulerRpc(server, deps.internalAuth, {
         settings,
         usage,
         expandWorkingTime: expand,

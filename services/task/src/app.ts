@@ -1,6 +1,6 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
-import type { InternalAuth, Server } from '@routinely/grpc';
+import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
 import type { TaskConfig } from './config.js';
@@ -96,8 +96,8 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       await app.register(dashboardRoutes(dashboard, health));
     },
     addGrpc: (server) => {
-      addTaskRpc(server as Server, deps.internalAuth, tasks, calendar);
-      addImportQuotaRpc(server as Server, deps.internalAuth, deps.orm, importQuota);
+      addTaskRpc(server, deps.internalAuth, tasks, calendar);
+      addImportQuotaRpc(server, deps.internalAuth, deps.orm, importQuota);
     },
     readiness: {
       database: () => databaseReady(deps.orm),

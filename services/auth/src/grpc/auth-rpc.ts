@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, parseRequest, type Server } from '@routinely/grpc';
-import { AppError } from '@routinely/platform';
+import { addRpcService, type InternalAuth, parseRequest } from '@routinely/grpc';
+import { AppError, type RpcServiceRegistry } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import type { SigningKeyStore } from '../domain/signing-keys.js';
@@ -18,7 +18,7 @@ const lookupUserRequest = z.object({
  * LookupUser only ever searches the tenant inside the caller's verified internal token.
  */
 export function addAuthRpc(
-  server: Server,
+  server: RpcServiceRegistry,
   deps: { orm: Orm; keys: SigningKeyStore; internalAuth: InternalAuth },
 ): void {
   addRpcService(server, auth_v1.AuthServiceService, deps.internalAuth, {

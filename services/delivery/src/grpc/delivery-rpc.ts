@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
-import type { WorkerHeartbeat } from '@routinely/platform';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
+import type { RpcServiceRegistry, WorkerHeartbeat } from '@routinely/platform';
 import { delivery_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { userSummary } from '../domain/user-summary.js';
@@ -22,7 +22,7 @@ export interface DeliveryRpcDeps {
 }
 
 /** The dashboard's and the health page's reads of the delivery service (proto delivery.v1). */
-export function addDeliveryRpc(server: Server, auth: InternalAuth, deps: DeliveryRpcDeps): void {
+export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, deps: DeliveryRpcDeps): void {
   addRpcService(server, delivery_v1.DeliveryStatusServiceService, auth, {
     getUserSummary: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);

@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, ownerOfCaller, type Server } from '@routinely/grpc';
-import type { Clock, WorkerHeartbeat } from '@routinely/platform';
+import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
+import type { Clock, RpcServiceRegistry, WorkerHeartbeat } from '@routinely/platform';
 import { integration_v1 } from '@routinely/proto';
 import { countConnected, tenantIntegrationHealth } from '../db/status-sql.js';
 import { CHANNEL_RENEW_BEFORE_MS } from '../domain/channels.js';
@@ -12,7 +12,7 @@ export interface IntegrationRpcDeps {
 }
 
 /** The dashboard's and the health page's reads of the integration service (proto integration.v1). */
-export function addIntegrationRpc(server: Server, auth: InternalAuth, deps: IntegrationRpcDeps): void {
+export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth, deps: IntegrationRpcDeps): void {
   addRpcService(server, integration_v1.IntegrationStatusServiceService, auth, {
     getUserSummary: async (_request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);

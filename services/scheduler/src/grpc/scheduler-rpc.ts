@@ -1,4 +1,5 @@
-import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
+import type { RpcServiceRegistry } from '@routinely/platform';
 import { scheduler_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { providerName } from '../domain/providers.js';
@@ -47,7 +48,7 @@ export interface SchedulerRpcDeps {
   expandWorkingTime: ExpandWorkingTime;
 }
 
-export function addSchedulerRpc(server: Server, auth: InternalAuth, deps: SchedulerRpcDeps): void {
+export function addSchedulerRpc(server: RpcServiceRegistry, auth: InternalAuth, deps: SchedulerRpcDeps): void {
   addRpcService(server, scheduler_v1.SettingsServiceService, auth, {
     getSettings: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_SCHEDULE_RUN', 'SERVICE_SETTINGS_MANAGE']);

@@ -1,5 +1,6 @@
 import { type Orm, Sql } from '@routinely/db';
-import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
+import type { RpcServiceRegistry } from '@routinely/platform';
 import { task_v1_import_quota } from '@routinely/proto';
 import { z } from 'zod';
 import type { ImportQuota, ImportQuotaOfUser } from '../domain/import/import-quota.js';
@@ -21,7 +22,7 @@ const toProto = (q: ImportQuotaOfUser): task_v1_import_quota.ImportQuota => ({
  * The import quota the scheduler's `/quota/me` and `/admin/quotas` show and set (proto task.v1
  * ImportQuotaService). Every user id is read and written in the caller's tenant only.
  */
-export function addImportQuotaRpc(server: Server, auth: InternalAuth, orm: Orm, quota: ImportQuota): void {
+export function addImportQuotaRpc(server: RpcServiceRegistry, auth: InternalAuth, orm: Orm, quota: ImportQuota): void {
   addRpcService(server, task_v1_import_quota.ImportQuotaServiceService, auth, {
     getImportQuotas: async (request, caller) => {
       const { userIds } = parseRequest(getRequest, request);

@@ -1,4 +1,5 @@
-import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest, type Server } from '@routinely/grpc';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
+import type { RpcServiceRegistry } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import type { DependencyRow } from '../db/dependency-sql.js';
@@ -67,7 +68,12 @@ const toProtoBlock = (block: BusyBlock): task_v1.BusyBlock => ({
   sources: block.sources,
 });
 
-export function addTaskRpc(server: Server, auth: InternalAuth, tasks: TaskService, calendar: CalendarService): void {
+export function addTaskRpc(
+  server: RpcServiceRegistry,
+  auth: InternalAuth,
+  tasks: TaskService,
+  calendar: CalendarService,
+): void {
   addRpcService(server, task_v1.TaskServiceService, auth, {
     getTasks: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);
