@@ -33,7 +33,8 @@ export function addImportQuotaRpc(server: RpcServiceRegistry, auth: InternalAuth
     setImportLimits: async (request, caller) => {
       const admin = ownerOfCaller(caller, ['SERVICE_QUOTA_OVERRIDE']);
       const { userId, perHour, perDay } = parseRequest(setRequest, request);
-      return toProto(await quota.setLimits(Sql.pool(orm), { tenantId: admin.tenantId, userId }, { perHour, perDay }));
+      const set = await quota.setLimits(Sql.pool(orm), { tenantId: admin.tenantId, userId }, { perHour, perDay });
+      return { quota: toProto(set) };
     },
   });
 }

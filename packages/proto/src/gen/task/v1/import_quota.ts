@@ -47,6 +47,10 @@ export interface SetImportLimitsRequest {
   perDay: number;
 }
 
+export interface SetImportLimitsResponse {
+  quota: ImportQuota | undefined;
+}
+
 function createBaseGetImportQuotasRequest(): GetImportQuotasRequest {
   return { userIds: [] };
 }
@@ -399,6 +403,66 @@ export const SetImportLimitsRequest: MessageFns<SetImportLimitsRequest> = {
   },
 };
 
+function createBaseSetImportLimitsResponse(): SetImportLimitsResponse {
+  return { quota: undefined };
+}
+
+export const SetImportLimitsResponse: MessageFns<SetImportLimitsResponse> = {
+  encode(message: SetImportLimitsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.quota !== undefined) {
+      ImportQuota.encode(message.quota, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetImportLimitsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseSetImportLimitsResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.quota = ImportQuota.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): SetImportLimitsResponse {
+    return { quota: isSet(object.quota) ? ImportQuota.fromJSON(object.quota) : undefined };
+  },
+
+  toJSON(message: SetImportLimitsResponse): unknown {
+    const obj: any = {};
+    if (message.quota !== undefined) {
+      obj.quota = ImportQuota.toJSON(message.quota);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetImportLimitsResponse>, I>>(base?: I): SetImportLimitsResponse {
+    return SetImportLimitsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetImportLimitsResponse>, I>>(object: I): SetImportLimitsResponse {
+    const message = createBaseSetImportLimitsResponse();
+    message.quota = (object.quota !== undefined && object.quota !== null)
+      ? ImportQuota.fromPartial(object.quota)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * The per-user bulk-import limits and their use, which the task service owns and enforces at import time. The
  * scheduler's quota routes (`/quota/me`, `/admin/quotas`) read and set them here; the caller's tenant scopes
@@ -430,8 +494,9 @@ export const ImportQuotaServiceService = {
     requestSerialize: (value: SetImportLimitsRequest): Buffer =>
       Buffer.from(SetImportLimitsRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): SetImportLimitsRequest => SetImportLimitsRequest.decode(value),
-    responseSerialize: (value: ImportQuota): Buffer => Buffer.from(ImportQuota.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ImportQuota => ImportQuota.decode(value),
+    responseSerialize: (value: SetImportLimitsResponse): Buffer =>
+      Buffer.from(SetImportLimitsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetImportLimitsResponse => SetImportLimitsResponse.decode(value),
   },
 } as const;
 
@@ -443,7 +508,7 @@ export interface ImportQuotaServiceServer extends UntypedServiceImplementation {
    */
   getImportQuotas: handleUnaryCall<GetImportQuotasRequest, GetImportQuotasResponse>;
   /** Sets one user's limits; they hold for that user's next import at once. Needs SERVICE_QUOTA_OVERRIDE. */
-  setImportLimits: handleUnaryCall<SetImportLimitsRequest, ImportQuota>;
+  setImportLimits: handleUnaryCall<SetImportLimitsRequest, SetImportLimitsResponse>;
 }
 
 export interface ImportQuotaServiceClient extends Client {
@@ -470,18 +535,18 @@ export interface ImportQuotaServiceClient extends Client {
   /** Sets one user's limits; they hold for that user's next import at once. Needs SERVICE_QUOTA_OVERRIDE. */
   setImportLimits(
     request: SetImportLimitsRequest,
-    callback: (error: ServiceError | null, response: ImportQuota) => void,
+    callback: (error: ServiceError | null, response: SetImportLimitsResponse) => void,
   ): ClientUnaryCall;
   setImportLimits(
     request: SetImportLimitsRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: ImportQuota) => void,
+    callback: (error: ServiceError | null, response: SetImportLimitsResponse) => void,
   ): ClientUnaryCall;
   setImportLimits(
     request: SetImportLimitsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ImportQuota) => void,
+    callback: (error: ServiceError | null, response: SetImportLimitsResponse) => void,
   ): ClientUnaryCall;
 }
 
