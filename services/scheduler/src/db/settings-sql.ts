@@ -152,3 +152,19 @@ export async function upsertTenantSettings(
 
 export const findKnownUser = (sql: Sql, userId: string) =>
   sql.first<KnownUserRow>('select user_id, tenant_id, email, timezone from known_users where user_id = ?', [userId]);
+
+/** A user as auth's events describe them; the newest event wins (the consumer writes it). */
+export const upsertKnownUser = (
+  sql: Sql,
+  user: { id: string; tenant_id: string; email: string; timezone: string | null; is_active: boolean; at: Date },
+) =>
+  sql.rows(
+    `insert into known_users (user_id, tenant_id, email, timezone, is_active, updated_at) values (?, ?, ?, ?, ?, ?)
+     on conflict (user_id) do update set tenant_id = excluded.tenant_id, email = excluded.email,
+       timezone = excluded.timezone, is_active = excluded.is_active, updated_at = excluded.updated_at`,
+    [user.id, user.tenant_id, user.email, user.timezone, user.is_active, user.at],
+  );
+
+/** The timezone of the user's settings row, if they have one. */
+export const findSettingsTimezone = (sql: Sql, userId: string) =>
+  sql.first<{ timezone: string }>('select timezone from user_settings where user_id = ?', [userId]);

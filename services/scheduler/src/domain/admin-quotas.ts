@@ -1,7 +1,7 @@
 import { Sql } from '@routinely/db';
 import { fieldError, notFound, type Owner } from '@routinely/platform';
 import type { TaskImportQuotas } from '../adapters/task-import-quota.js';
-import { findKnownUser } from '../db/settings-sql.js';
+import { findKnownUser, findSettingsTimezone } from '../db/settings-sql.js';
 import {
   countTenantUsers,
   dailyCostsOf,
@@ -99,9 +99,7 @@ export class AdminQuotaService {
   private async userOfTenant(sql: Sql, admin: Owner, userId: string): Promise<ListedUser> {
     const known = await findKnownUser(sql, userId);
     if (!known || known.tenant_id !== admin.tenantId) throw notFound('User');
-    const settings = await sql.first<{ timezone: string }>('select timezone from user_settings where user_id = ?', [
-      userId,
-    ]);
+    const settings = await findSettingsTimezone(sql, userId);
     return { user_id: userId, email: known.email, timezone: settings?.timezone ?? known.timezone ?? 'UTC' };
   }
 

@@ -12,6 +12,7 @@ import {
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertConflictCheck } from '../db/conflicts-sql.js';
+import { upsertKnownUser } from '../db/settings-sql.js';
 import type { RunService } from '../domain/runs/runs.js';
 import { canonicalTimeZone } from '../domain/settings-model.js';
 
@@ -27,14 +28,7 @@ export async function rememberUser(
   now: Date,
 ): Promise<void> {
   const timezone = user.timezone ? (canonicalTimeZone(user.timezone) ?? null) : null;
-  await em.getConnection().execute(
-    `insert into known_users (user_id, tenant_id, email, timezone, is_active, updated_at) values (?, ?, ?, ?, ?, ?)
-     on conflict (user_id) do update set tenant_id = excluded.tenant_id, email = excluded.email,
-       timezone = excluded.timezone, is_active = excluded.is_active, updated_at = excluded.updated_at`,
-    [user.id, user.tenant_id, user.email, timezone, user.is_active, now],
-    'run',
-    em.getTransactionContext(),
-  );
+  await upsertKnownUser(Sql.within(em), { ...user, timezone, at: now });
 }
 
 /** Wakes a worker once the consumer's transaction (after the handler) committed; its poll covers an early wake. */

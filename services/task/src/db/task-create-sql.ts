@@ -147,3 +147,12 @@ export async function insertChildTaskWithEvent(sql: Sql, row: TaskRow, event: Ev
   if (!inserted) throw new Error('task insert returned no row');
   return inserted.sort_order;
 }
+
+/** The next free `sort_order` under each of `parentIds` and among the roots (`parent_task_id` null). */
+export const nextSortOrders = (sql: Sql, owner: { tenantId: string; userId: string }, parentIds: readonly string[]) =>
+  sql.rows<{ parent_task_id: string | null; next: number }>(
+    `select parent_task_id, (max(sort_order) + 1)::int as next from tasks
+     where tenant_id = ? and user_id = ? and (parent_task_id is null or parent_task_id = any(?::uuid[]))
+     group by parent_task_id`,
+    [owner.tenantId, owner.userId, parentIds],
+  );

@@ -2,18 +2,22 @@ import { type Orm, Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, PassResult } from '@routinely/platform';
 import type { TaskConfig } from '../config.js';
+import {
+  type ClaimedJob,
+  type JobStatus,
+  jobRows,
+  leaseJob,
+  lockJobForCommit,
+  lockNextClaimable,
+  markCommitted,
+  markFailed,
+  markParsed,
+} from '../db/import-job-sql.js';
 import { lockOwnerTree } from '../db/task-sql.js';
 import { requestAutoSchedule } from '../domain/import/auto-schedule.js';
 import { planAgainstStore, writePlan } from '../domain/import/importer.js';
-import type { JobStatus } from '../domain/import/jobs.js';
 
-export interface ClaimedJob {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  status: JobStatus;
-  attempts: number;
-}
+export type { ClaimedJob };
 
 export interface ImportWorkerHooks {
   /** Test hook: runs after a job is claimed (its lease committed) and before it is processed. */
@@ -49,25 +53,14 @@ export class ImportWorker {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.IMPORT_JOB_LEASE_MS);
     return Sql.transaction(this.orm, async (sql) => {
-      const job = await sql.first<ClaimedJob>(
-        `select id, tenant_id, user_id, status, attempts from import_jobs
-         where status in ('queued', 'parsing', 'committing') and (lease_until is null or lease_until < ?)
-         order by id limit 1 for update skip locked`,
-        [now],
-      );
+      const job = await lockNextClaimable(sql, now);
       if (!job) return undefined;
       if (job.attempts >= this.config.IMPORT_JOB_MAX_ATTEMPTS) {
-        await sql.rows(
-          "update import_jobs set status = 'failed', lease_until = null, last_error = ?, updated_at = ? where id = ?",
-          ['the job failed repeatedly and was given up', now, job.id],
-        );
+        await markFailed(sql, job.id, 'the job failed repeatedly and was given up', now);
         return { ...job, status: 'failed' as const };
       }
       const status: JobStatus = job.status === 'committing' ? 'committing' : 'parsing';
-      await sql.rows(
-        'update import_jobs set status = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? where id = ?',
-        [status, leaseUntil, now, job.id],
-      );
+      await leaseJob(sql, job.id, status, leaseUntil, now);
       return { ...job, status, attempts: job.attempts + 1 };
     });
   }
@@ -75,14 +68,9 @@ export class ImportWorker {
   private async parse(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const sql = Sql.pool(this.orm);
-    const stored = await sql.first<{ rows: unknown[] }>('select rows from import_jobs where id = ?', [job.id]);
-    const plan = await planAgainstStore(sql, owner, stored?.rows ?? []);
+    const plan = await planAgainstStore(sql, owner, await jobRows(sql, job.id));
     // Only a job still being parsed by this lease is updated: a cancellation in the meantime wins.
-    await sql.rows(
-      `update import_jobs set status = 'parsed', valid = ?, invalid = ?, errors = ?::jsonb, lease_until = null,
-         updated_at = ? where id = ? and status = 'parsing'`,
-      [plan.valid, plan.invalid, JSON.stringify(plan.errors), this.clock.now(), job.id],
-    );
+    await markParsed(sql, job.id, plan, this.clock.now());
   }
 
   private async commit(job: ClaimedJob): Promise<void> {
@@ -90,29 +78,18 @@ export class ImportWorker {
     const now = this.clock.now();
     await Sql.transaction(this.orm, async (sql, em) => {
       await lockOwnerTree(sql, owner);
-      const current = await sql.first<{ status: JobStatus; rows: unknown[]; auto_schedule: boolean }>(
-        'select status, rows, auto_schedule from import_jobs where id = ? for update',
-        [job.id],
-      );
+      const current = await lockJobForCommit(sql, job.id);
       if (current?.status !== 'committing') return;
       // Re-planned under the lock: parents named by rows may have moved or gone since parsing.
       const plan = await planAgainstStore(sql, owner, current.rows);
       if (plan.invalid > 0) {
-        await sql.rows(
-          `update import_jobs set status = 'failed', valid = ?, invalid = ?, errors = ?::jsonb, lease_until = null,
-             last_error = 'rows became invalid before the commit', updated_at = ? where id = ?`,
-          [plan.valid, plan.invalid, JSON.stringify(plan.errors), now, job.id],
-        );
+        await markFailed(sql, job.id, 'rows became invalid before the commit', now, plan);
         return;
       }
       const ids = await writePlan(sql, em, owner, plan, now);
       // auto_schedule: the run is asked for in this transaction and the job names it at once.
       const runId = current.auto_schedule && ids.length > 0 ? requestAutoSchedule(em, owner, ids, now) : null;
-      await sql.rows(
-        `update import_jobs set status = 'committed', created_ids = ?::jsonb, schedule_run_id = ?, lease_until = null,
-           updated_at = ? where id = ?`,
-        [JSON.stringify(ids), runId, now, job.id],
-      );
+      await markCommitted(sql, job.id, ids, runId, now);
     });
     this.relay.kick();
   }

@@ -3,6 +3,7 @@ import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
 import { insertDependencies } from '../../db/dependency-sql.js';
+import { nextSortOrders } from '../../db/task-create-sql.js';
 import { findTasks, insertTasks, lockOwnerTree } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
 import { requestAutoSchedule } from './auto-schedule.js';
@@ -30,12 +31,7 @@ export async function planAgainstStore(sql: Sql, owner: Owner, rows: readonly un
     ),
   ];
   const parents = new Map((await findTasks(sql, owner, parentIds)).map((t) => [t.id, t.depth]));
-  const positions = await sql.rows<{ parent_task_id: string | null; next: number }>(
-    `select parent_task_id, (max(sort_order) + 1)::int as next from tasks
-     where tenant_id = ? and user_id = ? and (parent_task_id is null or parent_task_id = any(?::uuid[]))
-     group by parent_task_id`,
-    [owner.tenantId, owner.userId, parentIds],
-  );
+  const positions = await nextSortOrders(sql, owner, parentIds);
   const next = new Map(positions.map((p) => [p.parent_task_id ?? 'root', p.next]));
   return planImport(rows, {
     existingDepth: (id) => parents.get(id),

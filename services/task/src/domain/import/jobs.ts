@@ -3,34 +3,11 @@ import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskConfig } from '../../config.js';
+import { findJob, insertJob, type JobRow, markCancelled, markCommitting } from '../../db/import-job-sql.js';
 import { lockOwnerTree } from '../../db/task-sql.js';
 import type { Importer } from './importer.js';
-import type { RowError } from './plan.js';
 
-export const JOB_STATUSES = ['queued', 'parsing', 'parsed', 'committing', 'committed', 'failed', 'cancelled'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export interface JobRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  status: JobStatus;
-  total: number;
-  valid: number;
-  invalid: number;
-  errors: RowError[];
-  created_ids: string[];
-  auto_schedule: boolean;
-  schedule_run_id: string | null;
-  attempts: number;
-  lease_until: string | null;
-  last_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export const JOB_COLUMNS = `id, tenant_id, user_id, status, total, valid, invalid, errors, created_ids, auto_schedule,
-  schedule_run_id, attempts, lease_until, last_error, created_at, updated_at`;
+export { JOB_STATUSES } from '../../db/import-job-sql.js';
 
 export function toJobRead(job: JobRow) {
   return {
@@ -66,13 +43,7 @@ export class ImportJobs {
     const job = await Sql.transaction(this.orm, async (sql) => {
       await lockOwnerTree(sql, owner);
       await this.importer.consumeQuota(sql, owner, 'job');
-      return sql.first<JobRow>(
-        `insert into import_jobs (id, tenant_id, user_id, status, rows, total, valid, invalid, errors, created_ids,
-           auto_schedule, schedule_run_id, attempts, lease_until, last_error, created_at, updated_at)
-         values (?, ?, ?, 'queued', ?::jsonb, ?, 0, 0, '[]', '[]', false, null, 0, null, null, ?, ?)
-         returning ${JOB_COLUMNS}`,
-        [uuidv7(), owner.tenantId, owner.userId, JSON.stringify(rows), rows.length, now, now],
-      );
+      return insertJob(sql, owner, { id: uuidv7(), rows, at: now });
     });
     if (!job) throw new Error('insert returned no job');
     this.worker.wake();
@@ -80,10 +51,7 @@ export class ImportJobs {
   }
 
   async get(owner: Owner, id: string): Promise<JobRow> {
-    const job = await Sql.pool(this.orm).first<JobRow>(
-      `select ${JOB_COLUMNS} from import_jobs where id = ? and tenant_id = ? and user_id = ?`,
-      [id, owner.tenantId, owner.userId],
-    );
+    const job = await findJob(Sql.pool(this.orm), owner, id);
     if (!job) throw notFound('Import job');
     return job;
   }
@@ -95,10 +63,7 @@ export class ImportJobs {
   async commit(owner: Owner, id: string, autoSchedule: boolean): Promise<JobRow> {
     const now = this.clock.now();
     const job = await Sql.transaction(this.orm, async (sql) => {
-      const current = await sql.first<JobRow>(
-        `select ${JOB_COLUMNS} from import_jobs where id = ? and tenant_id = ? and user_id = ? for update`,
-        [id, owner.tenantId, owner.userId],
-      );
+      const current = await findJob(sql, owner, id, { forUpdate: true });
       if (!current) throw notFound('Import job');
       if (current.status === 'committing' || current.status === 'committed') return current;
       if (current.status !== 'parsed') {
@@ -107,11 +72,7 @@ export class ImportJobs {
       if (current.invalid > 0) {
         throw new AppError('conflict', `Job has ${current.invalid} invalid rows; nothing can be committed`);
       }
-      return sql.first<JobRow>(
-        `update import_jobs set status = 'committing', auto_schedule = ?, lease_until = null, updated_at = ?
-         where id = ? returning ${JOB_COLUMNS}`,
-        [autoSchedule, now, id],
-      );
+      return markCommitting(sql, id, autoSchedule, now);
     });
     if (!job) throw notFound('Import job');
     this.worker.wake();
@@ -122,17 +83,11 @@ export class ImportJobs {
   async cancel(owner: Owner, id: string): Promise<void> {
     const now = this.clock.now();
     await Sql.transaction(this.orm, async (sql) => {
-      const current = await sql.first<{ status: JobStatus }>(
-        'select status from import_jobs where id = ? and tenant_id = ? and user_id = ? for update',
-        [id, owner.tenantId, owner.userId],
-      );
+      const current = await findJob(sql, owner, id, { forUpdate: true });
       if (!current) throw notFound('Import job');
       if (current.status === 'committed') throw new AppError('conflict', 'A committed job cannot be cancelled');
       if (current.status === 'cancelled') return;
-      await sql.rows(
-        "update import_jobs set status = 'cancelled', lease_until = null, rows = '[]', updated_at = ? where id = ?",
-        [now, id],
-      );
+      await markCancelled(sql, id, now);
     });
   }
 }

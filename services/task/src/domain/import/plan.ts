@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { DependencyInsert } from '../../db/dependency-sql.js';
+import type { RowError } from '../../db/import-job-sql.js';
 import type { TaskInsert } from '../../db/task-sql.js';
 import { taskCreateFields, toNewTask } from '../task-input.js';
 import { MAX_DEPTH } from '../task-model.js';
@@ -15,11 +16,7 @@ export const importRowSchema = z.object({
 type ImportRow = z.output<typeof importRowSchema>;
 
 /** An error of one row (1-based) and one field of it. */
-export interface RowError {
-  row: number;
-  loc: (string | number)[];
-  msg: string;
-}
+export type { RowError };
 
 export interface ImportPlan {
   total: number;
