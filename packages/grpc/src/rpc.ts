@@ -123,6 +123,29 @@ export function createRpcClient<D extends Record<string, AnyMethod>>(
   return client as RpcClient<D>;
 }
 
+/**
+ * A client whose channel opens on its first call and again on the first call after `close`: an adapter that a
+ * service closes in `stop` keeps working when the same instance is started again (a host's restart, tests).
+ */
+export function reopeningRpcClient<D extends Record<string, AnyMethod>>(
+  definition: D,
+  address: string,
+  auth: InternalAuth,
+  options: { defaultDeadlineMs?: number } = {},
+): { rpc(): RpcClient<D>; close(): void } {
+  let client: RpcClient<D> | undefined;
+  return {
+    rpc: () => {
+      client ??= createRpcClient(definition, address, auth, options);
+      return client;
+    },
+    close: () => {
+      client?.close();
+      client = undefined;
+    },
+  };
+}
+
 export type RpcHandlers<D> = {
   [K in keyof D]: (request: Req<D[K]>, caller: CallerIdentity) => Promise<Res<D[K]>>;
 };

@@ -7,6 +7,7 @@ import {
   createRpcClient,
   createRpcServer,
   InternalAuth,
+  reopeningRpcClient,
   Server,
   startRpcServer,
   stopRpcServer,
@@ -70,6 +71,14 @@ describe('gRPC between services', () => {
     await expect(
       client.lookupUser({ key: { $case: 'email', value: 'slow@example.test' } }, { deadlineMs: 100 }),
     ).rejects.toMatchObject({ code: 'service_unavailable' });
+    client.close();
+  });
+
+  it('reopens a closed client on its next call (an adapter closed in stop, used again after start)', async () => {
+    const client = reopeningRpcClient(auth_v1.AuthServiceService, address, new InternalAuth(secret, 'calendar'));
+    expect((await client.rpc().getJwks({})).jwksJson).toBe('{"keys":[]}');
+    client.close();
+    expect((await client.rpc().getJwks({})).jwksJson).toBe('{"keys":[]}');
     client.close();
   });
 

@@ -1,4 +1,4 @@
-import { createRpcClient, type InternalAuth, type RpcClient } from '@routinely/grpc';
+import { type InternalAuth, reopeningRpcClient } from '@routinely/grpc';
 import { task_v1 } from '@routinely/proto';
 import type { Actor, RunDependency, RunTask, TaskGateway } from '../domain/runs/task-gateway.js';
 
@@ -23,24 +23,14 @@ function fromProto(t: task_v1.Task): RunTask {
   };
 }
 
-/**
- * The task service over gRPC: what runs, overrides, reflows and conflict checks read and place. The channel
- * opens on the first call after construction or `close`, so an instance stopped and started again calls on.
- */
+/** The task service over gRPC: what runs, overrides, reflows and conflict checks read and place. */
 export class GrpcTaskGateway implements TaskGateway {
-  private client: RpcClient<typeof task_v1.TaskServiceService> | undefined;
+  private readonly client;
 
-  constructor(
-    private readonly address: string,
-    private readonly internalAuth: InternalAuth,
-    private readonly deadlineMs: number,
-  ) {}
-
-  private rpc() {
-    this.client ??= createRpcClient(task_v1.TaskServiceService, this.address, this.internalAuth, {
-      defaultDeadlineMs: this.deadlineMs,
+  constructor(address: string, internalAuth: InternalAuth, deadlineMs: number) {
+    this.client = reopeningRpcClient(task_v1.TaskServiceService, address, internalAuth, {
+      defaultDeadlineMs: deadlineMs,
     });
-    return this.client;
   }
 
   private meta(actor: Actor) {
@@ -49,10 +39,9 @@ export class GrpcTaskGateway implements TaskGateway {
 
   async getTasks(actor: Actor, ids: readonly string[], options: { includeDescendants?: boolean } = {}) {
     if (ids.length === 0) return { tasks: [], dependencies: [], missingIds: [] };
-    const res = await this.rpc().getTasks(
-      { taskIds: [...ids], includeDescendants: options.includeDescendants ?? false },
-      this.meta(actor),
-    );
+    const res = await this.client
+      .rpc()
+      .getTasks({ taskIds: [...ids], includeDescendants: options.includeDescendants ?? false }, this.meta(actor));
     return {
       tasks: res.tasks.map(fromProto),
       dependencies: res.dependencies.map(
@@ -69,7 +58,7 @@ export class GrpcTaskGateway implements TaskGateway {
 
   async applySlots(actor: Actor, assignments: Parameters<TaskGateway['applySlots']>[1]) {
     if (assignments.length === 0) return;
-    await this.rpc().applySlots(
+    await this.client.rpc().applySlots(
       {
         assignments: assignments.map((a) => ({
           taskId: a.taskId,
@@ -82,7 +71,7 @@ export class GrpcTaskGateway implements TaskGateway {
   }
 
   async getBusy(actor: Actor, window: { start: Date; end: Date }, excludeTaskIds: readonly string[]) {
-    const res = await this.rpc().getBusy(
+    const res = await this.client.rpc().getBusy(
       {
         windowStart: window.start.toISOString(),
         windowEnd: window.end.toISOString(),
@@ -94,7 +83,6 @@ export class GrpcTaskGateway implements TaskGateway {
   }
 
   close(): void {
-    this.client?.close();
-    this.client = undefined;
+    this.client.close();
   }
 }

@@ -1,4 +1,4 @@
-import { createRpcClient, type InternalAuth, type RpcClient } from '@routinely/grpc';
+import { type InternalAuth, reopeningRpcClient } from '@routinely/grpc';
 import type { Owner, Permission } from '@routinely/platform';
 import { task_v1_import_quota } from '@routinely/proto';
 
@@ -24,23 +24,15 @@ const fromProto = (q: task_v1_import_quota.ImportQuota): ImportQuotaOfUser => ({
 /**
  * The bulk-import quota, which the task service owns and enforces at import time (ADR 050, 056): `/quota/me`
  * and `/admin/quotas` read it and an administrator's PATCH sets it there. Each call acts with the permission
- * of the route that already checked the caller. The channel opens on the first call after construction or
- * `close`, so an instance stopped and started again calls on.
+ * of the route that already checked the caller.
  */
 export class TaskImportQuotas {
-  private client: RpcClient<typeof task_v1_import_quota.ImportQuotaServiceService> | undefined;
+  private readonly client;
 
-  constructor(
-    private readonly address: string,
-    private readonly internalAuth: InternalAuth,
-    private readonly deadlineMs: number,
-  ) {}
-
-  private rpc() {
-    this.client ??= createRpcClient(task_v1_import_quota.ImportQuotaServiceService, this.address, this.internalAuth, {
-      defaultDeadlineMs: this.deadlineMs,
+  constructor(address: string, internalAuth: InternalAuth, deadlineMs: number) {
+    this.client = reopeningRpcClient(task_v1_import_quota.ImportQuotaServiceService, address, internalAuth, {
+      defaultDeadlineMs: deadlineMs,
     });
-    return this.client;
   }
 
   private static meta(caller: Owner, permission: Permission) {
@@ -48,10 +40,9 @@ export class TaskImportQuotas {
   }
 
   async own(owner: Owner): Promise<ImportQuotaOfUser> {
-    const { quotas } = await this.rpc().getImportQuotas(
-      { userIds: [owner.userId] },
-      TaskImportQuotas.meta(owner, 'SERVICE_SCHEDULE_RUN'),
-    );
+    const { quotas } = await this.client
+      .rpc()
+      .getImportQuotas({ userIds: [owner.userId] }, TaskImportQuotas.meta(owner, 'SERVICE_SCHEDULE_RUN'));
     const [quota] = quotas.map(fromProto);
     if (!quota) throw new Error('the task service answered no quota for the asked user');
     return quota;
@@ -59,19 +50,19 @@ export class TaskImportQuotas {
 
   async ofUsers(admin: Owner, userIds: readonly string[]): Promise<Map<string, ImportQuotaOfUser>> {
     if (userIds.length === 0) return new Map();
-    const { quotas } = await this.rpc().getImportQuotas(
-      { userIds: [...userIds] },
-      TaskImportQuotas.meta(admin, 'SERVICE_ADMIN'),
-    );
+    const { quotas } = await this.client
+      .rpc()
+      .getImportQuotas({ userIds: [...userIds] }, TaskImportQuotas.meta(admin, 'SERVICE_ADMIN'));
     return new Map(quotas.map((q) => [q.userId, fromProto(q)]));
   }
 
   async set(admin: Owner, userId: string, limits: { perHour: number; perDay: number }): Promise<void> {
-    await this.rpc().setImportLimits({ userId, ...limits }, TaskImportQuotas.meta(admin, 'SERVICE_QUOTA_OVERRIDE'));
+    await this.client
+      .rpc()
+      .setImportLimits({ userId, ...limits }, TaskImportQuotas.meta(admin, 'SERVICE_QUOTA_OVERRIDE'));
   }
 
   close(): void {
-    this.client?.close();
-    this.client = undefined;
+    this.client.close();
   }
 }
