@@ -28,9 +28,11 @@ const spend = (user: TestUser, usd: number) =>
 const softEvents = async (user: TestUser) => {
   const result = (await h.orm.em
     .getKnex()
-    .raw(`select payload from outbox where subject = 'scheduler.quota.soft_breached' and payload->>'user_id' = ?`, [
-      user.userId,
-    ])) as unknown as { rows: { payload: { data: Record<string, unknown> } }[] };
+    // Ids are uuidv7: their order is the order the events were written.
+    .raw(
+      `select payload from outbox where subject = 'scheduler.quota.soft_breached' and payload->>'user_id' = ? order by id`,
+      [user.userId],
+    )) as unknown as { rows: { payload: { data: Record<string, unknown> } }[] };
   return result.rows.map((r) => r.payload.data);
 };
 
