@@ -84,3 +84,35 @@ function spend(m: Model, byShare: readonly { j: number }[], k: number, count: nu
   }
   return time;
 }
+
+/**
+ * Whether the units of a required set still to be placed (all after `from`, one free piece each) can fit: for
+ * every deadline, the units due by it take no more than the free time between `from` and it, pieces too short
+ * for any of them left out.
+ */
+export function fitsByDeadlines(m: Model, units: readonly { j: number }[], free: FreeList, from: number): boolean {
+  if (units.length === 0) return true;
+  const byDeadline = units.map(({ j }) => j).sort((a, b) => (m.dl[a] as number) - (m.dl[b] as number));
+  let shortest = Number.POSITIVE_INFINITY;
+  for (const j of byDeadline) shortest = Math.min(shortest, m.dur[j] as number);
+  let i = free.firstEndingAfter(from);
+  let capacity = 0;
+  let need = 0;
+  // Pieces wholly before the current deadline are added once; the one it cuts is counted up to it.
+  for (const j of byDeadline) {
+    const due = m.dl[j] as number;
+    need += m.dur[j] as number;
+    while (i < free.starts.length && (free.ends[i] as number) <= due) {
+      const piece = (free.ends[i] as number) - Math.max(free.starts[i] as number, from);
+      if (piece >= shortest) capacity += piece;
+      i++;
+    }
+    let partial = 0;
+    if (i < free.starts.length) {
+      const piece = due - Math.max(free.starts[i] as number, from);
+      if (piece >= shortest) partial = piece;
+    }
+    if (need > capacity + partial) return false;
+  }
+  return true;
+}

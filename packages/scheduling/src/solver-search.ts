@@ -5,7 +5,7 @@
  * perturbations come from a fixed-seed generator.
  */
 
-import { tightenByCapacity } from './solver-bound.js';
+import { fitsByDeadlines, tightenByCapacity } from './solver-bound.js';
 import { addToScore, compareScores, decode, ranksBy, SCORE_LENGTH, type Score, scoreOf } from './solver-decode.js';
 import { type Model, PRIORITIES, possible } from './solver-model.js';
 import type { FreeList } from './solver-structures.js';
@@ -173,6 +173,8 @@ export function branchAndBound(
   base: FreeList,
   incumbent: Candidate,
   work = EXACT_WORK,
+  /** Units every schedule of this search must place (a mask by unit; none when absent). */
+  required?: Uint8Array,
 ): Candidate & { complete: boolean; workLeft: number } {
   // A unit counts only with its predecessors placed: one after a unit that can never be placed is not live.
   const isLive = new Uint8Array(m.n);
@@ -205,6 +207,7 @@ export function branchAndBound(
       valid[j] = s;
     }
     for (let j = 0; j < m.n; j++) if (m.blocked[j]) valid[j] = Number.NaN;
+    if (required) for (let j = 0; j < m.n; j++) if (required[j] && Number.isNaN(valid[j] as number)) return;
     const score = scoreOf(m, valid);
     if (compareScores(score, best.score) < 0) best = { starts: Float64Array.from(valid), score };
   };
@@ -217,8 +220,10 @@ export function branchAndBound(
     const options: { j: number; start: number }[] = [];
     const optimistic = Float64Array.from(placedScore);
     const candidates: { j: number; at: number }[] = [];
+    let open = 0;
     for (const j of live) {
       if (!Number.isNaN(placed[j] as number)) continue;
+      if (required?.[j]) open++;
       const twin = twinBefore[j] as number;
       if (twin >= 0 && Number.isNaN(placed[twin] as number)) {
         addToScore(m, optimistic, j, Math.max(m.es[j] as number, last + 1));
@@ -250,6 +255,11 @@ export function branchAndBound(
       options.push({ j, start });
       addToScore(m, optimistic, j, start);
       candidates.push({ j, at: start });
+    }
+    // Every unit of a required set must still fit: one that no longer can ends the branch.
+    if (required) {
+      const due = candidates.filter(({ j }) => required[j]);
+      if (due.length < open || !fitsByDeadlines(m, due, free, last + 1)) return;
     }
     tightenByCapacity(m, optimistic, placedScore, candidates, free, last + 1);
     // The moved count of an optimistic node is not a bound (a unit may keep its slot): compare without it.
