@@ -20,8 +20,8 @@ import type { Candidate } from './solver-search.js';
 import type { FreeList } from './solver-structures.js';
 
 /** Work (unit evaluations) of one exchange's branch and bound, and of all exchanges of one pass. */
-const EXCHANGE_WORK = 250_000;
-const EXCHANGES_WORK = 1_000_000;
+const EXCHANGE_WORK = 1_000_000;
+const EXCHANGES_WORK = 2_000_000;
 /** Work of the set search per unit of the run, and at most. */
 const SET_WORK_PER_UNIT = 50_000;
 const SET_WORK_MAX = 1_500_000;

@@ -5,7 +5,7 @@
  * perturbations come from a fixed-seed generator.
  */
 
-import { fitsByDeadlines, tightenByCapacity } from './solver-bound.js';
+import { fitsByDeadlines, reachedBefore, stateKey, tightenByCapacity } from './solver-bound.js';
 import { addToScore, compareScores, decode, ranksBy, SCORE_LENGTH, type Score, scoreOf } from './solver-decode.js';
 import { type Model, PRIORITIES, possible } from './solver-model.js';
 import type { FreeList } from './solver-structures.js';
@@ -199,6 +199,10 @@ export function branchAndBound(
   }
   const placed = new Float64Array(m.n).fill(Number.NaN);
   const valid = new Float64Array(m.n);
+  // Nodes reached before, by what decides everything below them (see stateKey): a node reached again with a score
+  // no better is cut. Used by the searches over a required set, where packings of the same units in other orders
+  // reach the same state many times.
+  const seen = required ? new Map<string, Score>() : undefined;
   const evaluateNode = () => {
     // A unit counts only when its predecessors are placed too (one placed first on a negative lag may wait).
     for (const j of m.topo) {
@@ -213,9 +217,10 @@ export function branchAndBound(
   };
   // `placedScore` is the score of the placed units (kept up along the path): no schedule below beats it, so the node
   // itself is checked (with its waiting units left out) only when it could.
-  const visit = (last: number, free: FreeList, placedScore: Score): void => {
+  const visit = (last: number, free: FreeList, placedScore: Score, lastEnd: number): void => {
     if (budget.left <= 0) return;
     budget.left -= m.n;
+    if (seen && reachedBefore(seen, stateKey(m, placed, lastEnd), placedScore)) return;
     if (compareScores(placedScore, best.score) < 0) evaluateNode();
     const options: { j: number; start: number }[] = [];
     const optimistic = Float64Array.from(placedScore);
@@ -280,11 +285,11 @@ export function branchAndBound(
       placed[j] = start;
       const score = Float64Array.from(placedScore);
       addToScore(m, score, j, start);
-      visit(start, next, score);
+      visit(start, next, score, start + (m.dur[j] as number));
       placed[j] = Number.NaN;
       if (budget.left <= 0) return;
     }
   };
-  visit(Number.NEGATIVE_INFINITY, base, new Float64Array(SCORE_LENGTH));
+  visit(Number.NEGATIVE_INFINITY, base, new Float64Array(SCORE_LENGTH), Number.NEGATIVE_INFINITY);
   return { ...best, complete: budget.left > 0, workLeft: Math.max(0, budget.left) };
 }
