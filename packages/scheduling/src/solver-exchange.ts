@@ -22,22 +22,21 @@ import { reoptimize } from './solver-neighbourhood.js';
 import type { Budget, Candidate } from './solver-search.js';
 import type { FreeList } from './solver-structures.js';
 
-/** Work (unit evaluations) of one exchange's branch and bound, and of all exchanges of one pass. */
+/** Work (unit evaluations) of one exchange's branch and bound, and of all exchanges of a run. */
 const EXCHANGE_WORK = 1_000_000;
-const EXCHANGES_WORK = 2_000_000;
+export const EXCHANGES_WORK = 2_000_000;
 /** Swaps tried when an exchange with everything held fails, and the work of each. */
 const SWAPS_PER_EXCHANGE = 3;
 const SWAP_WORK = 300_000;
 /** Work of the set search per unit of the run, and at most. */
-const SET_WORK_PER_UNIT = 50_000;
-const SET_WORK_MAX = 1_500_000;
+const SET_WORK_PER_UNIT = 20_000;
+const SET_WORK_MAX = 500_000;
 
 /** A worse score than any schedule's: what a search with nothing to beat starts from. */
 const NOTHING = new Float64Array(SCORE_LENGTH).fill(Number.MAX_VALUE);
 
-/** The best exchange for more tasks, or undefined when none is found within the budget. */
-export function exchangeForMore(m: Model, base: FreeList, best: Candidate): Candidate | undefined {
-  const budget = { left: EXCHANGES_WORK };
+/** The first exchange for more tasks found within `budget` (shared by a run's exchanges), or undefined. */
+export function exchangeForMore(m: Model, base: FreeList, best: Candidate, budget: Budget): Candidate | undefined {
   const unplaced: number[] = [];
   for (let j = 0; j < m.n; j++) if (Number.isNaN(best.starts[j] as number) && possible(m, j)) unplaced.push(j);
   unplaced.sort((a, b) => (m.priority[a] as number) - (m.priority[b] as number));

@@ -1,6 +1,6 @@
 import { type Unit, unitLowerBound } from './solver-blocks.js';
 import { compareScores, decode, ranksBy, scoreOf } from './solver-decode.js';
-import { exchangeForMore, reorderPlaced } from './solver-exchange.js';
+import { EXCHANGES_WORK, exchangeForMore, reorderPlaced } from './solver-exchange.js';
 import {
   type Placement,
   type Prepared,
@@ -99,8 +99,9 @@ function improveSmallRun(m: Model, base: FreeList, start: Candidate): Candidate 
  */
 function exchangeAndReorder(m: Model, base: FreeList, start: Candidate): Candidate {
   let best = start;
+  const budget = { left: EXCHANGES_WORK };
   for (let round = 0; round < EXCHANGE_ROUNDS; round++) {
-    const more = exchangeForMore(m, base, best);
+    const more = exchangeForMore(m, base, best, budget);
     if (!more) break;
     const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
     best = neighbourhoodSearch(m, base, more, { left: work });
