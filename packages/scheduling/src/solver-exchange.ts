@@ -29,8 +29,8 @@ export const EXCHANGES_WORK = 2_000_000;
 const SWAPS_PER_EXCHANGE = 3;
 const SWAP_WORK = 300_000;
 /** Work of the set search per unit of the run, and at most. */
-const SET_WORK_PER_UNIT = 20_000;
-const SET_WORK_MAX = 500_000;
+const SET_WORK_PER_UNIT = 60_000;
+const SET_WORK_MAX = 1_500_000;
 
 /** A worse score than any schedule's: what a search with nothing to beat starts from. */
 const NOTHING = new Float64Array(SCORE_LENGTH).fill(Number.MAX_VALUE);

@@ -106,7 +106,10 @@ function exchangeAndReorder(m: Model, base: FreeList, start: Candidate): Candida
     const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
     best = neighbourhoodSearch(m, base, more, { left: work });
   }
-  return reorderPlaced(m, base, best);
+  const reordered = reorderPlaced(m, base, best);
+  if (reordered === best) return best;
+  const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
+  return neighbourhoodSearch(m, base, reordered, { left: work });
 }
 
 /** Places any unit the chosen schedule left out that still fits in what is left (it can only add tasks). */
