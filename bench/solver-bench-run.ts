@@ -48,12 +48,13 @@ async function reference(input: SolverInput): Promise<Cached | Error> {
   if (found instanceof Error) return found;
   cache[key] = found;
   mkdirSync(dirname(cacheFile), { recursive: true });
-  // Merged with what another bench process wrote meanwhile.
+  // Only this entry is added to what is on disk: another bench process may have proved an instance this one read
+  // as unproven when it started, and its stale copy must not overwrite that.
   let written: Record<string, Cached> = {};
   try {
     written = JSON.parse(readFileSync(cacheFile, 'utf8'));
   } catch {}
-  writeFileSync(cacheFile, JSON.stringify({ ...written, ...cache }));
+  writeFileSync(cacheFile, JSON.stringify({ ...written, [key]: found }));
   return found;
 }
 

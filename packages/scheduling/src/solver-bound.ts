@@ -6,8 +6,10 @@
  * the least time that count needs is taken off before priority 2, and so on. Any schedule below the node places
  * units inside that free time, so its per-priority counts, read left to right, never beat these; and at a count
  * reached, its start sum is at least the smallest earliest starts of that many members.
+ * For a search over a required set (every unit must be placed): the packing test by deadline, and the record of
+ * states reached before (the same units placed in another order, ending at the same time, are searched once).
  */
-import type { Score } from './solver-decode.js';
+import { compareScores, type Score } from './solver-decode.js';
 import { type Model, PRIORITIES } from './solver-model.js';
 import type { FreeList } from './solver-structures.js';
 
@@ -83,4 +85,91 @@ function spend(m: Model, byShare: readonly { j: number }[], k: number, count: nu
     need -= c;
   }
   return time;
+}
+
+/**
+ * Whether the units of a required set still to be placed (all after `from`, each in one free piece) can fit: for
+ * every deadline, the units due by it take no more than the free time between `from` and it, each piece counted
+ * only as far as some of the units can fill it (the largest sum of their durations within its length: a packing
+ * leaves the rest of the piece empty).
+ */
+export function fitsByDeadlines(m: Model, units: readonly { j: number }[], free: FreeList, from: number): boolean {
+  if (units.length === 0) return true;
+  const byDeadline = units.map(({ j }) => j).sort((a, b) => (m.dl[a] as number) - (m.dl[b] as number));
+  const usable = fillable(byDeadline.map((j) => m.dur[j] as number));
+  let i = free.firstEndingAfter(from);
+  let capacity = 0;
+  let need = 0;
+  // Pieces wholly before the current deadline are added once; the one it cuts is counted up to it.
+  for (const j of byDeadline) {
+    const due = m.dl[j] as number;
+    need += m.dur[j] as number;
+    while (i < free.starts.length && (free.ends[i] as number) <= due) {
+      capacity += usable((free.ends[i] as number) - Math.max(free.starts[i] as number, from));
+      i++;
+    }
+    const partial = i < free.starts.length ? usable(due - Math.max(free.starts[i] as number, from)) : 0;
+    if (need > capacity + partial) return false;
+  }
+  return true;
+}
+
+/** Sums of durations finer than this many steps are not tabulated (each piece then counts whole). */
+const MAX_FILL_STEPS = 4_096;
+
+/** The largest sum of distinct `durations` within a length, as a function of the length (a subset-sum table). */
+function fillable(durations: readonly number[]): (length: number) => number {
+  let step = 0;
+  let total = 0;
+  for (const d of durations) {
+    step = gcd(step, d);
+    total += d;
+  }
+  if (step <= 0 || total / step > MAX_FILL_STEPS) return (length) => Math.max(0, length);
+  const size = Math.round(total / step);
+  const reachable = new Uint8Array(size + 1);
+  reachable[0] = 1;
+  for (const d of durations) {
+    const k = Math.round(d / step);
+    for (let x = size; x >= k; x--) if (reachable[x - k]) reachable[x] = 1;
+  }
+  const below = new Float64Array(size + 1);
+  for (let x = 1; x <= size; x++) below[x] = reachable[x] ? x * step : (below[x - 1] as number);
+  return (length) => (length <= 0 ? 0 : (below[Math.min(size, Math.floor(length / step))] as number));
+}
+
+function gcd(a: number, b: number): number {
+  let x = Math.abs(a);
+  let y = Math.abs(b);
+  while (y > 0.5) [x, y] = [y, x % y];
+  return x;
+}
+
+/**
+ * What decides the search below a node: the units placed, the end of the last one (every later unit starts after
+ * its start, so no earlier free time is usable, and the time up to its end is taken), and the starts of the placed
+ * units a unit still to place depends on, or that depend on one (they bound its start from below or above).
+ */
+export function stateKey(m: Model, placed: Float64Array, lastEnd: number): string {
+  let mask = '';
+  const bounds: number[] = [];
+  for (let j = 0; j < m.n; j++) {
+    const s = placed[j] as number;
+    if (Number.isNaN(s)) {
+      mask += '0';
+      continue;
+    }
+    mask += '1';
+    const edges = [...(m.succs[j] ?? []), ...(m.preds[j] ?? [])];
+    if (edges.some((e) => Number.isNaN(placed[e.to] as number))) bounds.push(j, s);
+  }
+  return `${mask}|${lastEnd}|${bounds.join(',')}`;
+}
+
+/** Whether `key` was reached before with a score at least as good; records this one otherwise. */
+export function reachedBefore(seen: Map<string, Score>, key: string, score: Score): boolean {
+  const before = seen.get(key);
+  if (before && compareScores(before, score) <= 0) return true;
+  seen.set(key, Float64Array.from(score));
+  return false;
 }

@@ -115,12 +115,13 @@ function unplacedFor(m: Model, starts: Float64Array, inside: readonly number[]):
  * A unit of the window with a kept predecessor gets that bound as its release, one with a kept successor the
  * matching latest start (as its latest end); one whose kept predecessor is unplaced cannot be placed.
  */
-function reoptimize(
+export function reoptimize(
   m: Model,
   base: FreeList,
   best: Candidate,
   chosen: readonly number[],
   budget: Budget,
+  options: { work?: number; required?: (j: number) => boolean } = {},
 ): Candidate | undefined {
   const k = chosen.length;
   const local = new Int32Array(m.n).fill(-1);
@@ -135,8 +136,10 @@ function reoptimize(
   const sub = subModel(m, best.starts, chosen, local);
   const incumbentStarts = Float64Array.from(chosen, (j) => best.starts[j] as number);
   const incumbent = { starts: incumbentStarts, score: scoreOf(sub, incumbentStarts) };
-  const work = { left: Math.min(WINDOW_WORK, budget.left) };
-  const found = branchAndBound(sub, free, incumbent, work.left);
+  const work = { left: Math.min(options.work ?? WINDOW_WORK, budget.left) };
+  const required = options.required;
+  const mask = required ? Uint8Array.from(chosen, (j) => (required(j) ? 1 : 0)) : undefined;
+  const found = branchAndBound(sub, free, incumbent, work.left, mask);
   budget.left -= Math.max(k, work.left - found.workLeft);
   if (compareScores(found.score, incumbent.score) >= 0) return undefined;
   const starts = Float64Array.from(best.starts);

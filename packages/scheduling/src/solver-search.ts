@@ -5,7 +5,7 @@
  * perturbations come from a fixed-seed generator.
  */
 
-import { tightenByCapacity } from './solver-bound.js';
+import { fitsByDeadlines, reachedBefore, stateKey, tightenByCapacity } from './solver-bound.js';
 import { addToScore, compareScores, decode, ranksBy, SCORE_LENGTH, type Score, scoreOf } from './solver-decode.js';
 import { type Model, PRIORITIES, possible } from './solver-model.js';
 import type { FreeList } from './solver-structures.js';
@@ -173,6 +173,8 @@ export function branchAndBound(
   base: FreeList,
   incumbent: Candidate,
   work = EXACT_WORK,
+  /** Units every schedule of this search must place (a mask by unit; none when absent). */
+  required?: Uint8Array,
 ): Candidate & { complete: boolean; workLeft: number } {
   // A unit counts only with its predecessors placed: one after a unit that can never be placed is not live.
   const isLive = new Uint8Array(m.n);
@@ -197,6 +199,10 @@ export function branchAndBound(
   }
   const placed = new Float64Array(m.n).fill(Number.NaN);
   const valid = new Float64Array(m.n);
+  // Nodes reached before, by what decides everything below them (see stateKey): a node reached again with a score
+  // no better is cut. Used by the searches over a required set, where packings of the same units in other orders
+  // reach the same state many times.
+  const seen = required ? new Map<string, Score>() : undefined;
   const evaluateNode = () => {
     // A unit counts only when its predecessors are placed too (one placed first on a negative lag may wait).
     for (const j of m.topo) {
@@ -205,20 +211,24 @@ export function branchAndBound(
       valid[j] = s;
     }
     for (let j = 0; j < m.n; j++) if (m.blocked[j]) valid[j] = Number.NaN;
+    if (required) for (let j = 0; j < m.n; j++) if (required[j] && Number.isNaN(valid[j] as number)) return;
     const score = scoreOf(m, valid);
     if (compareScores(score, best.score) < 0) best = { starts: Float64Array.from(valid), score };
   };
   // `placedScore` is the score of the placed units (kept up along the path): no schedule below beats it, so the node
   // itself is checked (with its waiting units left out) only when it could.
-  const visit = (last: number, free: FreeList, placedScore: Score): void => {
+  const visit = (last: number, free: FreeList, placedScore: Score, lastEnd: number): void => {
     if (budget.left <= 0) return;
     budget.left -= m.n;
+    if (seen && reachedBefore(seen, stateKey(m, placed, lastEnd), placedScore)) return;
     if (compareScores(placedScore, best.score) < 0) evaluateNode();
     const options: { j: number; start: number }[] = [];
     const optimistic = Float64Array.from(placedScore);
     const candidates: { j: number; at: number }[] = [];
+    let open = 0;
     for (const j of live) {
       if (!Number.isNaN(placed[j] as number)) continue;
+      if (required?.[j]) open++;
       const twin = twinBefore[j] as number;
       if (twin >= 0 && Number.isNaN(placed[twin] as number)) {
         addToScore(m, optimistic, j, Math.max(m.es[j] as number, last + 1));
@@ -251,6 +261,11 @@ export function branchAndBound(
       addToScore(m, optimistic, j, start);
       candidates.push({ j, at: start });
     }
+    // Every unit of a required set must still fit: one that no longer can ends the branch.
+    if (required) {
+      const due = candidates.filter(({ j }) => required[j]);
+      if (due.length < open || !fitsByDeadlines(m, due, free, last + 1)) return;
+    }
     tightenByCapacity(m, optimistic, placedScore, candidates, free, last + 1);
     // The moved count of an optimistic node is not a bound (a unit may keep its slot): compare without it.
     optimistic[2 * PRIORITIES] = Math.min(optimistic[2 * PRIORITIES] as number, 0);
@@ -270,11 +285,11 @@ export function branchAndBound(
       placed[j] = start;
       const score = Float64Array.from(placedScore);
       addToScore(m, score, j, start);
-      visit(start, next, score);
+      visit(start, next, score, start + (m.dur[j] as number));
       placed[j] = Number.NaN;
       if (budget.left <= 0) return;
     }
   };
-  visit(Number.NEGATIVE_INFINITY, base, new Float64Array(SCORE_LENGTH));
+  visit(Number.NEGATIVE_INFINITY, base, new Float64Array(SCORE_LENGTH), Number.NEGATIVE_INFINITY);
   return { ...best, complete: budget.left > 0, workLeft: Math.max(0, budget.left) };
 }

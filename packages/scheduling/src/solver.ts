@@ -1,5 +1,6 @@
 import { type Unit, unitLowerBound } from './solver-blocks.js';
 import { compareScores, decode, ranksBy, scoreOf } from './solver-decode.js';
+import { EXCHANGES_WORK, exchangeForMore, reorderPlaced } from './solver-exchange.js';
 import {
   type Placement,
   type Prepared,
@@ -40,6 +41,8 @@ function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } 
 const NEIGHBOURHOOD_UNITS = 60;
 const NEIGHBOURHOOD_WORK_PER_UNIT = 40_000;
 const NEIGHBOURHOOD_WORK_MAX = 1_200_000;
+/** Exchanges for more tasks in a row at most (each followed by a neighbourhood search). */
+const EXCHANGE_ROUNDS = 2;
 
 export function solveGreedy(input: SolverInput, rule: GreedyRule): SolverResult {
   const { p, base, m } = modelOf(input);
@@ -68,7 +71,7 @@ export function solve(input: SolverInput): SolverResult {
     if (exact.starts !== best?.starts)
       bestRank = ranksBy(m, (j) => [Number.isNaN(exact.starts[j] as number) ? 1 : 0, exact.starts[j] as number]);
     chosen = localSearch(m, base, exact, bestRank, budget);
-    if (m.n <= NEIGHBOURHOOD_UNITS) chosen = improveSmallRun(m, base, chosen);
+    if (m.n <= NEIGHBOURHOOD_UNITS) chosen = exchangeAndReorder(m, base, improveSmallRun(m, base, chosen));
   }
   return checked(input, p, m, base, fillGaps(m, base, chosen.starts));
 }
@@ -88,6 +91,25 @@ function improveSmallRun(m: Model, base: FreeList, start: Candidate): Candidate 
   });
   const again = neighbourhoodSearch(m, base, climbed, { left: work });
   return compareScores(again.score, found.score) < 0 ? again : found;
+}
+
+/**
+ * After the searches above: exchanges for more tasks (each one found is improved by the neighbourhood search), then
+ * the placed units re-placed exactly for the least start sums (solver-exchange.ts).
+ */
+function exchangeAndReorder(m: Model, base: FreeList, start: Candidate): Candidate {
+  let best = start;
+  const budget = { left: EXCHANGES_WORK };
+  for (let round = 0; round < EXCHANGE_ROUNDS; round++) {
+    const more = exchangeForMore(m, base, best, budget);
+    if (!more) break;
+    const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
+    best = neighbourhoodSearch(m, base, more, { left: work });
+  }
+  const reordered = reorderPlaced(m, base, best);
+  if (reordered === best) return best;
+  const work = Math.min(NEIGHBOURHOOD_WORK_PER_UNIT * m.n, NEIGHBOURHOOD_WORK_MAX);
+  return neighbourhoodSearch(m, base, reordered, { left: work });
 }
 
 /** Places any unit the chosen schedule left out that still fits in what is left (it can only add tasks). */
