@@ -85,7 +85,17 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
     mounting = undefined;
     for (const [name, check] of Object.entries(service.readiness)) readiness[`${service.name}.${name}`] = check;
   }
-  registerHealth(app, readiness, options.draining ? { draining: options.draining } : {});
+  const { draining } = options;
+  if (draining) {
+    // While draining, each answer closes its connection: a load balancer keeps no idle keep-alive connection to
+    // this process, so none is closed under it at the moment it sends a request there (a reset it cannot safely
+    // retry) when the listener closes.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (draining()) reply.header('connection', 'close');
+      return payload;
+    });
+  }
+  registerHealth(app, readiness, draining ? { draining } : {});
   if (options.metrics !== false) registerMetricsRoute(app);
   app.decorate('routesByService', routesByService);
   return app;

@@ -84,6 +84,8 @@ export interface Outcome {
   op: 'create' | 'schedule' | 'move';
   status: number;
   ms: number;
+  /** The problem's code and detail of an answer that failed (what to look at when a fault test fails). */
+  problem?: string;
 }
 
 const REMINDER_OFFSET_MIN = 1;
@@ -116,8 +118,13 @@ export class Load {
     })();
   }
 
-  private record(op: Outcome['op'], result: { status: number; ms: number }) {
-    this.outcomes.push({ at: Date.now(), op, status: result.status, ms: result.ms });
+  private record(op: Outcome['op'], result: { status: number; ms: number; body?: unknown }) {
+    const outcome: Outcome = { at: Date.now(), op, status: result.status, ms: result.ms };
+    if (result.status >= 300) {
+      const body = result.body as { code?: string; detail?: string } | undefined;
+      outcome.problem = `${body?.code ?? 'no code'}: ${body?.detail ?? ''}`;
+    }
+    this.outcomes.push(outcome);
   }
 
   private async create() {
@@ -153,10 +160,11 @@ export class Load {
     await this.loop;
   }
 
-  /** Requests in [from, to): how many, and how many did not succeed. */
+  /** Requests in [from, to): how many, how many did not succeed, and those (for the assertion's message). */
   window(from: number, to: number) {
     const inside = this.outcomes.filter((o) => o.at >= from && o.at < to);
-    return { requests: inside.length, failed: inside.filter((o) => o.status >= 300).length };
+    const failures = inside.filter((o) => o.status >= 300);
+    return { requests: inside.length, failed: failures.length, failures: JSON.stringify(failures) };
   }
 
   /**
