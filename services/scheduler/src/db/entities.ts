@@ -63,7 +63,7 @@ export const TenantSettings = defineEntity({
   },
 });
 
-/** An administrator's override of a user's caps and import limits; no row means the defaults. */
+/** An administrator's override of a user's spend caps; no row means the defaults (import limits are task's). */
 export const UserQuota = defineEntity({
   name: 'UserQuota',
   tableName: 'user_quotas',

@@ -9,8 +9,7 @@ import {
   insertImportUse,
   upsertImportLimits,
 } from '../../db/import-quota-sql.js';
-
-const dateOrNull = (value: string | Date | null | undefined) => (value ? new Date(value) : null);
+import { dateOrNull } from '../task-input.js';
 
 export interface ImportLimits {
   perHour: number;
