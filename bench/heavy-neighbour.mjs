@@ -36,7 +36,7 @@ async function main() {
     for (const key of ['NATS_URL', 'REDIS_URL']) delete env[key];
     app = await startChild(
       'all-in-one',
-      [fileURLToPath(new URL('packages/all-in-one/dist/main.js', root))],
+      [fileURLToPath(new URL('apps/all-in-one/dist/main.js', root))],
       {
         ...env,
         PORT: String(appPort),

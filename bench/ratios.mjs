@@ -8,7 +8,7 @@
 // Optional env: DURATION (s per figure, default 5), CONNECTIONS (default 50), CPU_PROF_DIR (runs the all-in-one
 // with --cpu-prof writing there; read the profile with bench/profile-top.mjs), ONLY (comma-separated row keys:
 // me,task,tree,create,tree500,webhooks; the others print as skipped), WEBHOOK_COUNT (reminders due at one instant, default 1000), SKIP_SQL=1 (no SQL floor), APP_MAIN (another build's
-// packages/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions),
+// apps/all-in-one/dist/main.js, e.g. main's, to compare a before and an after under the same conditions),
 // IN_PROCESS=1 (the all-in-one without NATS and Redis, in-process events and counters, as the issue measured),
 // SCALE=1 (100k tasks and 1M deliveries of other owners seeded first, bench/scale-seed.mjs),
 // DB_CPU=1 (also the CPU per request of the PostgreSQL backends of the scratch database; PostgreSQL on this machine).
@@ -157,7 +157,7 @@ async function main() {
         'all-in-one',
         [
           ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
-          process.env.APP_MAIN ?? fileURLToPath(new URL('packages/all-in-one/dist/main.js', root)),
+          process.env.APP_MAIN ?? fileURLToPath(new URL('apps/all-in-one/dist/main.js', root)),
         ],
         // IN_PROCESS=1: the issue's own configuration, the all-in-one as `npm start` runs it (events and
         // rate-limit counters in-process instead of on NATS and Redis).

@@ -137,7 +137,7 @@ if (command === 'run') {
 } else if (command === 'start' || command === 'start:distributed') {
   const [pkg, entry] =
     command === 'start'
-      ? ['@routinely/all-in-one', join(root, 'packages', 'all-in-one', 'dist', 'main.js')]
+      ? ['@routinely/all-in-one', join(root, 'apps', 'all-in-one', 'dist', 'main.js')]
       : ['@routinely/distributed', join(root, 'apps', 'distributed', 'dist', 'main.js')];
   turbo(env, ['run', 'build', `--filter=${pkg}...`]);
   const child = spawn(join(binDir, 'node'), [entry], { stdio: 'inherit', cwd: root, env });

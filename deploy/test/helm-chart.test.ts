@@ -296,7 +296,7 @@ describe('migrations never race', () => {
     const job = find(objects, 'Job', 'routinely-migrate');
     expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     const container = podSpec(job)?.containers[0];
-    expect(container?.command).toEqual(['node', 'packages/all-in-one/dist/migrate.js']);
+    expect(container?.command).toEqual(['node', 'apps/all-in-one/dist/migrate.js']);
     expect(envOf(container as Container).get('DATABASE_URL')?.valueFrom?.secretKeyRef?.key).toBe('DATABASE_URL');
     for (const service of SERVICE_NAMES) {
       expect(env(serviceContainer(objects, 'routinely', service))).toBe('false');
@@ -309,7 +309,7 @@ describe('migrations never race', () => {
     expect(objects.some((o) => o.kind === 'Job')).toBe(false);
     for (const service of SERVICE_NAMES) {
       const spec = podSpec(find(objects, 'Deployment', `routinely-${service}`));
-      expect(spec?.initContainers?.[0]?.command).toEqual(['node', 'packages/all-in-one/dist/migrate.js', service]);
+      expect(spec?.initContainers?.[0]?.command).toEqual(['node', 'apps/all-in-one/dist/migrate.js', service]);
       expect(env(spec?.containers[0] as Container)).toBe('false');
     }
     expect(plainEnv(serviceContainer(objects, 'routinely', 'task'))).toMatchObject({

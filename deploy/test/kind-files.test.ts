@@ -48,11 +48,11 @@ describe('Dockerfile', () => {
   it('contains every entry point the chart runs', () => {
     for (const service of SERVICE_NAMES)
       expect(existsSync(new URL(`services/${service}/src/main.ts`, root))).toBe(true);
-    expect(existsSync(new URL('packages/all-in-one/src/migrate.ts', root))).toBe(true);
+    expect(existsSync(new URL('apps/all-in-one/src/migrate.ts', root))).toBe(true);
     const chart =
       read('deploy/helm/routinely/templates/services.yaml') + read('deploy/helm/routinely/templates/migrate-job.yaml');
     expect(chart).toContain('"services/{{ $name }}/dist/main.js"');
-    expect(chart).toContain('"packages/all-in-one/dist/migrate.js"');
+    expect(chart).toContain('"apps/all-in-one/dist/migrate.js"');
   });
 });
 

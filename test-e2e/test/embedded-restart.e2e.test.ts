@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { apiFor, targetAt } from '../src/harness.js';
 
 // The all-in-one as `npm start` runs it (embedded PostgreSQL, in-process transport), killed the hard way.
-const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
+const entry = new URL('../../apps/all-in-one/dist/main.js', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'routinely-e2e-restart-'));
 const children: ChildProcess[] = [];
 

@@ -10,7 +10,7 @@ import { tokensOf } from '../src/users.js';
 
 // `npm start`'s process as a user gets it: no DATABASE_URL, NATS_URL or REDIS_URL, so embedded PostgreSQL,
 // the in-process transport and in-process stores. Runs the built entry point (npm test builds first).
-const entry = new URL('../../packages/all-in-one/dist/main.js', import.meta.url).pathname;
+const entry = new URL('../../apps/all-in-one/dist/main.js', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'routinely-e2e-'));
 
 async function start(port: number, pgPort: number): Promise<ChildProcess> {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Applies the migrations of the named services (all six without arguments) and exits: the Helm chart runs it
 // in its migration Job (`migrate.js`) or in each pod's init container (`migrate.js <svc>`), and the services
-// then start with MIGRATE_ON_START=false. Usage: node packages/all-in-one/dist/migrate.js [service...]
+// then start with MIGRATE_ON_START=false. Usage: node apps/all-in-one/dist/migrate.js [service...]
 import { createLogger, logLevelFrom, SERVICE_NAMES } from '@routinely/platform';
 import { migrateServices, reasonsOf } from '@routinely/runtime';
 import { SERVICE_MODULES } from './modules.js';
