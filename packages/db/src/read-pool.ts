@@ -1,6 +1,16 @@
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { Orm } from './orm.js';
+
+/**
+ * What the read pool needs of an ORM: its URL, schema and pool size. Structural, so this module and orm.ts
+ * (which closes the pool with the ORM) do not import each other.
+ */
+export interface ReadPoolOwner {
+  config: {
+    get(key: 'clientUrl' | 'schema'): unknown;
+    get(key: 'pool'): { max?: number } | undefined;
+  };
+}
 
 /**
  * Type parsing as the ORM's pool does it (MikroORM's PostgreSqlConnection): dates, timestamps and intervals
@@ -21,9 +31,9 @@ function ormTypes(): pg.CustomTypesConfig {
  * analyses it once per connection, later calls send only its name and parameters (each still planned for
  * its parameters, see below).
  */
-const pools = new WeakMap<Orm, pg.Pool>();
+const pools = new WeakMap<ReadPoolOwner, pg.Pool>();
 
-export function readPoolOf(orm: Orm): pg.Pool {
+export function readPoolOf(orm: ReadPoolOwner): pg.Pool {
   let pool = pools.get(orm);
   if (!pool) {
     const schema = String(orm.config.get('schema'));
@@ -44,7 +54,7 @@ export function readPoolOf(orm: Orm): pg.Pool {
 }
 
 /** Ends the ORM's read pool, if one was opened (`openOrm` calls this when the ORM closes). */
-export async function closeReadPool(orm: Orm): Promise<void> {
+export async function closeReadPool(orm: ReadPoolOwner): Promise<void> {
   const pool = pools.get(orm);
   if (!pool) return;
   pools.delete(orm);
@@ -71,7 +81,7 @@ export interface ReadPoolQuery {
 }
 
 /** Calls `listener` for every statement run on the ORM's read pool (tests count statements); returns the unsubscribe. */
-export function onReadPoolQuery(orm: Orm, listener: (query: ReadPoolQuery) => void): () => void {
+export function onReadPoolQuery(orm: ReadPoolOwner, listener: (query: ReadPoolQuery) => void): () => void {
   const events = readPoolOf(orm) as unknown as EventEmitter;
   events.on('query', listener);
   return () => events.removeListener('query', listener);

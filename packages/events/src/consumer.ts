@@ -2,10 +2,9 @@ import type { EntityManager, Orm } from '@routinely/db';
 import { type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
-import { deliverBurst } from './consumer-burst.js';
 import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
 import { eventMetrics } from './metrics.js';
-import type { Delivery, DeliveryPolicy, EventTransport, Subscription } from './transport.js';
+import type { Delivery, DeliveryPolicy, EventTransport } from './transport.js';
 
 export type AnyEventDefinition = EventDefinition<z.ZodType, string>;
 
@@ -69,18 +68,6 @@ export interface ConsumerDeps {
   orm: Orm;
   transport: EventTransport;
   logger: Logger;
-}
-
-/**
- * Subscribes the consumer; every delivery goes through `deliverToConsumer`, or through `deliverBurst` when
- * the transport hands over several messages at once.
- */
-export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps): Promise<Subscription> {
-  return deps.transport.subscribe(
-    { durable: consumer.durable, subjects: consumer.events.map((e) => e.type), policy: consumer.policy },
-    (delivery) => deliverToConsumer(consumer, deps, delivery),
-    (deliveries) => deliverBurst(consumer, deps, deliveries),
-  );
 }
 
 export type ParsedDelivery =

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { FakeIdp } from './fake-idp.js';
-import { readBody } from './fake-idp-interactions.js';
+import { type FakeIdpRealm, readBody } from './fake-idp-http.js';
 
 function json(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) {
   if (body === undefined) {
@@ -15,7 +14,7 @@ function json(res: ServerResponse, status: number, body?: unknown, headers: Reco
  * The slice of Keycloak's realm admin REST API the service uses, with Keycloak's paths, status codes and
  * bodies. Callers authenticate with a client-credentials access token issued by this provider.
  */
-export async function handleAdminApi(idp: FakeIdp, provider: Provider, req: IncomingMessage, res: ServerResponse) {
+export async function handleAdminApi(idp: FakeIdpRealm, provider: Provider, req: IncomingMessage, res: ServerResponse) {
   const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
   const grant = token ? await provider.ClientCredentials.find(String(token)) : undefined;
   if (!grant?.clientId || !idp.store.clients.has(grant.clientId))

@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { escapeHtml, type FakeIdp } from './fake-idp.js';
-
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { escapeHtml, type FakeIdpRealm, readBody } from './fake-idp-http.js';
 
 function page(res: ServerResponse, status: number, title: string, action: string, fields: string, note = '') {
   const inputs = fields
@@ -27,7 +21,12 @@ function page(res: ServerResponse, status: number, title: string, action: string
  * The provider's login and sign-up pages: plain HTML forms a test fills in by POSTing the fields (see
  * FakeIdpBrowser) and a person fills in from a browser. Credentials are checked against the store.
  */
-export async function handleInteraction(idp: FakeIdp, provider: Provider, req: IncomingMessage, res: ServerResponse) {
+export async function handleInteraction(
+  idp: FakeIdpRealm,
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   const path = (req.url ?? '').split('?')[0] ?? '';
   const match = /\/interaction\/([^/]+)(?:\/(login|create))?$/.exec(path);
   if (!match) {

@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from '
 import Provider, { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { handleAdminApi } from './fake-idp-admin.js';
 import { FakeIdpBrowser } from './fake-idp-browser.js';
+import { escapeHtml } from './fake-idp-http.js';
 import { handleInteraction } from './fake-idp-interactions.js';
 import { type FakeIdpAccount, type FakeIdpClient, FakeIdpStore, storeAdapter } from './fake-idp-store.js';
 
@@ -246,6 +247,3 @@ export class FakeIdp {
     return provider;
   }
 }
-
-export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

@@ -1,0 +1,15 @@
+import { type ConsumerDefinition, type ConsumerDeps, deliverToConsumer } from './consumer.js';
+import { deliverBurst } from './consumer-burst.js';
+import type { Subscription } from './transport.js';
+
+/**
+ * Subscribes the consumer; every delivery goes through `deliverToConsumer`, or through `deliverBurst` when
+ * the transport hands over several messages at once.
+ */
+export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps): Promise<Subscription> {
+  return deps.transport.subscribe(
+    { durable: consumer.durable, subjects: consumer.events.map((e) => e.type), policy: consumer.policy },
+    (delivery) => deliverToConsumer(consumer, deps, delivery),
+    (deliveries) => deliverBurst(consumer, deps, deliveries),
+  );
+}
