@@ -27,4 +27,3 @@ export * from './secret-box.js';
 export * from './service.js';
 export * from './tracing.js';
 export * from './worker-heartbeat.js';
-export * from './zoned-time.js';

@@ -7,5 +7,4 @@ export * from './solver-candidates.js';
 export * from './solver-check.js';
 export * from './solver-reflow.js';
 export * from './solver-rules.js';
-export * from './wall-time.js';
 export * from './working-time.js';

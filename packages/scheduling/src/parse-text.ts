@@ -1,7 +1,7 @@
+import { MINUTES_PER_DAY, wallTimeToInstant } from '@routinely/time';
 import * as chrono from 'chrono-node';
 import { Temporal } from 'temporal-polyfill';
 import { findRecurrencePhrase, PARTS_OF_DAY } from './recurrence-phrases.js';
-import { MINUTES_PER_DAY, wallTimeToInstant } from './wall-time.js';
 
 /**
  * The builtin capture parser: what a line of English says about a task, deterministic and free. Durations,

@@ -1,6 +1,6 @@
+import { MINUTES_PER_DAY, parseWallTime, TimeInputError, wallTimeToInstant } from '@routinely/time';
 import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
-import { MINUTES_PER_DAY, parseWallTime, TimeInputError, wallTimeToInstant } from './wall-time.js';
 
 /**
  * Routines: which local dates an RFC 5545 rule names, and the instants of an occurrence's window on each. The

@@ -1,5 +1,3 @@
-import { Temporal } from 'temporal-polyfill';
-import { clipIntervals, type Interval, mergeIntervals, subtractIntervals } from './intervals.js';
 import {
   assertTimeZone,
   localDateOf,
@@ -9,7 +7,9 @@ import {
   type Weekday,
   wallTimeToInstant,
   weekdayOf,
-} from './wall-time.js';
+} from '@routinely/time';
+import { Temporal } from 'temporal-polyfill';
+import { clipIntervals, type Interval, mergeIntervals, subtractIntervals } from './intervals.js';
 
 /** One working-hours interval of a day, wall-clock `HH:MM` in the user's zone; `end` may be `24:00`. */
 export interface WallInterval {

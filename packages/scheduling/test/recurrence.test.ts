@@ -1,13 +1,8 @@
+import { TimeInputError } from '@routinely/time';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import {
-  occurrenceWindow,
-  parseDayWindow,
-  parseRecurrenceRule,
-  recurrenceDates,
-  TimeInputError,
-} from '../src/index.js';
+import { occurrenceWindow, parseDayWindow, parseRecurrenceRule, recurrenceDates } from '../src/index.js';
 
 const date = (iso: string) => Temporal.PlainDate.from(iso);
 const dates = (rule: string, from: string, to: string, startsOn = from, until?: string) =>

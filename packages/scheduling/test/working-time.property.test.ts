@@ -1,3 +1,4 @@
+import { WEEKDAYS, type Weekday } from '@routinely/time';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +8,6 @@ import {
   type Interval,
   isSortedDisjoint,
   type NoGoWindow,
-  WEEKDAYS,
-  type Weekday,
   type WorkingHours,
 } from '../src/index.js';
 import { seeded } from './property-seed.js';

@@ -1,3 +1,4 @@
+import { isValidTimeZone, TimeInputError, wallTimeToInstant } from '@routinely/time';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,10 +6,7 @@ import {
   expandWorkingHours,
   expandWorkingTime,
   type Interval,
-  isValidTimeZone,
-  TimeInputError,
   type WorkingHours,
-  wallTimeToInstant,
 } from '../src/index.js';
 
 const everyDay = (start: string, end: string): WorkingHours =>

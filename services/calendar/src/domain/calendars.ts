@@ -1,6 +1,7 @@
 import { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
-import { AppError, isValidTimeZone } from '@routinely/platform';
+import { AppError } from '@routinely/platform';
+import { isValidTimeZone } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import { softDeleteItemsOfCalendar } from '../db/calendar-items-sql.js';
 import {

@@ -1,6 +1,7 @@
 import { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { fieldError, notFound } from '@routinely/platform';
+import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import {
   type CalendarItemRow,
@@ -12,7 +13,6 @@ import {
 } from '../db/calendar-items-sql.js';
 import { type Actor, type CalendarAccess, calendarForWrite, requireLevel, visibleCalendar } from './access.js';
 import type { CalendarContext } from './context.js';
-import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from './time.js';
 import type { ItemStatus, ItemType } from './values.js';
 import { type ItemView, itemView } from './views.js';
 

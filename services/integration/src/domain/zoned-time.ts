@@ -1,8 +1,9 @@
 /**
  * Wall-clock times without an offset (Graph's `{ dateTime, timeZone }`, Google all-day dates) read in the zone
- * the provider named, never in the server's own zone: the offset comes from Intl for that zone at that instant.
+ * the provider named, never in the server's own zone. What is the provider's here: Windows zone names and its
+ * text forms; the reading itself is @routinely/time's.
  */
-import { isValidTimeZone, zoneOffsetMs } from '@routinely/platform';
+import { instantOfWallClock, isValidTimeZone, Temporal } from '@routinely/time';
 
 /** Windows zone names Graph uses, to IANA (the common ones; IANA names pass through unchanged). */
 const WINDOWS_ZONES: Record<string, string> = {
@@ -55,8 +56,6 @@ export function ianaZone(zone: string | undefined | null): string {
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
 
-const offsetAt = (instant: number, zone: string) => zoneOffsetMs(new Date(instant), zone);
-
 /**
  * `2026-11-21T09:00:00.0000000` (or a bare date, midnight) in `zone` as a UTC instant. A wall time skipped by a
  * DST jump lands after the jump; a repeated one takes its first occurrence.
@@ -66,14 +65,8 @@ export function zonedWallTimeToUtc(wall: string, zone: string | undefined | null
   if (!match) throw new RangeError(`not a wall-clock time: ${wall}`);
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0'] = match;
   const ms = Number(frac.slice(0, 3).padEnd(3, '0'));
-  const naive = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
-  const iana = ianaZone(zone);
-  const day = 86_400_000;
-  // The zone's offsets around that wall time; a candidate is right when the zone agrees at that instant.
-  const offsets = new Set([offsetAt(naive - day, iana), offsetAt(naive, iana), offsetAt(naive + day, iana)]);
-  const valid = [...offsets].map((o) => naive - o).filter((c) => naive - c === offsetAt(c, iana));
-  // None valid: the wall time falls in a DST gap; the offset before the jump puts it just after.
-  return new Date(valid.length > 0 ? Math.min(...valid) : naive - offsetAt(naive - day, iana));
+  const wallClock = new Temporal.PlainDateTime(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), ms);
+  return instantOfWallClock(wallClock, ianaZone(zone));
 }
 
 /** An ISO datetime: with an offset it is an instant; without one it is read in `zone`. */

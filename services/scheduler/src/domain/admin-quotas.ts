@@ -1,5 +1,6 @@
 import { Sql } from '@routinely/db';
 import { fieldError, notFound, type Owner } from '@routinely/platform';
+import { localDateStringOf } from '@routinely/time';
 import type { TaskImportQuotas } from '../adapters/task-import-quota.js';
 import { findKnownUser, findSettingsTimezone } from '../db/settings-sql.js';
 import {
@@ -11,8 +12,8 @@ import {
   tenantUsers,
   upsertQuota,
 } from '../db/usage-sql.js';
+import { iso, usd } from './answer-values.js';
 import type { SchedulerContext } from './context.js';
-import { iso, localDate, usd } from './local-day.js';
 import { DEFAULT_QUOTA, spendFlags } from './quotas.js';
 
 export interface QuotaPatch {
@@ -144,8 +145,8 @@ const latest = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (
 /** A profile timezone auth sent may be one Intl does not know; the day then falls back to UTC. */
 function safeLocalDate(at: Date, timezone: string): string {
   try {
-    return localDate(at, timezone);
+    return localDateStringOf(at, timezone);
   } catch {
-    return localDate(at, 'UTC');
+    return localDateStringOf(at, 'UTC');
   }
 }

@@ -12,8 +12,8 @@ import {
   type SettingsRow,
   updateSettings,
 } from '../db/settings-sql.js';
+import { iso } from './answer-values.js';
 import type { SchedulerContext } from './context.js';
-import { iso } from './local-day.js';
 import type { ProviderName } from './providers.js';
 import {
   canonicalTimeZone,

@@ -1,8 +1,8 @@
 import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { findTenantSettings, upsertTenantSettings } from '../db/settings-sql.js';
+import { iso } from './answer-values.js';
 import type { SchedulerContext } from './context.js';
-import { iso } from './local-day.js';
 import type { ProviderName } from './providers.js';
 
 export interface TenantPolicy {

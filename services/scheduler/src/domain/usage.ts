@@ -1,6 +1,7 @@
 import { type EntityManager, Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
+import { daysOfMonth, localDateStringOf, localMonthStringOf } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import type { TaskImportQuotas } from '../adapters/task-import-quota.js';
 import {
@@ -16,8 +17,8 @@ import {
   providerBreakdown,
   releaseReservation,
 } from '../db/usage-sql.js';
+import { usd } from './answer-values.js';
 import type { SchedulerContext } from './context.js';
-import { daysOfMonth, localDate, localMonth, usd } from './local-day.js';
 import { countRefusal, countUsage } from './metrics.js';
 import { DEFAULT_QUOTA, spendFlags } from './quotas.js';
 import type { SettingsService } from './settings.js';
@@ -60,7 +61,7 @@ export class UsageService {
    */
   async recordIn(sql: Sql, em: EntityManager, owner: Owner, call: UsageRecord, timezone: string) {
     const now = this.ctx.clock.now();
-    const date = localDate(now, timezone);
+    const date = localDateStringOf(now, timezone);
     const costUsd = this.ctx.providers.costUsd(call.model, call);
     const id = uuidv7();
     await insertLedger(sql, { id, ...owner, ...call, costUsd, localDate: date, at: now });
@@ -94,7 +95,7 @@ export class UsageService {
   async status(owner: Owner) {
     const sql = Sql.pool(this.ctx.orm);
     const timezone = await this.settings.timezoneOf(owner);
-    const date = localDate(this.ctx.clock.now(), timezone);
+    const date = localDateStringOf(this.ctx.clock.now(), timezone);
     const [day, quota] = await Promise.all([findDaily(sql, owner.userId, date), this.quotaOf(sql, owner)]);
     const dailyUsd = usd(day?.cost_usd);
     return { date, timezone, dailyUsd, quota, ...spendFlags(dailyUsd, quota), day };
@@ -147,7 +148,7 @@ export class UsageService {
 
   async monthly(owner: Owner, month: string | undefined) {
     const timezone = await this.settings.timezoneOf(owner);
-    const wanted = month ?? localMonth(this.ctx.clock.now(), timezone);
+    const wanted = month ?? localMonthStringOf(this.ctx.clock.now(), timezone);
     const days = daysOfMonth(wanted);
     const rows = await monthDays(Sql.pool(this.ctx.orm), owner.userId, days[0] ?? '', days.at(-1) ?? '');
     const byDate = new Map(rows.map((r) => [r.date, r]));
@@ -173,7 +174,7 @@ export class UsageService {
   async checkAndReserve(owner: Owner, provider: string, estimatedUsd: number, rule: 'fits' | 'until_reached' = 'fits') {
     const timezone = await this.settings.timezoneOf(owner);
     const now = this.ctx.clock.now();
-    const date = localDate(now, timezone);
+    const date = localDateStringOf(now, timezone);
     return Sql.transaction(this.ctx.orm, async (sql) => {
       await lockUser(sql, owner.userId);
       const [day, quota, held] = await Promise.all([

@@ -1,5 +1,6 @@
 import { nameSchemas } from '@routinely/platform';
-import { parseDayWindow, parseRecurrenceRule, TimeInputError } from '@routinely/scheduling';
+import { parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
+import { TimeInputError } from '@routinely/time';
 import { z } from 'zod';
 import { type NewTask, REMINDER_CHANNELS, TASK_DEFAULTS } from './task-model.js';
 

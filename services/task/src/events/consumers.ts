@@ -11,7 +11,8 @@ import {
   startConsumer,
   taskCalendarEvents,
 } from '@routinely/events';
-import { isValidTimeZone, type Logger, type Owner } from '@routinely/platform';
+import type { Logger, Owner } from '@routinely/platform';
+import { isValidTimeZone } from '@routinely/time';
 import type { z } from 'zod';
 import {
   deleteExternalEvent,

@@ -1,5 +1,6 @@
 import type { JsonCall } from '@routinely/llm';
 import { type CapturedTask, parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
+import { offsetAt, wallClockOf } from '@routinely/time';
 import { z } from 'zod';
 
 /**
@@ -66,24 +67,14 @@ export function captureCall(text: string, now: Date, timezone: string): JsonCall
   };
 }
 
-/** The user's wall clock now with its UTC offset (`2026-11-26T12:00-05:00`) and weekday, through Intl. */
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** The user's wall clock now with its UTC offset (`2026-11-26T12:00-05:00`) and weekday. */
 function localNow(now: Date, timeZone: string): { now: string; weekday: string } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    weekday: 'long',
-    timeZoneName: 'longOffset',
-  }).formatToParts(now);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const offset = part('timeZoneName').replace('GMT', '') || '+00:00';
+  const wall = wallClockOf(now, timeZone);
   return {
-    now: `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}${offset}`,
-    weekday: part('weekday'),
+    now: `${wall.toString({ smallestUnit: 'minute' })}${offsetAt(now, timeZone)}`,
+    weekday: WEEKDAY_NAMES[wall.dayOfWeek - 1] ?? '',
   };
 }
 

@@ -1,5 +1,5 @@
 import type { DecisionRow, RunRow } from '../../db/runs-sql.js';
-import { iso, usd } from '../local-day.js';
+import { iso, usd } from '../answer-values.js';
 
 export type DecisionView = ReturnType<typeof decisionView>;
 

@@ -1,11 +1,11 @@
 import { type Orm, Sql } from '@routinely/db';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { plusLocalDays, plusLocalMonths, startOfLocalDay } from '@routinely/time';
 import { externalEventsIn, findExternalEvent, findTimezone, slottedTasksIn } from '../../db/calendar-sql.js';
 import type { TaskRow } from '../task-model.js';
 import type { TaskService } from '../tasks.js';
 import { type BusyBlock, mergeBusy } from './free-busy.js';
 import { byStart, externalEvent, taskEvent, type UnifiedEvent } from './unified.js';
-import { plusLocalDays, plusLocalMonths, startOfLocalDay } from './zoned-time.js';
 
 export const VIEWS = ['day', 'week', 'month', 'agenda'] as const;
 export type CalendarView = (typeof VIEWS)[number];

@@ -1,10 +1,10 @@
 import { type Orm, Sql } from '@routinely/db';
-import { type Clock, type Logger, wallTimeOf } from '@routinely/platform';
+import type { Clock, Logger } from '@routinely/platform';
+import { localDateStringOf, plusLocalDays, startOfLocalDay } from '@routinely/time';
 import type { Actor, DashboardPeers } from '../../adapters/dashboard-peers.js';
 import { findTimezone } from '../../db/calendar-sql.js';
 import { countDueTasks } from '../../db/dashboard-sql.js';
 import { findSpendDay } from '../../db/scheduler-copies-sql.js';
-import { plusLocalDays, startOfLocalDay } from '../calendar/zoned-time.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -22,11 +22,6 @@ export interface DashboardSummary {
   timezone: string;
   degraded: PeerFigure[];
 }
-
-const isoDate = (at: Date, timeZone: string) => {
-  const w = wallTimeOf(at, timeZone);
-  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-};
 
 /**
  * The per-user rollup of the dashboard (ADR 025). Task figures and the scheduler's (today's spend, the
@@ -53,7 +48,7 @@ export class DashboardSummaryReader {
     // "Today" is the calendar day in the user's settings timezone (else the profile's, else UTC), as the
     // scheduler counts the day's spend.
     const timezone = (await findTimezone(sql, actor)) ?? 'UTC';
-    const date = isoDate(now, timezone);
+    const date = localDateStringOf(now, timezone);
     const endOfToday = plusLocalDays(startOfLocalDay(now, timezone), 1, timezone);
     const [tasks, spend] = await Promise.all([
       countDueTasks(sql, actor, now, endOfToday),

@@ -1,8 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, insertOutbox, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
-import { localDateOf } from '@routinely/scheduling';
-import { Temporal } from 'temporal-polyfill';
+import { localDateOf, Temporal } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import { findTimezone } from '../../db/calendar-sql.js';
 import {

@@ -1,5 +1,5 @@
 import { occurrenceWindow, parseDayWindow, parseRecurrenceRule, recurrenceDates } from '@routinely/scheduling';
-import { Temporal } from 'temporal-polyfill';
+import { Temporal } from '@routinely/time';
 import type { OccurrenceInsert } from '../../db/series-sql.js';
 import type { RecurrenceInput } from '../task-input.js';
 import type { StoredRecurrence, TaskRow, TaskStatus } from '../task-model.js';

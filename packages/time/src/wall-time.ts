@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 
 /**
- * Wall-clock times of a user's timezone turned into instants. Every conversion goes through Temporal and the
+ * Wall-clock times of a user's timezone turned into instants (working hours, recurrences, parsed dates). Every conversion goes through Temporal and the
  * zone's rules; nothing here adds offsets by hand. The one rule for wall times a day does not have once
  * (docs/adr/051-scheduling-time.md): a wall time stands for the FIRST instant at which the local clock reads
  * that time or later. So a time skipped by a spring change (02:30 in Berlin on 2027-03-28) is the instant of
