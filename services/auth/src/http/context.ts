@@ -9,8 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthConfig } from '../config.js';
-import type { UserRow } from '../db/entities.js';
-import type { AccountService } from '../domain/accounts.js';
+import type { AccountService, UserRow } from '../domain/accounts.js';
 import type { MfaService } from '../domain/mfa.js';
 import type { SessionService } from '../domain/sessions.js';
 import type { TenantPolicies } from '../domain/tenants.js';

@@ -2,7 +2,7 @@ import { nameSchemas, ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TenantInviteRow } from '../db/tenant-entities.js';
+import type { TenantInviteRow } from '../domain/tenants.js';
 import { REGISTRATION_POLICIES, type TenantSettings } from '../domain/tenants.js';
 import type { AuthContext } from './context.js';
 

@@ -1,9 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock } from '@routinely/platform';
 import { randomToken, type SecretBox, sha256 } from '@routinely/platform';
 import * as oidc from 'openid-client';
-import { SsoLoginState } from '../db/sso-entities.js';
+import {
+  claimLoginState,
+  deleteLoginStatesExpiredBefore,
+  findLoginState,
+  insertLoginState,
+} from '../db/sso-login-states-sql.js';
 
 /** State and nonce are single-use and live 10 minutes (contract). */
 export const LOGIN_STATE_TTL_SECONDS = 600;
@@ -39,10 +44,10 @@ export class LoginStates {
     const browserToken = randomToken();
     const now = this.clock.now();
     const stateHash = sha256(state);
-    const em = this.orm.em.fork();
+    const sql = Sql.pool(this.orm);
     // Expired records are useless; sweeping them here keeps the table at about ten minutes of logins.
-    await em.nativeDelete(SsoLoginState, { expiresAt: { $lt: new Date(now.getTime() - 3600_000) } });
-    await em.insert(SsoLoginState, {
+    await deleteLoginStatesExpiredBefore(sql, new Date(now.getTime() - 3600_000));
+    await insertLoginState(sql, {
       stateHash,
       browserHash: sha256(browserToken),
       nonce,
@@ -58,15 +63,15 @@ export class LoginStates {
   /** Claims a state once. Unknown, expired, replayed or carried to another browser: not ok. */
   async consume(state: string, browserToken: string | undefined): Promise<ConsumedLogin> {
     const stateHash = sha256(state);
-    const em = this.orm.em.fork();
-    const row = await em.findOne(SsoLoginState, { stateHash });
+    const sql = Sql.pool(this.orm);
+    const row = await findLoginState(sql, stateHash);
     if (!row) return { ok: false, returnUrl: undefined };
     const refused = { ok: false as const, returnUrl: row.returnUrl };
     if (!browserToken || !sameHash(row.browserHash, sha256(browserToken))) return refused;
     const now = this.clock.now();
     if (row.consumedAt || row.expiresAt.getTime() <= now.getTime()) return refused;
     // The conditional update is the claim: of two concurrent callbacks with one state, one wins.
-    const claimed = await em.nativeUpdate(SsoLoginState, { stateHash, consumedAt: null }, { consumedAt: now });
+    const claimed = await claimLoginState(sql, stateHash, now);
     if (claimed === 0) return refused;
     return {
       ok: true,

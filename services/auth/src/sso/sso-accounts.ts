@@ -1,11 +1,16 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { User, type UserRow } from '../db/entities.js';
-import { SsoIdentity } from '../db/sso-entities.js';
-import { accountDisabled, insertUser, normaliseEmail } from '../domain/accounts.js';
+import {
+  countIdentitiesOfUser,
+  deleteIdentity,
+  findIdentity,
+  findIdentityOfUser,
+  insertIdentity,
+} from '../db/sso-identities-sql.js';
+import { findUser, findUserByEmail, isUniqueViolation, type UserRow, updateUser } from '../db/users-sql.js';
+import { accountDisabled, normaliseEmail, registerUser } from '../domain/accounts.js';
 import { enqueueUserEvent, type ProfileCache } from '../domain/profile.js';
 import type { TenantPolicies } from '../domain/tenants.js';
 import { invalidSsoToken, type ProviderClaims } from './relying-party.js';
@@ -38,15 +43,14 @@ export class SsoAccounts {
     if (known) return active(known);
     const email = str(claims.email);
     if (!email) throw invalidSsoToken('The provider did not share an email address (scope "email")');
-    const em = this.orm.em.fork();
-    const existing = await em.findOne(User, { email: normaliseEmail(email) });
+    const existing = await findUserByEmail(Sql.pool(this.orm), normaliseEmail(email));
     try {
       const user = existing ? await this.link(existing, issuer, claims) : await this.create(issuer, claims, tenantId);
       this.relay.kick();
       return user;
     } catch (error) {
       // A concurrent first sign-in of the same identity won the race: use its row.
-      if (error instanceof UniqueConstraintViolationException) {
+      if (isUniqueViolation(error)) {
         const raced = await this.userOf(issuer, claims.sub);
         if (raced) return active(raced);
         throw new AppError('conflict', 'This account is already linked to another identity at the provider');
@@ -57,30 +61,30 @@ export class SsoAccounts {
 
   /** The user an identity belongs to, if any. */
   async userOf(issuer: string, subject: string): Promise<UserRow | undefined> {
-    const em = this.orm.em.fork();
-    const link = await em.findOne(SsoIdentity, { issuer, subject });
+    const sql = Sql.pool(this.orm);
+    const link = await findIdentity(sql, issuer, subject);
     if (!link) return undefined;
-    return (await em.findOne(User, { id: link.userId, tenantId: link.tenantId })) ?? undefined;
+    return findUser(sql, link.tenantId, link.userId);
   }
 
   /** The caller's subject at the provider, if the account is linked. */
   async subjectOf(user: UserRow, issuer: string): Promise<string | undefined> {
-    const link = await this.orm.em.fork().findOne(SsoIdentity, { userId: user.id, tenantId: user.tenantId, issuer });
+    const link = await findIdentityOfUser(Sql.pool(this.orm), user.tenantId, user.id, issuer);
     return link?.subject;
   }
 
   /** Links an account created at the provider by this service (registration through the admin API). */
   async linkCreated(user: UserRow, issuer: string, subject: string): Promise<void> {
-    await this.orm.em.fork().transactional(async (tx) => {
-      tx.create(SsoIdentity, {
+    await Sql.transaction(this.orm, (sql) =>
+      insertIdentity(sql, {
         id: uuidv7(),
         tenantId: user.tenantId,
         userId: user.id,
         issuer,
         subject,
         createdAt: this.clock.now(),
-      });
-    });
+      }),
+    );
   }
 
   /** user.account.deleted: the identity is gone, the account stays as a local-only one. */
@@ -88,16 +92,16 @@ export class SsoAccounts {
     const user = await this.userOf(issuer, subject);
     if (!user) return undefined;
     const now = this.clock.now();
-    await this.orm.em.fork().transactional(async (tx) => {
-      await tx.nativeDelete(SsoIdentity, { issuer, subject });
+    await Sql.transaction(this.orm, async (sql, em) => {
+      await deleteIdentity(sql, issuer, subject);
       // Only the identity at this issuer is cut; a user linked elsewhere too keeps those.
-      const others = await tx.count(SsoIdentity, { userId: user.id, tenantId: user.tenantId });
+      const others = await countIdentitiesOfUser(sql, user.tenantId, user.id);
       if (others === 0) {
-        await tx.nativeUpdate(User, { id: user.id, tenantId: user.tenantId }, { authMethod: 'local', updatedAt: now });
+        await updateUser(sql, user.tenantId, user.id, { authMethod: 'local', updatedAt: now });
         user.authMethod = 'local';
       }
       user.updatedAt = now;
-      enqueueUserEvent(tx, authEvents.userUpdated, user, now);
+      enqueueUserEvent(em, authEvents.userUpdated, user, now);
     });
     this.cache.invalidate(user.id);
     this.relay.kick();
@@ -113,8 +117,8 @@ export class SsoAccounts {
     }
     if (!existing.isActive) throw accountDisabled();
     const now = this.clock.now();
-    const linked = await this.orm.em.fork().transactional(async (tx) => {
-      tx.create(SsoIdentity, {
+    const linked = await Sql.transaction(this.orm, async (sql, em) => {
+      await insertIdentity(sql, {
         id: uuidv7(),
         tenantId: existing.tenantId,
         userId: existing.id,
@@ -122,11 +126,13 @@ export class SsoAccounts {
         subject: claims.sub,
         createdAt: now,
       });
-      const row = await tx.findOneOrFail(User, { id: existing.id, tenantId: existing.tenantId });
-      row.authMethod = 'sso';
-      row.isVerified = true;
-      row.updatedAt = now;
-      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
+      const row = await updateUser(sql, existing.tenantId, existing.id, {
+        authMethod: 'sso',
+        isVerified: true,
+        updatedAt: now,
+      });
+      if (!row) throw new Error('User not found');
+      enqueueUserEvent(em, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(existing.id);
@@ -136,8 +142,8 @@ export class SsoAccounts {
   private async create(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
     const email = normaliseEmail(String(claims.email));
     const now = this.clock.now();
-    return this.orm.em.fork().transactional(async (tx) => {
-      const user = await insertUser(tx, {
+    return Sql.transaction(this.orm, async (sql, em) => {
+      const user = await registerUser(sql, em, {
         tenantId,
         email,
         name: str(claims.name),
@@ -155,7 +161,14 @@ export class SsoAccounts {
         applicant: { via: 'sso' },
         admission: this.admission,
       });
-      tx.create(SsoIdentity, { id: uuidv7(), tenantId, userId: user.id, issuer, subject: claims.sub, createdAt: now });
+      await insertIdentity(sql, {
+        id: uuidv7(),
+        tenantId,
+        userId: user.id,
+        issuer,
+        subject: claims.sub,
+        createdAt: now,
+      });
       return user;
     });
   }

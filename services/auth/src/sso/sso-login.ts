@@ -1,6 +1,6 @@
 import { AppError, type Logger } from '@routinely/platform';
 import type { AuthConfig } from '../config.js';
-import type { UserRow } from '../db/entities.js';
+import type { UserRow } from '../db/users-sql.js';
 import type { SessionService, TokenResponse } from '../domain/sessions.js';
 import { type BreakerState, type CircuitBreaker, ssoUnavailable } from './circuit-breaker.js';
 import type { KeycloakAdmin } from './keycloak-admin.js';
@@ -197,8 +197,8 @@ export class SsoLogin {
     if (typeof claims.sub !== 'string' || !claims.sub)
       throw new AppError('invalid_sso_token', 'The token has no subject');
     const user: UserRow = await this.parts.accounts.signIn(rp.issuer, claims, tenantId);
-    return this.parts.sessions.open(user, (em, sessionId) =>
-      this.parts.ssoSessions.record(em, user, sessionId, {
+    return this.parts.sessions.open(user, (sql, sessionId) =>
+      this.parts.ssoSessions.record(sql, user, sessionId, {
         issuer: rp.issuer,
         subject: claims.sub,
         providerSid: typeof claims.sid === 'string' ? claims.sid : undefined,

@@ -1,8 +1,15 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import { sha256 } from '@routinely/platform';
-import { Session } from '../db/entities.js';
-import { SsoSeenMessage, SsoSession } from '../db/sso-entities.js';
+import { liveSessionsAmong } from '../db/sessions-sql.js';
+import { deleteSeenMessagesExpiredBefore, rememberMessage, seenMessage } from '../db/sso-seen-messages-sql.js';
+import {
+  findSsoSession,
+  insertSsoSession,
+  type SsoSessionOwner,
+  ssoSessionsByProviderSid,
+  ssoSessionsOfUser,
+} from '../db/sso-sessions-sql.js';
 
 export interface SsoSessionInput {
   issuer: string;
@@ -20,8 +27,13 @@ export class SsoSessions {
   ) {}
 
   /** Writes the SSO side of a session being opened (called inside SessionService.open's transaction). */
-  record(em: EntityManager, user: { id: string; tenantId: string }, sessionId: string, input: SsoSessionInput): void {
-    em.create(SsoSession, {
+  async record(
+    sql: Sql,
+    user: { id: string; tenantId: string },
+    sessionId: string,
+    input: SsoSessionInput,
+  ): Promise<void> {
+    await insertSsoSession(sql, {
       sessionId,
       tenantId: user.tenantId,
       userId: user.id,
@@ -35,59 +47,41 @@ export class SsoSessions {
 
   /** The live local sessions a back-channel logout names: by provider `sid` (and `sub` when both are given). */
   async liveByProviderSid(issuer: string, providerSid: string, subject: string | undefined) {
-    const rows = await this.orm.em
-      .fork()
-      .find(
-        SsoSession,
-        { issuer, providerSid, ...(subject ? { subject } : {}) },
-        { fields: ['sessionId', 'userId', 'tenantId'] },
-      );
-    return this.alive(rows);
+    return this.alive(await ssoSessionsByProviderSid(Sql.pool(this.orm), issuer, providerSid, subject));
   }
 
   /** Live SSO sessions of a user (front-channel logout naming the user). */
   async liveOfUser(tenantId: string, userId: string) {
-    const rows = await this.orm.em
-      .fork()
-      .find(SsoSession, { tenantId, userId }, { fields: ['sessionId', 'userId', 'tenantId'] });
-    return this.alive(rows);
+    return this.alive(await ssoSessionsOfUser(Sql.pool(this.orm), tenantId, userId));
   }
 
   /** The SSO side of one session, with its ID token opened. */
   async ofSession(sessionId: string): Promise<{ idToken: string | undefined; subject: string } | undefined> {
-    const row = await this.orm.em.fork().findOne(SsoSession, { sessionId });
+    const row = await findSsoSession(Sql.pool(this.orm), sessionId);
     if (!row) return undefined;
     return { idToken: row.idToken ? this.box.open(row.idToken, sessionId) : undefined, subject: row.subject };
   }
 
   /** Whether a provider message id (logout-token jti, IdP event id) was already acted on. */
   async seen(kind: string, id: string): Promise<boolean> {
-    return (await this.orm.em.fork().count(SsoSeenMessage, { key: sha256(`${kind}:${id}`) })) > 0;
+    return seenMessage(Sql.pool(this.orm), sha256(`${kind}:${id}`));
   }
 
   /** Remembers a message id for `keepSeconds` (well past the message's own acceptance window). */
   async remember(kind: string, id: string, keepSeconds: number): Promise<void> {
     const now = this.clock.now();
-    const em = this.orm.em.fork();
-    await em.nativeDelete(SsoSeenMessage, { expiresAt: { $lt: now } });
-    await em
-      .getConnection()
-      .execute('insert into sso_seen_messages (key, kind, expires_at) values (?, ?, ?) on conflict (key) do nothing', [
-        sha256(`${kind}:${id}`),
-        kind,
-        new Date(now.getTime() + keepSeconds * 1000),
-      ]);
+    const sql = Sql.pool(this.orm);
+    await deleteSeenMessagesExpiredBefore(sql, now);
+    await rememberMessage(sql, sha256(`${kind}:${id}`), kind, new Date(now.getTime() + keepSeconds * 1000));
   }
 
-  private async alive(rows: { sessionId: string; userId: string; tenantId: string }[]) {
+  private async alive(rows: SsoSessionOwner[]): Promise<SsoSessionOwner[]> {
     if (rows.length === 0) return [];
-    const live = await this.orm.em
-      .fork()
-      .find(
-        Session,
-        { id: { $in: rows.map((r) => r.sessionId) }, revokedAt: null, expiresAt: { $gt: this.clock.now() } },
-        { fields: ['id', 'userId', 'tenantId'] },
-      );
+    const live = await liveSessionsAmong(
+      Sql.pool(this.orm),
+      rows.map((r) => r.sessionId),
+      this.clock.now(),
+    );
     return live.map((s) => ({ sessionId: s.id, userId: s.userId, tenantId: s.tenantId }));
   }
 }

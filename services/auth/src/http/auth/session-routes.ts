@@ -1,7 +1,7 @@
 import { AppError, fieldError, problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { UserRow } from '../../db/entities.js';
+import type { UserRow } from '../../domain/accounts.js';
 import { type AuthContext, clearSessionCookie, requestTenant, setSessionCookie } from '../context.js';
 import {
   loginBody,
