@@ -2,10 +2,10 @@ import { AppError, fieldError, problemAnswers, ROLES } from '@routinely/platform
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type AuthContext, signedIn } from '../../domain/context.js';
 import { toProfile } from '../../domain/profile.js';
-import { userProfileSchema } from '../auth/schemas.js';
-import { type AuthContext, signedIn } from '../context.js';
-import { providerRoleSchema, selectRoleBody, verificationSentSchema } from './sso-schemas.js';
+import { userProfileSchema } from '../accounts/schemas.js';
+import { providerRoleSchema, selectRoleBody, verificationSentSchema } from './schemas.js';
 
 const tags = ['sso'];
 

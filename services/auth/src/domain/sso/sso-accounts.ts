@@ -2,18 +2,18 @@ import { type Orm, Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { invalidSsoToken, type ProviderClaims } from '../../adapters/relying-party.js';
 import {
   countIdentitiesOfUser,
   deleteIdentity,
   findIdentity,
   findIdentityOfUser,
   insertIdentity,
-} from '../db/sso-identities-sql.js';
-import { findUser, findUserByEmail, isUniqueViolation, type UserRow, updateUser } from '../db/users-sql.js';
-import { accountDisabled, normaliseEmail, registerUser } from '../domain/accounts.js';
-import { enqueueUserEvent, type ProfileCache } from '../domain/profile.js';
-import type { TenantPolicies } from '../domain/tenants.js';
-import { invalidSsoToken, type ProviderClaims } from './relying-party.js';
+} from '../../db/sso-identities-sql.js';
+import { findUser, findUserByEmail, isUniqueViolation, type UserRow, updateUser } from '../../db/users-sql.js';
+import { accountDisabled, normaliseEmail, registerUser } from '../accounts.js';
+import { enqueueUserEvent, type ProfileCache } from '../profile.js';
+import type { TenantPolicies } from '../tenants.js';
 
 /**
  * Who may join a tenant (its registration policy, domain/tenants.ts). Runs inside the transaction that

@@ -8,7 +8,7 @@ import {
   jwtVerify,
 } from 'jose';
 import * as oidc from 'openid-client';
-import { appErrorIn, type CircuitBreaker, ssoUnavailable } from './circuit-breaker.js';
+import { appErrorIn, type CircuitBreaker, ssoUnavailable } from '../domain/sso/circuit-breaker.js';
 
 export interface RelyingPartyOptions {
   issuer: string;

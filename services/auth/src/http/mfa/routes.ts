@@ -1,7 +1,7 @@
 import { AppError, fieldError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, setSessionCookie, signedIn } from '../context.js';
+import { type AuthContext, setSessionCookie, signedIn } from '../../domain/context.js';
 import { mfaDisableBody, mfaDisabledSchema, mfaSetupSchema, mfaVerifyBody, mfaVerifyResponse } from './schemas.js';
 
 const tags = ['auth', 'mfa'];

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { SigningKeyStore } from '../domain/signing-keys.js';
+import type { SigningKeyStore } from '../../domain/signing-keys.js';
 
 /** The public keys, at the root (/.well-known/jwks.json), for any verifier of our access tokens. */
 export function jwksRoutes(keys: SigningKeyStore): FastifyPluginAsync {

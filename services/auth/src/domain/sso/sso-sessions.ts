@@ -1,15 +1,15 @@
 import { type Orm, Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import { sha256 } from '@routinely/platform';
-import { liveSessionsAmong } from '../db/sessions-sql.js';
-import { deleteSeenMessagesExpiredBefore, rememberMessage, seenMessage } from '../db/sso-seen-messages-sql.js';
+import { liveSessionsAmong } from '../../db/sessions-sql.js';
+import { deleteSeenMessagesExpiredBefore, rememberMessage, seenMessage } from '../../db/sso-seen-messages-sql.js';
 import {
   findSsoSession,
   insertSsoSession,
   type SsoSessionOwner,
   ssoSessionsByProviderSid,
   ssoSessionsOfUser,
-} from '../db/sso-sessions-sql.js';
+} from '../../db/sso-sessions-sql.js';
 
 export interface SsoSessionInput {
   issuer: string;

@@ -2,10 +2,10 @@ import { AppError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idpEventSchema, verifyIdpSignature } from '../../sso/provider-signals.js';
-import { okSchema } from '../auth/schemas.js';
-import { type AuthContext, clearSessionCookie, optionalCaller } from '../context.js';
-import { backChannelLogoutBody, backChannelLogoutError, frontChannelLogoutQuery, idpEventBody } from './sso-schemas.js';
+import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
+import { type AuthContext, clearSessionCookie, optionalCaller } from '../../domain/context.js';
+import { okSchema } from '../sessions/schemas.js';
+import { backChannelLogoutBody, backChannelLogoutError, frontChannelLogoutQuery, idpEventBody } from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
 const tags = ['sso'];

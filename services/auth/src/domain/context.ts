@@ -9,14 +9,14 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthConfig } from '../config.js';
-import type { AccountService, UserRow } from '../domain/accounts.js';
-import type { MfaService } from '../domain/mfa.js';
-import type { SessionService } from '../domain/sessions.js';
-import type { TenantPolicies } from '../domain/tenants.js';
-import type { SsoAccounts } from '../sso/sso-accounts.js';
-import type { SsoLogin } from '../sso/sso-login.js';
-import type { SsoSessions } from '../sso/sso-sessions.js';
-import type { SsoSignals } from '../sso/sso-signals.js';
+import type { AccountService, UserRow } from './accounts.js';
+import type { MfaService } from './mfa.js';
+import type { SessionService } from './sessions.js';
+import type { SsoAccounts } from './sso/sso-accounts.js';
+import type { SsoLogin } from './sso/sso-login.js';
+import type { SsoSessions } from './sso/sso-sessions.js';
+import type { SsoSignals } from './sso/sso-signals.js';
+import type { TenantPolicies } from './tenants.js';
 
 /** What the route plugins need, built once in buildService. */
 export interface AuthContext {

@@ -8,7 +8,7 @@ import {
   deleteLoginStatesExpiredBefore,
   findLoginState,
   insertLoginState,
-} from '../db/sso-login-states-sql.js';
+} from '../../db/sso-login-states-sql.js';
 
 /** State and nonce are single-use and live 10 minutes (contract). */
 export const LOGIN_STATE_TTL_SECONDS = 600;

@@ -1,13 +1,13 @@
 import { problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type AuthContext, signedIn } from '../../domain/context.js';
 import { toProfile } from '../../domain/profile.js';
-import { type AuthContext, signedIn } from '../context.js';
+import { okSchema } from '../sessions/schemas.js';
 import {
   authStatusSchema,
   authStatusWithUserSchema,
   meResponseSchema,
-  okSchema,
   profilePatchBody,
   setLocalPasswordBody,
   setupPasswordBody,

@@ -1,11 +1,11 @@
 import { AppError, type Logger } from '@routinely/platform';
-import type { AuthConfig } from '../config.js';
-import type { UserRow } from '../db/users-sql.js';
-import type { SessionService, TokenResponse } from '../domain/sessions.js';
+import type { KeycloakAdmin } from '../../adapters/keycloak-admin.js';
+import type { ProviderClaims, RelyingParty } from '../../adapters/relying-party.js';
+import type { AuthConfig } from '../../config.js';
+import type { UserRow } from '../../db/users-sql.js';
+import type { SessionService, TokenResponse } from '../sessions.js';
 import { type BreakerState, type CircuitBreaker, ssoUnavailable } from './circuit-breaker.js';
-import type { KeycloakAdmin } from './keycloak-admin.js';
 import type { LoginStates } from './login-states.js';
-import type { ProviderClaims, RelyingParty } from './relying-party.js';
 import type { SsoAccounts } from './sso-accounts.js';
 import type { SsoSessions } from './sso-sessions.js';
 

@@ -2,9 +2,6 @@ import { problemAnswers, safeReturnLocation } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LOGIN_STATE_TTL_SECONDS } from '../../sso/login-states.js';
-import { checkReturnUrl, withError } from '../../sso/return-url.js';
-import { tokenResponseSchema } from '../auth/schemas.js';
 import {
   type AuthContext,
   clearFlowCookie,
@@ -15,7 +12,10 @@ import {
   SSO_FLOW_COOKIE,
   setFlowCookie,
   setSessionCookie,
-} from '../context.js';
+} from '../../domain/context.js';
+import { LOGIN_STATE_TTL_SECONDS } from '../../domain/sso/login-states.js';
+import { checkReturnUrl, withError } from '../../domain/sso/return-url.js';
+import { tokenResponseSchema } from '../sessions/schemas.js';
 import {
   callbackQuery,
   returnUrlQuery,
@@ -23,7 +23,7 @@ import {
   ssoTokenBody,
   validateQuery,
   validateResponse,
-} from './sso-schemas.js';
+} from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
 const tags = ['sso'];

@@ -1,13 +1,13 @@
 import type { Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, Logger, SecretBox } from '@routinely/platform';
-import type { AuthConfig } from '../config.js';
-import type { ProfileCache } from '../domain/profile.js';
-import type { SessionService } from '../domain/sessions.js';
+import { KeycloakAdmin } from '../../adapters/keycloak-admin.js';
+import { RelyingParty } from '../../adapters/relying-party.js';
+import type { AuthConfig } from '../../config.js';
+import type { ProfileCache } from '../profile.js';
+import type { SessionService } from '../sessions.js';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { KeycloakAdmin } from './keycloak-admin.js';
 import { LoginStates } from './login-states.js';
-import { RelyingParty } from './relying-party.js';
 import { SsoAccounts, type TenantAdmission } from './sso-accounts.js';
 import { SsoLogin } from './sso-login.js';
 import { SsoSessions } from './sso-sessions.js';

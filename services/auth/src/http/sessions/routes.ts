@@ -2,7 +2,7 @@ import { AppError, fieldError, problemAnswers, requirePrincipal } from '@routine
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UserRow } from '../../domain/accounts.js';
-import { type AuthContext, clearSessionCookie, requestTenant, setSessionCookie } from '../context.js';
+import { type AuthContext, clearSessionCookie, requestTenant, setSessionCookie } from '../../domain/context.js';
 import {
   loginBody,
   loginFormBody,

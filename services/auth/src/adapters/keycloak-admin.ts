@@ -1,5 +1,5 @@
 import { AppError } from '@routinely/platform';
-import type { CircuitBreaker } from './circuit-breaker.js';
+import type { CircuitBreaker } from '../domain/sso/circuit-breaker.js';
 import type { RelyingParty } from './relying-party.js';
 
 export interface ProviderRole {
