@@ -1,4 +1,5 @@
 import { AppError } from '@routinely/platform';
+import { z } from 'zod';
 import type { CircuitBreaker } from '../domain/sso/circuit-breaker.js';
 import type { RelyingParty } from './relying-party.js';
 
@@ -6,6 +7,14 @@ export interface ProviderRole {
   name: string;
   description: string | null;
 }
+
+/** A role mapping as the admin API lists it; a role without a string name is not one this service can grant. */
+const roleMappingSchema = z.object({
+  name: z.string(),
+  description: z.unknown().transform((value) => (typeof value === 'string' ? value : null)),
+});
+/** `GET /clients?clientId=`: the matching clients; the first one's internal id is this client's. */
+const clientsSchema = z.tuple([z.looseObject({ id: z.string().min(1) })], z.unknown());
 
 export interface NewProviderUser {
   email: string;
@@ -65,18 +74,21 @@ export class KeycloakAdmin {
     );
     if (response.status === 404) return [];
     if (!response.ok) throw providerRefused(response.status);
-    const roles = (await response.json()) as { name?: unknown; description?: unknown }[];
-    return roles
-      .filter((r): r is { name: string; description?: unknown } => typeof r.name === 'string')
-      .map((r) => ({ name: r.name, description: typeof r.description === 'string' ? r.description : null }));
+    const listed = z.array(z.unknown()).safeParse(await response.json().catch(() => undefined));
+    if (!listed.success) throw providerRefused(response.status);
+    return listed.data.flatMap((entry) => {
+      const role = roleMappingSchema.safeParse(entry);
+      return role.success ? [role.data] : [];
+    });
   }
 
   private async ownClientUuid(): Promise<string> {
     if (this.clientUuid) return this.clientUuid;
     const response = await this.request('GET', `/clients?clientId=${encodeURIComponent(this.rp.clientId)}`);
     if (!response.ok) throw providerRefused(response.status);
-    const [client] = (await response.json()) as { id?: string }[];
-    if (!client?.id) throw new AppError('sso_unavailable', 'The provider does not know this client');
+    const clients = clientsSchema.safeParse(await response.json().catch(() => undefined));
+    const client = clients.success ? clients.data[0] : undefined;
+    if (!client) throw new AppError('sso_unavailable', 'The provider does not know this client');
     this.clientUuid = client.id;
     return client.id;
   }

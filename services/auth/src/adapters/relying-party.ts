@@ -1,13 +1,7 @@
 import { AppError, type Clock, JwksCache } from '@routinely/platform';
-import {
-  decodeJwt,
-  decodeProtectedHeader,
-  type JSONWebKeySet,
-  type JWTPayload,
-  errors as joseErrors,
-  jwtVerify,
-} from 'jose';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
+import { z } from 'zod';
 import { appErrorIn, type CircuitBreaker, ssoUnavailable } from '../domain/sso/circuit-breaker.js';
 
 export interface RelyingPartyOptions {
@@ -20,22 +14,39 @@ export interface RelyingPartyOptions {
   clock: Clock;
 }
 
-/** The End-User claims the service uses, from an ID token or the userinfo endpoint. */
-export interface ProviderClaims {
-  sub: string;
-  email?: string | undefined;
-  email_verified?: boolean | undefined;
-  name?: string | undefined;
-  given_name?: string | undefined;
-  family_name?: string | undefined;
-  locale?: string | undefined;
-  sid?: string | undefined;
-  exp?: number | undefined;
-  [claim: string]: unknown;
-}
+/**
+ * The End-User claims, from an ID token or the userinfo endpoint: `sub` must be a string; every other claim
+ * is kept as sent and read defensively where it is used (`email_verified === true`, a string `email`).
+ */
+const providerClaimsSchema = z.looseObject({ sub: z.string() });
+export type ProviderClaims = z.infer<typeof providerClaimsSchema>;
 
 export const invalidSsoToken = (detail = 'The single sign-on token is invalid') =>
   new AppError('invalid_sso_token', detail);
+
+function parseClaims(claims: unknown): ProviderClaims {
+  const parsed = providerClaimsSchema.safeParse(claims);
+  if (!parsed.success) throw invalidSsoToken('The token has no subject');
+  return parsed.data;
+}
+
+/** The provider's JWKS as this service reads it: the members jose uses to pick and import a key. */
+const optionalText = z.string().optional();
+const jwksSchema = z.object({
+  keys: z.array(
+    z.looseObject({
+      kty: z.string(),
+      kid: optionalText,
+      alg: optionalText,
+      use: optionalText,
+      crv: optionalText,
+      x: optionalText,
+      y: optionalText,
+      n: optionalText,
+      e: optionalText,
+    }),
+  ),
+});
 
 /** A provider call that failed for a reason other than the provider being down becomes `fallback`. */
 function rethrow(error: unknown, fallback: () => AppError): never {
@@ -60,8 +71,9 @@ export class RelyingParty {
       const uri = (await this.config()).serverMetadata().jwks_uri;
       if (!uri) throw ssoUnavailable('The identity provider publishes no JWKS');
       const response = await options.breaker.fetch(uri, { headers: { accept: 'application/json' } });
-      if (!response.ok) throw ssoUnavailable('The identity provider JWKS could not be read');
-      return (await response.json()) as JSONWebKeySet;
+      const jwks = response.ok ? jwksSchema.safeParse(await response.json().catch(() => undefined)) : undefined;
+      if (!jwks?.success) throw ssoUnavailable('The identity provider JWKS could not be read');
+      return jwks.data;
     });
   }
 
@@ -129,7 +141,7 @@ export class RelyingParty {
       const claims = tokens.claims();
       if (!claims || !tokens.id_token) throw invalidSsoToken('The provider returned no ID token');
       this.checkAuthorizedParty(claims);
-      return { claims: claims as ProviderClaims, idToken: tokens.id_token };
+      return { claims: parseClaims(claims), idToken: tokens.id_token };
     } catch (error) {
       return rethrow(error, () => invalidSsoToken('The provider refused the authorization code'));
     }
@@ -191,12 +203,12 @@ export class RelyingParty {
   async claimsOfToken(token: string): Promise<{ claims: ProviderClaims; idToken: string | undefined }> {
     if (looksLikeIdToken(token)) {
       const payload = await this.verifyProviderJwt(token);
-      return { claims: payload as ProviderClaims, idToken: token };
+      return { claims: parseClaims(payload), idToken: token };
     }
     const config = await this.config();
     try {
       const info = await oidc.fetchUserInfo(config, token, oidc.skipSubjectCheck);
-      return { claims: info as ProviderClaims, idToken: undefined };
+      return { claims: parseClaims(info), idToken: undefined };
     } catch (error) {
       return rethrow(error, () => invalidSsoToken('The provider did not accept the access token'));
     }

@@ -142,7 +142,7 @@ export class SsoLogin {
         sub: claims.sub,
         email: typeof claims.email === 'string' ? claims.email : null,
         exp: typeof claims.exp === 'number' ? claims.exp : null,
-        claims: claims as Record<string, unknown>,
+        claims,
       };
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_sso_token') {
