@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { FakeIdp, type FakeIdpAccount } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { signIdpEvent } from '../src/sso/provider-signals.js';
+import { signIdpEvent } from '../src/adapters/provider-signals.js';
 import { type AuthHarness, startAuth } from './harness.js';
 
 export const CLIENT_ID = 'routinely';

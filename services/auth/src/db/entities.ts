@@ -1,4 +1,4 @@
-import { defineEntity, type InferEntity, p } from '@routinely/db';
+import { defineEntity, p } from '@routinely/db';
 import { ssoEntities } from './sso-entities.js';
 import { tenantEntities } from './tenant-entities.js';
 
@@ -36,7 +36,6 @@ export const User = defineEntity({
     updatedAt: p.datetime().fieldName('updated_at'),
   },
 });
-export type UserRow = InferEntity<typeof User>;
 
 /** One login = one session = one refresh-token family; its id is the access token's `sid`. */
 export const Session = defineEntity({

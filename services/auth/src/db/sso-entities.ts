@@ -1,4 +1,4 @@
-import { defineEntity, type InferEntity, p } from '@routinely/db';
+import { defineEntity, p } from '@routinely/db';
 
 /** A user's identity at a provider. Users are keyed by (issuer, sub), never by email (docs/adr/014). */
 export const SsoIdentity = defineEntity({
@@ -17,7 +17,6 @@ export const SsoIdentity = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
   },
 });
-export type SsoIdentityRow = InferEntity<typeof SsoIdentity>;
 
 /**
  * The provider side of a local session opened by SSO: the provider's `sid` (for back-channel logout) and
@@ -41,7 +40,6 @@ export const SsoSession = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
   },
 });
-export type SsoSessionRow = InferEntity<typeof SsoSession>;
 
 /** One started browser login: single-use state, nonce and PKCE verifier, bound to the starting browser. */
 export const SsoLoginState = defineEntity({
@@ -60,7 +58,6 @@ export const SsoLoginState = defineEntity({
     consumedAt: p.datetime().nullable().fieldName('consumed_at'),
   },
 });
-export type SsoLoginStateRow = InferEntity<typeof SsoLoginState>;
 
 /** Ids of provider messages already acted on (logout-token `jti`, IdP event `id`), kept past their window. */
 export const SsoSeenMessage = defineEntity({

@@ -1,4 +1,4 @@
-import { defineEntity, type InferEntity, p } from '@routinely/db';
+import { defineEntity, p } from '@routinely/db';
 
 /** A tenant's registration policy; the row is written when the tenant's first user creates it. */
 export const Tenant = defineEntity({
@@ -13,7 +13,6 @@ export const Tenant = defineEntity({
     updatedAt: p.datetime().fieldName('updated_at'),
   },
 });
-export type TenantRow = InferEntity<typeof Tenant>;
 
 /** A single-use invitation to a tenant; only the token's sha256 is stored. */
 export const TenantInvite = defineEntity({
@@ -34,6 +33,5 @@ export const TenantInvite = defineEntity({
     revokedAt: p.datetime().nullable().fieldName('revoked_at'),
   },
 });
-export type TenantInviteRow = InferEntity<typeof TenantInvite>;
 
 export const tenantEntities = [Tenant, TenantInvite];

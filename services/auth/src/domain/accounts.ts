@@ -1,13 +1,25 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager, Orm } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { User, type UserRow } from '../db/entities.js';
+import {
+  countUsersOfTenant,
+  emailRegistered,
+  findUser,
+  findUserByEmail,
+  insertUser,
+  isUniqueViolation,
+  lockTenantRegistrations,
+  type UserRow,
+  updateUser,
+  writePasswordHash,
+} from '../db/users-sql.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { type PasswordHasher, passwordProblem } from './passwords.js';
 import { enqueueUserEvent, type ProfileCache } from './profile.js';
 import type { TenantPolicies } from './tenants.js';
+
+export type { UserRow };
 
 type TenantAdmission = Pick<TenantPolicies, 'admitNewUser'>;
 
@@ -60,25 +72,18 @@ export interface NewUser {
  * Inserts a user with its auth.user.registered event, inside the caller's transaction. Registrations of one
  * tenant are serialised so exactly one first user becomes its admin (password and SSO sign-ups alike).
  */
-export async function insertUser(tx: EntityManager, input: NewUser): Promise<UserRow> {
-  await tx
-    .getConnection()
-    .execute(
-      'select pg_advisory_xact_lock(hashtext(?))',
-      [`auth.tenant.${input.tenantId}`],
-      'all',
-      tx.getTransactionContext(),
-    );
-  const first = (await tx.count(User, { tenantId: input.tenantId })) === 0;
+export async function registerUser(sql: Sql, em: EntityManager, input: NewUser): Promise<UserRow> {
+  await lockTenantRegistrations(sql, input.tenantId);
+  const first = (await countUsersOfTenant(sql, input.tenantId)) === 0;
   const { now, applicant, admission, ...fields } = input;
   const id = uuidv7();
   const role = await admission.admitNewUser(
-    tx,
+    sql,
     { tenantId: input.tenantId, email: input.email, ...applicant },
     first,
     id,
   );
-  const created = tx.create(User, {
+  const created: UserRow = {
     id,
     ...fields,
     avatarUrl: null,
@@ -90,8 +95,9 @@ export async function insertUser(tx: EntityManager, input: NewUser): Promise<Use
     mfaLastStep: null,
     createdAt: now,
     updatedAt: now,
-  });
-  enqueueUserEvent(tx, authEvents.userRegistered, created, now);
+  };
+  await insertUser(sql, created);
+  enqueueUserEvent(em, authEvents.userRegistered, created, now);
   return created;
 }
 
@@ -107,6 +113,8 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const invalidCredentials = () => new AppError('invalid_credentials', 'Incorrect email or password');
 const emailTaken = () => new AppError('email_taken', 'This email is already registered');
 export const accountDisabled = () => new AppError('account_disabled', 'This account is disabled');
+/** The signed-in user's row is gone between reading and writing it (findOneOrFail's failure before). */
+const vanished = () => new Error('User not found');
 
 export class AccountService {
   constructor(
@@ -121,13 +129,12 @@ export class AccountService {
 
   async register(input: RegistrationInput): Promise<UserRow> {
     const email = normaliseEmail(input.email);
-    const em = this.orm.em.fork();
-    if (await em.count(User, { email })) throw emailTaken();
+    if (await emailRegistered(Sql.pool(this.orm), email)) throw emailTaken();
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
-      const user = await em.transactional((tx) =>
-        insertUser(tx, {
+      const user = await Sql.transaction(this.orm, (sql, em) =>
+        registerUser(sql, em, {
           tenantId: input.tenantId,
           email,
           name: input.name ?? null,
@@ -149,7 +156,7 @@ export class AccountService {
       this.relay.kick();
       return user;
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
+      if (isUniqueViolation(error)) {
         throw emailTaken();
       }
       throw error;
@@ -160,7 +167,7 @@ export class AccountService {
   async authenticate(emailInput: string, password: string, ip: string): Promise<UserRow> {
     const email = normaliseEmail(emailInput);
     await this.throttle.gate(email, ip);
-    const user = await this.orm.em.fork().findOne(User, { email });
+    const user = await findUserByEmail(Sql.pool(this.orm), email);
     const ok = await this.hasher.verify(user?.passwordHash, password);
     if (!user || !ok) {
       await this.throttle.recordFailure(email, ip);
@@ -180,7 +187,7 @@ export class AccountService {
       const hit = this.cache.get(userId);
       if (hit && hit.tenantId === tenantId) return hit;
     }
-    const user = await this.orm.em.fork().findOne(User, { id: userId, tenantId });
+    const user = await findUser(Sql.pool(this.orm), tenantId, userId);
     if (!user) throw new AppError('invalid_token', 'The account of this token no longer exists');
     if (!user.isActive) throw accountDisabled();
     this.cache.set(user);
@@ -189,14 +196,10 @@ export class AccountService {
 
   async updateProfile(user: UserRow, patch: ProfilePatch): Promise<UserRow> {
     const now = this.clock.now();
-    const em = this.orm.em.fork();
-    const updated = await em.transactional(async (tx) => {
-      const row = await tx.findOneOrFail(User, { id: user.id, tenantId: user.tenantId });
-      for (const [key, value] of Object.entries(patch) as [keyof ProfilePatch, string | null | undefined][]) {
-        if (value !== undefined) row[key] = value;
-      }
-      row.updatedAt = now;
-      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
+    const updated = await Sql.transaction(this.orm, async (sql, em) => {
+      const row = await updateUser(sql, user.tenantId, user.id, { ...patch, updatedAt: now });
+      if (!row) throw vanished();
+      enqueueUserEvent(em, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);
@@ -207,11 +210,10 @@ export class AccountService {
   /** Replaces the user's roles (select-role); the token's permissions follow at the next refresh. */
   async setRoles(user: UserRow, roles: string[]): Promise<UserRow> {
     const now = this.clock.now();
-    const updated = await this.orm.em.fork().transactional(async (tx) => {
-      const row = await tx.findOneOrFail(User, { id: user.id, tenantId: user.tenantId });
-      row.roles = roles;
-      row.updatedAt = now;
-      enqueueUserEvent(tx, authEvents.userUpdated, row, now);
+    const updated = await Sql.transaction(this.orm, async (sql, em) => {
+      const row = await updateUser(sql, user.tenantId, user.id, { roles, updatedAt: now });
+      if (!row) throw vanished();
+      enqueueUserEvent(em, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);
@@ -253,10 +255,14 @@ export class AccountService {
 
   private async writePassword(user: UserRow, password: string, onlyIfUnset = false): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    const where = onlyIfUnset
-      ? { id: user.id, tenantId: user.tenantId, passwordHash: null }
-      : { id: user.id, tenantId: user.tenantId };
-    const changed = await this.orm.em.fork().nativeUpdate(User, where, { passwordHash, updatedAt: this.clock.now() });
+    const changed = await writePasswordHash(
+      Sql.pool(this.orm),
+      user.tenantId,
+      user.id,
+      passwordHash,
+      this.clock.now(),
+      onlyIfUnset,
+    );
     if (changed === 0) throw new AppError('password_already_set', 'A local password is already set');
     this.cache.invalidate(user.id);
   }

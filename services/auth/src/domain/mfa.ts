@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { AppError, type Clock, randomToken, type SecretBox, sha256 } from '@routinely/platform';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
-import { BackupCode, MfaChallenge, User, type UserRow } from '../db/entities.js';
+import { deleteBackupCodes, insertBackupCodes, useBackupCode } from '../db/mfa-backup-codes-sql.js';
+import { consumeChallenge, countChallengeAttempt, findChallenge, insertChallenge } from '../db/mfa-challenges-sql.js';
+import {
+  acceptTotpStep,
+  clearMfa,
+  confirmMfaSecret,
+  findUser,
+  type UserRow,
+  writePendingMfaSecret,
+} from '../db/users-sql.js';
 import { accountDisabled } from './accounts.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { ProfileCache } from './profile.js';
@@ -55,25 +64,22 @@ export class MfaService {
     const secret = authenticator.generateSecret(20);
     const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
     const now = this.clock.now();
-    await this.orm.em.fork().transactional(async (em) => {
-      const updated = await em.nativeUpdate(
-        User,
-        { id: user.id, tenantId: user.tenantId, mfaEnabled: false },
-        { mfaPendingSecret: this.box.seal(secret, user.id), updatedAt: now },
-      );
+    await Sql.transaction(this.orm, async (sql) => {
+      const updated = await writePendingMfaSecret(sql, user.tenantId, user.id, this.box.seal(secret, user.id), now);
       if (updated === 0) throw alreadyEnabled();
       // A new setup replaces codes of an earlier, unconfirmed one.
-      await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
-      for (const code of codes) {
-        em.create(BackupCode, {
+      await deleteBackupCodes(sql, user.tenantId, user.id);
+      await insertBackupCodes(
+        sql,
+        codes.map((code) => ({
           id: uuidv7(),
           tenantId: user.tenantId,
           userId: user.id,
           codeHash: this.box.keyedHash(normaliseBackupCode(code)),
           createdAt: now,
           usedAt: null,
-        });
-      }
+        })),
+      );
     });
     this.cache.invalidate(user.id);
     const otpauthUrl = authenticator.keyuri(user.email, this.config.MFA_ISSUER, secret);
@@ -87,16 +93,13 @@ export class MfaService {
     const secret = this.box.open(user.mfaPendingSecret, user.id);
     const step = this.matchingStep(secret, code.trim());
     if (step === null) throw invalidCode();
-    const updated = await this.orm.em.fork().nativeUpdate(
-      User,
-      { id: user.id, tenantId: user.tenantId, mfaEnabled: false, mfaPendingSecret: user.mfaPendingSecret },
-      {
-        mfaEnabled: true,
-        mfaSecret: user.mfaPendingSecret,
-        mfaPendingSecret: null,
-        mfaLastStep: step,
-        updatedAt: this.clock.now(),
-      },
+    const updated = await confirmMfaSecret(
+      Sql.pool(this.orm),
+      user.tenantId,
+      user.id,
+      user.mfaPendingSecret,
+      step,
+      this.clock.now(),
     );
     if (updated === 0) throw invalidCode();
     this.cache.invalidate(user.id);
@@ -110,37 +113,24 @@ export class MfaService {
       const step = this.matchingStep(this.box.open(user.mfaSecret, user.id), trimmed);
       if (step === null) throw invalidCode();
       // Atomic: of two requests with the same code, one moves the step forward and the other finds it used.
-      const accepted = await this.orm.em
-        .fork()
-        .nativeUpdate(
-          User,
-          { id: user.id, tenantId: user.tenantId, $or: [{ mfaLastStep: null }, { mfaLastStep: { $lt: step } }] },
-          { mfaLastStep: step },
-        );
+      const accepted = await acceptTotpStep(Sql.pool(this.orm), user.tenantId, user.id, step);
       if (accepted === 0) throw invalidCode();
       return;
     }
-    const used = await this.orm.em.fork().nativeUpdate(
-      BackupCode,
-      {
-        userId: user.id,
-        tenantId: user.tenantId,
-        codeHash: this.box.keyedHash(normaliseBackupCode(trimmed)),
-        usedAt: null,
-      },
-      { usedAt: this.clock.now() },
+    const used = await useBackupCode(
+      Sql.pool(this.orm),
+      user.tenantId,
+      user.id,
+      this.box.keyedHash(normaliseBackupCode(trimmed)),
+      this.clock.now(),
     );
     if (used === 0) throw invalidCode();
   }
 
   async disable(user: UserRow): Promise<void> {
-    await this.orm.em.fork().transactional(async (em) => {
-      await em.nativeUpdate(
-        User,
-        { id: user.id, tenantId: user.tenantId },
-        { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null, updatedAt: this.clock.now() },
-      );
-      await em.nativeDelete(BackupCode, { userId: user.id, tenantId: user.tenantId });
+    await Sql.transaction(this.orm, async (sql) => {
+      await clearMfa(sql, user.tenantId, user.id, this.clock.now());
+      await deleteBackupCodes(sql, user.tenantId, user.id);
     });
     this.cache.invalidate(user.id);
   }
@@ -149,7 +139,7 @@ export class MfaService {
   async createChallenge(user: UserRow): Promise<{ mfa_token: string; expires_in: number }> {
     const token = randomToken();
     const ttl = this.config.MFA_TOKEN_TTL_SECONDS;
-    await this.orm.em.fork().insert(MfaChallenge, {
+    await insertChallenge(Sql.pool(this.orm), {
       id: uuidv7(),
       tenantId: user.tenantId,
       userId: user.id,
@@ -178,9 +168,9 @@ export class MfaService {
 
   /** Completes a login: checks the challenge and the code, consumes both, returns the user. */
   async completeChallenge(mfaToken: string, code: string, ip: string): Promise<UserRow> {
-    const em = this.orm.em.fork();
+    const pool = Sql.pool(this.orm);
     const now = this.clock.now();
-    const challenge = await em.findOne(MfaChallenge, { tokenHash: sha256(mfaToken) });
+    const challenge = await findChallenge(pool, sha256(mfaToken));
     if (
       !challenge ||
       challenge.consumedAt ||
@@ -190,16 +180,12 @@ export class MfaService {
       throw invalidChallenge();
     }
     // Count the attempt before checking, so parallel guesses cannot exceed the budget.
-    const counted = await em.nativeUpdate(
-      MfaChallenge,
-      { id: challenge.id, consumedAt: null, attempts: { $lt: MAX_CHALLENGE_ATTEMPTS } },
-      { attempts: challenge.attempts + 1 },
-    );
+    const counted = await countChallengeAttempt(pool, challenge.id, challenge.attempts + 1, MAX_CHALLENGE_ATTEMPTS);
     if (counted === 0) throw invalidChallenge();
-    const user = await em.findOne(User, { id: challenge.userId, tenantId: challenge.tenantId });
+    const user = await findUser(pool, challenge.tenantId, challenge.userId);
     if (!user) throw invalidChallenge();
     await this.verifyThrottled(user, code, ip);
-    const consumed = await em.nativeUpdate(MfaChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
+    const consumed = await consumeChallenge(pool, challenge.id, now);
     if (consumed === 0) throw invalidChallenge();
     await this.throttle.recordSuccess(user.email, ip);
     if (!user.isActive) throw accountDisabled();

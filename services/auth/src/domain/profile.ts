@@ -1,7 +1,7 @@
 import type { EntityManager } from '@routinely/db';
 import { type authEvents, enqueue, makeEvent } from '@routinely/events';
 import { permissionsForRoles } from '@routinely/platform';
-import type { UserRow } from '../db/entities.js';
+import type { UserRow } from '../db/users-sql.js';
 
 /** The contract's UserProfile. */
 export interface UserProfile {

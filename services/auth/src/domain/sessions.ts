@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
 import {
   AppError,
@@ -10,7 +10,16 @@ import {
 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
-import { RefreshToken, Session, User, type UserRow } from '../db/entities.js';
+import { claimRefreshToken, findRefreshToken, insertRefreshToken } from '../db/refresh-tokens-sql.js';
+import {
+  findSession,
+  findUnrevokedSession,
+  insertSession,
+  liveSessionIdsOfUser,
+  revokeSessionRows,
+  sessionsRevokedSince,
+} from '../db/sessions-sql.js';
+import { findUser, type UserRow } from '../db/users-sql.js';
 import { toProfile, type UserProfile } from './profile.js';
 import type { SigningKeyStore } from './signing-keys.js';
 
@@ -50,13 +59,13 @@ export class SessionService {
    * Opens a session for a user whose credentials were checked, and returns the contract's token response.
    * `alongside` writes rows that belong to the new session (e.g. its SSO side) in the same transaction.
    */
-  async open(user: UserRow, alongside?: (em: EntityManager, sessionId: string) => void): Promise<TokenResponse> {
+  async open(user: UserRow, alongside?: (sql: Sql, sessionId: string) => Promise<void>): Promise<TokenResponse> {
     const now = this.deps.clock.now();
     const sessionId = uuidv7();
     const refresh = randomToken();
     const expiresAt = new Date(now.getTime() + this.deps.config.REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.deps.orm.em.fork().transactional(async (em) => {
-      em.create(Session, {
+    await Sql.transaction(this.deps.orm, async (sql) => {
+      await insertSession(sql, {
         id: sessionId,
         tenantId: user.tenantId,
         userId: user.id,
@@ -65,8 +74,8 @@ export class SessionService {
         revokedAt: null,
         revokedReason: null,
       });
-      this.addRefreshToken(em, user, sessionId, refresh);
-      alongside?.(em, sessionId);
+      await this.addRefreshToken(sql, user, sessionId, refresh);
+      await alongside?.(sql, sessionId);
     });
     return this.respond(user, sessionId, refresh, expiresAt);
   }
@@ -74,19 +83,19 @@ export class SessionService {
   /** Rotates a refresh token. A token already used is reuse: the whole family is revoked and the call fails. */
   async refresh(presented: string): Promise<TokenResponse> {
     const now = this.deps.clock.now();
-    const em = this.deps.orm.em.fork();
-    const row = await em.findOne(RefreshToken, { tokenHash: sha256(presented) });
+    const pool = Sql.pool(this.deps.orm);
+    const row = await findRefreshToken(pool, sha256(presented));
     if (!row) throw invalidRefresh();
-    const session = await em.findOne(Session, { id: row.sessionId, tenantId: row.tenantId });
+    const session = await findSession(pool, row.tenantId, row.sessionId);
     if (!session || session.revokedAt || session.expiresAt.getTime() <= now.getTime()) throw invalidRefresh();
-    const user = await em.findOne(User, { id: row.userId, tenantId: row.tenantId });
+    const user = await findUser(pool, row.tenantId, row.userId);
     if (!user?.isActive) throw invalidRefresh();
     const next = randomToken();
-    const rotated = await em.fork().transactional(async (tx) => {
+    const rotated = await Sql.transaction(this.deps.orm, async (sql) => {
       // The conditional update is the atomic claim: of two concurrent uses, one wins and one is reuse.
-      const claimed = await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: now });
+      const claimed = await claimRefreshToken(sql, row.id, now);
       if (claimed === 0) return false;
-      this.addRefreshToken(tx, user, session.id, next);
+      await this.addRefreshToken(sql, user, session.id, next);
       return true;
     });
     if (!rotated) {
@@ -98,27 +107,21 @@ export class SessionService {
 
   /** The session a refresh token belongs to, if it is the given user's. */
   async sessionOfRefreshToken(presented: string, tenantId: string, userId: string): Promise<string | undefined> {
-    const row = await this.deps.orm.em.fork().findOne(RefreshToken, { tokenHash: sha256(presented), tenantId, userId });
+    const row = await findRefreshToken(Sql.pool(this.deps.orm), sha256(presented), { tenantId, userId });
     return row?.sessionId;
   }
 
   /** When a live session ends (its refresh-token family's absolute expiry), or undefined if it is over. */
   async expiryOf(sessionId: string): Promise<Date | undefined> {
-    const row = await this.deps.orm.em.fork().findOne(Session, { id: sessionId, revokedAt: null });
+    const row = await findUnrevokedSession(Sql.pool(this.deps.orm), sessionId);
     if (!row || row.expiresAt.getTime() <= this.deps.clock.now().getTime()) return undefined;
     return row.expiresAt;
   }
 
   /** Every live session of a user (for logout_all and password changes), minus `except`. */
   async liveSessions(tenantId: string, userId: string, except?: string): Promise<string[]> {
-    const rows = await this.deps.orm.em
-      .fork()
-      .find(
-        Session,
-        { tenantId, userId, revokedAt: null, expiresAt: { $gt: this.deps.clock.now() } },
-        { fields: ['id'] },
-      );
-    return rows.map((r) => r.id).filter((id) => id !== except);
+    const ids = await liveSessionIdsOfUser(Sql.pool(this.deps.orm), tenantId, userId, this.deps.clock.now());
+    return ids.filter((id) => id !== except);
   }
 
   /** Ends sessions in the database (with an auth.session.revoked event) and in the shared revocation store. */
@@ -127,12 +130,8 @@ export class SessionService {
     const now = this.deps.clock.now();
     // The store first: an access token must stop working even if the database write below fails.
     await this.deps.revocations.revokeSessions(sessionIds, this.accessTtl);
-    await this.deps.orm.em.fork().transactional(async (em) => {
-      await em.nativeUpdate(
-        Session,
-        { id: { $in: sessionIds }, tenantId, userId, revokedAt: null },
-        { revokedAt: now, revokedReason: reason },
-      );
+    await Sql.transaction(this.deps.orm, async (sql, em) => {
+      await revokeSessionRows(sql, tenantId, userId, sessionIds, now, reason);
       enqueue(
         em,
         makeEvent(
@@ -152,18 +151,16 @@ export class SessionService {
   async restoreRevocations(): Promise<number> {
     const now = this.deps.clock.now().getTime();
     const since = new Date(now - this.accessTtl * 1000);
-    const rows = await this.deps.orm.em
-      .fork()
-      .find(Session, { revokedAt: { $gt: since } }, { fields: ['id', 'revokedAt'] });
+    const rows = await sessionsRevokedSince(Sql.pool(this.deps.orm), since);
     for (const row of rows) {
-      const left = this.accessTtl - Math.floor((now - (row.revokedAt?.getTime() ?? now)) / 1000);
+      const left = this.accessTtl - Math.floor((now - row.revokedAt.getTime()) / 1000);
       if (left > 0) await this.deps.revocations.revokeSessions([row.id], left);
     }
     return rows.length;
   }
 
-  private addRefreshToken(em: EntityManager, user: UserRow, sessionId: string, token: string): void {
-    em.create(RefreshToken, {
+  private async addRefreshToken(sql: Sql, user: UserRow, sessionId: string, token: string): Promise<void> {
+    await insertRefreshToken(sql, {
       id: uuidv7(),
       tenantId: user.tenantId,
       sessionId,

@@ -1,9 +1,14 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import { exportJWK, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { SigningKey } from '../db/entities.js';
+import {
+  activeSigningKeys,
+  countActiveSigningKeys,
+  insertSigningKey,
+  lockSigningKeys,
+} from '../db/signing-keys-sql.js';
 
 interface ActiveKey {
   kid: string;
@@ -48,19 +53,15 @@ export class SigningKeyStore {
   }
 
   private async loadOrCreate(): Promise<{ active: ActiveKey; jwks: JSONWebKeySet }> {
-    const em = this.orm.em.fork();
-    await em.transactional(async (tx) => {
-      // Serialises first start across replicas: only one of them generates the key.
-      await tx
-        .getConnection()
-        .execute("select pg_advisory_xact_lock(hashtext('auth.signing_keys'))", [], 'all', tx.getTransactionContext());
-      const existing = await tx.count(SigningKey, { retiredAt: null });
+    await Sql.transaction(this.orm, async (sql) => {
+      await lockSigningKeys(sql);
+      const existing = await countActiveSigningKeys(sql);
       if (existing > 0) return;
       const kid = uuidv7();
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
       const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
       const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-      tx.create(SigningKey, {
+      await insertSigningKey(sql, {
         kid,
         publicJwk: jwk as Record<string, unknown>,
         privateKey: this.box.seal(pem, kid),
@@ -68,7 +69,7 @@ export class SigningKeyStore {
         retiredAt: null,
       });
     });
-    const rows = await em.find(SigningKey, { retiredAt: null }, { orderBy: { createdAt: 'desc' } });
+    const rows = await activeSigningKeys(Sql.pool(this.orm));
     const newest = rows[0];
     if (!newest) throw new Error('no signing key');
     const privateKey = createPrivateKey(this.box.open(newest.privateKey, newest.kid));

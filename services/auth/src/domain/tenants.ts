@@ -1,7 +1,17 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { AppError, type Clock, notFound, randomToken, sha256 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Tenant, TenantInvite, type TenantInviteRow, type TenantRow } from '../db/tenant-entities.js';
+import {
+  claimInvite,
+  findInviteByToken,
+  insertInvite,
+  listUsableInvites,
+  revokeInviteRow,
+  type TenantInviteRow,
+} from '../db/tenant-invites-sql.js';
+import { findTenant, insertTenant, type TenantRow, updateTenant } from '../db/tenants-sql.js';
+
+export type { TenantInviteRow };
 
 export const REGISTRATION_POLICIES = ['invite', 'domain', 'open'] as const;
 export type RegistrationPolicy = (typeof REGISTRATION_POLICIES)[number];
@@ -37,8 +47,8 @@ export class TenantPolicies {
   ) {}
 
   /** The tenant's policy as stored; a tenant without a row (created before policies existed) gets the default. */
-  async settings(tenantId: string, em: EntityManager = this.orm.em.fork()): Promise<TenantSettings> {
-    const row = await em.findOne(Tenant, { id: tenantId });
+  async settings(tenantId: string, sql: Sql = Sql.pool(this.orm)): Promise<TenantSettings> {
+    const row = await findTenant(sql, tenantId);
     return row ? toSettings(row) : this.defaults(tenantId, this.clock.now());
   }
 
@@ -47,13 +57,15 @@ export class TenantPolicies {
     patch: { registration?: RegistrationPolicy | undefined; allowedEmailDomains?: string[] | undefined },
   ): Promise<TenantSettings> {
     const now = this.clock.now();
-    return this.orm.em.fork().transactional(async (tx) => {
-      const row = (await tx.findOne(Tenant, { id: tenantId })) ?? this.createRow(tx, tenantId, now);
+    return Sql.transaction(this.orm, async (sql) => {
+      const stored = await findTenant(sql, tenantId);
+      const row = stored ?? this.newRow(tenantId, now);
       if (patch.registration !== undefined) row.registration = patch.registration;
       if (patch.allowedEmailDomains !== undefined) {
         row.allowedEmailDomains = [...new Set(patch.allowedEmailDomains.map((d) => d.toLowerCase()))];
       }
       row.updatedAt = now;
+      await (stored ? updateTenant(sql, row) : insertTenant(sql, row));
       return toSettings(row);
     });
   }
@@ -62,14 +74,14 @@ export class TenantPolicies {
    * Decides whether `applicant` may join and with which role; throws 403 registration_closed otherwise.
    * The first user of an unused tenant id creates the tenant and becomes its admin.
    */
-  async admitNewUser(tx: EntityManager, applicant: Applicant, first: boolean, userId: string): Promise<InviteRole> {
+  async admitNewUser(sql: Sql, applicant: Applicant, first: boolean, userId: string): Promise<InviteRole> {
     const now = this.clock.now();
     if (first) {
-      if (!(await tx.findOne(Tenant, { id: applicant.tenantId }))) this.createRow(tx, applicant.tenantId, now);
+      if (!(await findTenant(sql, applicant.tenantId))) await insertTenant(sql, this.newRow(applicant.tenantId, now));
       return 'admin';
     }
-    if (applicant.inviteToken) return this.redeem(tx, applicant, userId, now);
-    const settings = await this.settings(applicant.tenantId, tx);
+    if (applicant.inviteToken) return this.redeem(sql, applicant, userId, now);
+    const settings = await this.settings(applicant.tenantId, sql);
     if (settings.registration === 'open') return 'user';
     if (settings.registration === 'domain') {
       const domain = applicant.email.slice(applicant.email.lastIndexOf('@') + 1).toLowerCase();
@@ -86,8 +98,7 @@ export class TenantPolicies {
   ): Promise<{ invite: TenantInviteRow; token: string }> {
     const now = this.clock.now();
     const token = randomToken();
-    const em = this.orm.em.fork();
-    const invite = em.create(TenantInvite, {
+    const invite: TenantInviteRow = {
       id: uuidv7(),
       tenantId,
       tokenHash: sha256(token),
@@ -99,38 +110,23 @@ export class TenantPolicies {
       usedAt: null,
       usedBy: null,
       revokedAt: null,
-    });
-    await em.flush();
+    };
+    await insertInvite(Sql.pool(this.orm), invite);
     return { invite, token };
   }
 
   /** Invitations still usable (not used, revoked or expired), newest first. */
   async listInvites(tenantId: string): Promise<TenantInviteRow[]> {
-    return this.orm.em
-      .fork()
-      .find(
-        TenantInvite,
-        { tenantId, usedAt: null, revokedAt: null, expiresAt: { $gt: this.clock.now() } },
-        { orderBy: { createdAt: 'desc' }, limit: 500 },
-      );
+    return listUsableInvites(Sql.pool(this.orm), tenantId, this.clock.now(), 500);
   }
 
   async revokeInvite(tenantId: string, inviteId: string): Promise<void> {
-    const revoked = await this.orm.em
-      .fork()
-      .nativeUpdate(
-        TenantInvite,
-        { id: inviteId, tenantId, usedAt: null, revokedAt: null },
-        { revokedAt: this.clock.now() },
-      );
+    const revoked = await revokeInviteRow(Sql.pool(this.orm), tenantId, inviteId, this.clock.now());
     if (revoked === 0) throw notFound('Invitation');
   }
 
-  private async redeem(tx: EntityManager, applicant: Applicant, userId: string, now: Date): Promise<InviteRole> {
-    const invite = await tx.findOne(TenantInvite, {
-      tokenHash: sha256(applicant.inviteToken ?? ''),
-      tenantId: applicant.tenantId,
-    });
+  private async redeem(sql: Sql, applicant: Applicant, userId: string, now: Date): Promise<InviteRole> {
+    const invite = await findInviteByToken(sql, applicant.tenantId, sha256(applicant.inviteToken ?? ''));
     const usable =
       invite &&
       !invite.usedAt &&
@@ -140,11 +136,7 @@ export class TenantPolicies {
     if (!invite || !usable)
       throw registrationClosed('The invitation is unknown, used, revoked, expired or for another email');
     // The conditional update is the claim: of two sign-ups racing with one invitation, one wins.
-    const claimed = await tx.nativeUpdate(
-      TenantInvite,
-      { id: invite.id, usedAt: null },
-      { usedAt: now, usedBy: userId },
-    );
+    const claimed = await claimInvite(sql, invite.id, userId, now);
     if (claimed === 0) throw registrationClosed('The invitation has already been used');
     return invite.role === 'admin' ? 'admin' : 'user';
   }
@@ -158,15 +150,15 @@ export class TenantPolicies {
     };
   }
 
-  private createRow(tx: EntityManager, tenantId: string, now: Date): TenantRow {
-    const defaults = this.defaults(tenantId, now);
-    return tx.create(Tenant, {
+  /** The row of a tenant written for the first time, with the default policy. */
+  private newRow(tenantId: string, now: Date): TenantRow {
+    return {
       id: tenantId,
-      registration: defaults.registration,
+      registration: this.defaults(tenantId, now).registration,
       allowedEmailDomains: [],
       createdAt: now,
       updatedAt: now,
-    });
+    };
   }
 }
 

@@ -1,5 +1,5 @@
-import type { EntityManager } from '@routinely/db';
-import { User } from '../db/entities.js';
+import { type Orm, Sql } from '@routinely/db';
+import { findUser, findUserByEmail, type UserRow } from '../db/users-sql.js';
 import { normaliseEmail } from './accounts.js';
 
 export type UserLookupKey = { by: 'id'; value: string } | { by: 'email'; value: string };
@@ -7,7 +7,11 @@ export type UserLookupKey = { by: 'id'; value: string } | { by: 'email'; value: 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user of one tenant by id or email; an id that is no UUID finds nobody (PostgreSQL would reject it). */
-export async function findTenantUser(em: EntityManager, tenantId: string, key: UserLookupKey) {
-  if (key.by === 'email') return em.findOne(User, { email: normaliseEmail(key.value), tenantId });
-  return UUID.test(key.value) ? em.findOne(User, { id: key.value.toLowerCase(), tenantId }) : null;
+export async function findTenantUser(orm: Orm, tenantId: string, key: UserLookupKey): Promise<UserRow | undefined> {
+  const sql = Sql.pool(orm);
+  if (key.by === 'email') {
+    const user = await findUserByEmail(sql, normaliseEmail(key.value));
+    return user?.tenantId === tenantId ? user : undefined;
+  }
+  return UUID.test(key.value) ? findUser(sql, tenantId, key.value.toLowerCase()) : undefined;
 }

@@ -26,7 +26,7 @@ export function addAuthRpc(
     lookupUser: async (request, caller) => {
       if (!caller.tenantId) throw new AppError('validation_failed', 'The call carries no tenant');
       const { key } = parseRequest(lookupUserRequest, request);
-      const user = await findTenantUser(deps.orm.em.fork(), caller.tenantId, {
+      const user = await findTenantUser(deps.orm, caller.tenantId, {
         by: key.$case === 'email' ? 'email' : 'id',
         value: key.value,
       });

@@ -1,0 +1,60 @@
+import type { Sql } from '@routinely/db';
+
+/** A row of `refresh_tokens`: the sha256 of a token of a session's family; `usedAt` is set on rotation. */
+export interface RefreshTokenRow {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  userId: string;
+  tokenHash: string;
+  createdAt: Date;
+  usedAt: Date | null;
+}
+
+const SELECTED = `id, tenant_id as "tenantId", session_id as "sessionId", user_id as "userId",
+  token_hash as "tokenHash", created_at as "createdAt", used_at as "usedAt"`;
+
+type RawRefreshToken = Omit<RefreshTokenRow, 'createdAt' | 'usedAt'> & {
+  createdAt: string | Date;
+  usedAt: string | Date | null;
+};
+
+/** The driver hands timestamptz over as text; rows here carry Dates. */
+function parsed(raw: RawRefreshToken): RefreshTokenRow {
+  return { ...raw, createdAt: new Date(raw.createdAt), usedAt: raw.usedAt === null ? null : new Date(raw.usedAt) };
+}
+
+export async function insertRefreshToken(sql: Sql, row: RefreshTokenRow): Promise<void> {
+  await sql.rows(
+    `insert into refresh_tokens (id, tenant_id, session_id, user_id, token_hash, created_at, used_at)
+     values (?, ?, ?, ?, ?, ?, ?)`,
+    [row.id, row.tenantId, row.sessionId, row.userId, row.tokenHash, row.createdAt, row.usedAt],
+  );
+}
+
+/** The token with this hash; `owner` narrows it to one user's. */
+export async function findRefreshToken(
+  sql: Sql,
+  tokenHash: string,
+  owner?: { tenantId: string; userId: string },
+): Promise<RefreshTokenRow | undefined> {
+  const row = owner
+    ? await sql.first<RawRefreshToken>(
+        `select ${SELECTED} from refresh_tokens where token_hash = ? and tenant_id = ? and user_id = ?`,
+        [tokenHash, owner.tenantId, owner.userId],
+      )
+    : await sql.first<RawRefreshToken>(`select ${SELECTED} from refresh_tokens where token_hash = ?`, [tokenHash]);
+  return row && parsed(row);
+}
+
+/**
+ * Marks a token used if it is not yet: the atomic claim of a rotation (of two concurrent uses, one gets 1
+ * and the other 0).
+ */
+export async function claimRefreshToken(sql: Sql, id: string, usedAt: Date): Promise<number> {
+  const rows = await sql.rows('update refresh_tokens set used_at = ? where id = ? and used_at is null returning id', [
+    usedAt,
+    id,
+  ]);
+  return rows.length;
+}

@@ -1,0 +1,39 @@
+import type { Sql } from '@routinely/db';
+
+/** A row of `signing_keys` (system-wide, no tenant); the private key is sealed with the kid as associated data. */
+export interface SigningKeyRow {
+  kid: string;
+  publicJwk: Record<string, unknown>;
+  privateKey: string;
+  createdAt: Date;
+  retiredAt: Date | null;
+}
+
+/** Serialises first start across replicas until the transaction ends: only one of them generates the key. */
+export async function lockSigningKeys(sql: Sql): Promise<void> {
+  await sql.rows("select pg_advisory_xact_lock(hashtext('auth.signing_keys'))");
+}
+
+export async function countActiveSigningKeys(sql: Sql): Promise<number> {
+  const row = await sql.first<{ count: number }>(
+    'select count(*)::int as count from signing_keys where retired_at is null',
+  );
+  return row?.count ?? 0;
+}
+
+export async function insertSigningKey(sql: Sql, row: SigningKeyRow): Promise<void> {
+  await sql.rows(
+    'insert into signing_keys (kid, public_jwk, private_key, created_at, retired_at) values (?, ?::jsonb, ?, ?, ?)',
+    [row.kid, JSON.stringify(row.publicJwk), row.privateKey, row.createdAt, row.retiredAt],
+  );
+}
+
+/** The keys not retired, newest first. */
+export async function activeSigningKeys(sql: Sql): Promise<SigningKeyRow[]> {
+  const rows = await sql.rows<Omit<SigningKeyRow, 'createdAt'> & { createdAt: string | Date }>(
+    `select kid, public_jwk as "publicJwk", private_key as "privateKey", created_at as "createdAt",
+     retired_at as "retiredAt" from signing_keys where retired_at is null order by created_at desc`,
+  );
+  // The driver hands timestamptz over as text; rows here carry Dates (retired_at is null by the query).
+  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt), retiredAt: null }));
+}

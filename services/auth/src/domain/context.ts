@@ -1,0 +1,110 @@
+import {
+  type Clock,
+  fieldError,
+  type Principal,
+  requirePrincipal,
+  SESSION_COOKIE,
+  type TokenVerifier,
+} from '@routinely/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AuthConfig } from '../config.js';
+import type { AccountService, UserRow } from './accounts.js';
+import type { MfaService } from './mfa.js';
+import type { SessionService } from './sessions.js';
+import type { SsoAccounts } from './sso/sso-accounts.js';
+import type { SsoLogin } from './sso/sso-login.js';
+import type { SsoSessions } from './sso/sso-sessions.js';
+import type { SsoSignals } from './sso/sso-signals.js';
+import type { TenantPolicies } from './tenants.js';
+
+/** What the route plugins need, built once in buildService. */
+export interface AuthContext {
+  config: AuthConfig;
+  clock: Clock;
+  accounts: AccountService;
+  sessions: SessionService;
+  mfa: MfaService;
+  tenants: TenantPolicies;
+  sso: SsoLogin;
+  ssoSignals: SsoSignals;
+  ssoAccounts: SsoAccounts;
+  ssoSessions: SsoSessions;
+  /** This service's own access-token check, for routes that read a cookie without requiring one. */
+  verifyOwnToken: TokenVerifier;
+}
+
+/** The tenant a new account joins: the body's, else X-Tenant-ID, else the deployment's default. */
+export function requestTenant(config: AuthConfig, request: FastifyRequest, bodyTenant?: string): string {
+  if (bodyTenant) return bodyTenant.toLowerCase();
+  if (request.tenantId) {
+    if (!z.uuid().safeParse(request.tenantId).success) {
+      throw fieldError(['header', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
+    }
+    return request.tenantId;
+  }
+  return config.DEFAULT_TENANT_ID;
+}
+
+/** One cookie of the request (the platform parses cookies; its typing is not this package's dependency). */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const parsed = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  return parsed?.[name] || undefined;
+}
+
+/** The caller of a public route, if it carries a valid session (cookie or bearer); never an error. */
+export async function optionalCaller(ctx: AuthContext, request: FastifyRequest): Promise<Principal | null> {
+  const header = request.headers.authorization;
+  const token = header?.toLowerCase().startsWith('bearer ')
+    ? header.slice(7).trim()
+    : cookieOf(request, SESSION_COOKIE);
+  if (!token) return null;
+  try {
+    return await ctx.verifyOwnToken(token);
+  } catch {
+    return null;
+  }
+}
+
+/** The caller and their current row (403 when disabled): where every route on the signed-in account starts. */
+export async function signedIn(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  options?: { cached?: boolean },
+): Promise<{ principal: Principal; user: UserRow }> {
+  const principal = requirePrincipal(request);
+  return { principal, user: await ctx.accounts.current(principal.tenantId, principal.userId, options) };
+}
+
+function cookieAttributes(config: AuthConfig): string {
+  // A site served over https must never let its session cookie travel over plain http.
+  const secure =
+    config.COOKIE_SECURE || config.NODE_ENV === 'production' || config.PUBLIC_BASE_URL.startsWith('https:');
+  return `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** The web clients' session cookie: the access token, living as long as the token does. */
+export function setSessionCookie(reply: FastifyReply, config: AuthConfig, accessToken: string): void {
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${accessToken}; Max-Age=${config.ACCESS_TOKEN_TTL_SECONDS}; ${cookieAttributes(config)}`,
+  );
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: AuthConfig): void {
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${cookieAttributes(config)}`,
+  );
+}
+
+/** Binds a started SSO login to this browser (see LoginStates); lives as long as the login state. */
+export const SSO_FLOW_COOKIE = 'routinely_sso_flow';
+
+export function setFlowCookie(reply: FastifyReply, config: AuthConfig, token: string, maxAgeSeconds: number): void {
+  reply.header('set-cookie', `${SSO_FLOW_COOKIE}=${token}; Max-Age=${maxAgeSeconds}; ${cookieAttributes(config)}`);
+}
+
+export function clearFlowCookie(reply: FastifyReply, config: AuthConfig): void {
+  reply.header('set-cookie', `${SSO_FLOW_COOKIE}=; Max-Age=0; ${cookieAttributes(config)}`);
+}

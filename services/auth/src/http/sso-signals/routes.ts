@@ -1,0 +1,139 @@
+import { AppError, problemAnswers } from '@routinely/platform';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
+import { type AuthContext, clearSessionCookie, optionalCaller } from '../../domain/context.js';
+import { okSchema } from '../sessions/schemas.js';
+import { backChannelLogoutBody, backChannelLogoutError, frontChannelLogoutQuery, idpEventBody } from './schemas.js';
+
+const publicRoute = { auth: 'none' } as const;
+const tags = ['sso'];
+/** A transparent 1x1 GIF (43 bytes), the answer front-channel logout iframes expect. */
+const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+
+/** Exact bytes of IdP event bodies: the signature covers them, not a re-serialisation. */
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
+/** Logout and lifecycle signals sent by the provider (back-channel, front-channel, signed IdP events). */
+export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/auth/sso/back-channel-logout',
+      {
+        config: publicRoute,
+        // Every malformed request is the contract's 400 invalid_request, never a 422.
+        attachValidation: true,
+        schema: {
+          operationId: 'ssoBackChannelLogout',
+          tags,
+          summary: 'OIDC Back-Channel Logout 1.0 (form field logout_token)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: backChannelLogoutBody.nullish(),
+          response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
+            200: z.null().describe('Sessions ended'),
+            400: backChannelLogoutError,
+          },
+        },
+      },
+      async (request, reply) => {
+        ctx.sso.configured();
+        reply.header('cache-control', 'no-store');
+        const token = request.validationError ? undefined : request.body?.logout_token;
+        const result = token
+          ? await ctx.ssoSignals.backChannelLogout(token)
+          : { ok: false as const, reason: 'logout_token missing' };
+        if (!result.ok) {
+          request.log.info({ reason: result.reason }, 'back-channel logout refused');
+          return reply.status(400).send({ error: 'invalid_request' as const, error_description: result.reason });
+        }
+        return reply.status(200).send(null);
+      },
+    );
+
+    r.get(
+      '/auth/sso/front-channel-logout',
+      {
+        config: publicRoute,
+        schema: {
+          operationId: 'ssoFrontChannelLogout',
+          tags,
+          summary: "End the cookie's session (OIDC Front-Channel Logout); answers a 1x1 transparent GIF",
+          querystring: frontChannelLogoutQuery,
+          produces: ['image/gif'],
+          response: {
+            ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
+            200: z.custom<Buffer>().meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        ctx.sso.configured();
+        const caller = await optionalCaller(ctx, request);
+        await ctx.ssoSignals.frontChannelLogout(caller, request.query.sub);
+        clearSessionCookie(reply, ctx.config);
+        reply.header('cache-control', 'no-store');
+        return reply.type('image/gif').send(TRANSPARENT_GIF);
+      },
+    );
+
+    await app.register(async (signed) => {
+      // Replaces the platform's JSON parser for this route only: the signature needs the raw text.
+      signed.removeContentTypeParser('application/json');
+      signed.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+        rawBodies.set(request, String(body));
+        try {
+          done(null, JSON.parse(String(body)));
+        } catch {
+          // Unparsable bodies still reach the signature check (401 first); the schema then refuses them.
+          done(null, null);
+        }
+      });
+      signed.withTypeProvider<ZodTypeProvider>().post(
+        '/auth/sso/webhooks/idp-events',
+        {
+          config: publicRoute,
+          schema: {
+            operationId: 'receiveIdpEvent',
+            tags,
+            summary: 'Signed lifecycle events from the provider (X-IdP-Signature: t=<unix>,v1=<hex HMAC-SHA256>)',
+            headers: z.looseObject({
+              'x-idp-signature': z
+                .string()
+                .optional()
+                .describe(
+                  't=<unix seconds>,v1=<hex HMAC-SHA256(SSO_WEBHOOK_SECRET, t + "." + raw body)>; 300 s window',
+                ),
+            }),
+            body: idpEventBody,
+            response: {
+              ...problemAnswers({
+                not_authenticated: 'missing or invalid `X-IdP-Signature` (or outside its 300 s window)',
+                sso_unavailable: 'single sign-on is not configured',
+              }),
+              200: okSchema,
+            },
+          },
+          // The signature is checked before the body is validated: an unsigned caller learns nothing.
+          preValidation: async (request) => {
+            ctx.sso.configured();
+            const secret = ctx.config.SSO_WEBHOOK_SECRET;
+            const header = request.headers['x-idp-signature'];
+            const raw = rawBodies.get(request) ?? '';
+            const now = ctx.clock.now().getTime();
+            if (!secret || !verifyIdpSignature(typeof header === 'string' ? header : undefined, raw, secret, now)) {
+              throw new AppError('not_authenticated', 'Missing or invalid X-IdP-Signature');
+            }
+          },
+        },
+        async (request) => {
+          await ctx.ssoSignals.idpEvent(idpEventSchema.parse(request.body));
+          return { ok: true as const };
+        },
+      );
+    });
+  };
+}
