@@ -48,6 +48,8 @@ describe('local dates of a zone', () => {
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(isValidTimeZone('Europe/Berlin')).toBe(true);
     expect(isValidTimeZone('Mars/Olympus')).toBe(false);
+    // A fixed offset has no daylight-saving rules: never a person's or a calendar's zone.
+    expect(isValidTimeZone('+01:00')).toBe(false);
   });
 
   it('counts days and lists a month', () => {

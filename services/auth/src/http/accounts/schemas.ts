@@ -1,17 +1,9 @@
 import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
+import { isValidTimeZone } from '@routinely/time';
 import { z } from 'zod';
 import { newPasswordSchema } from '../../domain/passwords.js';
 
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-export const timezoneSchema = z.string().max(64).refine(isTimeZone, 'must be an IANA time zone');
+export const timezoneSchema = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');
 export const localeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 locale tag');
 export const shortText = (max: number) => z.string().trim().min(1).max(max);
 
