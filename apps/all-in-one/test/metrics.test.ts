@@ -84,6 +84,17 @@ describe('GET /metrics on the all-in-one', () => {
       );
       expect(sample(text, `routinely_db_pool_pending_acquires{service="${service}"}`)).toBe(0);
     }
+    // Every worker defined with defineWorker reports the age of its last pass (running ones: 0 or more).
+    for (const [service, worker] of [
+      ['task', 'import-worker'],
+      ['task', 'routine-worker'],
+      ['scheduler', 'schedule-runs'],
+      ['scheduler', 'schedule-conflicts'],
+    ]) {
+      expect(
+        sample(text, `routinely_worker_last_pass_age_seconds{service="${service}",worker="${worker}"}`),
+      ).toBeGreaterThanOrEqual(0);
+    }
     expect(sample(text, 'routinely_delivery_dead_letters')).toBe(0);
     expect(text).toContain('# TYPE routinely_delivery_attempts_total counter');
     expect(text).toContain('# TYPE routinely_reminder_fire_lag_seconds histogram');

@@ -13,5 +13,5 @@ export * from './metrics.js';
 export * from './outbox.js';
 export * from './outbox-backlog.js';
 export * from './outbox-sql.js';
-export { startConsumer } from './start-consumer.js';
+export { consumerSubscriptions, startConsumer } from './start-consumer.js';
 export * from './transport.js';

@@ -13,3 +13,22 @@ export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps):
     (deliveries) => deliverBurst(consumer, deps, deliveries),
   );
 }
+
+/**
+ * A service's consumer subscriptions as one background part (`backgroundOf` in @routinely/platform): subscribed
+ * at start, each stopped at stop.
+ */
+export function consumerSubscriptions(subscribe: () => Promise<Subscription[]>): {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+} {
+  let subscriptions: Subscription[] = [];
+  return {
+    start: async () => {
+      subscriptions = await subscribe();
+    },
+    stop: async () => {
+      for (const subscription of subscriptions.splice(0)) await subscription.stop();
+    },
+  };
+}

@@ -1,3 +1,4 @@
+export * from './background.js';
 export * from './auth/permissions.js';
 export * from './auth/revocations.js';
 export * from './auth/tokens.js';
@@ -26,4 +27,5 @@ export * from './route-table.js';
 export * from './secret-box.js';
 export * from './service.js';
 export * from './tracing.js';
+export * from './worker.js';
 export * from './worker-heartbeat.js';

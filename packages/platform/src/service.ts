@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceName } from './route-table.js';
+import type { Worker } from './worker.js';
 
 /**
  * What every service hands to whoever hosts it: the all-in-one process (all six behind one listener) or
@@ -16,6 +17,8 @@ export interface ServiceInstance {
   addGrpc?: (server: RpcServiceRegistry) => void;
   /** Readiness checks, by name. */
   readiness: Record<string, () => Promise<void>>;
+  /** Its background workers (`defineWorker`): the host publishes their heartbeats as metrics. */
+  backgroundWorkers?: readonly Worker[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }

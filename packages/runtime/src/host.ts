@@ -8,7 +8,7 @@ import {
   startRpcServer,
   stopRpcServer,
 } from '@routinely/grpc';
-import { type Clock, type Logger, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
+import { type Clock, type Logger, observeWorkers, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import type { FastifyInstance } from 'fastify';
 import { hostConfigSchema } from './host-config.js';
@@ -122,6 +122,7 @@ export async function startHost(options: {
       metrics: config.METRICS_ENABLED,
     });
     for (const service of started) await service.start();
+    for (const service of started) unobserve.push(observeWorkers(service.name, service.backgroundWorkers ?? []));
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

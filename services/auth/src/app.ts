@@ -2,6 +2,7 @@ import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
 import {
+  backgroundOf,
   type Clock,
   createTokenVerifier,
   JwksCache,
@@ -117,16 +118,17 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
       },
     },
     jwks: () => keys.jwks(),
-    async start() {
-      await keys.load();
-      const restored = await ctx.sessions.restoreRevocations();
-      if (restored > 0) logger.info({ restored }, 'restored recent session revocations');
-      await hasher.warmUp();
-      ctx.sso.warmUp();
-      relay.start();
-    },
-    async stop() {
-      await relay.stop();
-    },
+    ...backgroundOf([
+      {
+        start: async () => {
+          await keys.load();
+          const restored = await ctx.sessions.restoreRevocations();
+          if (restored > 0) logger.info({ restored }, 'restored recent session revocations');
+          await hasher.warmUp();
+          ctx.sso.warmUp();
+        },
+      },
+      relay,
+    ]),
   };
 }

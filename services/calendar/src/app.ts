@@ -1,7 +1,7 @@
 import { databaseReady, type Orm } from '@routinely/db';
 import { type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import type { Clock, Logger, ServiceInstance, ServiceName } from '@routinely/platform';
+import { backgroundOf, type Clock, type Logger, type ServiceInstance, type ServiceName } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { AuthUserDirectory } from './adapters/auth-user-directory.js';
 import type { CalendarConfig } from './config.js';
@@ -59,12 +59,6 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
     readiness: {
       database: () => databaseReady(deps.orm),
     },
-    async start() {
-      relay.start();
-    },
-    async stop() {
-      await relay.stop();
-      if (ownsDirectory) userDirectory.close?.();
-    },
+    ...backgroundOf([{ stop: () => (ownsDirectory ? userDirectory.close?.() : undefined) }, relay]),
   };
 }

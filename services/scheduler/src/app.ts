@@ -1,8 +1,15 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
+import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
-import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
+import {
+  backgroundOf,
+  type Clock,
+  defineWorker,
+  type Logger,
+  type ServiceInstance,
+  type ServiceName,
+} from '@routinely/platform';
 import { expandWorkingTime } from '@routinely/scheduling';
 import { GrpcTaskGateway } from './adapters/task-client.js';
 import { TaskImportQuotas } from './adapters/task-import-quota.js';
@@ -104,7 +111,10 @@ export function buildService(deps: SchedulerServiceDeps) {
     { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
     logger,
   );
-  const pacer = new Pacer('schedule-runs', () => worker.pass(), deps.clock, deps.config.SCHEDULER_RUN_POLL_MS, logger);
+  const runWorker = defineWorker(
+    { name: 'schedule-runs', pollMs: deps.config.SCHEDULER_RUN_POLL_MS, pass: () => worker.pass() },
+    { clock: deps.clock, logger },
+  );
   const runs = new RunService({
     clock: deps.clock,
     orm: deps.orm,
@@ -114,7 +124,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     tasks,
     engine,
     leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
-    wake: () => pacer.wake(),
+    wake: () => runWorker.wake(),
   });
   const conflicts = new ConflictWorker(
     deps.orm,
@@ -132,12 +142,9 @@ export function buildService(deps: SchedulerServiceDeps) {
     { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
     logger,
   );
-  const conflictPacer = new Pacer(
-    'schedule-conflicts',
-    () => conflicts.pass(),
-    deps.clock,
-    deps.config.SCHEDULER_RUN_POLL_MS,
-    logger,
+  const conflictWorker = defineWorker(
+    { name: 'schedule-conflicts', pollMs: deps.config.SCHEDULER_RUN_POLL_MS, pass: () => conflicts.pass() },
+    { clock: deps.clock, logger },
   );
   const capture = new CaptureService({
     clock: deps.clock,
@@ -148,7 +155,6 @@ export function buildService(deps: SchedulerServiceDeps) {
   });
   const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks, placements });
   const reflow = new ReflowService(runs, tasks);
-  let subscriptions: Subscription[] = [];
 
   return {
     name: 'scheduler',
@@ -171,29 +177,25 @@ export function buildService(deps: SchedulerServiceDeps) {
     },
     /** The domain services, for tests and the engine of the next issue. */
     domain: { settings, usage, providers, runs, outcomes },
-    start: async () => {
-      await outcomes.announce();
-      relay.start();
-      pacer.start();
-      conflictPacer.start();
-      subscriptions = await subscribeConsumers({
-        orm: deps.orm,
-        transport: deps.transport,
-        logger,
-        clock: deps.clock,
-        runs,
-        onConflictCheck: () => conflictPacer.wake(),
-        onRunQueued: () => pacer.wake(),
-      });
-    },
-    stop: async () => {
-      for (const s of subscriptions) await s.stop();
-      subscriptions = [];
-      await pacer.stop();
-      await conflictPacer.stop();
-      tasks.close();
-      importQuotas.close();
-      await relay.stop();
-    },
+    backgroundWorkers: [runWorker, conflictWorker],
+    ...backgroundOf([
+      { stop: () => tasks.close() },
+      { stop: () => importQuotas.close() },
+      { start: () => outcomes.announce() },
+      relay,
+      runWorker,
+      conflictWorker,
+      consumerSubscriptions(() =>
+        subscribeConsumers({
+          orm: deps.orm,
+          transport: deps.transport,
+          logger,
+          clock: deps.clock,
+          runs,
+          onConflictCheck: () => conflictWorker.wake(),
+          onRunQueued: () => runWorker.wake(),
+        }),
+      ),
+    ]),
   } satisfies ServiceInstance & Record<string, unknown>;
 }

@@ -1,7 +1,14 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
+import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, type ServiceInstance, type ServiceName } from '@routinely/platform';
+import {
+  backgroundOf,
+  type Clock,
+  defineWorker,
+  type Logger,
+  type ServiceInstance,
+  type ServiceName,
+} from '@routinely/platform';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
@@ -56,32 +63,29 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const capture = new Capture(deps.orm, deps.clock);
   const feeds = new CalendarFeeds(deps.orm, deps.clock, deps.config.PUBLIC_BASE_URL);
   // Up to 50 series per pass, one transaction each; a pass that hit the limit runs again at once.
-  const routinePacer = new Pacer(
-    'routine-worker',
-    async () => ({ more: (await routines.fillDue(50)) >= 50, nextAt: null }),
-    deps.clock,
-    deps.config.ROUTINE_FILL_POLL_MS,
-    logger,
+  const routineWorker = defineWorker(
+    {
+      name: 'routine-worker',
+      pollMs: deps.config.ROUTINE_FILL_POLL_MS,
+      pass: async () => ({ more: (await routines.fillDue(50)) >= 50, nextAt: null }),
+    },
+    { clock: deps.clock, logger },
   );
   const importQuota = new ImportQuota(deps.clock, {
     perHour: deps.config.IMPORT_QUOTA_PER_HOUR,
     perDay: deps.config.IMPORT_QUOTA_PER_DAY,
   });
   const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
-  const worker = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
-  const importPacer = new Pacer(
-    'import-worker',
-    () => worker.pass(),
-    deps.clock,
-    deps.config.IMPORT_WORKER_POLL_MS,
-    logger,
+  const imports = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
+  const importWorker = defineWorker(
+    { name: 'import-worker', pollMs: deps.config.IMPORT_WORKER_POLL_MS, pass: () => imports.pass() },
+    { clock: deps.clock, logger },
   );
-  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importPacer);
+  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importWorker);
   const calendar = new CalendarService(deps.orm, deps.clock, tasks);
   const peers = new DashboardPeers(deps.grpcAddress, deps.internalAuth, deps.config.DASHBOARD_CALL_DEADLINE_MS);
   const dashboard = new DashboardSummaryReader(deps.orm, deps.clock, peers, logger);
   const health = new AdminHealth(deps.orm, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS);
-  let subscriptions: Subscription[] = [];
 
   return {
     name: 'task',
@@ -102,19 +106,13 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     readiness: {
       database: () => databaseReady(deps.orm),
     },
-    start: async () => {
-      relay.start();
-      importPacer.start();
-      routinePacer.start();
-      subscriptions = await subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger });
-    },
-    stop: async () => {
-      for (const subscription of subscriptions) await subscription.stop();
-      subscriptions = [];
-      await importPacer.stop();
-      await routinePacer.stop();
-      await relay.stop();
-      peers.close();
-    },
+    backgroundWorkers: [importWorker, routineWorker],
+    ...backgroundOf([
+      { stop: () => peers.close() },
+      relay,
+      importWorker,
+      routineWorker,
+      consumerSubscriptions(() => subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger })),
+    ]),
   };
 }
