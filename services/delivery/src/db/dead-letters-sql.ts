@@ -1,4 +1,4 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 
 /**
@@ -6,16 +6,12 @@ import type { Owner } from '@routinely/platform';
  * there. The delete takes the row lock, so of racing requeues exactly one gets the row: the others wait for
  * it to commit and then find nothing to delete.
  */
-export async function takeDeadLetter(em: EntityManager, owner: Owner, dlqId: string): Promise<string | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ delivery_id: string }[]>(
-      'delete from dead_letters where id = ? and tenant_id = ? and user_id = ? returning delivery_id',
-      [dlqId, owner.tenantId, owner.userId],
-      'all',
-      em.getTransactionContext(),
-    );
-  return rows[0]?.delivery_id ?? null;
+export async function takeDeadLetter(sql: Sql, owner: Owner, dlqId: string): Promise<string | null> {
+  const row = await sql.first<{ delivery_id: string }>(
+    'delete from dead_letters where id = ? and tenant_id = ? and user_id = ? returning delivery_id',
+    [dlqId, owner.tenantId, owner.userId],
+  );
+  return row?.delivery_id ?? null;
 }
 
 /** A delivery given up on: it waits in the owner's dead-letter queue for a requeue. */

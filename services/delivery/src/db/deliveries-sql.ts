@@ -1,7 +1,7 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel } from './entities.js';
+import type { Channel } from '../domain/values.js';
+import type { UnboundSecret } from './endpoints-sql.js';
 
 /** A claimed delivery as the worker reads it. */
 export interface ClaimedDelivery {
@@ -52,8 +52,8 @@ const INSERT_NEW = `insert into deliveries
     ?::int[], ?::timestamptz[])
     as n(id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload, max_attempts, at)`;
 
-/** The bindings of INSERT_NEW (arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that). */
-function columnsOf(rows: readonly NewDelivery[]): never[] {
+/** The bindings of INSERT_NEW: one array per column (arrays bind as PostgreSQL arrays). */
+function columnsOf(rows: readonly NewDelivery[]): unknown[][] {
   return [
     rows.map((r) => r.id),
     rows.map((r) => r.tenant_id),
@@ -66,7 +66,7 @@ function columnsOf(rows: readonly NewDelivery[]): never[] {
     rows.map((r) => JSON.stringify(r.payload)),
     rows.map((r) => r.max_attempts),
     rows.map((r) => r.created_at),
-  ] as never[];
+  ];
 }
 
 export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): Promise<void> {
@@ -80,18 +80,18 @@ export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): 
  * before the first deliveries of a burst can be claimed (ADR 081).
  */
 export async function recordFiring(
-  trx: Knex,
+  sql: Sql,
   reminderIds: readonly string[],
   deliveries: readonly NewDelivery[],
   now: Date,
   wakeupChannel: string,
 ): Promise<void> {
-  await trx.raw(
+  await sql.rows(
     `with inserted as (${INSERT_NEW} returning id),
      fired as (
        update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[]) returning id)
      select pg_notify(?, 'deliveries') where exists (select 1 from inserted)`,
-    [...columnsOf(deliveries), now, now, reminderIds, wakeupChannel] as never, // an array binds as uuid[]
+    [...columnsOf(deliveries), now, now, reminderIds, wakeupChannel],
   );
 }
 
@@ -176,4 +176,16 @@ export async function recordSentTries(sql: Sql, tries: readonly SentTry[]): Prom
       tries.map((t) => t.latencyMs),
     ], // arrays bind as PostgreSQL arrays
   );
+}
+
+/** Deliveries whose secret (signed ahead for their retries) is still sealed in the unbound `v0` form. */
+export function unboundDeliverySecrets(sql: Sql): Promise<UnboundSecret[]> {
+  return sql.rows<UnboundSecret>(
+    `select id, endpoint_id as owner, secret_sealed from deliveries where secret_sealed like 'v0.%'`,
+  );
+}
+
+/** Replaces a delivery's sealed secret, unless it changed since it was read (`was`). */
+export async function resealDeliverySecret(sql: Sql, id: string, sealed: string, was: string): Promise<void> {
+  await sql.rows('update deliveries set secret_sealed = ? where id = ? and secret_sealed = ?', [sealed, id, was]);
 }

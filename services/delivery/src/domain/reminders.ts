@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -54,7 +54,7 @@ export async function applyTaskEvents(
   inEventSpan: EventStep = runStep,
 ): Promise<boolean> {
   const taskIds = [...new Set(events.map((event) => event.data.task.id))].sort();
-  await lockTasks(em, taskIds);
+  await lockTasks(Sql.within(em), taskIds);
   const reminders = new Map(
     (await em.find(Reminder, { taskId: { $in: taskIds } })).map((reminder) => [reminder.taskId, reminder]),
   );
@@ -143,22 +143,24 @@ export interface UpcomingReminder {
 }
 
 export async function upcomingReminders(
-  em: EntityManager,
+  orm: Orm,
   owner: Owner,
   days: number,
   limit: number,
   clock: Clock,
 ): Promise<UpcomingReminder[]> {
   const now = clock.now();
-  const rows = await em.find(
-    Reminder,
-    {
-      tenantId: owner.tenantId,
-      userId: owner.userId,
-      status: 'scheduled',
-      remindAt: { $gte: now, $lte: new Date(now.getTime() + days * 86_400_000) },
-    },
-    { orderBy: { remindAt: 'asc' }, limit },
+  const rows = await Sql.transaction(orm, (_sql, em) =>
+    em.find(
+      Reminder,
+      {
+        tenantId: owner.tenantId,
+        userId: owner.userId,
+        status: 'scheduled',
+        remindAt: { $gte: now, $lte: new Date(now.getTime() + days * 86_400_000) },
+      },
+      { orderBy: { remindAt: 'asc' }, limit },
+    ),
   );
   return rows.map((r) => ({
     reminder_id: r.id,
