@@ -1,7 +1,8 @@
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel } from '../domain/values.js';
+import type { Channel, DeliveryStatus } from '../domain/values.js';
 import type { UnboundSecret } from './endpoints-sql.js';
+import type { DeliveryRow } from './entities.js';
 
 /** A claimed delivery as the worker reads it. */
 export interface ClaimedDelivery {
@@ -188,4 +189,81 @@ export function unboundDeliverySecrets(sql: Sql): Promise<UnboundSecret[]> {
 /** Replaces a delivery's sealed secret, unless it changed since it was read (`was`). */
 export async function resealDeliverySecret(sql: Sql, id: string, sealed: string, was: string): Promise<void> {
   await sql.rows('update deliveries set secret_sealed = ? where id = ? and secret_sealed = ?', [sealed, id, was]);
+}
+
+/** The columns of a delivery under their property names (timestamps arrive as text, see `deliveryOf`). */
+const DELIVERY = `id, tenant_id as "tenantId", user_id as "userId", reminder_id as "reminderId",
+  endpoint_id as "endpointId", channel, event, event_id as "eventId", payload, secret_sealed as "secretSealed",
+  status, attempts, max_attempts as "maxAttempts", next_attempt_at as "nextAttemptAt", lease_until as "leaseUntil",
+  lease_token as "leaseToken", last_status_code as "lastStatusCode", last_error as "lastError",
+  last_attempt_at as "lastAttemptAt", delivered_at as "deliveredAt", created_at as "createdAt",
+  updated_at as "updatedAt"`;
+
+type MaybeTimes = 'nextAttemptAt' | 'leaseUntil' | 'lastAttemptAt' | 'deliveredAt';
+type RawDelivery = Omit<DeliveryRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
+  Record<MaybeTimes, string | Date | null> &
+  Record<'createdAt' | 'updatedAt', string | Date>;
+
+const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
+const deliveryOf = (raw: RawDelivery): DeliveryRow => ({
+  ...raw,
+  nextAttemptAt: when(raw.nextAttemptAt),
+  leaseUntil: when(raw.leaseUntil),
+  lastAttemptAt: when(raw.lastAttemptAt),
+  deliveredAt: when(raw.deliveredAt),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** What the delivery log can be narrowed to. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  channel?: Channel | undefined;
+  reminder_id?: string | undefined;
+  event_id?: string | undefined;
+}
+
+/** A page of the owner's deliveries, newest first, with how many match in all. */
+export async function ownerDeliveries(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  filter: DeliveryFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: DeliveryRow[]; total: number }> {
+  const where = ['tenant_id = ?', 'user_id = ?'];
+  const params: unknown[] = [owner.tenantId, owner.userId];
+  for (const [column, value] of [
+    ['status', filter.status],
+    ['channel', filter.channel],
+    ['reminder_id', filter.reminder_id],
+    ['event_id', filter.event_id],
+  ] as const) {
+    if (!value) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
+  }
+  const matching = `from deliveries where ${where.join(' and ')}`;
+  const [rows, count] = await Promise.all([
+    sql.rows<RawDelivery>(`select ${DELIVERY} ${matching} order by created_at desc, id desc limit ? offset ?`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]),
+    sql.first<{ n: number }>(`select count(*)::int as n ${matching}`, params),
+  ]);
+  return { items: rows.map(deliveryOf), total: count?.n ?? 0 };
+}
+
+/** The owner's delivery `id`; undefined when there is none (or it is someone else's). */
+export async function ownerDelivery(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  const row = await sql.first<RawDelivery>(
+    `select ${DELIVERY} from deliveries where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && deliveryOf(row);
 }

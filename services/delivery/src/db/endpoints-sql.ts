@@ -1,5 +1,43 @@
 import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import type { WebhookEndpointRow } from './entities.js';
+
+/** The columns of an endpoint under their property names (timestamps arrive as text, see `endpointOf`). */
+const ENDPOINT = `id, tenant_id as "tenantId", user_id as "userId", name, url, description, enabled,
+  max_attempts as "maxAttempts", fallback_to_email as "fallbackToEmail", secret_sealed as "secretSealed",
+  secret_preview as "secretPreview", consecutive_failures as "consecutiveFailures",
+  circuit_open_until as "circuitOpenUntil", events, created_at as "createdAt", updated_at as "updatedAt"`;
+
+type RawEndpoint = Omit<WebhookEndpointRow, 'circuitOpenUntil' | 'createdAt' | 'updatedAt'> & {
+  circuitOpenUntil: string | Date | null;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+};
+
+const endpointOf = (raw: RawEndpoint): WebhookEndpointRow => ({
+  ...raw,
+  circuitOpenUntil: raw.circuitOpenUntil === null ? null : new Date(raw.circuitOpenUntil),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** The owner's endpoints, oldest first. */
+export async function ownerEndpoints(sql: Sql, owner: Owner): Promise<WebhookEndpointRow[]> {
+  const rows = await sql.rows<RawEndpoint>(
+    `select ${ENDPOINT} from webhook_endpoints where tenant_id = ? and user_id = ? order by created_at, id`,
+    [owner.tenantId, owner.userId],
+  );
+  return rows.map(endpointOf);
+}
+
+/** The owner's endpoint `id`; undefined when there is none (or it is someone else's). */
+export async function ownerEndpoint(sql: Sql, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  const row = await sql.first<RawEndpoint>(
+    `select ${ENDPOINT} from webhook_endpoints where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && endpointOf(row);
+}
 
 /** Takes the owner's endpoint lock for the rest of the transaction and counts the owner's endpoints. */
 export async function lockAndCountEndpoints(sql: Sql, owner: Owner): Promise<number> {

@@ -27,3 +27,28 @@ export async function countScheduledReminders(
   );
   return row?.n ?? 0;
 }
+
+/** A scheduled reminder as the upcoming list shows it. */
+export interface UpcomingReminderRow {
+  id: string;
+  task_id: string;
+  task: Record<string, unknown>;
+  remind_at: Date;
+  channels: string[];
+}
+
+/** The owner's scheduled reminders due in [from, to], soonest first. */
+export async function ownerUpcomingReminders(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  window: { from: Date; to: Date },
+  limit: number,
+): Promise<UpcomingReminderRow[]> {
+  const rows = await sql.rows<Omit<UpcomingReminderRow, 'remind_at'> & { remind_at: string | Date }>(
+    `select id, task_id, task, remind_at, channels from reminders
+     where tenant_id = ? and user_id = ? and status = 'scheduled' and remind_at >= ? and remind_at <= ?
+     order by remind_at limit ?`,
+    [owner.tenantId, owner.userId, window.from, window.to, limit],
+  );
+  return rows.map((raw) => ({ ...raw, remind_at: new Date(raw.remind_at) }));
+}

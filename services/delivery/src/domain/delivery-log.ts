@@ -2,11 +2,11 @@ import { type EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { takeDeadLetter } from '../db/dead-letters-sql.js';
+import { ownerDeadLetters, takeDeadLetter } from '../db/dead-letters-sql.js';
+import { type DeliveryFilter, ownerDeliveries } from '../db/deliveries-sql.js';
 import { DeadLetter, type DeadLetterRow, Delivery, type DeliveryRow } from '../db/entities.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
 import type { DeliveryContext } from './context.js';
-import type { Channel, DeliveryStatus } from './values.js';
 
 /** A delivery as stored: one target of one firing (or a requeue) and where its tries stand. */
 export type DeliveryRecord = DeliveryRow;
@@ -18,36 +18,15 @@ export interface Page {
   offset: number;
 }
 
-export interface DeliveryFilter {
-  status?: DeliveryStatus | undefined;
-  channel?: Channel | undefined;
-  reminder_id?: string | undefined;
-  event_id?: string | undefined;
+export type { DeliveryFilter };
+
+/** A page of the owner's deliveries, newest first. */
+export function listDeliveries(ctx: DeliveryContext, owner: Owner, filter: DeliveryFilter, page: Page) {
+  return ownerDeliveries(Sql.pool(ctx.orm), owner, filter, page);
 }
 
-/** The owner's deliveries in `em`'s unit of work, newest first (`deliveryPage` is the route's). */
-export async function listDeliveries(em: EntityManager, owner: Owner, filter: DeliveryFilter, page: Page) {
-  const where = {
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.channel ? { channel: filter.channel } : {}),
-    ...(filter.reminder_id ? { reminderId: filter.reminder_id } : {}),
-    ...(filter.event_id ? { eventId: filter.event_id } : {}),
-  };
-  const [items, total] = await em.findAndCount(Delivery, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: page.limit,
-    offset: page.offset,
-  });
-  return { items, total };
-}
-
-export function deliveryPage(ctx: DeliveryContext, owner: Owner, filter: DeliveryFilter, page: Page) {
-  return Sql.transaction(ctx.orm, (_sql, em) => listDeliveries(em, owner, filter, page));
-}
-
-export async function findDelivery(em: EntityManager, owner: Owner, id: string): Promise<DeliveryRow> {
+/** The owner's delivery as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
+async function deliveryIn(em: EntityManager, owner: Owner, id: string): Promise<DeliveryRow> {
   const row = await em.findOne(Delivery, { id, tenantId: owner.tenantId, userId: owner.userId });
   if (!row) throw notFound('Delivery');
   return row;
@@ -59,7 +38,7 @@ export async function findDelivery(em: EntityManager, owner: Owner, id: string):
  */
 export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string): Promise<DeliveryRow> {
   return Sql.transaction(ctx.orm, async (sql, tx) => {
-    const row = await findDelivery(tx, owner, id);
+    const row = await deliveryIn(tx, owner, id);
     const now = ctx.clock.now();
     Object.assign(row, {
       status: 'pending',
@@ -78,17 +57,9 @@ export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string):
   });
 }
 
-export async function listDeadLetters(em: EntityManager, owner: Owner, page: Page) {
-  const [items, total] = await em.findAndCount(
-    DeadLetter,
-    { tenantId: owner.tenantId, userId: owner.userId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset },
-  );
-  return { items, total };
-}
-
-export function deadLetterPage(ctx: DeliveryContext, owner: Owner, page: Page) {
-  return Sql.transaction(ctx.orm, (_sql, em) => listDeadLetters(em, owner, page));
+/** A page of the owner's dead letters, newest first. */
+export function listDeadLetters(ctx: DeliveryContext, owner: Owner, page: Page) {
+  return ownerDeadLetters(Sql.pool(ctx.orm), owner, page);
 }
 
 /** State table: the dead-letter row is removed and a fresh pending delivery (new id) is inserted. */

@@ -3,7 +3,7 @@ import type { Owner } from '@routinely/platform';
 import { AppError, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { lockAndCountEndpoints } from '../db/endpoints-sql.js';
+import { lockAndCountEndpoints, ownerEndpoint, ownerEndpoints } from '../db/endpoints-sql.js';
 import { DeliveryAttempt, WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
 import type { DeliveryContext } from './context.js';
 import type { EventType } from './event-types.js';
@@ -36,20 +36,20 @@ async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
 }
 
 export function listEndpoints(ctx: DeliveryContext, owner: Owner): Promise<Endpoint[]> {
-  return Sql.transaction(ctx.orm, (_sql, em) =>
-    em.find(WebhookEndpoint, owner, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-  );
+  return ownerEndpoints(Sql.pool(ctx.orm), owner);
 }
 
-/** The owner's endpoint in the caller's unit of work; not found (404) when it is not the owner's. */
-export async function endpointOf(em: EntityManager, owner: Owner, id: string): Promise<Endpoint> {
-  const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
+export async function findEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<Endpoint> {
+  const row = await ownerEndpoint(Sql.pool(ctx.orm), owner, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
 
-export function findEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<Endpoint> {
-  return Sql.transaction(ctx.orm, (_sql, em) => endpointOf(em, owner, id));
+/** The owner's endpoint as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
+async function endpointIn(em: EntityManager, owner: Owner, id: string): Promise<Endpoint> {
+  const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
 }
 
 export async function createEndpoint(ctx: DeliveryContext, owner: Owner, input: EndpointInput) {
@@ -97,7 +97,7 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
     await checkUrl(patch.url, ctx.policy);
   }
   return Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointOf(em, owner, id);
+    const row = await endpointIn(em, owner, id);
     if (patch.url !== undefined) {
       // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
       if (patch.url !== row.url) {
@@ -121,7 +121,7 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
 /** New secret for new deliveries at once; retries already signed keep theirs (ADR 040). */
 export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: string) {
   return Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointOf(em, owner, id);
+    const row = await endpointIn(em, owner, id);
     const secret = newWebhookSecret();
     row.secretSealed = ctx.box.seal(secret, row.id);
     row.secretPreview = secretPreview(secret);
@@ -135,7 +135,7 @@ export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: strin
 
 export async function deleteEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<void> {
   await Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointOf(em, owner, id);
+    const row = await endpointIn(em, owner, id);
     em.remove(row);
     // Test sends are reachable only through their endpoint; deliveries keep their attempts log.
     await em.nativeDelete(DeliveryAttempt, { endpointId: id, deliveryId: null, tenantId: owner.tenantId });

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deliveryWithAttempts } from '../../domain/attempt-log.js';
 import type { DeliveryContext } from '../../domain/context.js';
-import { deadLetterPage, deliveryPage, redeliver, requeue } from '../../domain/delivery-log.js';
+import { listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
 import { upcomingReminders } from '../../domain/reminders.js';
 import { toAttemptLogEntry } from '../webhook-attempts/schemas.js';
 import {
@@ -58,7 +58,7 @@ export function reminderRoutes(ctx: DeliveryContext & { onRequeued: () => void }
       },
       async (request) => {
         const { limit, offset, ...filter } = request.query;
-        const { items, total } = await deliveryPage(ctx, ownerOf(request), filter, { limit, offset });
+        const { items, total } = await listDeliveries(ctx, ownerOf(request), filter, { limit, offset });
         return { items: items.map(toDelivery), total, limit, offset };
       },
     );
@@ -115,7 +115,7 @@ export function reminderRoutes(ctx: DeliveryContext & { onRequeued: () => void }
       },
       async (request) => {
         const { limit, offset } = request.query;
-        const { items, total } = await deadLetterPage(ctx, ownerOf(request), { limit, offset });
+        const { items, total } = await listDeadLetters(ctx, ownerOf(request), { limit, offset });
         return { items: items.map(toDeadLetter), total, limit, offset };
       },
     );

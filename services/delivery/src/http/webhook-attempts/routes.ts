@@ -2,7 +2,7 @@ import type { Permission } from '@routinely/platform';
 import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { endpointAttemptPage } from '../../domain/attempt-log.js';
+import { attemptsOfEndpoint } from '../../domain/attempt-log.js';
 import type { DeliveryContext } from '../../domain/context.js';
 import { endpointParams } from '../webhooks/schemas.js';
 import { endpointAttempt, toEndpointAttempt } from './schemas.js';
@@ -30,7 +30,7 @@ export function webhookAttemptRoutes(ctx: DeliveryContext): FastifyPluginAsync {
       },
       async (request) => {
         const { limit, offset } = request.query;
-        const page = await endpointAttemptPage(ctx, ownerOf(request), request.params.endpoint_id, {
+        const page = await attemptsOfEndpoint(ctx, ownerOf(request), request.params.endpoint_id, {
           limit,
           offset,
         });
