@@ -1,5 +1,65 @@
 import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import type { IntegrationRow } from './entities.js';
+
+/** The columns of an integration under their property names (timestamps arrive as text, see `integrationOf`). */
+const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider, status, account_email as "accountEmail",
+  last_error as "lastError", last_synced_at as "lastSyncedAt", access_token_sealed as "accessTokenSealed",
+  refresh_token_sealed as "refreshTokenSealed", access_expires_at as "accessExpiresAt", sync_cursor as "syncCursor",
+  oauth_state_hash as "oauthStateHash", oauth_state_expires_at as "oauthStateExpiresAt",
+  oauth_verifier_sealed as "oauthVerifierSealed", oauth_return_url as "oauthReturnUrl", channel_id as "channelId",
+  channel_resource_id as "channelResourceId", channel_secret_sealed as "channelSecretSealed",
+  push_expires_at as "pushExpiresAt", next_sync_at as "nextSyncAt", sync_lease_until as "syncLeaseUntil",
+  sync_lease_holder as "syncLeaseHolder", created_at as "createdAt", updated_at as "updatedAt"`;
+
+type MaybeTimes =
+  | 'lastSyncedAt'
+  | 'accessExpiresAt'
+  | 'oauthStateExpiresAt'
+  | 'pushExpiresAt'
+  | 'nextSyncAt'
+  | 'syncLeaseUntil';
+type RawIntegration = Omit<IntegrationRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
+  Record<MaybeTimes, string | Date | null> &
+  Record<'createdAt' | 'updatedAt', string | Date>;
+
+const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
+const integrationOf = (raw: RawIntegration): IntegrationRow => ({
+  ...raw,
+  lastSyncedAt: when(raw.lastSyncedAt),
+  accessExpiresAt: when(raw.accessExpiresAt),
+  oauthStateExpiresAt: when(raw.oauthStateExpiresAt),
+  pushExpiresAt: when(raw.pushExpiresAt),
+  nextSyncAt: when(raw.nextSyncAt),
+  syncLeaseUntil: when(raw.syncLeaseUntil),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** An integration by id; undefined when it is gone. */
+export async function integrationById(sql: Sql, id: string): Promise<IntegrationRow | undefined> {
+  const row = await sql.first<RawIntegration>(`select ${INTEGRATION} from integrations where id = ?`, [id]);
+  return row && integrationOf(row);
+}
+
+/** The owner's integration `id`; undefined when there is none (or it is someone else's). */
+export async function ownerIntegration(sql: Sql, owner: Owner, id: string): Promise<IntegrationRow | undefined> {
+  const row = await sql.first<RawIntegration>(
+    `select ${INTEGRATION} from integrations where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && integrationOf(row);
+}
+
+/** The owner's integrations, oldest first. */
+export async function ownerIntegrations(sql: Sql, owner: Owner): Promise<IntegrationRow[]> {
+  const rows = await sql.rows<RawIntegration>(
+    `select ${INTEGRATION} from integrations where tenant_id = ? and user_id = ? order by created_at, id`,
+    [owner.tenantId, owner.userId],
+  );
+  return rows.map(integrationOf);
+}
 
 /**
  * Takes the sync lease of one integration for `holder`: only one sync of a connection runs at a time, across

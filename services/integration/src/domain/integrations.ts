@@ -12,7 +12,7 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import { pkcePair } from '../adapters/oauth.js';
 import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
-import { consumeOAuthState, lockPendingStart } from '../db/integrations-sql.js';
+import { consumeOAuthState, lockPendingStart, ownerIntegration, ownerIntegrations } from '../db/integrations-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
@@ -30,20 +30,12 @@ export function isProvider(value: string): value is Provider {
 }
 
 export async function listIntegrations(ctx: IntegrationContext, owner: Owner): Promise<IntegrationRow[]> {
-  return Sql.transaction(ctx.orm, (_sql, em) =>
-    em.find(
-      Integration,
-      { tenantId: owner.tenantId, userId: owner.userId },
-      { orderBy: { createdAt: 'asc', id: 'asc' } },
-    ),
-  );
+  return ownerIntegrations(Sql.pool(ctx.orm), owner);
 }
 
 /** Another user's or tenant's integration is "not found" (existence is not leaked). */
 export async function findOwned(ctx: IntegrationContext, owner: Owner, id: string): Promise<IntegrationRow> {
-  const row = await Sql.transaction(ctx.orm, (_sql, em) =>
-    em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId }),
-  );
+  const row = await ownerIntegration(Sql.pool(ctx.orm), owner, id);
   if (!row) throw notFound('Integration');
   return row;
 }
