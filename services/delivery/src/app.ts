@@ -1,21 +1,23 @@
-import { databaseReady, type Orm } from '@routinely/db';
+import { databaseReady, type Orm, Sql } from '@routinely/db';
 import type { EventTransport, Subscription } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
+import { type Mailer, OutboxMailer, SmtpMailer } from './adapters/mailer.js';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './db/contacts-sql.js';
-import { resealUnboundSecrets } from './db/reseal-secrets.js';
+import type { DeliveryContext } from './domain/context.js';
 import { warmUpHttpClient } from './domain/http-client-warm-up.js';
+import { resealUnboundSecrets } from './domain/secret-reseal.js';
 import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
 import { WebhookSender } from './domain/webhook-sender.js';
-import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addDeliveryRpc } from './grpc/delivery-rpc.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
-import { documentWebhookEvents } from './http/webhooks/events-doc.js';
-import { webhookHistoryRoutes } from './http/webhooks/history-routes.js';
+import { webhookAttemptRoutes } from './http/webhook-attempts/routes.js';
+import { webhookEventTypeRoutes } from './http/webhook-event-types/routes.js';
+import { documentWebhookEvents } from './http/webhook-event-types/schemas.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { DeliveryWorker } from './workers/delivery-worker.js';
 import { observeDeadLetterQueue } from './workers/observability.js';
@@ -111,7 +113,14 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   );
   let subscriptions: Subscription[] = [];
   let unobserveQueue: (() => void) | undefined;
-  const ctx = { orm, clock, box, policy, sender, maxEndpointsPerUser: config.WEBHOOK_MAX_ENDPOINTS_PER_USER };
+  const ctx: DeliveryContext = {
+    orm,
+    clock,
+    box,
+    policy,
+    sender,
+    maxEndpointsPerUser: config.WEBHOOK_MAX_ENDPOINTS_PER_USER,
+  };
   const knownContacts = new Set<string>();
 
   const routes: FastifyPluginAsync = async (app) => {
@@ -122,7 +131,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       if (!p?.email) return;
       const key = `${p.tenantId}/${p.userId}/${p.email}`;
       if (knownContacts.has(key)) return;
-      await rememberContact(orm.em.fork(), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now(), {
+      await rememberContact(Sql.pool(orm), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now(), {
         ifMissing: true,
       });
       // Only saves a write per request; forgetting is harmless, so the set is simply bounded.
@@ -130,7 +139,8 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       knownContacts.add(key);
     });
     await app.register(webhookRoutes(ctx));
-    await app.register(webhookHistoryRoutes(ctx));
+    await app.register(webhookEventTypeRoutes());
+    await app.register(webhookAttemptRoutes(ctx));
     await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryPacer.wake() }));
     await app.register(notificationRoutes(ctx));
   };

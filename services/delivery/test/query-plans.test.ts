@@ -1,9 +1,9 @@
 // Scale check: with a million deliveries (and as many attempts-log rows) and fresh
 // statistics, the hot queries of the delivery service walk indexes. It asserts plans, never times.
-import type { Knex } from '@mikro-orm/knex';
-import { type EntityManager, type Orm, openOrm } from '@routinely/db';
+import { type EntityManager, type Orm, openOrm, Sql } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryAttempts, endpointAttempts } from '../src/db/attempts-sql.js';
 import {
   type ClaimRequest,
   claimDueReminders,
@@ -13,9 +13,8 @@ import {
   nextReminderDue,
   topUpEndpoint,
 } from '../src/db/claim-sql.js';
-import { recordFiring } from '../src/db/deliveries-sql.js';
-import { attemptsOfDelivery, attemptsOfEndpoint } from '../src/domain/attempt-log.js';
-import { findDelivery, listDeadLetters, listDeliveries } from '../src/domain/delivery-log.js';
+import { ownerDeadLetters } from '../src/db/dead-letters-sql.js';
+import { ownerDeliveries, ownerDelivery, recordFiring } from '../src/db/deliveries-sql.js';
 import { dbConfig } from '../src/index.js';
 
 const OWNERS = 1_000;
@@ -36,31 +35,23 @@ interface Sent {
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
-/** A knex stand-in for the claim functions of src/db: records each statement instead of running it. */
-function recordingKnex(sent: Sent[]): Knex {
+/** A Sql handle for the functions of src/db that records each statement instead of running it. */
+function recordingSql(sent: Sent[]): Sql {
   const knex = {
     raw: async (sql: string, bindings: readonly unknown[] = []) => {
       sent.push({ sql, bindings });
       return { rows: [] };
     },
-    transaction: async (work: (trx: unknown) => Promise<unknown>) => work(knex),
   };
-  return knex as unknown as Knex;
+  const em = { getTransactionContext: () => knex, getKnex: () => knex };
+  return Sql.within(em as unknown as EntityManager);
 }
 
 /** The plans (every node) of the statements `run` sends, with the very parameters it sent. */
-async function plansOf(orm: Orm, run: (knex: Knex, em: EntityManager) => Promise<unknown>): Promise<PlanNode[][]> {
+async function plansOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[][]> {
   const sent: Sent[] = [];
   const real = orm.em.getKnex();
-  // The ORM-built reads (MikroORM's findAndCount and friends) run for real; knex tells what they sent.
-  const listener = (query: { sql: string; bindings?: readonly unknown[] }) =>
-    sent.push({ sql: query.sql, bindings: query.bindings ?? [] });
-  real.on('query', listener);
-  try {
-    await run(recordingKnex(sent), orm.em.fork());
-  } finally {
-    real.off('query', listener);
-  }
+  await run(recordingSql(sent));
   expect(sent.length).toBeGreaterThan(0);
   const plans: PlanNode[][] = [];
   for (const statement of sent) {
@@ -169,14 +160,14 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
   });
 
   it('claims due reminders through the due index', async () => {
-    const plans = await plansOf(orm, (knex) => claimDueReminders(knex, now, 200));
+    const plans = await plansOf(orm, (sql) => claimDueReminders(sql, now, 200));
     expect(bigSeqScans(plans)).toEqual([]);
     expect(indexesUsed(plans)).toContain('reminders_due_idx');
   });
 
   it('claims due in-app and email deliveries and webhook deliveries through the due index', async () => {
     for (const run of [claimFast, claimWebhooks]) {
-      const plans = await plansOf(orm, (knex) => run(knex, claim()));
+      const plans = await plansOf(orm, (sql) => run(sql, claim()));
       expect(bigSeqScans(plans)).toEqual([]);
       expect(indexesUsed(plans)).toContain('deliveries_due_idx');
     }
@@ -184,18 +175,18 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
 
   it('tops a held endpoint up through the due index and records a firing without scanning', async () => {
     const held = '00000000-0000-4000-8000-000000000001';
-    const topUp = await plansOf(orm, (knex) =>
-      topUpEndpoint(knex, { ...claim(), endpointId: held, heldTokens: [claim().leaseToken] }),
+    const topUp = await plansOf(orm, (sql) =>
+      topUpEndpoint(sql, { ...claim(), endpointId: held, heldTokens: [claim().leaseToken] }),
     );
     expect(bigSeqScans(topUp)).toEqual([]);
     expect(indexesUsed(topUp)).toContain('deliveries_due_idx');
-    const firing = await plansOf(orm, (knex) => recordFiring(knex, [held], [], now, 'delivery_wakeup'));
+    const firing = await plansOf(orm, (sql) => recordFiring(sql, [held], [], now, 'delivery_wakeup'));
     expect(bigSeqScans(firing)).toEqual([]);
   });
 
   it('finds the next due reminder and delivery without scanning', async () => {
     for (const run of [nextReminderDue, nextDeliveryDue]) {
-      expect(bigSeqScans(await plansOf(orm, (knex) => run(knex)))).toEqual([]);
+      expect(bigSeqScans(await plansOf(orm, (sql) => run(sql)))).toEqual([]);
     }
   });
 
@@ -209,25 +200,25 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
       { reminder_id: '00000000-0000-4000-8000-000000000001' },
       { event_id: '00000000-0000-4000-8000-000000000001' },
     ]) {
-      const plans = await plansOf(orm, (_knex, em) => listDeliveries(em, owner, filter, page));
+      const plans = await plansOf(orm, (sql) => ownerDeliveries(sql, owner, filter, page));
       expect(bigSeqScans(plans), JSON.stringify(filter)).toEqual([]);
     }
-    const detail = await plansOf(orm, (_knex, em) => findDelivery(em, owner, deliveryId));
+    const detail = await plansOf(orm, (sql) => ownerDelivery(sql, owner, deliveryId));
     expect(bigSeqScans(detail)).toEqual([]);
   });
 
   it('lists dead letters through the owner index', async () => {
-    const plans = await plansOf(orm, (_knex, em) => listDeadLetters(em, owner, { limit: 50, offset: 0 }));
+    const plans = await plansOf(orm, (sql) => ownerDeadLetters(sql, owner, { limit: 50, offset: 0 }));
     expect(bigSeqScans(plans)).toEqual([]);
     expect(indexesUsed(plans)).toContain('dead_letters_owner_idx');
   });
 
   it('reads the attempts of a delivery and of an endpoint through their indexes', async () => {
-    const ofDelivery = await plansOf(orm, (_knex, em) => attemptsOfDelivery(em, owner, deliveryId));
+    const ofDelivery = await plansOf(orm, (sql) => deliveryAttempts(sql, owner, deliveryId));
     expect(bigSeqScans(ofDelivery)).toEqual([]);
     expect(indexesUsed(ofDelivery)).toContain('delivery_attempts_delivery_idx');
     const page = { limit: 50, offset: 0 };
-    const ofEndpoint = await plansOf(orm, (_knex, em) => attemptsOfEndpoint(em, owner, endpointId, page));
+    const ofEndpoint = await plansOf(orm, (sql) => endpointAttempts(sql, owner, endpointId, page));
     expect(bigSeqScans(ofEndpoint)).toEqual([]);
     expect(indexesUsed(ofEndpoint)).toContain('delivery_attempts_endpoint_idx');
   });

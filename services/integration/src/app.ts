@@ -3,15 +3,16 @@ import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/
 import type { InternalAuth } from '@routinely/grpc';
 import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
+import { GoogleAdapter } from './adapters/google.js';
+import { MicrosoftAdapter } from './adapters/microsoft.js';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
 import { SyncLeases } from './domain/sync-leases.js';
 import { subscribeConsumers } from './events/consumers.js';
 import { addIntegrationRpc } from './grpc/integration-rpc.js';
-import { publicRoutes } from './http/public-routes.js';
-import { integrationRoutes } from './http/routes.js';
-import { GoogleAdapter } from './providers/google.js';
-import { MicrosoftAdapter } from './providers/microsoft.js';
+import { integrationRoutes } from './http/integrations/routes.js';
+import { oauthCallbackRoutes } from './http/oauth-callback/routes.js';
+import { pushNotificationRoutes } from './http/push-notifications/routes.js';
 import { channelPass, syncPass } from './workers/sync-worker.js';
 
 export interface IntegrationServiceDeps {
@@ -78,7 +79,8 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
 
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(integrationRoutes(ctx));
-    await app.register(publicRoutes(ctx));
+    await app.register(oauthCallbackRoutes(ctx));
+    await app.register(pushNotificationRoutes(ctx));
   };
 
   return {

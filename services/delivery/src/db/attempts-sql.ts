@@ -1,5 +1,7 @@
 import type { Sql } from '@routinely/db';
+import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import type { DeliveryAttemptRow } from './entities.js';
 
 /** One recorded try (ADR 045); `delivery_id` is null for a test send. */
 export interface AttemptRecord {
@@ -37,4 +39,41 @@ export async function insertAttempt(sql: Sql, r: AttemptRecord): Promise<void> {
       r.latency_ms,
     ],
   );
+}
+
+const ATTEMPT = `id, tenant_id as "tenantId", user_id as "userId", delivery_id as "deliveryId",
+  endpoint_id as "endpointId", event, event_id as "eventId", attempt, at, status_code as "statusCode", error,
+  latency_ms as "latencyMs"`;
+
+type RawAttempt = Omit<DeliveryAttemptRow, 'at'> & { at: string | Date };
+const attemptOf = (raw: RawAttempt): DeliveryAttemptRow => ({ ...raw, at: new Date(raw.at) });
+
+/** Every recorded try of one delivery of the owner, oldest first. */
+export async function deliveryAttempts(sql: Sql, owner: Owner, deliveryId: string): Promise<DeliveryAttemptRow[]> {
+  const rows = await sql.rows<RawAttempt>(
+    `select ${ATTEMPT} from delivery_attempts where delivery_id = ? and tenant_id = ? and user_id = ?
+     order by at, id`,
+    [deliveryId, owner.tenantId, owner.userId],
+  );
+  return rows.map(attemptOf);
+}
+
+/** A page of the tries made to one endpoint of the owner (deliveries and test sends), newest first. */
+export async function endpointAttempts(
+  sql: Sql,
+  owner: Owner,
+  endpointId: string,
+  page: { limit: number; offset: number },
+): Promise<{ items: DeliveryAttemptRow[]; total: number }> {
+  const params = [endpointId, owner.tenantId, owner.userId];
+  const matching = 'from delivery_attempts where endpoint_id = ? and tenant_id = ? and user_id = ?';
+  const [rows, count] = await Promise.all([
+    sql.rows<RawAttempt>(`select ${ATTEMPT} ${matching} order by at desc, id desc limit ? offset ?`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]),
+    sql.first<{ n: number }>(`select count(*)::int as n ${matching}`, params),
+  ]);
+  return { items: rows.map(attemptOf), total: count?.n ?? 0 };
 }

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Sql } from '@routinely/db';
 import type { ClaimedDelivery } from './deliveries-sql.js';
 import { type EndpointForSend, endpointsForSend } from './send-context-sql.js';
 
@@ -29,8 +29,8 @@ export interface ClaimRequest {
  * owner's enabled endpoints subscribed to reminder.fired (`endpoints`, oldest first) when it has the webhook
  * channel: one round trip less before a burst's first deliveries (ADR 081).
  */
-export async function claimDueReminders<Row>(trx: Knex, now: Date, limit: number): Promise<Row[]> {
-  const { rows } = await trx.raw<{ rows: Row[] }>(
+export async function claimDueReminders<Row>(sql: Sql, now: Date, limit: number): Promise<Row[]> {
+  return sql.rows<Row>(
     `with due as (
        select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
        where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked)
@@ -42,18 +42,17 @@ export async function claimDueReminders<Row>(trx: Knex, now: Date, limit: number
      from due order by due.remind_at`,
     [now, limit],
   );
-  return rows;
 }
 
 /** Serializes every webhook claim and top-up across workers: who holds an endpoint is decided one at a time. */
-const WEBHOOK_CLAIM_LOCK = "select pg_advisory_xact_lock(hashtextextended('delivery.webhook-claims', 0))";
+const WEBHOOK_CLAIM_LOCK = 'delivery.webhook-claims';
 
 const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
   secret_sealed, attempts, max_attempts, lease_token, lease_until`;
 
 /** Leases due in-app and email deliveries (FOR UPDATE SKIP LOCKED: workers never wait on each other). */
-export async function claimFast(knex: Knex, r: ClaimRequest): Promise<ClaimedDelivery[]> {
-  const { rows } = await knex.raw<{ rows: ClaimedDelivery[] }>(
+export async function claimFast(sql: Sql, r: ClaimRequest): Promise<ClaimedDelivery[]> {
+  return sql.rows<ClaimedDelivery>(
     `update deliveries set lease_until = ?, lease_token = ?
      where id in (
        select id from deliveries
@@ -63,7 +62,6 @@ export async function claimFast(knex: Knex, r: ClaimRequest): Promise<ClaimedDel
      ${RETURNING}`,
     [r.leaseUntil, r.leaseToken, r.now, r.now, r.limit],
   );
-  return rows;
 }
 
 /**
@@ -72,12 +70,12 @@ export async function claimFast(knex: Knex, r: ClaimRequest): Promise<ClaimedDel
  * only one sending to that endpoint and paces them itself, `sendsPerEndpoint` at once (ADR 081). A user holds
  * at most `perUser / perEndpoint` endpoints at once, so their sends in flight stay within `perUser`. The counts
  * span every worker, so claims are serialized by a transaction lock: two workers cannot both take an endpoint.
+ * `sql` must be a transaction's (`Sql.rawTransaction`): the lock is held until it ends.
  */
-export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<ClaimedDelivery[]> {
-  return knex.transaction(async (trx) => {
-    await trx.raw(WEBHOOK_CLAIM_LOCK);
-    const { rows } = await trx.raw<{ rows: ClaimedDelivery[] }>(
-      `with leased as (
+export async function claimWebhooks(sql: Sql, r: ClaimRequest): Promise<ClaimedDelivery[]> {
+  await sql.advisoryLock(WEBHOOK_CLAIM_LOCK);
+  return sql.rows<ClaimedDelivery>(
+    `with leased as (
          select endpoint_id, user_id, tenant_id from deliveries
          where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
        user_busy as (
@@ -106,22 +104,20 @@ export async function claimWebhooks(knex: Knex, r: ClaimRequest): Promise<Claime
        update deliveries set lease_until = ?, lease_token = ?
        where id in (select id from user_fit where lane_place <= ? order by next_attempt_at, id limit ?)
        ${RETURNING}`,
-      [
-        r.now,
-        r.circuitThreshold,
-        r.limit,
-        r.now,
-        r.now,
-        r.now,
-        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
-        r.leaseUntil,
-        r.leaseToken,
-        r.maxEndpoints ?? r.limit,
-        r.limit,
-      ],
-    );
-    return rows;
-  });
+    [
+      r.now,
+      r.circuitThreshold,
+      r.limit,
+      r.now,
+      r.now,
+      r.now,
+      Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
+      r.leaseUntil,
+      r.leaseToken,
+      r.maxEndpoints ?? r.limit,
+      r.limit,
+    ],
+  );
 }
 
 /** A claim of one endpoint the caller holds (its limits as in a claim). */
@@ -141,15 +137,15 @@ export interface TopUpRequest extends Omit<ClaimRequest, 'maxEndpoints'> {
  *
  * `endpoint` is checked once (`materialized`): inlined, it was joined to every due row, and each join scanned the
  * `leased` rows again; in a burst of 1,000 (580 due, 118 leased) that took 13 of a top-up's 32 ms (ADR 081).
+ * `sql` must be a transaction's (`Sql.rawTransaction`), as for a claim.
  */
 export async function topUpEndpoint(
-  knex: Knex,
+  sql: Sql,
   r: TopUpRequest,
 ): Promise<{ rows: ClaimedDelivery[]; endpoint: EndpointForSend | null }> {
-  return knex.transaction(async (trx) => {
-    await trx.raw(WEBHOOK_CLAIM_LOCK);
-    const { rows } = await trx.raw<{ rows: ClaimedDelivery[] }>(
-      `with leased as (
+  await sql.advisoryLock(WEBHOOK_CLAIM_LOCK);
+  const rows = await sql.rows<ClaimedDelivery>(
+    `with leased as (
          select endpoint_id, tenant_id, user_id, lease_token = any(?::uuid[]) as mine from deliveries
          where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
        endpoint as materialized (
@@ -168,52 +164,51 @@ export async function topUpEndpoint(
            and (d.lease_until is null or d.lease_until <= ?)
          order by d.next_attempt_at, d.id limit ? for update of d skip locked)
        ${RETURNING}`,
-      [
-        r.heldTokens,
-        r.now,
-        r.endpointId,
-        r.circuitThreshold,
-        r.now,
-        Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
-        r.leaseUntil,
-        r.leaseToken,
-        r.now,
-        r.now,
-        r.limit,
-      ] as never, // arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that
-    );
-    if (rows.length === 0) return { rows, endpoint: null };
-    // Read again with each top-up: a changed URL, secret or state applies from the next rows on.
-    const endpoint = (await endpointsForSend(trx, rows)).get(r.endpointId) ?? null;
-    return { rows, endpoint };
-  });
+    [
+      r.heldTokens,
+      r.now,
+      r.endpointId,
+      r.circuitThreshold,
+      r.now,
+      Math.max(1, Math.floor(r.perUser / r.perEndpoint)),
+      r.leaseUntil,
+      r.leaseToken,
+      r.now,
+      r.now,
+      r.limit,
+    ],
+  );
+  if (rows.length === 0) return { rows, endpoint: null };
+  // Read again with each top-up: a changed URL, secret or state applies from the next rows on.
+  const endpoint = (await endpointsForSend(sql, rows)).get(r.endpointId) ?? null;
+  return { rows, endpoint };
 }
 
 /**
  * Gives claimed deliveries back before their lease runs out (a worker that stopped sending to their endpoint):
  * they are due again at once for any worker, under the claim's rules (a circuit that opened meanwhile holds them).
  */
-export async function releaseLeases(knex: Knex, ids: string[], leaseToken: string): Promise<void> {
+export async function releaseLeases(sql: Sql, ids: string[], leaseToken: string): Promise<void> {
   if (ids.length === 0) return;
-  await knex.raw(
+  await sql.rows(
     'update deliveries set lease_until = null, lease_token = null where id = any(?::uuid[]) and lease_token = ?',
-    [ids, leaseToken] as never,
+    [ids, leaseToken],
   );
 }
 
 /** When the earliest scheduled reminder is due (the reminder pacer sleeps until then), null when none is. */
-export async function nextReminderDue(knex: Knex): Promise<Date | null> {
-  const { rows } = await knex.raw<{ rows: { next: Date | null }[] }>(
+export async function nextReminderDue(sql: Sql): Promise<Date | null> {
+  const row = await sql.first<{ next: Date | null }>(
     `select min(remind_at) as next from reminders where status = 'scheduled'`,
   );
-  return rows[0]?.next ? new Date(rows[0].next) : null;
+  return row?.next ? new Date(row.next) : null;
 }
 
 /** When the earliest pending or failed delivery can be tried (beyond its lease), null when none can. */
-export async function nextDeliveryDue(knex: Knex): Promise<Date | null> {
-  const { rows } = await knex.raw<{ rows: { next: Date | null }[] }>(
+export async function nextDeliveryDue(sql: Sql): Promise<Date | null> {
+  const row = await sql.first<{ next: Date | null }>(
     `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
      from deliveries where status in ('pending', 'failed')`,
   );
-  return rows[0]?.next ? new Date(rows[0].next) : null;
+  return row?.next ? new Date(row.next) : null;
 }

@@ -1,21 +1,18 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import type { DeadLetterRow } from './entities.js';
 
 /**
  * Removes the owner's dead letter and says which delivery it held, or null when it is not (or no longer)
  * there. The delete takes the row lock, so of racing requeues exactly one gets the row: the others wait for
  * it to commit and then find nothing to delete.
  */
-export async function takeDeadLetter(em: EntityManager, owner: Owner, dlqId: string): Promise<string | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ delivery_id: string }[]>(
-      'delete from dead_letters where id = ? and tenant_id = ? and user_id = ? returning delivery_id',
-      [dlqId, owner.tenantId, owner.userId],
-      'all',
-      em.getTransactionContext(),
-    );
-  return rows[0]?.delivery_id ?? null;
+export async function takeDeadLetter(sql: Sql, owner: Owner, dlqId: string): Promise<string | null> {
+  const row = await sql.first<{ delivery_id: string }>(
+    'delete from dead_letters where id = ? and tenant_id = ? and user_id = ? returning delivery_id',
+    [dlqId, owner.tenantId, owner.userId],
+  );
+  return row?.delivery_id ?? null;
 }
 
 /** A delivery given up on: it waits in the owner's dead-letter queue for a requeue. */
@@ -59,4 +56,24 @@ export async function insertDeadLetter(sql: Sql, r: NewDeadLetter): Promise<void
 export async function countDeadLetters(sql: Sql): Promise<number> {
   const row = await sql.first<{ n: number }>('select count(*)::int as n from dead_letters');
   return row?.n ?? 0;
+}
+
+/** A page of the owner's dead letters, newest first, with how many there are in all. */
+export async function ownerDeadLetters(
+  sql: Sql,
+  owner: Owner,
+  page: { limit: number; offset: number },
+): Promise<{ items: DeadLetterRow[]; total: number }> {
+  const params = [owner.tenantId, owner.userId];
+  const [rows, count] = await Promise.all([
+    sql.rows<Omit<DeadLetterRow, 'createdAt'> & { createdAt: string | Date }>(
+      `select id, tenant_id as "tenantId", user_id as "userId", delivery_id as "deliveryId",
+         reminder_id as "reminderId", endpoint_id as "endpointId", channel, reason,
+         last_status_code as "lastStatusCode", attempts, created_at as "createdAt"
+       from dead_letters where tenant_id = ? and user_id = ? order by created_at desc, id desc limit ? offset ?`,
+      [...params, page.limit, page.offset],
+    ),
+    sql.first<{ n: number }>('select count(*)::int as n from dead_letters where tenant_id = ? and user_id = ?', params),
+  ]);
+  return { items: rows.map((raw) => ({ ...raw, createdAt: new Date(raw.createdAt) })), total: count?.n ?? 0 };
 }

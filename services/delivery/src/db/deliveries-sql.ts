@@ -1,7 +1,8 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel } from './entities.js';
+import type { Channel, DeliveryStatus } from '../domain/values.js';
+import type { UnboundSecret } from './endpoints-sql.js';
+import type { DeliveryRow } from './entities.js';
 
 /** A claimed delivery as the worker reads it. */
 export interface ClaimedDelivery {
@@ -52,8 +53,8 @@ const INSERT_NEW = `insert into deliveries
     ?::int[], ?::timestamptz[])
     as n(id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload, max_attempts, at)`;
 
-/** The bindings of INSERT_NEW (arrays bind as PostgreSQL arrays; knex's RawBinding type does not model that). */
-function columnsOf(rows: readonly NewDelivery[]): never[] {
+/** The bindings of INSERT_NEW: one array per column (arrays bind as PostgreSQL arrays). */
+function columnsOf(rows: readonly NewDelivery[]): unknown[][] {
   return [
     rows.map((r) => r.id),
     rows.map((r) => r.tenant_id),
@@ -66,7 +67,7 @@ function columnsOf(rows: readonly NewDelivery[]): never[] {
     rows.map((r) => JSON.stringify(r.payload)),
     rows.map((r) => r.max_attempts),
     rows.map((r) => r.created_at),
-  ] as never[];
+  ];
 }
 
 export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): Promise<void> {
@@ -80,18 +81,18 @@ export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): 
  * before the first deliveries of a burst can be claimed (ADR 081).
  */
 export async function recordFiring(
-  trx: Knex,
+  sql: Sql,
   reminderIds: readonly string[],
   deliveries: readonly NewDelivery[],
   now: Date,
   wakeupChannel: string,
 ): Promise<void> {
-  await trx.raw(
+  await sql.rows(
     `with inserted as (${INSERT_NEW} returning id),
      fired as (
        update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[]) returning id)
      select pg_notify(?, 'deliveries') where exists (select 1 from inserted)`,
-    [...columnsOf(deliveries), now, now, reminderIds, wakeupChannel] as never, // an array binds as uuid[]
+    [...columnsOf(deliveries), now, now, reminderIds, wakeupChannel],
   );
 }
 
@@ -176,4 +177,93 @@ export async function recordSentTries(sql: Sql, tries: readonly SentTry[]): Prom
       tries.map((t) => t.latencyMs),
     ], // arrays bind as PostgreSQL arrays
   );
+}
+
+/** Deliveries whose secret (signed ahead for their retries) is still sealed in the unbound `v0` form. */
+export function unboundDeliverySecrets(sql: Sql): Promise<UnboundSecret[]> {
+  return sql.rows<UnboundSecret>(
+    `select id, endpoint_id as owner, secret_sealed from deliveries where secret_sealed like 'v0.%'`,
+  );
+}
+
+/** Replaces a delivery's sealed secret, unless it changed since it was read (`was`). */
+export async function resealDeliverySecret(sql: Sql, id: string, sealed: string, was: string): Promise<void> {
+  await sql.rows('update deliveries set secret_sealed = ? where id = ? and secret_sealed = ?', [sealed, id, was]);
+}
+
+/** The columns of a delivery under their property names (timestamps arrive as text, see `deliveryOf`). */
+const DELIVERY = `id, tenant_id as "tenantId", user_id as "userId", reminder_id as "reminderId",
+  endpoint_id as "endpointId", channel, event, event_id as "eventId", payload, secret_sealed as "secretSealed",
+  status, attempts, max_attempts as "maxAttempts", next_attempt_at as "nextAttemptAt", lease_until as "leaseUntil",
+  lease_token as "leaseToken", last_status_code as "lastStatusCode", last_error as "lastError",
+  last_attempt_at as "lastAttemptAt", delivered_at as "deliveredAt", created_at as "createdAt",
+  updated_at as "updatedAt"`;
+
+type MaybeTimes = 'nextAttemptAt' | 'leaseUntil' | 'lastAttemptAt' | 'deliveredAt';
+type RawDelivery = Omit<DeliveryRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
+  Record<MaybeTimes, string | Date | null> &
+  Record<'createdAt' | 'updatedAt', string | Date>;
+
+const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
+const deliveryOf = (raw: RawDelivery): DeliveryRow => ({
+  ...raw,
+  nextAttemptAt: when(raw.nextAttemptAt),
+  leaseUntil: when(raw.leaseUntil),
+  lastAttemptAt: when(raw.lastAttemptAt),
+  deliveredAt: when(raw.deliveredAt),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** What the delivery log can be narrowed to. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  channel?: Channel | undefined;
+  reminder_id?: string | undefined;
+  event_id?: string | undefined;
+}
+
+/** A page of the owner's deliveries, newest first, with how many match in all. */
+export async function ownerDeliveries(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  filter: DeliveryFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: DeliveryRow[]; total: number }> {
+  const where = ['tenant_id = ?', 'user_id = ?'];
+  const params: unknown[] = [owner.tenantId, owner.userId];
+  for (const [column, value] of [
+    ['status', filter.status],
+    ['channel', filter.channel],
+    ['reminder_id', filter.reminder_id],
+    ['event_id', filter.event_id],
+  ] as const) {
+    if (!value) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
+  }
+  const matching = `from deliveries where ${where.join(' and ')}`;
+  const [rows, count] = await Promise.all([
+    sql.rows<RawDelivery>(`select ${DELIVERY} ${matching} order by created_at desc, id desc limit ? offset ?`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]),
+    sql.first<{ n: number }>(`select count(*)::int as n ${matching}`, params),
+  ]);
+  return { items: rows.map(deliveryOf), total: count?.n ?? 0 };
+}
+
+/** The owner's delivery `id`; undefined when there is none (or it is someone else's). */
+export async function ownerDelivery(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  const row = await sql.first<RawDelivery>(
+    `select ${DELIVERY} from deliveries where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && deliveryOf(row);
 }

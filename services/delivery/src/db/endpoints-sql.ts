@@ -1,21 +1,50 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import type { WebhookEndpointRow } from './entities.js';
+
+/** The columns of an endpoint under their property names (timestamps arrive as text, see `endpointOf`). */
+const ENDPOINT = `id, tenant_id as "tenantId", user_id as "userId", name, url, description, enabled,
+  max_attempts as "maxAttempts", fallback_to_email as "fallbackToEmail", secret_sealed as "secretSealed",
+  secret_preview as "secretPreview", consecutive_failures as "consecutiveFailures",
+  circuit_open_until as "circuitOpenUntil", events, created_at as "createdAt", updated_at as "updatedAt"`;
+
+type RawEndpoint = Omit<WebhookEndpointRow, 'circuitOpenUntil' | 'createdAt' | 'updatedAt'> & {
+  circuitOpenUntil: string | Date | null;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+};
+
+const endpointOf = (raw: RawEndpoint): WebhookEndpointRow => ({
+  ...raw,
+  circuitOpenUntil: raw.circuitOpenUntil === null ? null : new Date(raw.circuitOpenUntil),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** The owner's endpoints, oldest first. */
+export async function ownerEndpoints(sql: Sql, owner: Owner): Promise<WebhookEndpointRow[]> {
+  const rows = await sql.rows<RawEndpoint>(
+    `select ${ENDPOINT} from webhook_endpoints where tenant_id = ? and user_id = ? order by created_at, id`,
+    [owner.tenantId, owner.userId],
+  );
+  return rows.map(endpointOf);
+}
+
+/** The owner's endpoint `id`; undefined when there is none (or it is someone else's). */
+export async function ownerEndpoint(sql: Sql, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  const row = await sql.first<RawEndpoint>(
+    `select ${ENDPOINT} from webhook_endpoints where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && endpointOf(row);
+}
 
 /** Takes the owner's endpoint lock for the rest of the transaction and counts the owner's endpoints. */
-export async function lockAndCountEndpoints(em: EntityManager, owner: Owner): Promise<number> {
-  const connection = em.getConnection();
-  const tx = em.getTransactionContext();
-  await connection.execute(
-    "select pg_advisory_xact_lock(hashtextextended('delivery.endpoints:' || ? || '/' || ?, 0))",
-    [owner.tenantId, owner.userId],
-    'all',
-    tx,
-  );
-  const [row] = await connection.execute<{ n: number }[]>(
+export async function lockAndCountEndpoints(sql: Sql, owner: Owner): Promise<number> {
+  await sql.advisoryLock(`delivery.endpoints:${owner.tenantId}/${owner.userId}`);
+  const row = await sql.first<{ n: number }>(
     'select count(*)::int as n from webhook_endpoints where tenant_id = ? and user_id = ?',
     [owner.tenantId, owner.userId],
-    'all',
-    tx,
   );
   return row?.n ?? 0;
 }
@@ -47,4 +76,28 @@ export async function countEndpointFailure(
      returning consecutive_failures as failures, tenant_id, user_id, name`,
     [p.threshold, now, p.openMs, p.threshold, p.maxOpenMs, endpointId],
   );
+}
+
+/** A secret sealed in the unbound `v0` form (Migration20261123150000), with the id it is to be bound to. */
+export interface UnboundSecret {
+  id: string;
+  /** The endpoint id: the associated data of its sealed secret. */
+  owner: string;
+  secret_sealed: string;
+}
+
+/** Endpoints whose secret is still sealed in the unbound `v0` form. */
+export function unboundEndpointSecrets(sql: Sql): Promise<UnboundSecret[]> {
+  return sql.rows<UnboundSecret>(
+    `select id, id as owner, secret_sealed from webhook_endpoints where secret_sealed like 'v0.%'`,
+  );
+}
+
+/** Replaces an endpoint's sealed secret, unless it changed since it was read (`was`). */
+export async function resealEndpointSecret(sql: Sql, id: string, sealed: string, was: string): Promise<void> {
+  await sql.rows('update webhook_endpoints set secret_sealed = ? where id = ? and secret_sealed = ?', [
+    sealed,
+    id,
+    was,
+  ]);
 }

@@ -1,9 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@routinely/db';
 
-export const CHANNELS = ['email', 'inapp', 'webhook'] as const;
-export type Channel = (typeof CHANNELS)[number];
-export const DELIVERY_STATUSES = ['pending', 'sent', 'failed', 'dead'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import type { Channel, DeliveryStatus } from '../domain/values.js';
 export type ReminderStatus = 'scheduled' | 'fired' | 'cancelled';
 
 export const WebhookEndpoint = defineEntity({

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Sql } from '@routinely/db';
 import type { ClaimedDelivery } from './deliveries-sql.js';
 
 /** An endpoint as a send needs it. */
@@ -11,11 +11,11 @@ export interface EndpointForSend {
 }
 
 /** The endpoints a claim's webhook deliveries go to (URL, state, sealed secret), by id. */
-export async function endpointsForSend(knex: Knex, claimed: ClaimedDelivery[]): Promise<Map<string, EndpointForSend>> {
+export async function endpointsForSend(sql: Sql, claimed: ClaimedDelivery[]): Promise<Map<string, EndpointForSend>> {
   const ids = [...new Set(claimed.map((d) => d.endpoint_id).filter((id): id is string => !!id))];
   const map = new Map<string, EndpointForSend>();
   if (ids.length === 0) return map;
-  const { rows } = await knex.raw<{ rows: EndpointForSend[] }>(
+  const rows = await sql.rows<EndpointForSend>(
     'select id, url, enabled, secret_sealed, fallback_to_email from webhook_endpoints where id = any(?::uuid[])',
     [ids],
   );
@@ -24,11 +24,11 @@ export async function endpointsForSend(knex: Knex, claimed: ClaimedDelivery[]): 
 }
 
 /** The addresses a claim's email deliveries go to, keyed `tenant/user`. */
-export async function contactEmailsOf(knex: Knex, claimed: ClaimedDelivery[]): Promise<Map<string, string>> {
+export async function contactEmailsOf(sql: Sql, claimed: ClaimedDelivery[]): Promise<Map<string, string>> {
   const owners = claimed.filter((d) => d.channel === 'email');
   const map = new Map<string, string>();
   if (owners.length === 0) return map;
-  const { rows } = await knex.raw<{ rows: { tenant_id: string; user_id: string; email: string }[] }>(
+  const rows = await sql.rows<{ tenant_id: string; user_id: string; email: string }>(
     `select tenant_id, user_id, email from user_contacts
      where (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[]))`,
     [owners.map((d) => d.tenant_id), owners.map((d) => d.user_id)],

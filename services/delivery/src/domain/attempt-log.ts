@@ -1,25 +1,30 @@
-import type { EntityManager } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { DeliveryAttempt, type DeliveryAttemptRow } from '../db/entities.js';
-import type { Page } from './delivery-log.js';
+import { notFound } from '@routinely/platform';
+import { deliveryAttempts, endpointAttempts } from '../db/attempts-sql.js';
+import { ownerDelivery } from '../db/deliveries-sql.js';
+import type { DeliveryAttemptRow } from '../db/entities.js';
+import type { DeliveryContext } from './context.js';
+import type { DeliveryRecord, Page } from './delivery-log.js';
 import { findEndpoint } from './endpoints.js';
 
-/** Every recorded try of one delivery (already found for its owner), oldest first. */
-export function attemptsOfDelivery(em: EntityManager, owner: Owner, deliveryId: string): Promise<DeliveryAttemptRow[]> {
-  return em.find(
-    DeliveryAttempt,
-    { deliveryId, tenantId: owner.tenantId, userId: owner.userId },
-    { orderBy: { at: 'asc', id: 'asc' } },
-  );
+/** One recorded try of a delivery or a test send. */
+export type AttemptRecord = DeliveryAttemptRow;
+
+/** The tries made to one endpoint of the owner (deliveries and test sends), newest first; 404 for another's. */
+export async function attemptsOfEndpoint(ctx: DeliveryContext, owner: Owner, endpointId: string, page: Page) {
+  await findEndpoint(ctx, owner, endpointId);
+  return endpointAttempts(Sql.pool(ctx.orm), owner, endpointId, page);
 }
 
-/** The tries made to one endpoint (deliveries and test sends), newest first. */
-export async function attemptsOfEndpoint(em: EntityManager, owner: Owner, endpointId: string, page: Page) {
-  await findEndpoint(em, owner, endpointId);
-  const [items, total] = await em.findAndCount(
-    DeliveryAttempt,
-    { endpointId, tenantId: owner.tenantId, userId: owner.userId },
-    { orderBy: { at: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset },
-  );
-  return { items, total };
+/** One delivery of the owner with every recorded try of it, oldest first; 404 for another's. */
+export async function deliveryWithAttempts(
+  ctx: DeliveryContext,
+  owner: Owner,
+  id: string,
+): Promise<{ row: DeliveryRecord; attempts: AttemptRecord[] }> {
+  const sql = Sql.pool(ctx.orm);
+  const row = await ownerDelivery(sql, owner, id);
+  if (!row) throw notFound('Delivery');
+  return { row, attempts: await deliveryAttempts(sql, owner, row.id) };
 }

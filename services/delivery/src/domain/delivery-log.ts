@@ -1,44 +1,32 @@
 import { type EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { type Clock, notFound } from '@routinely/platform';
+import { notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { takeDeadLetter } from '../db/dead-letters-sql.js';
-import { type Channel, DeadLetter, Delivery, type DeliveryRow, type DeliveryStatus } from '../db/entities.js';
+import { ownerDeadLetters, takeDeadLetter } from '../db/dead-letters-sql.js';
+import { type DeliveryFilter, ownerDeliveries } from '../db/deliveries-sql.js';
+import { DeadLetter, type DeadLetterRow, Delivery, type DeliveryRow } from '../db/entities.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
+import type { DeliveryContext } from './context.js';
+
+/** A delivery as stored: one target of one firing (or a requeue) and where its tries stand. */
+export type DeliveryRecord = DeliveryRow;
+/** A delivery given up on, waiting in its owner's dead-letter queue. */
+export type DeadLetterRecord = DeadLetterRow;
 
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export async function listDeliveries(
-  em: EntityManager,
-  owner: Owner,
-  filter: {
-    status?: DeliveryStatus | undefined;
-    channel?: Channel | undefined;
-    reminder_id?: string | undefined;
-    event_id?: string | undefined;
-  },
-  page: Page,
-) {
-  const where = {
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.channel ? { channel: filter.channel } : {}),
-    ...(filter.reminder_id ? { reminderId: filter.reminder_id } : {}),
-    ...(filter.event_id ? { eventId: filter.event_id } : {}),
-  };
-  const [items, total] = await em.findAndCount(Delivery, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: page.limit,
-    offset: page.offset,
-  });
-  return { items, total };
+export type { DeliveryFilter };
+
+/** A page of the owner's deliveries, newest first. */
+export function listDeliveries(ctx: DeliveryContext, owner: Owner, filter: DeliveryFilter, page: Page) {
+  return ownerDeliveries(Sql.pool(ctx.orm), owner, filter, page);
 }
 
-export async function findDelivery(em: EntityManager, owner: Owner, id: string): Promise<DeliveryRow> {
+/** The owner's delivery as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
+async function deliveryIn(em: EntityManager, owner: Owner, id: string): Promise<DeliveryRow> {
   const row = await em.findOne(Delivery, { id, tenantId: owner.tenantId, userId: owner.userId });
   if (!row) throw notFound('Delivery');
   return row;
@@ -48,10 +36,10 @@ export async function findDelivery(em: EntityManager, owner: Owner, id: string):
  * State table: pending, attempts = 0, next_attempt_at = now, same delivery id. A dead delivery leaves the
  * dead-letter queue. The retry cycle starts over with the endpoint's current secret (ADR 040).
  */
-export async function redeliver(em: EntityManager, owner: Owner, id: string, clock: Clock): Promise<DeliveryRow> {
-  return em.transactional(async (tx) => {
-    const row = await findDelivery(tx, owner, id);
-    const now = clock.now();
+export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string): Promise<DeliveryRow> {
+  return Sql.transaction(ctx.orm, async (sql, tx) => {
+    const row = await deliveryIn(tx, owner, id);
+    const now = ctx.clock.now();
     Object.assign(row, {
       status: 'pending',
       attempts: 0,
@@ -64,29 +52,25 @@ export async function redeliver(em: EntityManager, owner: Owner, id: string, clo
     });
     await tx.nativeDelete(DeadLetter, { deliveryId: row.id, tenantId: owner.tenantId, userId: owner.userId });
     await tx.flush();
-    await notifyWakeup(Sql.within(tx), 'deliveries');
+    await notifyWakeup(sql, 'deliveries');
     return row;
   });
 }
 
-export async function listDeadLetters(em: EntityManager, owner: Owner, page: Page) {
-  const [items, total] = await em.findAndCount(
-    DeadLetter,
-    { tenantId: owner.tenantId, userId: owner.userId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset },
-  );
-  return { items, total };
+/** A page of the owner's dead letters, newest first. */
+export function listDeadLetters(ctx: DeliveryContext, owner: Owner, page: Page) {
+  return ownerDeadLetters(Sql.pool(ctx.orm), owner, page);
 }
 
 /** State table: the dead-letter row is removed and a fresh pending delivery (new id) is inserted. */
-export async function requeue(em: EntityManager, owner: Owner, dlqId: string, clock: Clock): Promise<DeliveryRow> {
-  return em.transactional(async (tx) => {
+export async function requeue(ctx: DeliveryContext, owner: Owner, dlqId: string): Promise<DeliveryRow> {
+  return Sql.transaction(ctx.orm, async (sql, tx) => {
     // Taking the row first (not reading it) makes concurrent requeues of one letter yield one delivery.
-    const deliveryId = await takeDeadLetter(tx, owner, dlqId);
+    const deliveryId = await takeDeadLetter(sql, owner, dlqId);
     if (!deliveryId) throw notFound('Dead-letter row');
     const original = await tx.findOne(Delivery, { id: deliveryId, tenantId: owner.tenantId });
     if (!original) throw notFound('Delivery');
-    const now = clock.now();
+    const now = ctx.clock.now();
     const id = uuidv7();
     const fresh = tx.create(Delivery, {
       id,
@@ -114,7 +98,7 @@ export async function requeue(em: EntityManager, owner: Owner, dlqId: string, cl
       updatedAt: now,
     });
     await tx.flush();
-    await notifyWakeup(Sql.within(tx), 'deliveries');
+    await notifyWakeup(sql, 'deliveries');
     return fresh;
   });
 }

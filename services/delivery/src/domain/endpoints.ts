@@ -1,15 +1,19 @@
 import { type EntityManager, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { AppError, type Clock, fieldError, notFound, type SecretBox } from '@routinely/platform';
+import { AppError, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { lockAndCountEndpoints } from '../db/endpoints-sql.js';
+import { lockAndCountEndpoints, ownerEndpoint, ownerEndpoints } from '../db/endpoints-sql.js';
 import { DeliveryAttempt, WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
+import type { DeliveryContext } from './context.js';
 import type { EventType } from './event-types.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
 import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
 import { newWebhookSecret, secretPreview } from './webhook-secret.js';
-import type { SendResult, WebhookSender } from './webhook-sender.js';
+import type { SendResult } from './webhook-sender.js';
+
+/** A webhook endpoint as stored (its secret sealed). */
+export type Endpoint = WebhookEndpointRow;
 
 export interface EndpointInput {
   name: string;
@@ -22,14 +26,6 @@ export interface EndpointInput {
   events?: readonly EventType[] | null | undefined;
 }
 
-export interface EndpointServices {
-  box: SecretBox;
-  policy: TargetPolicy;
-  clock: Clock;
-  /** WEBHOOK_MAX_ENDPOINTS_PER_USER */
-  maxEndpointsPerUser: number;
-}
-
 async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
   try {
     await assertPublicTarget(url, policy);
@@ -39,28 +35,35 @@ async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
   }
 }
 
-export function listEndpoints(em: EntityManager, owner: Owner): Promise<WebhookEndpointRow[]> {
-  return em.find(WebhookEndpoint, owner, { orderBy: { createdAt: 'asc', id: 'asc' } });
+export function listEndpoints(ctx: DeliveryContext, owner: Owner): Promise<Endpoint[]> {
+  return ownerEndpoints(Sql.pool(ctx.orm), owner);
 }
 
-export async function findEndpoint(em: EntityManager, owner: Owner, id: string): Promise<WebhookEndpointRow> {
+export async function findEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<Endpoint> {
+  const row = await ownerEndpoint(Sql.pool(ctx.orm), owner, id);
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+/** The owner's endpoint as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
+async function endpointIn(em: EntityManager, owner: Owner, id: string): Promise<Endpoint> {
   const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
 
-export async function createEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: EndpointServices) {
-  await checkUrl(input.url, s.policy);
-  return em.transactional(async (tx) => {
+export async function createEndpoint(ctx: DeliveryContext, owner: Owner, input: EndpointInput) {
+  await checkUrl(input.url, ctx.policy);
+  return Sql.transaction(ctx.orm, async (sql, em) => {
     // Counted under the owner's lock, so parallel creates cannot pass the limit together.
-    if ((await lockAndCountEndpoints(tx, owner)) >= s.maxEndpointsPerUser) {
-      throw new AppError('too_many_endpoints', `A user may have at most ${s.maxEndpointsPerUser} webhook endpoints`);
+    if ((await lockAndCountEndpoints(sql, owner)) >= ctx.maxEndpointsPerUser) {
+      throw new AppError('too_many_endpoints', `A user may have at most ${ctx.maxEndpointsPerUser} webhook endpoints`);
     }
-    return insertEndpoint(tx, owner, input, s);
+    return insertEndpoint(em, owner, input, ctx);
   });
 }
 
-async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: EndpointServices) {
+async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: DeliveryContext) {
   const secret = newWebhookSecret();
   const now = s.clock.now();
   const id = uuidv7();
@@ -86,53 +89,56 @@ async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointIn
   return { row, secret };
 }
 
-export async function updateEndpoint(
-  em: EntityManager,
-  owner: Owner,
-  id: string,
-  patch: Partial<EndpointInput>,
-  s: EndpointServices,
-) {
-  const row = await findEndpoint(em, owner, id);
+export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: string, patch: Partial<EndpointInput>) {
   if (patch.url !== undefined) {
-    await checkUrl(patch.url, s.policy);
-    // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
-    if (patch.url !== row.url) {
-      row.consecutiveFailures = 0;
-      row.circuitOpenUntil = null;
-    }
-    row.url = patch.url;
+    // A missing endpoint answers 404 before its new URL is judged; the lookup of the URL's host runs outside
+    // the transaction, which holds no connection meanwhile.
+    await findEndpoint(ctx, owner, id);
+    await checkUrl(patch.url, ctx.policy);
   }
-  if (patch.name !== undefined) row.name = patch.name;
-  if (patch.description !== undefined) row.description = patch.description;
-  if (patch.enabled !== undefined) row.enabled = patch.enabled;
-  if (patch.max_attempts !== undefined) row.maxAttempts = patch.max_attempts;
-  if (patch.fallback_to_email !== undefined) row.fallbackToEmail = patch.fallback_to_email;
-  if (patch.events !== undefined) row.events = storedEvents(patch.events);
-  row.updatedAt = s.clock.now();
-  await em.flush();
-  return row;
+  return Sql.transaction(ctx.orm, async (_sql, em) => {
+    const row = await endpointIn(em, owner, id);
+    if (patch.url !== undefined) {
+      // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
+      if (patch.url !== row.url) {
+        row.consecutiveFailures = 0;
+        row.circuitOpenUntil = null;
+      }
+      row.url = patch.url;
+    }
+    if (patch.name !== undefined) row.name = patch.name;
+    if (patch.description !== undefined) row.description = patch.description;
+    if (patch.enabled !== undefined) row.enabled = patch.enabled;
+    if (patch.max_attempts !== undefined) row.maxAttempts = patch.max_attempts;
+    if (patch.fallback_to_email !== undefined) row.fallbackToEmail = patch.fallback_to_email;
+    if (patch.events !== undefined) row.events = storedEvents(patch.events);
+    row.updatedAt = ctx.clock.now();
+    await em.flush();
+    return row;
+  });
 }
 
 /** New secret for new deliveries at once; retries already signed keep theirs (ADR 040). */
-export async function rotateSecret(em: EntityManager, owner: Owner, id: string, s: EndpointServices) {
-  const row = await findEndpoint(em, owner, id);
-  const secret = newWebhookSecret();
-  row.secretSealed = s.box.seal(secret, row.id);
-  row.secretPreview = secretPreview(secret);
-  row.consecutiveFailures = 0;
-  row.circuitOpenUntil = null;
-  row.updatedAt = s.clock.now();
-  await em.flush();
-  return { row, secret };
+export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: string) {
+  return Sql.transaction(ctx.orm, async (_sql, em) => {
+    const row = await endpointIn(em, owner, id);
+    const secret = newWebhookSecret();
+    row.secretSealed = ctx.box.seal(secret, row.id);
+    row.secretPreview = secretPreview(secret);
+    row.consecutiveFailures = 0;
+    row.circuitOpenUntil = null;
+    row.updatedAt = ctx.clock.now();
+    await em.flush();
+    return { row, secret };
+  });
 }
 
-export async function deleteEndpoint(em: EntityManager, owner: Owner, id: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    const row = await findEndpoint(tx, owner, id);
-    tx.remove(row);
+export async function deleteEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<void> {
+  await Sql.transaction(ctx.orm, async (_sql, em) => {
+    const row = await endpointIn(em, owner, id);
+    em.remove(row);
     // Test sends are reachable only through their endpoint; deliveries keep their attempts log.
-    await tx.nativeDelete(DeliveryAttempt, { endpointId: id, deliveryId: null, tenantId: owner.tenantId });
+    await em.nativeDelete(DeliveryAttempt, { endpointId: id, deliveryId: null, tenantId: owner.tenantId });
   });
 }
 
@@ -156,13 +162,8 @@ export interface TestResult {
  * writes no delivery row, so it neither uses the retry budget nor touches consecutive_failures; the try is
  * recorded in the attempts log without a delivery (ADR 045).
  */
-export async function testEndpoint(
-  em: EntityManager,
-  owner: Owner,
-  id: string,
-  s: EndpointServices & { sender: WebhookSender },
-): Promise<TestResult> {
-  const row = await findEndpoint(em, owner, id);
+export async function testEndpoint(s: DeliveryContext, owner: Owner, id: string): Promise<TestResult> {
+  const row = await findEndpoint(s, owner, id);
   const now = s.clock.now();
   const deliveryId = uuidv7();
   const eventId = uuidv7();
@@ -191,7 +192,7 @@ export async function testEndpoint(
   } catch (error) {
     throw new AppError('internal_error', 'Test delivery failed unexpectedly', { cause: error });
   }
-  await insertAttempt(Sql.within(em), {
+  await insertAttempt(Sql.pool(s.orm), {
     tenant_id: owner.tenantId,
     user_id: owner.userId,
     delivery_id: null,

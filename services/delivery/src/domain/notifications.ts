@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import {
@@ -11,16 +11,16 @@ import type { Page } from './delivery-log.js';
 
 export type Notification = NotificationRecord;
 
-export async function listNotifications(em: EntityManager, owner: Owner, unreadOnly: boolean, page: Page) {
-  const sql = Sql.within(em);
+export async function listNotifications(orm: Orm, owner: Owner, unreadOnly: boolean, page: Page) {
+  const sql = Sql.pool(orm);
   const items = await notificationPage(sql, owner, unreadOnly, page);
   const counts = await countNotifications(sql, owner);
   return { items, total: unreadOnly ? counts.unread : counts.total, unreadCount: counts.unread };
 }
 
 /** Idempotent: reading an already-read notification keeps its first read_at. */
-export async function markRead(em: EntityManager, owner: Owner, id: string, clock: Clock): Promise<Notification> {
-  const row = await markNotificationRead(Sql.within(em), owner, id, clock.now());
+export async function markRead(orm: Orm, owner: Owner, id: string, clock: Clock): Promise<Notification> {
+  const row = await markNotificationRead(Sql.pool(orm), owner, id, clock.now());
   if (!row) throw notFound('Notification');
   return row;
 }

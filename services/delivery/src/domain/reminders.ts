@@ -1,9 +1,9 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { Reminder, type ReminderRow, type ReminderStatus } from '../db/entities.js';
-import { lockTasks } from '../db/reminders-sql.js';
+import { lockTasks, ownerUpcomingReminders } from '../db/reminders-sql.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
@@ -54,7 +54,7 @@ export async function applyTaskEvents(
   inEventSpan: EventStep = runStep,
 ): Promise<boolean> {
   const taskIds = [...new Set(events.map((event) => event.data.task.id))].sort();
-  await lockTasks(em, taskIds);
+  await lockTasks(Sql.within(em), taskIds);
   const reminders = new Map(
     (await em.find(Reminder, { taskId: { $in: taskIds } })).map((reminder) => [reminder.taskId, reminder]),
   );
@@ -143,28 +143,20 @@ export interface UpcomingReminder {
 }
 
 export async function upcomingReminders(
-  em: EntityManager,
+  orm: Orm,
   owner: Owner,
   days: number,
   limit: number,
   clock: Clock,
 ): Promise<UpcomingReminder[]> {
   const now = clock.now();
-  const rows = await em.find(
-    Reminder,
-    {
-      tenantId: owner.tenantId,
-      userId: owner.userId,
-      status: 'scheduled',
-      remindAt: { $gte: now, $lte: new Date(now.getTime() + days * 86_400_000) },
-    },
-    { orderBy: { remindAt: 'asc' }, limit },
-  );
+  const window = { from: now, to: new Date(now.getTime() + days * 86_400_000) };
+  const rows = await ownerUpcomingReminders(Sql.pool(orm), owner, window, limit);
   return rows.map((r) => ({
     reminder_id: r.id,
-    task_id: r.taskId,
+    task_id: r.task_id,
     task_title: String(r.task.title ?? ''),
-    remind_at: r.remindAt.toISOString(),
+    remind_at: r.remind_at.toISOString(),
     channels: r.channels,
   }));
 }

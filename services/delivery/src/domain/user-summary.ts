@@ -1,13 +1,14 @@
-import type { EntityManager } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { Notification, Reminder } from '../db/entities.js';
+import { countNotifications } from '../db/notifications-sql.js';
+import { countScheduledReminders } from '../db/reminders-sql.js';
 
 /** The dashboard's figures of one user that delivery owns (ADR 025). */
-export async function userSummary(em: EntityManager, owner: Owner, window: { start: Date; end: Date }) {
-  const mine = { tenantId: owner.tenantId, userId: owner.userId };
-  const [remindersScheduled, notificationsUnread] = await Promise.all([
-    em.count(Reminder, { ...mine, status: 'scheduled', remindAt: { $gte: window.start, $lt: window.end } }),
-    em.count(Notification, { ...mine, readAt: null }),
+export async function userSummary(orm: Orm, owner: Owner, window: { start: Date; end: Date }) {
+  const sql = Sql.pool(orm);
+  const [remindersScheduled, notifications] = await Promise.all([
+    countScheduledReminders(sql, owner, window),
+    countNotifications(sql, owner),
   ]);
-  return { remindersScheduled, notificationsUnread };
+  return { remindersScheduled, notificationsUnread: notifications.unread };
 }

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
@@ -47,7 +47,11 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       policy: rowWriterPolicy,
       handle: async (em, event) => {
         const { user } = event.data;
-        await rememberContact(em, { tenantId: user.tenant_id, userId: user.id, email: user.email }, clock.now());
+        await rememberContact(
+          Sql.within(em),
+          { tenantId: user.tenant_id, userId: user.id, email: user.email },
+          clock.now(),
+        );
       },
     }),
     integrationAlerts: defineConsumer({

@@ -27,7 +27,7 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
     getUserSummary: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);
       const window = parseRequest(summaryRequest, request);
-      return userSummary(deps.orm.em.fork(), owner, window);
+      return userSummary(deps.orm, owner, window);
     },
     getWorkerStatus: async (_request, caller) => {
       ownerOfCaller(caller, ['SERVICE_ADMIN']);

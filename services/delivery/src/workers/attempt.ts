@@ -1,6 +1,6 @@
+import { type Mailer, MailRejectedError } from '../adapters/mailer.js';
 import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import { type PreparedWebhook, prepareWebhook, type WebhookSender } from '../domain/webhook-sender.js';
-import { type Mailer, MailRejectedError } from '../email/mailer.js';
 import type { SendContext } from './send-context.js';
 
 export type FailedAttempt = {

@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import type { Mailer } from '../adapters/mailer.js';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
 import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
 import type { WebhookSender } from '../domain/webhook-sender.js';
-import type { Mailer } from '../email/mailer.js';
 import {
   type AttemptResult,
   attemptDelivery,
@@ -102,10 +102,10 @@ export class DeliveryWorker {
       const limit = lane === 'fast' ? Math.min(this.o.batchSize, free) : this.o.batchSize;
       const claimed = await this.claim(lane, limit, maxEndpoints);
       if (claimed.length === 0) return false;
-      const knex = this.o.orm.em.getKnex();
+      const sql = Sql.pool(this.o.orm);
       const send = new SendContext(
-        await endpointsForSend(knex, claimed),
-        await contactEmailsOf(knex, claimed),
+        await endpointsForSend(sql, claimed),
+        await contactEmailsOf(sql, claimed),
         this.o.box,
       );
       const holds = lane === 'webhook' ? holdEndpoints(claimed, this.sendsPerEndpoint, send) : new Map();
@@ -238,7 +238,7 @@ export class DeliveryWorker {
     if (open && leaseLeftMs > this.o.sendTimeoutMs) return true;
     if (open) gate.release(false); // the rest of the hold has leases as old or older: give it all back
     this.prepared.delete(delivery);
-    await releaseLeases(this.o.orm.em.getKnex(), [delivery.id], delivery.lease_token).catch((error) =>
+    await releaseLeases(Sql.pool(this.o.orm), [delivery.id], delivery.lease_token).catch((error) =>
       this.o.logger.warn({ err: error, delivery: delivery.id }, 'could not give a lease back; it will expire'),
     );
     return false;
@@ -256,8 +256,10 @@ export class DeliveryWorker {
       circuitThreshold: this.o.circuit.threshold,
       maxEndpoints,
     };
-    const knex = this.o.orm.em.getKnex();
-    return lane === 'fast' ? claimFast(knex, request) : claimWebhooks(knex, request);
+    // A webhook claim holds the claims' lock for its transaction; a fast claim is one statement.
+    return lane === 'fast'
+      ? claimFast(Sql.pool(this.o.orm), request)
+      : Sql.rawTransaction(this.o.orm, (sql) => claimWebhooks(sql, request));
   }
 
   /**
@@ -289,7 +291,7 @@ export class DeliveryWorker {
       this.maybeTopUp(hold);
     }
     if (full) return { more: true, nextAt: null };
-    const next = await nextDeliveryDue(this.o.orm.em.getKnex());
+    const next = await nextDeliveryDue(Sql.pool(this.o.orm));
     // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
     // poll covers the rest.
     if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
@@ -33,7 +33,7 @@ export async function topUpHold(o: TopUpOptions, hold: EndpointHold, signal: Abo
   const now = o.clock.now();
   const leaseToken = uuidv7();
   try {
-    const { rows, endpoint } = await topUpEndpoint(o.orm.em.getKnex(), {
+    const request = {
       endpointId: hold.endpointId,
       heldTokens: [...hold.tokens].slice(-HELD_TOKENS_KEPT),
       now,
@@ -43,7 +43,8 @@ export async function topUpHold(o: TopUpOptions, hold: EndpointHold, signal: Abo
       perEndpoint: o.perEndpoint,
       perUser: o.perUser,
       circuitThreshold: o.circuit.threshold,
-    });
+    };
+    const { rows, endpoint } = await Sql.rawTransaction(o.orm, (sql) => topUpEndpoint(sql, request));
     if (rows.length === 0) {
       hold.exhausted = true;
       return [];
@@ -51,7 +52,7 @@ export async function topUpHold(o: TopUpOptions, hold: EndpointHold, signal: Abo
     if (signal.aborted) return []; // killed: the leases expire like a dead process's
     if (hold.gate.isClosed) {
       await releaseLeases(
-        o.orm.em.getKnex(),
+        Sql.pool(o.orm),
         rows.map((d) => d.id),
         leaseToken,
       );

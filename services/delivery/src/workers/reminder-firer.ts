@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
 import { type NewDelivery, recordFiring } from '../db/deliveries-sql.js';
-import type { Channel } from '../db/entities.js';
 import { WAKEUP_CHANNEL } from '../db/wakeups-sql.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
+import type { Channel } from '../domain/values.js';
 import { observeFireLag } from './observability.js';
 
 interface DueReminder {
@@ -108,9 +108,8 @@ export class ReminderFirer {
   /** One firing transaction; `started` resolves when the delivery pass it woke has ended (at once if none). */
   private async fire(limit: number): Promise<{ fired: number; started: Promise<void> }> {
     const now = this.clock.now();
-    const knex = this.orm.em.getKnex();
-    const fired = await knex.transaction(async (trx) => {
-      const rows = await claimDueReminders<DueReminder>(trx, now, limit);
+    const fired = await Sql.rawTransaction(this.orm, async (sql) => {
+      const rows = await claimDueReminders<DueReminder>(sql, now, limit);
       if (rows.length === 0) return [];
       const deliveries = [];
       for (const reminder of rows) {
@@ -129,7 +128,7 @@ export class ReminderFirer {
         }
       }
       await recordFiring(
-        trx,
+        sql,
         rows.map((r) => r.id),
         deliveries,
         now,
@@ -152,6 +151,6 @@ export class ReminderFirer {
       if (starting) await Promise.race([started, sleep(this.firstSendsWaitMs, undefined, { ref: false })]);
       return { more: true, nextAt: null };
     }
-    return { more: false, nextAt: await nextReminderDue(this.orm.em.getKnex()) };
+    return { more: false, nextAt: await nextReminderDue(Sql.pool(this.orm)) };
   }
 }

@@ -1,17 +1,72 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import type { IntegrationRow } from './entities.js';
 
-async function rows<T>(orm: Orm, sql: string, params: unknown[]): Promise<T[]> {
-  return (await orm.em.getConnection().execute(sql, params, 'all')) as T[];
+/** The columns of an integration under their property names (timestamps arrive as text, see `integrationOf`). */
+const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider, status, account_email as "accountEmail",
+  last_error as "lastError", last_synced_at as "lastSyncedAt", access_token_sealed as "accessTokenSealed",
+  refresh_token_sealed as "refreshTokenSealed", access_expires_at as "accessExpiresAt", sync_cursor as "syncCursor",
+  oauth_state_hash as "oauthStateHash", oauth_state_expires_at as "oauthStateExpiresAt",
+  oauth_verifier_sealed as "oauthVerifierSealed", oauth_return_url as "oauthReturnUrl", channel_id as "channelId",
+  channel_resource_id as "channelResourceId", channel_secret_sealed as "channelSecretSealed",
+  push_expires_at as "pushExpiresAt", next_sync_at as "nextSyncAt", sync_lease_until as "syncLeaseUntil",
+  sync_lease_holder as "syncLeaseHolder", created_at as "createdAt", updated_at as "updatedAt"`;
+
+type MaybeTimes =
+  | 'lastSyncedAt'
+  | 'accessExpiresAt'
+  | 'oauthStateExpiresAt'
+  | 'pushExpiresAt'
+  | 'nextSyncAt'
+  | 'syncLeaseUntil';
+type RawIntegration = Omit<IntegrationRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
+  Record<MaybeTimes, string | Date | null> &
+  Record<'createdAt' | 'updatedAt', string | Date>;
+
+const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
+const integrationOf = (raw: RawIntegration): IntegrationRow => ({
+  ...raw,
+  lastSyncedAt: when(raw.lastSyncedAt),
+  accessExpiresAt: when(raw.accessExpiresAt),
+  oauthStateExpiresAt: when(raw.oauthStateExpiresAt),
+  pushExpiresAt: when(raw.pushExpiresAt),
+  nextSyncAt: when(raw.nextSyncAt),
+  syncLeaseUntil: when(raw.syncLeaseUntil),
+  createdAt: new Date(raw.createdAt),
+  updatedAt: new Date(raw.updatedAt),
+});
+
+/** An integration by id; undefined when it is gone. */
+export async function integrationById(sql: Sql, id: string): Promise<IntegrationRow | undefined> {
+  const row = await sql.first<RawIntegration>(`select ${INTEGRATION} from integrations where id = ?`, [id]);
+  return row && integrationOf(row);
+}
+
+/** The owner's integration `id`; undefined when there is none (or it is someone else's). */
+export async function ownerIntegration(sql: Sql, owner: Owner, id: string): Promise<IntegrationRow | undefined> {
+  const row = await sql.first<RawIntegration>(
+    `select ${INTEGRATION} from integrations where id = ? and tenant_id = ? and user_id = ?`,
+    [id, owner.tenantId, owner.userId],
+  );
+  return row && integrationOf(row);
+}
+
+/** The owner's integrations, oldest first. */
+export async function ownerIntegrations(sql: Sql, owner: Owner): Promise<IntegrationRow[]> {
+  const rows = await sql.rows<RawIntegration>(
+    `select ${INTEGRATION} from integrations where tenant_id = ? and user_id = ? order by created_at, id`,
+    [owner.tenantId, owner.userId],
+  );
+  return rows.map(integrationOf);
 }
 
 /**
  * Takes the sync lease of one integration for `holder`: only one sync of a connection runs at a time, across
  * replicas. Answers false when another holder's lease is unexpired (or the row is not syncable).
  */
-export async function takeSyncLease(orm: Orm, id: string, holder: string, now: Date, until: Date): Promise<boolean> {
-  const taken = await rows(
-    orm,
+export async function takeSyncLease(sql: Sql, id: string, holder: string, now: Date, until: Date): Promise<boolean> {
+  const taken = await sql.rows(
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id = ? and status in ('active', 'error') and (sync_lease_until is null or sync_lease_until <= ?)
      returning id`,
@@ -21,37 +76,27 @@ export async function takeSyncLease(orm: Orm, id: string, holder: string, now: D
 }
 
 /** Extends every lease these holders still have (a lease taken over by another holder is not theirs any more). */
-export async function renewSyncLeases(orm: Orm, holders: readonly string[], until: Date): Promise<void> {
-  await orm.em
-    .getConnection()
-    .execute('update integrations set sync_lease_until = ? where sync_lease_holder = any(?::uuid[])', [
-      until,
-      // A PostgreSQL array literal: the query builder would spread a JS array into a list. Holders are UUIDs.
-      `{${holders.join(',')}}`,
-    ]);
+export async function renewSyncLeases(sql: Sql, holders: readonly string[], until: Date): Promise<void> {
+  await sql.rows('update integrations set sync_lease_until = ? where sync_lease_holder = any(?::uuid[])', [
+    until,
+    holders,
+  ]);
 }
 
 /** Gives a lease back; a lease another holder took over after this one lapsed is left alone. */
-export async function releaseSyncLease(orm: Orm, id: string, holder: string): Promise<void> {
-  await orm.em
-    .getConnection()
-    .execute(
-      'update integrations set sync_lease_until = null, sync_lease_holder = null where id = ? and sync_lease_holder = ?',
-      [id, holder],
-      'run',
-    );
+export async function releaseSyncLease(sql: Sql, id: string, holder: string): Promise<void> {
+  await sql.rows(
+    'update integrations set sync_lease_until = null, sync_lease_holder = null where id = ? and sync_lease_holder = ?',
+    [id, holder],
+  );
 }
 
 /** Inside a transaction: locks the row and answers who holds its sync lease now (fencing a late commit). */
-export async function lockedLeaseHolder(em: EntityManager, id: string): Promise<string | null> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ holder: string | null }[]>(
-      'select sync_lease_holder as holder from integrations where id = ? for update',
-      [id],
-      'all',
-      em.getTransactionContext(),
-    );
+export async function lockedLeaseHolder(sql: Sql, id: string): Promise<string | null> {
+  const row = await sql.first<{ holder: string | null }>(
+    'select sync_lease_holder as holder from integrations where id = ? for update',
+    [id],
+  );
   return row?.holder ?? null;
 }
 
@@ -60,14 +105,13 @@ export async function lockedLeaseHolder(em: EntityManager, id: string): Promise<
  * replicas never claim the same row, and the lease keeps the route's own syncs out while the worker runs.
  */
 export async function claimDueSyncs(
-  orm: Orm,
+  sql: Sql,
   holder: string,
   now: Date,
   until: Date,
   limit: number,
 ): Promise<string[]> {
-  const claimed = await rows<{ id: string }>(
-    orm,
+  const claimed = await sql.rows<{ id: string }>(
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id in (
        select id from integrations
@@ -81,15 +125,14 @@ export async function claimDueSyncs(
 
 /** Active integrations whose push channel expires before `before` (or was never opened), leased for renewal. */
 export async function claimChannelRenewals(
-  orm: Orm,
+  sql: Sql,
   holder: string,
   now: Date,
   before: Date,
   until: Date,
   limit: number,
 ): Promise<string[]> {
-  const claimed = await rows<{ id: string }>(
-    orm,
+  const claimed = await sql.rows<{ id: string }>(
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?
      where id in (
        select id from integrations
@@ -103,11 +146,9 @@ export async function claimChannelRenewals(
 }
 
 /** The earliest time any integration's sync becomes due, for the pacer's sleep. */
-export async function nextSyncDue(orm: Orm): Promise<Date | null> {
-  const [row] = await rows<{ at: Date | null }>(
-    orm,
+export async function nextSyncDue(sql: Sql): Promise<Date | null> {
+  const row = await sql.first<{ at: Date | null }>(
     "select min(next_sync_at) as at from integrations where status = 'active'",
-    [],
   );
   return row?.at ? new Date(row.at) : null;
 }
@@ -116,9 +157,8 @@ export async function nextSyncDue(orm: Orm): Promise<Date | null> {
  * Consumes an OAuth state: the one row holding it (unexpired) loses it in the same statement, so a replayed
  * callback finds nothing. Answers the row id.
  */
-export async function consumeOAuthState(orm: Orm, stateHash: string, now: Date): Promise<string | null> {
-  const [row] = await rows<{ id: string }>(
-    orm,
+export async function consumeOAuthState(sql: Sql, stateHash: string, now: Date): Promise<string | null> {
+  const row = await sql.first<{ id: string }>(
     `update integrations set oauth_state_hash = null, oauth_state_expires_at = null
      where oauth_state_hash = ? and oauth_state_expires_at > ?
      returning id`,
@@ -128,13 +168,33 @@ export async function consumeOAuthState(orm: Orm, stateHash: string, now: Date):
 }
 
 /** Serialises oauth/start of one user and provider for the rest of the transaction (one pending row each). */
-export async function lockPendingStart(em: EntityManager, owner: Owner, provider: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      "select pg_advisory_xact_lock(hashtextextended('integration.pending:' || ? || '/' || ? || '/' || ?, 0))",
-      [owner.tenantId, owner.userId, provider],
-      'all',
-      em.getTransactionContext(),
-    );
+export async function lockPendingStart(sql: Sql, owner: Owner, provider: string): Promise<void> {
+  await sql.advisoryLock(`integration.pending:${owner.tenantId}/${owner.userId}/${provider}`);
+}
+
+/** What a push notification is checked against: the integration holding the channel. */
+export interface PushTarget {
+  id: string;
+  status: string;
+  channel_secret_sealed: string | null;
+}
+
+export function pushTargetOf(sql: Sql, provider: string, channelId: string): Promise<PushTarget | undefined> {
+  return sql.first<PushTarget>(
+    'select id, status, channel_secret_sealed from integrations where channel_id = ? and provider = ?',
+    [channelId, provider],
+  );
+}
+
+/** Makes the integration's sync due at `now` (a push said something changed). */
+export async function makeSyncDue(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql.rows('update integrations set next_sync_at = ? where id = ?', [now, id]);
+}
+
+/** A failed sync: the error, and when to try again (only while the integration is still active). */
+export async function noteSyncFailure(sql: Sql, id: string, lastError: string, next: Date, now: Date): Promise<void> {
+  await sql.rows(
+    `update integrations set last_error = ?, next_sync_at = ?, updated_at = ? where id = ? and status = 'active'`,
+    [lastError, next, now, id],
+  );
 }

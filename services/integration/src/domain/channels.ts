@@ -1,10 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Sql } from '@routinely/db';
 import { randomToken, sha256 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Integration, type IntegrationRow, type Provider } from '../db/entities.js';
-import type { PushChannel } from '../providers/adapter.js';
+import type { PushChannel } from '../adapters/adapter.js';
+import type { IntegrationRow, Provider } from '../db/entities.js';
+import { makeSyncDue, pushTargetOf } from '../db/integrations-sql.js';
 import { type IntegrationContext, notificationPath, sealContext } from './context.js';
 import { apiFor } from './credentials.js';
+import { type IntegrationPatch, loadIntegration, saveIntegration } from './integration-rows.js';
 import { describeFailure } from './log-safe.js';
 
 /** Google keeps channels up to ~7 days, Graph event subscriptions under 3 days: ask for less than both. */
@@ -17,12 +20,14 @@ const channelOf = (row: IntegrationRow): PushChannel | null =>
     ? { id: row.channelId, resourceId: row.channelResourceId ?? null, expiresAt: row.pushExpiresAt ?? new Date(0) }
     : null;
 
-function saveChannel(ctx: IntegrationContext, row: IntegrationRow, channel: PushChannel, secret: string) {
-  row.channelId = channel.id;
-  row.channelResourceId = channel.resourceId;
-  row.channelSecretSealed = ctx.box.seal(secret, sealContext.channel(row.id));
-  row.pushExpiresAt = channel.expiresAt;
-  row.updatedAt = ctx.clock.now();
+function channelColumns(ctx: IntegrationContext, id: string, channel: PushChannel, secret: string): IntegrationPatch {
+  return {
+    channelId: channel.id,
+    channelResourceId: channel.resourceId,
+    channelSecretSealed: ctx.box.seal(secret, sealContext.channel(id)),
+    pushExpiresAt: channel.expiresAt,
+    updatedAt: ctx.clock.now(),
+  };
 }
 
 /**
@@ -30,8 +35,7 @@ function saveChannel(ctx: IntegrationContext, row: IntegrationRow, channel: Push
  * stopped). Failure is logged and left to the renewal worker: polling keeps the data fresh meanwhile.
  */
 export async function openOrRenewChannel(ctx: IntegrationContext, id: string): Promise<boolean> {
-  const em = ctx.orm.em.fork();
-  const row = await em.findOne(Integration, { id });
+  const row = await loadIntegration(ctx, id);
   if (row?.status !== 'active') return false;
   const adapter = ctx.adapters[row.provider];
   const api = apiFor(ctx, id);
@@ -43,16 +47,16 @@ export async function openOrRenewChannel(ctx: IntegrationContext, id: string): P
   };
   const old = channelOf(row);
   try {
+    let patch: IntegrationPatch;
     if (old && row.provider === 'microsoft') {
       const renewed = await adapter.renewChannel(api, old, params);
-      row.pushExpiresAt = renewed.expiresAt;
-      row.updatedAt = ctx.clock.now();
+      patch = { pushExpiresAt: renewed.expiresAt, updatedAt: ctx.clock.now() };
     } else {
       const opened = old ? await adapter.renewChannel(api, old, params) : await adapter.openChannel(api, params);
-      saveChannel(ctx, row, opened, params.secret);
+      patch = channelColumns(ctx, row.id, opened, params.secret);
       if (old) await adapter.stopChannel(api, old).catch(() => undefined);
     }
-    await em.flush();
+    await saveIntegration(ctx, row, patch);
     return true;
   } catch (error) {
     ctx.logger.warn(
@@ -63,8 +67,8 @@ export async function openOrRenewChannel(ctx: IntegrationContext, id: string): P
   }
 }
 
-/** Stops the row's channel upstream (best effort) and forgets it. */
-export async function stopChannel(ctx: IntegrationContext, row: IntegrationRow): Promise<void> {
+/** Stops the row's channel upstream (best effort); answers the columns that forget it, for the caller to write. */
+export async function stopChannel(ctx: IntegrationContext, row: IntegrationRow): Promise<IntegrationPatch> {
   const channel = channelOf(row);
   if (channel) {
     await ctx.adapters[row.provider].stopChannel(apiFor(ctx, row.id), channel).catch((error: unknown) => {
@@ -74,13 +78,17 @@ export async function stopChannel(ctx: IntegrationContext, row: IntegrationRow):
       );
     });
   }
-  Object.assign(row, { channelId: null, channelResourceId: null, channelSecretSealed: null, pushExpiresAt: null });
+  return { channelId: null, channelResourceId: null, channelSecretSealed: null, pushExpiresAt: null };
 }
 
 /** Constant-time comparison of a presented channel token / clientState with the sealed one. */
-function secretMatches(ctx: IntegrationContext, row: IntegrationRow, presented: string | undefined): boolean {
-  if (!presented || !row.channelSecretSealed) return false;
-  const expected = ctx.box.open(row.channelSecretSealed, sealContext.channel(row.id));
+function secretMatches(
+  ctx: IntegrationContext,
+  target: { id: string; channel_secret_sealed: string | null },
+  presented: string | undefined,
+): boolean {
+  if (!presented || !target.channel_secret_sealed) return false;
+  const expected = ctx.box.open(target.channel_secret_sealed, sealContext.channel(target.id));
   // Hashing first gives equal lengths, so the comparison time says nothing about the secret.
   return timingSafeEqual(Buffer.from(sha256(presented), 'hex'), Buffer.from(sha256(expected), 'hex'));
 }
@@ -97,12 +105,12 @@ export async function acceptPush(
   options: { dryRun?: boolean } = {},
 ): Promise<boolean> {
   if (!channelId) return false;
-  const em = ctx.orm.em.fork();
-  const row = await em.findOne(Integration, { channelId, provider });
-  if (!row || !secretMatches(ctx, row, secret)) return false;
+  const sql = Sql.pool(ctx.orm);
+  const target = await pushTargetOf(sql, provider, channelId);
+  if (!target || !secretMatches(ctx, target, secret)) return false;
   if (options.dryRun) return true;
-  if (row.status === 'active') {
-    await em.nativeUpdate(Integration, { id: row.id }, { nextSyncAt: ctx.clock.now() });
+  if (target.status === 'active') {
+    await makeSyncDue(sql, target.id, ctx.clock.now());
     ctx.wakeSync();
   }
   return true;

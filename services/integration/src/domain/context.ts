@@ -1,9 +1,9 @@
 import type { Orm } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, Logger, SecretBox } from '@routinely/platform';
+import type { ProviderAdapter } from '../adapters/adapter.js';
 import type { IntegrationConfig } from '../config.js';
 import type { Provider } from '../db/entities.js';
-import type { ProviderAdapter } from '../providers/adapter.js';
 import type { SyncLeases } from './sync-leases.js';
 
 export interface IntegrationContext {

@@ -1,16 +1,19 @@
-import type { EntityManager } from '@routinely/db';
-import { Integration, type IntegrationRow } from '../db/entities.js';
-import type { ApiCall, TokenSet } from '../providers/adapter.js';
-import { ProviderError, providerFetch, ReauthRequired } from '../providers/http.js';
+import type { ApiCall, TokenSet } from '../adapters/adapter.js';
+import { ProviderError, providerFetch, ReauthRequired } from '../adapters/http.js';
+import type { IntegrationRow } from '../db/entities.js';
 import { type IntegrationContext, sealContext } from './context.js';
+import { type IntegrationPatch, loadIntegration, saveIntegration } from './integration-rows.js';
 
 /** Refresh this long before the provider's stated expiry, so a call never starts with a dying token. */
 const REFRESH_MARGIN_MS = 60_000;
 
-export function storeTokens(ctx: IntegrationContext, row: IntegrationRow, tokens: TokenSet): void {
-  row.accessTokenSealed = ctx.box.seal(tokens.accessToken, sealContext.access(row.id));
-  if (tokens.refreshToken) row.refreshTokenSealed = ctx.box.seal(tokens.refreshToken, sealContext.refresh(row.id));
-  row.accessExpiresAt = tokens.expiresAt;
+/** The token columns of a new token set, sealed for the row (a refresh token only when one came). */
+export function tokenColumns(ctx: IntegrationContext, id: string, tokens: TokenSet): IntegrationPatch {
+  return {
+    accessTokenSealed: ctx.box.seal(tokens.accessToken, sealContext.access(id)),
+    ...(tokens.refreshToken ? { refreshTokenSealed: ctx.box.seal(tokens.refreshToken, sealContext.refresh(id)) } : {}),
+    accessExpiresAt: tokens.expiresAt,
+  };
 }
 
 /**
@@ -22,14 +25,13 @@ export function apiFor(ctx: IntegrationContext, integrationId: string): ApiCall 
   let access: string | undefined;
 
   const load = async (): Promise<IntegrationRow> => {
-    const row = await ctx.orm.em.fork().findOne(Integration, { id: integrationId });
+    const row = await loadIntegration(ctx, integrationId);
     if (!row?.accessTokenSealed) throw new ReauthRequired();
     return row;
   };
 
   const refresh = async (): Promise<string> => {
-    const em: EntityManager = ctx.orm.em.fork();
-    const row = await em.findOne(Integration, { id: integrationId });
+    const row = await loadIntegration(ctx, integrationId);
     if (!row?.refreshTokenSealed) throw new ReauthRequired();
     const adapter = ctx.adapters[row.provider];
     let tokens: TokenSet;
@@ -39,9 +41,7 @@ export function apiFor(ctx: IntegrationContext, integrationId: string): ApiCall 
       if (error instanceof ProviderError && error.oauthError === 'invalid_grant') throw new ReauthRequired();
       throw error;
     }
-    storeTokens(ctx, row, tokens);
-    row.updatedAt = ctx.clock.now();
-    await em.flush();
+    await saveIntegration(ctx, row, { ...tokenColumns(ctx, row.id, tokens), updatedAt: ctx.clock.now() });
     return tokens.accessToken;
   };
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@routinely/db';
 import { type EventEnvelope, enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
+import type { ChangeSet, ProviderChange } from '../adapters/adapter.js';
 import { ExternalEvent, type ExternalEventRow, type IntegrationRow } from '../db/entities.js';
-import type { ChangeSet, ProviderChange } from '../providers/adapter.js';
 import { eventSnapshot } from './snapshots.js';
 
 export interface SyncCounts {

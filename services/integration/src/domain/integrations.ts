@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import {
   AppError,
@@ -9,13 +10,14 @@ import {
   sha256,
 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { pkcePair } from '../adapters/oauth.js';
 import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
-import { consumeOAuthState, lockPendingStart } from '../db/integrations-sql.js';
-import { pkcePair } from '../providers/oauth.js';
+import { consumeOAuthState, lockPendingStart, ownerIntegration, ownerIntegrations } from '../db/integrations-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
-import { apiFor, storeTokens } from './credentials.js';
+import { apiFor, tokenColumns } from './credentials.js';
+import { type IntegrationPatch, loadIntegration, saveIntegration } from './integration-rows.js';
 import { describeFailure } from './log-safe.js';
 import { integrationSnapshot } from './snapshots.js';
 import { runLeasedSync } from './sync.js';
@@ -28,18 +30,12 @@ export function isProvider(value: string): value is Provider {
 }
 
 export async function listIntegrations(ctx: IntegrationContext, owner: Owner): Promise<IntegrationRow[]> {
-  return ctx.orm.em
-    .fork()
-    .find(
-      Integration,
-      { tenantId: owner.tenantId, userId: owner.userId },
-      { orderBy: { createdAt: 'asc', id: 'asc' } },
-    );
+  return ownerIntegrations(Sql.pool(ctx.orm), owner);
 }
 
 /** Another user's or tenant's integration is "not found" (existence is not leaked). */
 export async function findOwned(ctx: IntegrationContext, owner: Owner, id: string): Promise<IntegrationRow> {
-  const row = await ctx.orm.em.fork().findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+  const row = await ownerIntegration(Sql.pool(ctx.orm), owner, id);
   if (!row) throw notFound('Integration');
   return row;
 }
@@ -91,8 +87,8 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
     throw new AppError('provider_not_configured', `No client id is configured for ${provider}`);
   }
   const target = checkReturnUrl(ctx, returnUrl);
-  return ctx.orm.em.fork().transactional(async (em) => {
-    await lockPendingStart(em, owner, provider);
+  return Sql.transaction(ctx.orm, async (sql, em) => {
+    await lockPendingStart(sql, owner, provider);
     const now = ctx.clock.now();
     const pending = await em.find(
       Integration,
@@ -118,17 +114,17 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
 }
 
 export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string | undefined) {
-  const em = ctx.orm.em.fork();
-  const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
-  if (!row) throw notFound('Integration');
-  // No return URL given: where the row's last authorisation was to go back to (the contract's default).
-  const target =
-    returnUrl === undefined
-      ? safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx))
-      : checkReturnUrl(ctx, returnUrl);
-  const answer = await authorize(ctx, row, target);
-  await em.flush();
-  return answer;
+  // No provider call here: the read and the new authorisation commit together.
+  return Sql.transaction(ctx.orm, async (_sql, em) => {
+    const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+    if (!row) throw notFound('Integration');
+    // No return URL given: where the row's last authorisation was to go back to (the contract's default).
+    const target =
+      returnUrl === undefined
+        ? safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx))
+        : checkReturnUrl(ctx, returnUrl);
+    return authorize(ctx, row, target);
+  });
 }
 
 function withParams(target: string, params: Record<string, string>): string {
@@ -151,19 +147,24 @@ export async function finishConnection(
   query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
 ): Promise<CallbackResult> {
   if (!query.state) return { ok: false };
-  const id = await consumeOAuthState(ctx.orm, sha256(query.state), ctx.clock.now());
+  const id = await consumeOAuthState(Sql.pool(ctx.orm), sha256(query.state), ctx.clock.now());
   if (!id) return { ok: false };
-  const em = ctx.orm.em.fork();
-  const row = await em.findOneOrFail(Integration, { id });
+  const row = await loadIntegration(ctx, id);
+  if (!row) throw new Error('the integration of a consumed OAuth state is gone');
   // Checked again as it leaves (a row stored under an older rule or origin list); kept as reconnect's default.
   const returnUrl = safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx));
   const verifier = row.oauthVerifierSealed ? ctx.box.open(row.oauthVerifierSealed, sealContext.verifier(id)) : '';
+  // Changes not written yet: the verifier is single-use and goes with the row's next write.
+  let unsaved: IntegrationPatch = { oauthVerifierSealed: null };
   row.oauthVerifierSealed = null;
+  const save = async (patch: IntegrationPatch) => {
+    await saveIntegration(ctx, row, { ...unsaved, ...patch });
+    unsaved = {};
+  };
   const fail = async (code: string) => {
     // A failed reconnect of a working row keeps it working; a new row records why it never connected.
-    if (row.status !== 'active') Object.assign(row, { status: 'error', lastError: code });
-    row.updatedAt = ctx.clock.now();
-    await em.flush();
+    const failure: IntegrationPatch = row.status !== 'active' ? { status: 'error', lastError: code } : {};
+    await save({ ...failure, updatedAt: ctx.clock.now() });
     return {
       ok: true as const,
       location: withParams(returnUrl, { integration_id: id, provider: row.provider, status: 'error', error: code }),
@@ -172,14 +173,11 @@ export async function finishConnection(
   if (query.error || !query.code) return fail(query.error ? 'access_denied' : 'invalid_request');
   const adapter = ctx.adapters[row.provider];
   try {
-    storeTokens(
-      ctx,
-      row,
-      await adapter.exchangeCode(query.code, verifier, `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`),
-    );
-    row.updatedAt = ctx.clock.now();
-    await em.flush();
-    row.accountEmail = await adapter.accountEmail(apiFor(ctx, id));
+    const tokens = await adapter.exchangeCode(query.code, verifier, `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`);
+    await save({ ...tokenColumns(ctx, id, tokens), updatedAt: ctx.clock.now() });
+    const accountEmail = await adapter.accountEmail(apiFor(ctx, id));
+    row.accountEmail = accountEmail;
+    unsaved.accountEmail = accountEmail;
   } catch (error) {
     ctx.logger.warn(
       { integration_id: id, provider: row.provider, err: describeFailure(error) },
@@ -192,16 +190,18 @@ export async function finishConnection(
   const lease = ctx.leases.prepare(id);
   let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
   try {
-    await em.transactional(async (tx) => {
-      Object.assign(row, {
+    await Sql.transaction(ctx.orm, async (_sql, tx) => {
+      const activation: IntegrationPatch = {
+        ...unsaved,
         status: 'active',
         lastError: null,
         nextSyncAt: now,
         syncLeaseUntil: ctx.leases.until(),
         syncLeaseHolder: lease.holder,
         updatedAt: now,
-      });
-      tx.persist(row);
+      };
+      Object.assign(row, activation);
+      await tx.nativeUpdate(Integration, { id }, activation);
       enqueue(
         tx,
         makeEvent(
@@ -211,6 +211,7 @@ export async function finishConnection(
         ),
       );
     });
+    unsaved = {};
     ctx.relay.kick();
     outcome = await runLeasedSync(ctx, lease);
   } finally {
@@ -230,24 +231,25 @@ export async function finishConnection(
  * every event of the integration, and the answer waits until it did (bounded, ADR 061).
  */
 export async function disconnect(ctx: IntegrationContext, owner: Owner, id: string): Promise<void> {
-  const em = ctx.orm.em.fork();
-  const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
-  if (!row) throw notFound('Integration');
+  const row = await findOwned(ctx, owner, id);
   if (row.status === 'revoked') return;
   const grant = row.refreshTokenSealed
     ? ctx.box.open(row.refreshTokenSealed, sealContext.refresh(id))
     : row.accessTokenSealed
       ? ctx.box.open(row.accessTokenSealed, sealContext.access(id))
       : null;
-  await stopChannel(ctx, row);
+  const forgetChannel = await stopChannel(ctx, row);
   if (grant) {
     await ctx.adapters[row.provider].revoke(grant).catch((error: unknown) => {
       ctx.logger.warn({ integration_id: id, err: describeFailure(error) }, 'upstream revoke failed');
     });
   }
   const now = ctx.clock.now();
-  const revoked = await em.transactional(async (tx) => {
-    Object.assign(row, {
+  const revoked = await Sql.transaction(ctx.orm, async (_sql, tx) => {
+    // The integration's events leave our copy in the transaction that revokes it.
+    await tx.nativeDelete(ExternalEvent, { integrationId: id });
+    const revocation: IntegrationPatch = {
+      ...forgetChannel,
       status: 'revoked',
       accessTokenSealed: null,
       refreshTokenSealed: null,
@@ -258,9 +260,9 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
       oauthVerifierSealed: null,
       nextSyncAt: null,
       updatedAt: now,
-    });
-    tx.persist(row);
-    await tx.nativeDelete(ExternalEvent, { integrationId: id });
+    };
+    Object.assign(row, revocation);
+    await tx.nativeUpdate(Integration, { id }, revocation);
     const event = makeEvent(
       integrationEvents.integrationRevoked,
       { tenantId: row.tenantId, userId: row.userId, at: now },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import {
   claimChannelRenewals,
@@ -44,7 +44,7 @@ export class SyncLeases {
   /** The route's take of one row: null when another holder's lease is unexpired. */
   async take(id: string): Promise<SyncLease | null> {
     const holder = randomUUID();
-    if (!(await takeSyncLease(this.orm, id, holder, this.clock.now(), this.until()))) return null;
+    if (!(await takeSyncLease(Sql.pool(this.orm), id, holder, this.clock.now(), this.until()))) return null;
     this.hold(holder, 1);
     return { id, holder };
   }
@@ -58,14 +58,14 @@ export class SyncLeases {
 
   async claimDue(limit: number): Promise<SyncLease[]> {
     const holder = randomUUID();
-    const ids = await claimDueSyncs(this.orm, holder, this.clock.now(), this.until(), limit);
+    const ids = await claimDueSyncs(Sql.pool(this.orm), holder, this.clock.now(), this.until(), limit);
     this.hold(holder, ids.length);
     return ids.map((id) => ({ id, holder }));
   }
 
   async claimRenewals(before: Date, limit: number): Promise<SyncLease[]> {
     const holder = randomUUID();
-    const ids = await claimChannelRenewals(this.orm, holder, this.clock.now(), before, this.until(), limit);
+    const ids = await claimChannelRenewals(Sql.pool(this.orm), holder, this.clock.now(), before, this.until(), limit);
     this.hold(holder, ids.length);
     return ids.map((id) => ({ id, holder }));
   }
@@ -76,7 +76,7 @@ export class SyncLeases {
     if (left > 0) this.open.set(lease.holder, left);
     else this.open.delete(lease.holder);
     if (this.open.size === 0) this.stopTimer();
-    await releaseSyncLease(this.orm, lease.id, lease.holder);
+    await releaseSyncLease(Sql.pool(this.orm), lease.id, lease.holder);
   }
 
   /** The service (re)starts: leases are renewed again. */
@@ -101,7 +101,7 @@ export class SyncLeases {
   private async renew(): Promise<void> {
     if (this.open.size === 0) return;
     try {
-      await renewSyncLeases(this.orm, [...this.open.keys()], this.until());
+      await renewSyncLeases(Sql.pool(this.orm), [...this.open.keys()], this.until());
     } catch (error) {
       // The next tick tries again; a sync whose lease lapses meanwhile loses its commit, nothing else.
       this.logger.warn({ err: error instanceof Error ? error.name : 'unknown' }, 'sync leases could not be renewed');

@@ -1,14 +1,16 @@
+import { Sql } from '@routinely/db';
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
+import { ProviderBusy, ReauthRequired } from '../adapters/http.js';
 import { Integration, type IntegrationRow } from '../db/entities.js';
-import { lockedLeaseHolder } from '../db/integrations-sql.js';
-import { ProviderBusy, ReauthRequired } from '../providers/http.js';
-import { countSync } from '../workers/observability.js';
+import { lockedLeaseHolder, noteSyncFailure } from '../db/integrations-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
 import { applyChanges, type SyncCounts } from './external-events.js';
+import { loadIntegration } from './integration-rows.js';
 import { describeFailure } from './log-safe.js';
+import { countSync } from './metrics.js';
 import { integrationSnapshot } from './snapshots.js';
 import type { SyncLease } from './sync-leases.js';
 
@@ -31,7 +33,7 @@ class LeaseLost extends Error {
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
 export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
-  await ctx.orm.em.fork().transactional(async (em) => {
+  await Sql.transaction(ctx.orm, async (_sql, em) => {
     const row = await em.findOne(Integration, { id });
     if (!row || row.status === 'revoked') return;
     const now = ctx.clock.now();
@@ -63,8 +65,7 @@ export async function markReauthRequired(ctx: IntegrationContext, id: string): P
  */
 export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): Promise<SyncOutcome> {
   const { id } = lease;
-  const em = ctx.orm.em.fork();
-  const row = await em.findOne(Integration, { id });
+  const row = await loadIntegration(ctx, id);
   if (row?.status !== 'active') return { ok: false, reason: 'failed' };
   const adapter = ctx.adapters[row.provider];
   const now = ctx.clock.now();
@@ -74,8 +75,8 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
   };
   try {
     const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
-    const { counts, eventIds } = await ctx.orm.em.fork().transactional(async (tx) => {
-      if ((await lockedLeaseHolder(tx, id)) !== lease.holder) throw new LeaseLost();
+    const { counts, eventIds } = await Sql.transaction(ctx.orm, async (sql, tx) => {
+      if ((await lockedLeaseHolder(sql, id)) !== lease.holder) throw new LeaseLost();
       const fresh = await tx.findOneOrFail(Integration, { id });
       const applied = await applyChanges(tx, fresh, set, ctx.clock.now());
       Object.assign(fresh, {
@@ -120,12 +121,7 @@ function nextPoll(ctx: IntegrationContext): Date {
 }
 
 async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, lastError: string, next: Date) {
-  const em = ctx.orm.em.fork();
-  await em.nativeUpdate(
-    Integration,
-    { id: row.id, status: 'active' },
-    { lastError, nextSyncAt: next, updatedAt: ctx.clock.now() },
-  );
+  await noteSyncFailure(Sql.pool(ctx.orm), row.id, lastError, next, ctx.clock.now());
 }
 
 /**

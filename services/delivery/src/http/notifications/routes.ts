@@ -1,8 +1,8 @@
 import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DeliveryContext } from '../../domain/context.js';
 import { listNotifications, markRead } from '../../domain/notifications.js';
-import { em, type RouteContext } from '../context.js';
 import {
   notificationPage,
   notificationParams,
@@ -14,7 +14,7 @@ import {
 const tags = ['notifications'];
 
 /** The bell feed: any authenticated user, own rows only, no permission code (ADR 041). */
-export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
+export function notificationRoutes(ctx: DeliveryContext): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -31,7 +31,7 @@ export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
       },
       async (request) => {
         const { limit, offset, unread_only } = request.query;
-        const page = await listNotifications(em(ctx), ownerOf(request), unread_only, { limit, offset });
+        const page = await listNotifications(ctx.orm, ownerOf(request), unread_only, { limit, offset });
         return {
           items: page.items.map(toNotification),
           total: page.total,
@@ -53,7 +53,7 @@ export function notificationRoutes(ctx: RouteContext): FastifyPluginAsync {
           response: { 200: notificationRead },
         },
       },
-      async (request) => toNotification(await markRead(em(ctx), ownerOf(request), request.params.notif_id, ctx.clock)),
+      async (request) => toNotification(await markRead(ctx.orm, ownerOf(request), request.params.notif_id, ctx.clock)),
     );
   };
 }

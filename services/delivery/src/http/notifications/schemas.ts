@@ -1,7 +1,7 @@
 import { nameSchemas, pageOf, pageQuery, queryBool, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
+import { iso } from '../../domain/context.js';
 import type { Notification } from '../../domain/notifications.js';
-import { iso } from '../context.js';
 
 export const notificationQuery = pageQuery.extend({ unread_only: queryBool(false) });
 export const notificationParams = z.object({ notif_id: z.uuid() });

@@ -2,11 +2,11 @@ import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { attemptsOfDelivery } from '../../domain/attempt-log.js';
-import { findDelivery, listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
+import { deliveryWithAttempts } from '../../domain/attempt-log.js';
+import type { DeliveryContext } from '../../domain/context.js';
+import { listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
 import { upcomingReminders } from '../../domain/reminders.js';
-import { em, type RouteContext } from '../context.js';
-import { toAttemptLogEntry } from '../webhooks/attempt-schemas.js';
+import { toAttemptLogEntry } from '../webhook-attempts/schemas.js';
 import {
   deadLetterRead,
   deliveryDetail,
@@ -24,7 +24,7 @@ const READ = 'SERVICE_TASK_READ' as const;
 const WRITE = 'SERVICE_REMINDER_MANAGE' as const;
 const tags = ['reminders'];
 
-export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): FastifyPluginAsync {
+export function reminderRoutes(ctx: DeliveryContext & { onRequeued: () => void }): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -41,7 +41,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         },
       },
       async (request) =>
-        upcomingReminders(em(ctx), ownerOf(request), request.query.days, request.query.limit, ctx.clock),
+        upcomingReminders(ctx.orm, ownerOf(request), request.query.days, request.query.limit, ctx.clock),
     );
 
     r.get(
@@ -58,7 +58,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       },
       async (request) => {
         const { limit, offset, ...filter } = request.query;
-        const { items, total } = await listDeliveries(em(ctx), ownerOf(request), filter, { limit, offset });
+        const { items, total } = await listDeliveries(ctx, ownerOf(request), filter, { limit, offset });
         return { items: items.map(toDelivery), total, limit, offset };
       },
     );
@@ -76,10 +76,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         },
       },
       async (request) => {
-        const owner = ownerOf(request);
-        const entityManager = em(ctx);
-        const row = await findDelivery(entityManager, owner, request.params.delivery_id);
-        const attempts = await attemptsOfDelivery(entityManager, owner, row.id);
+        const { row, attempts } = await deliveryWithAttempts(ctx, ownerOf(request), request.params.delivery_id);
         return { ...toDelivery(row), payload: row.payload, attempts_log: attempts.map(toAttemptLogEntry) };
       },
     );
@@ -98,7 +95,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         },
       },
       async (request) => {
-        const row = await redeliver(em(ctx), ownerOf(request), request.params.delivery_id, ctx.clock);
+        const row = await redeliver(ctx, ownerOf(request), request.params.delivery_id);
         ctx.onRequeued();
         return toDelivery(row);
       },
@@ -118,7 +115,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
       },
       async (request) => {
         const { limit, offset } = request.query;
-        const { items, total } = await listDeadLetters(em(ctx), ownerOf(request), { limit, offset });
+        const { items, total } = await listDeadLetters(ctx, ownerOf(request), { limit, offset });
         return { items: items.map(toDeadLetter), total, limit, offset };
       },
     );
@@ -137,7 +134,7 @@ export function reminderRoutes(ctx: RouteContext & { onRequeued: () => void }): 
         },
       },
       async (request) => {
-        const row = await requeue(em(ctx), ownerOf(request), request.params.dlq_id, ctx.clock);
+        const row = await requeue(ctx, ownerOf(request), request.params.dlq_id);
         ctx.onRequeued();
         return toDelivery(row);
       },

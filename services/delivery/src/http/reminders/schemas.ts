@@ -1,8 +1,9 @@
 import { nameSchemas, pageQuery, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
-import { CHANNELS, DELIVERY_STATUSES, type DeadLetterRow, type DeliveryRow } from '../../db/entities.js';
-import { iso } from '../context.js';
-import { attemptLogEntry } from '../webhooks/attempt-schemas.js';
+import { iso } from '../../domain/context.js';
+import type { DeadLetterRecord, DeliveryRecord } from '../../domain/delivery-log.js';
+import { CHANNELS, DELIVERY_STATUSES } from '../../domain/values.js';
+import { attemptLogEntry } from '../webhook-attempts/schemas.js';
 
 export const upcomingQuery = z.object({
   days: z.coerce.number().int().min(1).max(90).default(7),
@@ -63,7 +64,7 @@ export const deadLetterRead = z.object({
   created_at: timestampOut(),
 });
 
-export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {
+export function toDelivery(row: DeliveryRecord): z.infer<typeof deliveryRead> {
   return {
     id: row.id,
     reminder_id: row.reminderId,
@@ -83,7 +84,7 @@ export function toDelivery(row: DeliveryRow): z.infer<typeof deliveryRead> {
   };
 }
 
-export function toDeadLetter(row: DeadLetterRow): z.infer<typeof deadLetterRead> {
+export function toDeadLetter(row: DeadLetterRecord): z.infer<typeof deadLetterRead> {
   return {
     id: row.id,
     delivery_id: row.deliveryId,

@@ -3,6 +3,7 @@ import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { DeliveryContext } from '../../domain/context.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -12,7 +13,6 @@ import {
   testEndpoint,
   updateEndpoint,
 } from '../../domain/endpoints.js';
-import { em, type RouteContext } from '../context.js';
 import {
   endpointCreateBody,
   endpointParams,
@@ -27,7 +27,7 @@ const READ: Permission[] = ['SERVICE_WEBHOOK_READ', 'SERVICE_WEBHOOK_MANAGE'];
 const WRITE: Permission = 'SERVICE_WEBHOOK_MANAGE';
 const tags = ['webhooks'];
 
-export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
+export function webhookRoutes(ctx: DeliveryContext): FastifyPluginAsync {
   return async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -42,7 +42,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
           response: { 200: z.array(endpointRead) },
         },
       },
-      async (request) => (await listEndpoints(em(ctx), ownerOf(request))).map(toEndpoint),
+      async (request) => (await listEndpoints(ctx, ownerOf(request))).map(toEndpoint),
     );
 
     r.post(
@@ -63,7 +63,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        const { row, secret } = await createEndpoint(em(ctx), ownerOf(request), request.body, ctx);
+        const { row, secret } = await createEndpoint(ctx, ownerOf(request), request.body);
         return reply.status(201).send({ ...toEndpoint(row), secret });
       },
     );
@@ -80,7 +80,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
           response: { 200: endpointRead },
         },
       },
-      async (request) => toEndpoint(await findEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id)),
+      async (request) => toEndpoint(await findEndpoint(ctx, ownerOf(request), request.params.endpoint_id)),
     );
 
     r.patch(
@@ -97,7 +97,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         },
       },
       async (request) =>
-        toEndpoint(await updateEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, request.body, ctx)),
+        toEndpoint(await updateEndpoint(ctx, ownerOf(request), request.params.endpoint_id, request.body)),
     );
 
     r.delete(
@@ -113,7 +113,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        await deleteEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id);
+        await deleteEndpoint(ctx, ownerOf(request), request.params.endpoint_id);
         return reply.status(204).send(null);
       },
     );
@@ -132,7 +132,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
         },
       },
       async (request) => {
-        const { row, secret } = await rotateSecret(em(ctx), ownerOf(request), request.params.endpoint_id, ctx);
+        const { row, secret } = await rotateSecret(ctx, ownerOf(request), request.params.endpoint_id);
         return { ...toEndpoint(row), secret };
       },
     );
@@ -149,7 +149,7 @@ export function webhookRoutes(ctx: RouteContext): FastifyPluginAsync {
           response: { 200: testResult },
         },
       },
-      async (request) => testEndpoint(em(ctx), ownerOf(request), request.params.endpoint_id, ctx),
+      async (request) => testEndpoint(ctx, ownerOf(request), request.params.endpoint_id),
     );
   };
 }

@@ -1,6 +1,6 @@
 import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
-import type { WebhookEndpointRow } from '../../db/entities.js';
+import type { Endpoint } from '../../domain/endpoints.js';
 import { EVENT_TYPES, eventsField, subscribedEvents } from '../../domain/event-types.js';
 import { MAX_MAX_ATTEMPTS } from '../../domain/retry-policy.js';
 
@@ -59,7 +59,7 @@ export const testResult = z.object({
   error: z.string().optional(),
 });
 
-export function toEndpoint(row: WebhookEndpointRow): z.infer<typeof endpointRead> {
+export function toEndpoint(row: Endpoint): z.infer<typeof endpointRead> {
   return {
     id: row.id,
     name: row.name,

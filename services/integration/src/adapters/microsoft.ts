@@ -1,30 +1,33 @@
+import { z } from 'zod';
 import type { IntegrationConfig } from '../config.js';
 import { instantOf, UnknownTimeZone } from '../domain/zoned-time.js';
 import type { ApiCall, ChangeSet, ProviderAdapter, ProviderChange, PushChannel, SyncWindow } from './adapter.js';
-import { type HttpOptions, ProviderError } from './http.js';
+import { type HttpOptions, ProviderError, readAnswer } from './http.js';
 import { tokenRequest } from './oauth.js';
 
 const SCOPES = ['offline_access', 'User.Read', 'Calendars.Read'];
 
-interface GraphTime {
-  dateTime: string;
-  timeZone?: string;
-}
-interface GraphEvent {
-  id: string;
-  '@removed'?: { reason?: string };
-  subject?: string | null;
-  start?: GraphTime;
-  end?: GraphTime;
-  isAllDay?: boolean;
-  isCancelled?: boolean;
-  showAs?: string;
-}
-interface GraphDeltaPage {
-  value?: GraphEvent[];
-  '@odata.nextLink'?: string;
-  '@odata.deltaLink'?: string;
-}
+// Graph's answers, as much of each as we read (/me, calendarView delta, subscriptions).
+const graphTime = z.object({ dateTime: z.string(), timeZone: z.string().nullish() });
+const graphEvent = z.object({
+  id: z.string(),
+  '@removed': z.object({ reason: z.string().nullish() }).nullish(),
+  subject: z.string().nullish(),
+  start: graphTime.nullish(),
+  end: graphTime.nullish(),
+  isAllDay: z.boolean().nullish(),
+  isCancelled: z.boolean().nullish(),
+  showAs: z.string().nullish(),
+});
+type GraphEvent = z.infer<typeof graphEvent>;
+const deltaPage = z.object({
+  value: z.array(graphEvent).nullish(),
+  '@odata.nextLink': z.string().nullish(),
+  '@odata.deltaLink': z.string().nullish(),
+});
+const me = z.object({ mail: z.string().nullish(), userPrincipalName: z.string().nullish() });
+const subscriptionCreated = z.object({ id: z.string(), expirationDateTime: z.string().nullish() });
+const subscriptionRenewed = z.object({ expirationDateTime: z.string().nullish() });
 
 /** Microsoft identity platform (v2.0 endpoints) and Microsoft Graph calendarView delta and subscriptions. */
 export class MicrosoftAdapter implements ProviderAdapter {
@@ -81,11 +84,8 @@ export class MicrosoftAdapter implements ProviderAdapter {
   }
 
   async accountEmail(api: ApiCall): Promise<string | null> {
-    const me = (await (await api('me', `${this.config.MICROSOFT_GRAPH_URL}/me`)).json()) as {
-      mail?: string | null;
-      userPrincipalName?: string | null;
-    };
-    return me.mail ?? me.userPrincipalName ?? null;
+    const user = await readAnswer(await api('me', `${this.config.MICROSOFT_GRAPH_URL}/me`), 'me', me);
+    return user.mail ?? user.userPrincipalName ?? null;
   }
 
   async fetchChanges(api: ApiCall, cursor: string | null, window: SyncWindow): Promise<ChangeSet> {
@@ -121,7 +121,7 @@ export class MicrosoftAdapter implements ProviderAdapter {
       const response = await api('calendarView delta', url, {
         headers: { prefer: 'odata.maxpagesize=100, outlook.timezone="UTC"' },
       });
-      const page = (await response.json()) as GraphDeltaPage;
+      const page = await readAnswer(response, 'calendarView delta', deltaPage);
       for (const item of page.value ?? []) {
         try {
           changes.push(toChange(item));
@@ -154,7 +154,7 @@ export class MicrosoftAdapter implements ProviderAdapter {
         clientState: params.secret,
       }),
     });
-    const sub = (await response.json()) as { id: string; expirationDateTime?: string };
+    const sub = await readAnswer(response, 'subscription create', subscriptionCreated);
     return {
       id: sub.id,
       resourceId: null,
@@ -169,7 +169,7 @@ export class MicrosoftAdapter implements ProviderAdapter {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ expirationDateTime: params.expiresAt.toISOString() }),
     });
-    const sub = (await response.json()) as { expirationDateTime?: string };
+    const sub = await readAnswer(response, 'subscription renew', subscriptionRenewed);
     return { ...channel, expiresAt: sub.expirationDateTime ? new Date(sub.expirationDateTime) : params.expiresAt };
   }
 
@@ -194,8 +194,8 @@ function toChange(item: GraphEvent): ProviderChange {
     externalId: item.id,
     removed: false,
     title: item.subject ?? '(no title)',
-    start: instantOf(item.start.dateTime, item.start.timeZone),
-    end: instantOf(item.end.dateTime, item.end.timeZone),
+    start: instantOf(item.start.dateTime, item.start.timeZone ?? undefined),
+    end: instantOf(item.end.dateTime, item.end.timeZone ?? undefined),
     allDay: Boolean(item.isAllDay),
     status: item.showAs === 'tentative' ? 'tentative' : 'confirmed',
     busy: item.showAs !== 'free',

@@ -1,6 +1,15 @@
 import { documentWebhook, nameSchemas } from '@routinely/platform';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { EVENT_TYPES } from '../../domain/event-types.js';
+
+export const eventTypeRead = z.object({
+  name: z.enum(EVENT_TYPES),
+  description: z.string(),
+  schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope (the request body)'),
+});
+
+// The envelopes posted to webhook endpoints, documented in the OpenAPI document's `webhooks` section.
 
 const utc = z.iso.datetime().describe('UTC, with Z');
 const uuid = z.uuid();
@@ -46,6 +55,7 @@ const TENANT_ID = '0195f3a2-0000-7000-8000-000000000001';
 const USER_ID = '0195f3a2-0000-7000-8000-000000000002';
 
 nameSchemas({
+  WebhookEventType: eventTypeRead,
   ReminderFiredEvent: {
     schema: reminderFired,
     example: {

@@ -1,7 +1,6 @@
 import { nameSchemas, timestampOut, uuidOut } from '@routinely/platform';
 import { z } from 'zod';
-import type { DeliveryAttemptRow } from '../../db/entities.js';
-import { EVENT_TYPES } from '../../domain/event-types.js';
+import type { AttemptRecord } from '../../domain/attempt-log.js';
 
 /** One recorded try as the delivery detail lists it (`attempts_log`). */
 export const attemptLogEntry = z.object({
@@ -20,13 +19,7 @@ export const endpointAttempt = attemptLogEntry.extend({
   event_id: uuidOut(),
 });
 
-export const eventTypeRead = z.object({
-  name: z.enum(EVENT_TYPES),
-  description: z.string(),
-  schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope (the request body)'),
-});
-
-export function toAttemptLogEntry(row: DeliveryAttemptRow): z.infer<typeof attemptLogEntry> {
+export function toAttemptLogEntry(row: AttemptRecord): z.infer<typeof attemptLogEntry> {
   return {
     attempt: row.attempt,
     at: row.at.toISOString(),
@@ -36,7 +29,7 @@ export function toAttemptLogEntry(row: DeliveryAttemptRow): z.infer<typeof attem
   };
 }
 
-export function toEndpointAttempt(row: DeliveryAttemptRow): z.infer<typeof endpointAttempt> {
+export function toEndpointAttempt(row: AttemptRecord): z.infer<typeof endpointAttempt> {
   return {
     id: row.id,
     delivery_id: row.deliveryId ?? null,
@@ -50,5 +43,4 @@ export function toEndpointAttempt(row: DeliveryAttemptRow): z.infer<typeof endpo
 nameSchemas({
   DeliveryAttempt: attemptLogEntry,
   WebhookEndpointAttempt: endpointAttempt,
-  WebhookEventType: eventTypeRead,
 });

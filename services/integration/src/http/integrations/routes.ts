@@ -2,10 +2,10 @@ import { ownerOf, type Permission, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { IntegrationContext } from '../domain/context.js';
-import { disconnect, findOwned, listIntegrations, reconnect, startConnection } from '../domain/integrations.js';
-import { integrationView } from '../domain/snapshots.js';
-import { syncOnRequest } from '../domain/sync.js';
+import type { IntegrationContext } from '../../domain/context.js';
+import { disconnect, findOwned, listIntegrations, reconnect, startConnection } from '../../domain/integrations.js';
+import { integrationView } from '../../domain/snapshots.js';
+import { syncOnRequest } from '../../domain/sync.js';
 import {
   authorizationAnswer,
   integrationParams,

@@ -1,35 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { acceptPush } from '../domain/channels.js';
-import type { IntegrationContext } from '../domain/context.js';
-import { finishConnection } from '../domain/integrations.js';
-import { countPush } from '../workers/observability.js';
+import { acceptPush } from '../../domain/channels.js';
+import type { IntegrationContext } from '../../domain/context.js';
+import { countPush } from '../../domain/metrics.js';
 import { graphNotifications } from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * The provider-facing routes: the browser's OAuth return and the two push receivers. Public (no token; the
- * state / channel secret is the credential) and left out of the API document.
+ * The providers' push receivers (Google channel notifications, Graph change notifications). Public (no token;
+ * the channel secret is the credential) and left out of the API document.
  */
-export function publicRoutes(ctx: IntegrationContext): FastifyPluginAsync {
+export function pushNotificationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
   return async (app) => {
-    app.get(
-      '/service/integrations/oauth/callback',
-      { config: publicRoute, schema: { operationId: 'completeIntegrationOauth', hide: true } },
-      async (request, reply) => {
-        const query = request.query as Record<string, string | undefined>;
-        const result = await finishConnection(ctx, { code: query.code, state: query.state, error: query.error });
-        reply.header('cache-control', 'no-store');
-        if (!result.ok) {
-          return reply
-            .status(400)
-            .send({ error: 'invalid_state', error_description: 'Unknown, used or expired authorization state' });
-        }
-        return reply.redirect(result.location, 302);
-      },
-    );
-
     app.post(
       '/service/integrations/google/notifications',
       { config: publicRoute, schema: { operationId: 'receiveGoogleNotification', hide: true } },

@@ -1,13 +1,18 @@
 import type { Clock } from '@routinely/platform';
+import type { z } from 'zod';
 
-/** A provider answered with an error status (after any inline retries); `body` is its parsed JSON if any. */
+/**
+ * A provider answered with an error status (after any inline retries), `body` its parsed JSON if any; or it
+ * answered with a body we cannot read (`detail` says where, `body` is null: it may hold tokens).
+ */
 export class ProviderError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
     what: string,
+    detail?: string,
   ) {
-    super(`${what} answered ${status}`);
+    super(detail ? `${what} answered ${status}: ${detail}` : `${what} answered ${status}`);
     this.name = 'ProviderError';
   }
 
@@ -91,8 +96,19 @@ export async function providerFetch(
   }
 }
 
-export async function providerJson<T>(options: HttpOptions, what: string, url: string, init?: RequestInit): Promise<T> {
-  const response = await providerFetch(options, what, url, init);
-  if (response.status === 204) return {} as T;
-  return (await response.json()) as T;
+/**
+ * A provider's JSON answer read with `schema`: fields it does not name are dropped, a missing or mistyped one
+ * it requires (or a body that is not JSON) is a ProviderError naming only the places, never the values.
+ */
+export async function readAnswer<T>(response: Response, what: string, schema: z.ZodType<T>): Promise<T> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ProviderError(response.status, null, what, 'not JSON');
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const places = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(the answer)'))];
+  throw new ProviderError(response.status, null, what, `unexpected ${places.slice(0, 5).join(', ')}`);
 }

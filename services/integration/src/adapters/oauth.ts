@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import { randomToken } from '@routinely/platform';
+import { z } from 'zod';
 import type { TokenSet } from './adapter.js';
-import { type HttpOptions, providerJson } from './http.js';
+import { type HttpOptions, providerFetch, readAnswer } from './http.js';
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomToken(48);
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-interface TokenAnswer {
-  access_token: string;
-  refresh_token?: string;
-  expires_in?: number;
-}
+/** A token endpoint's answer (RFC 6749 section 5.1), as much of it as we use. */
+const tokenAnswer = z.object({
+  access_token: z.string(),
+  refresh_token: z.string().nullish(),
+  expires_in: z.number().nullish(),
+});
 
 /** A token endpoint call (authorization_code or refresh_token grant) with client credentials in the body. */
 export async function tokenRequest(
@@ -23,12 +25,12 @@ export async function tokenRequest(
 ): Promise<TokenSet> {
   const body = new URLSearchParams({ ...params, client_id: client.id });
   if (client.secret) body.set('client_secret', client.secret);
-  const answer = await providerJson<TokenAnswer>(http, 'token endpoint', tokenUrl, {
+  const response = await providerFetch(http, 'token endpoint', tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body,
   });
-  if (typeof answer.access_token !== 'string') throw new Error('token endpoint answered without access_token');
+  const answer = await readAnswer(response, 'token endpoint', tokenAnswer);
   return {
     accessToken: answer.access_token,
     ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),

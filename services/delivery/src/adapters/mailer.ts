@@ -1,8 +1,8 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
-import { EmailOutbox } from '../db/entities.js';
+import { insertOutboxMail } from '../db/email-outbox-sql.js';
 
 export interface OutgoingMail {
   to: string;
@@ -60,16 +60,14 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    const em = this.orm.em.fork();
-    em.create(EmailOutbox, {
+    await insertOutboxMail(Sql.pool(this.orm), {
       id: uuidv7(),
-      toAddress: mail.to,
-      fromAddress: this.from,
+      to_address: mail.to,
+      from_address: this.from,
       subject: mail.subject,
       text: mail.text,
-      createdAt: this.clock.now(),
+      created_at: this.clock.now(),
     });
-    await em.flush();
     this.logger.info(
       { to: mail.to, subject: mail.subject, text: mail.text },
       'email kept in local outbox (no SMTP_URL)',

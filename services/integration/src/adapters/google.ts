@@ -1,30 +1,41 @@
+import { z } from 'zod';
 import type { IntegrationConfig } from '../config.js';
 import { instantOf, zonedWallTimeToUtc } from '../domain/zoned-time.js';
 import type { ApiCall, ChangeSet, ProviderAdapter, ProviderChange, PushChannel, SyncWindow } from './adapter.js';
-import { type HttpOptions, ProviderError, providerFetch } from './http.js';
+import { type HttpOptions, ProviderError, providerFetch, readAnswer } from './http.js';
 import { tokenRequest } from './oauth.js';
 
 const SCOPES = ['https://www.googleapis.com/auth/calendar.readonly', 'openid', 'email'];
 
-interface GoogleTime {
-  date?: string;
-  dateTime?: string;
-  timeZone?: string;
-}
-interface GoogleEvent {
-  id: string;
-  status?: string;
-  summary?: string;
-  start?: GoogleTime;
-  end?: GoogleTime;
-  transparency?: string;
-}
-interface GoogleEventsPage {
-  items?: GoogleEvent[];
-  timeZone?: string;
-  nextPageToken?: string;
-  nextSyncToken?: string;
-}
+// Google's answers, as much of each as we read (events list, events watch, calendarList entry).
+const googleTime = z.object({
+  date: z.string().nullish(),
+  dateTime: z.string().nullish(),
+  timeZone: z.string().nullish(),
+});
+type GoogleTime = z.infer<typeof googleTime>;
+const googleEvent = z.object({
+  id: z.string(),
+  status: z.string().nullish(),
+  summary: z.string().nullish(),
+  start: googleTime.nullish(),
+  end: googleTime.nullish(),
+  transparency: z.string().nullish(),
+});
+type GoogleEvent = z.infer<typeof googleEvent>;
+const eventsPage = z.object({
+  items: z.array(googleEvent).nullish(),
+  timeZone: z.string().nullish(),
+  nextPageToken: z.string().nullish(),
+  nextSyncToken: z.string().nullish(),
+});
+const watchAnswer = z.object({
+  id: z.string(),
+  resourceId: z.string().nullish(),
+  /** Milliseconds since the epoch; an int64, which Google sends as a string. */
+  expiration: z.union([z.string(), z.number()]).nullish(),
+});
+const calendarListEntry = z.object({ id: z.string().nullish() });
 
 /** Google Calendar API v3 (primary calendar, read only) and Google's OAuth 2.0 endpoints. */
 export class GoogleAdapter implements ProviderAdapter {
@@ -82,7 +93,7 @@ export class GoogleAdapter implements ProviderAdapter {
 
   async accountEmail(api: ApiCall): Promise<string | null> {
     const response = await api('calendar list', this.api('/users/me/calendarList/primary'));
-    const entry = (await response.json()) as { id?: string };
+    const entry = await readAnswer(response, 'calendar list', calendarListEntry);
     return entry.id ?? null;
   }
 
@@ -105,8 +116,8 @@ export class GoogleAdapter implements ProviderAdapter {
       const query = new URLSearchParams({ singleEvents: 'true', showDeleted: 'true', maxResults: '250', ...start });
       if (pageToken) query.set('pageToken', pageToken);
       const response = await api('events list', `${this.api('/calendars/primary/events')}?${query}`);
-      const page = (await response.json()) as GoogleEventsPage;
-      for (const item of page.items ?? []) changes.push(toChange(item, page.timeZone));
+      const page = await readAnswer(response, 'events list', eventsPage);
+      for (const item of page.items ?? []) changes.push(toChange(item, page.timeZone ?? undefined));
       if (page.nextPageToken) {
         pageToken = page.nextPageToken;
         continue;
@@ -128,7 +139,7 @@ export class GoogleAdapter implements ProviderAdapter {
         params: { ttl: String(Math.round((params.expiresAt.getTime() - this.http.clock.now().getTime()) / 1000)) },
       }),
     });
-    const channel = (await response.json()) as { id: string; resourceId?: string; expiration?: string };
+    const channel = await readAnswer(response, 'events watch', watchAnswer);
     return {
       id: channel.id,
       resourceId: channel.resourceId ?? null,

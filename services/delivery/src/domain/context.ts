@@ -1,0 +1,17 @@
+import type { Orm } from '@routinely/db';
+import type { Clock, SecretBox } from '@routinely/platform';
+import type { TargetPolicy } from './target-guard.js';
+import type { WebhookSender } from './webhook-sender.js';
+
+/** What the domain functions behind the routes share: built once in buildService, never module-level. */
+export interface DeliveryContext {
+  orm: Orm;
+  clock: Clock;
+  box: SecretBox;
+  policy: TargetPolicy;
+  sender: WebhookSender;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_USER */
+  maxEndpointsPerUser: number;
+}
+
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

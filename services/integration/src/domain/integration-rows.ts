@@ -1,0 +1,21 @@
+import { Sql } from '@routinely/db';
+import { Integration, type IntegrationRow } from '../db/entities.js';
+import { integrationById } from '../db/integrations-sql.js';
+import type { IntegrationContext } from './context.js';
+
+/** Columns of an integration a step changes, by property. */
+export type IntegrationPatch = Partial<Omit<IntegrationRow, 'id'>>;
+
+/**
+ * An integration by id (null when gone), read on its own: the provider calls that follow must not hold a
+ * transaction open, so a step reads, calls, then writes what changed with `saveIntegration`.
+ */
+export async function loadIntegration(ctx: IntegrationContext, id: string): Promise<IntegrationRow | null> {
+  return (await integrationById(Sql.pool(ctx.orm), id)) ?? null;
+}
+
+/** Writes `patch` to the integration in one UPDATE (and onto `row`, which the caller goes on using). */
+export async function saveIntegration(ctx: IntegrationContext, row: IntegrationRow, patch: IntegrationPatch) {
+  Object.assign(row, patch);
+  await Sql.transaction(ctx.orm, (_sql, em) => em.nativeUpdate(Integration, { id: row.id }, patch));
+}
