@@ -95,7 +95,7 @@ function turbo(env, args) {
 function summariseTestReports(since) {
   const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
   const groups = ['packages', 'services', 'apps'].flatMap((g) => readdirSync(join(root, g)).map((d) => join(g, d)));
-  const reports = [...groups, 'test-e2e', 'deploy'].flatMap((dir) =>
+  const reports = [...groups, 'test-e2e', 'test-services', 'deploy'].flatMap((dir) =>
     ['vitest.json', 'vitest-faults.json'].map((name) => join(root, dir, 'test-results', name)),
   );
   for (const file of reports) {

@@ -1,14 +1,30 @@
-import { authEvents, makeEvent } from '@routinely/events';
+import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
+import { task_v1_import_quota } from '@routinely/proto';
 import type { TestUser } from '@routinely/testkit';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, type Harness, startHarness } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Harness, INTERNAL_SECRET, startHarness } from './harness.js';
 
 let h: Harness;
+let server: Server;
+/** The import quota as the scheduler reaches it (its `/quota/me` and admin routes call this). */
+let quotas: RpcClient<typeof task_v1_import_quota.ImportQuotaServiceService>;
 
 beforeAll(async () => {
   h = await startHarness({ IMPORT_QUOTA_PER_HOUR: '3', IMPORT_QUOTA_PER_DAY: '4' });
+  server = new Server();
+  h.service.addGrpc?.(server);
+  const address = await startRpcServer(server, '127.0.0.1', 0);
+  quotas = createRpcClient(
+    task_v1_import_quota.ImportQuotaServiceService,
+    address,
+    new InternalAuth(INTERNAL_SECRET, 'scheduler'),
+  );
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  quotas?.close();
+  if (server) await stopRpcServer(server);
+  await h?.close();
+});
 
 const importRows = (who: TestUser, rows: unknown[], extra: Record<string, unknown> = {}) =>
   call(h, who, 'POST', '/service/tasks/bulk-import', { rows, ...extra });
@@ -106,26 +122,6 @@ describe('synchronous bulk import', () => {
     expect(bad.json().errors).toMatchObject([{ row: 1, loc: ['priority'] }]);
   });
 
-  it('with auto_schedule, asks the scheduler (an event of the commit) for a run that places the tasks', async () => {
-    const who = h.tokens.user();
-    const res = await importRows(who, [{ title: 'Plan', duration_min: 30 }], { auto_schedule: true });
-    expect(res.statusCode, res.body).toBe(200);
-    const [taskId] = res.json().created_ids;
-    const run = await vi.waitFor(
-      async () => {
-        const latest = (await h.scheduler.call(who, 'GET', '/service/schedule/runs/latest')).json();
-        expect(latest.status).toBe('completed');
-        return latest;
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-    expect(run.decisions).toEqual([expect.objectContaining({ task_id: taskId })]);
-    expect((await call(h, who, 'GET', `/service/tasks/${taskId}`)).json()).toMatchObject({
-      status: 'scheduled',
-      chosen_slot_start: run.decisions[0].chosen_slot_start,
-    });
-  });
-
   it('answers 413 above 100 rows and 429 past the quota', async () => {
     const who = h.tokens.user();
     const many = Array.from({ length: 101 }, (_, i) => ({ title: `t${i}` }));
@@ -146,33 +142,18 @@ describe('synchronous bulk import', () => {
   });
 });
 
-describe("the scheduler's import limits", () => {
-  it("holds an administrator's PATCH of a user's limits for that user's next import at once", async () => {
+describe("import limits set over ImportQuotaService (what the scheduler's admin routes call)", () => {
+  it("holds an administrator's SetImportLimits for that user's next import at once", async () => {
     const admin = h.tokens.user({ roles: ['admin'] });
     const who = h.tokens.user({ tenantId: admin.tenantId });
-    // The scheduler learns the user from auth's registered event, as in production.
-    await h.scheduler.transport.publish(
-      makeEvent(
-        authEvents.userRegistered,
-        { tenantId: who.tenantId, userId: who.userId, at: h.clock.now() },
-        {
-          user: {
-            id: who.userId,
-            tenant_id: who.tenantId,
-            email: 'importer@example.test',
-            name: null,
-            timezone: null,
-            is_active: true,
-          },
-        },
-      ),
-    );
-    const limits = `/service/admin/quotas/${who.userId}`;
-    await vi.waitFor(async () => expect((await h.scheduler.call(admin, 'GET', limits)).statusCode).toBe(200));
+    const setLimits = (perHour: number) =>
+      quotas.setImportLimits(
+        { userId: who.userId, perHour, perDay: 4 },
+        { actor: { tenantId: admin.tenantId, userId: admin.userId, permissions: ['SERVICE_QUOTA_OVERRIDE'] } },
+      );
     expect((await importRows(who, [{ title: 'first' }])).statusCode).toBe(200);
 
-    const patched = await h.scheduler.call(admin, 'PATCH', limits, { bulk_import_per_hour: 1 });
-    expect(patched.statusCode, patched.body).toBe(200);
+    await setLimits(1);
     const refused = await importRows(who, [{ title: 'second' }]);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().detail).toContain('at most 1 imports per hour');
@@ -180,62 +161,20 @@ describe("the scheduler's import limits", () => {
     const job = await call(h, who, 'POST', '/service/tasks/bulk-import/jobs', { rows: [{ title: 'job' }] });
     expect(job.statusCode).toBe(429);
 
-    // Raised again: the very next import goes through, and the scheduler reports the uses.
-    await h.scheduler.call(admin, 'PATCH', limits, { bulk_import_per_hour: 10 });
+    // Raised again: the very next import goes through, and the quota reports the uses.
+    await setLimits(10);
     expect((await importRows(who, [{ title: 'third' }])).statusCode).toBe(200);
-    const quota = (await h.scheduler.call(who, 'GET', '/service/quota/me')).json();
-    expect(quota.bulk_import).toEqual({ per_hour: 10, per_day: 4, used_hour: 2, used_day: 2 });
+    const own = await quotas.getImportQuotas(
+      { userIds: [who.userId] },
+      { actor: { tenantId: who.tenantId, userId: who.userId, permissions: ['SERVICE_SCHEDULE_RUN'] } },
+    );
+    expect(own.quotas).toEqual([
+      expect.objectContaining({ userId: who.userId, perHour: 10, perDay: 4, usedHour: 2, usedDay: 2 }),
+    ]);
   });
 });
 
 describe('import jobs', () => {
-  it('parses in the background, commits on request and reports the job', async () => {
-    const who = h.tokens.user();
-    // A parent is one block with its children (contract): 150 two-minute tasks make a 300-minute block that fits
-    // one working day.
-    const rows = Array.from({ length: 150 }, (_, i) =>
-      i === 0
-        ? { ref: 'root', title: 'root', duration_min: 2 }
-        : { parent_ref: 'root', title: `child ${i}`, duration_min: 2 },
-    );
-    const created = await call(h, who, 'POST', '/service/tasks/bulk-import/jobs', { rows });
-    expect(created.statusCode, created.body).toBe(202);
-    const { job_id: jobId } = created.json();
-    const parsed = await waitForJob(who, jobId, 'parsed');
-    expect(parsed).toMatchObject({ total: 150, valid: 150, invalid: 0, errors: [], created_ids: [] });
-    const commit = await call(h, who, 'POST', `/service/tasks/bulk-import/jobs/${jobId}/commit`, {
-      auto_schedule: true,
-    });
-    expect(commit.statusCode).toBe(202);
-    const done = await waitForJob(who, jobId, 'committed');
-    expect(done.created_ids).toHaveLength(150);
-    // auto_schedule: the commit names the run it asked the scheduler for (an event in the commit's
-    // transaction); the scheduler creates the run under that id.
-    expect(done).toMatchObject({ auto_schedule: true, schedule_run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    const runId = done.schedule_run_id as string;
-    const run = await vi.waitFor(
-      async () => {
-        const res = (await h.scheduler.call(who, 'GET', `/service/schedule/runs/${runId}`)).json();
-        expect(res.status).toBe('completed');
-        return res;
-      },
-      { timeout: 150_000, interval: 100 },
-    );
-    expect(run.progress).toEqual({ total: 150, done: 150 });
-    expect(run.unscheduled).toEqual([]);
-    expect(run.decisions).toHaveLength(150);
-    const first = run.decisions[0];
-    const task = (await call(h, who, 'GET', `/service/tasks/${first.task_id}`)).json();
-    expect(task).toMatchObject({ status: 'scheduled', chosen_slot_start: first.chosen_slot_start });
-    const tree = (await call(h, who, 'GET', `/service/tasks/${done.created_ids[0]}/tree`)).json();
-    expect(tree.children).toHaveLength(149);
-    expect((await call(h, who, 'DELETE', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(409);
-    const stranger = h.tokens.user({ tenantId: who.tenantId });
-    expect((await call(h, stranger, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(404);
-    expect((await call(h, stranger, 'DELETE', `/service/tasks/bulk-import/jobs/${jobId}`)).statusCode).toBe(404);
-    // The auto_schedule run places 150 tasks in 15 batches: generous for a loaded machine (nothing is timed).
-  }, 180_000);
-
   it('refuses to commit a job with invalid rows and cancels it', async () => {
     const who = h.tokens.user();
     const { job_id: jobId } = (

@@ -1,7 +1,7 @@
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, ok, recordCall } from './harness.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
+import { call, ok, recordCall } from './scheduler-harness.js';
 
 // The dashboard's spend and the health page's model registry are the scheduler's figures, shown by the task
 // service from its events (ADR 056): the task service never calls the scheduler.

@@ -1,7 +1,7 @@
 import { type RouteGuardTable, runRouteGuards, type TestUser, tokenGuardTarget } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, knowUser, ok } from './harness.js';
 import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { call, type Harness, knowUser, ok } from './scheduler-harness.js';
 
 let runs: RunHarness;
 let h: Harness;

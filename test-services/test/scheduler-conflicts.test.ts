@@ -3,8 +3,8 @@ import { integrationEvents, makeEvent } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { knowUser, ok } from './harness.js';
 import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { knowUser, ok } from './scheduler-harness.js';
 
 let h: RunHarness;
 beforeAll(async () => {

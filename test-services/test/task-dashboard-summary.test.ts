@@ -1,8 +1,8 @@
+import { taskModule } from '@routinely/task';
 import { startServiceHarness, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { taskModule } from '../src/index.js';
 import { type DashboardHarness, startDashboardHarness } from './dashboard-harness.js';
-import { INTERNAL_SECRET, NO_PEER } from './harness.js';
+import { INTERNAL_SECRET, NO_PEER } from './internal.js';
 
 // 23:30 on Saturday 21 November in New York (UTC-5), already Sunday in UTC: "today" must be the local day.
 const NOW = '2026-11-22T04:30:00.000Z';

@@ -5,6 +5,7 @@ import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { integrationModule } from '@routinely/integration';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { schedulerModule } from '@routinely/scheduler';
+import { taskModule } from '@routinely/task';
 import {
   type CallAs,
   type Deliver,
@@ -16,8 +17,7 @@ import {
 } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { taskModule } from '../src/index.js';
-import { INTERNAL_SECRET } from './harness.js';
+import { INTERNAL_SECRET } from './internal.js';
 
 const PUBLIC_BASE_URL = 'https://routinely.test';
 

@@ -1,8 +1,8 @@
+import { taskModule } from '@routinely/task';
 import { startServiceHarness, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { taskModule } from '../src/index.js';
 import { type DashboardHarness, startDashboardHarness } from './dashboard-harness.js';
-import { INTERNAL_SECRET, NO_PEER } from './harness.js';
+import { INTERNAL_SECRET, NO_PEER } from './internal.js';
 
 let h: DashboardHarness;
 let admin: TestUser;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowUser, ok } from './harness.js';
 import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { knowUser, ok } from './scheduler-harness.js';
 
 let h: RunHarness;
 beforeAll(async () => {

@@ -2,13 +2,18 @@ import type { Orm } from '@routinely/db';
 import type { EventEnvelope, EventTransport } from '@routinely/events';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
-import { type CallAs, type FakeLlmServer, startServiceHarness, type TestUser } from '@routinely/testkit';
+import type { SchedulerServiceDeps } from '@routinely/scheduler';
+import { taskModule } from '@routinely/task';
+import {
+  type CallAs,
+  type FakeLlmServer,
+  startServiceHarness,
+  type TestTokens,
+  type TestUser,
+} from '@routinely/testkit';
 import { expect, vi } from 'vitest';
-// The task service by a relative path: @routinely/task's tests start the scheduler (its import limits are set
-// through the scheduler's admin routes), so a package dependency back would be a cycle the build refuses.
-import { taskModule } from '../../task/src/index.js';
-import type { SchedulerServiceDeps } from '../src/index.js';
-import { type Harness, INTERNAL_SECRET, ok, startHarness } from './harness.js';
+import { INTERNAL_SECRET, NO_PEER } from './internal.js';
+import { type Harness, ok, startSchedulerHarness } from './scheduler-harness.js';
 
 /** USD per million tokens of the fake LLM's `test-model`. */
 export const FAKE_LLM_PRICE = { input: 1, output: 2 };
@@ -34,7 +39,7 @@ export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } 
 export interface RunHarness {
   scheduler: Harness;
   /** The task service; `orm` reaches its database for rows the API no longer writes (legacy data). */
-  task: { call: CallAs; orm: Orm; close(): Promise<void> };
+  task: { call: CallAs; orm: Orm; tokens: TestTokens; close(): Promise<void> };
   clock: ManualClock;
   /** Where the task service answers gRPC (for spawned scheduler instances). */
   grpcAddresses: Partial<Record<ServiceName, string>>;
@@ -46,29 +51,31 @@ export interface RunHarness {
 export async function startRunHarness(
   env: Record<string, string> = {},
   extra: Partial<SchedulerServiceDeps> = {},
+  /** The task service's environment beyond the import worker's short poll. */
+  taskEnv: Record<string, string> = {},
 ): Promise<RunHarness> {
   const clock = new ManualClock();
   const transport = taskModule.local.transport();
   const task = await startServiceHarness(taskModule, {
-    env: { IMPORT_WORKER_POLL_MS: '20' },
+    env: { IMPORT_WORKER_POLL_MS: '20', ...taskEnv },
     clock,
     transport,
     internalSecret: INTERNAL_SECRET,
     // The dashboard's peers are not part of these tests: a loopback port nothing listens on.
-    grpcAddresses: { delivery: '127.0.0.1:9', integration: '127.0.0.1:9' },
+    grpcAddresses: { delivery: NO_PEER, integration: NO_PEER },
   });
   const taskServer = new Server();
   task.service.addGrpc?.(taskServer);
   const grpcAddresses: Partial<Record<ServiceName, string>> = {
     task: await startRpcServer(taskServer, '127.0.0.1', 0),
   };
-  const scheduler = await startHarness(
+  const scheduler = await startSchedulerHarness(
     { SCHEDULER_RUN_POLL_MS: '50', ...env },
     { extra, clock, grpcAddresses, transport },
   );
   return {
     scheduler,
-    task: { call: task.call, orm: task.orm, close: task.close },
+    task: { call: task.call, orm: task.orm, tokens: task.tokens, close: task.close },
     clock,
     grpcAddresses,
     transport,

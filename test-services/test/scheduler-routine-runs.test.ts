@@ -1,8 +1,8 @@
 import { makeEvent, seriesEvents } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowUser, ok } from './harness.js';
 import { createTask, type RunHarness, requestRunThrice, startRunHarness } from './run-harness.js';
+import { knowUser, ok } from './scheduler-harness.js';
 
 let h: RunHarness;
 beforeAll(async () => {

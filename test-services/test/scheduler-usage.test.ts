@@ -1,8 +1,8 @@
 import { metricsRegistry } from '@routinely/platform';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Harness, knowUser, ok, recordCall } from './harness.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
+import { call, type Harness, knowUser, ok, recordCall } from './scheduler-harness.js';
 
 // With the task service, which owns the bulk-import limits `/quota/me` and `/admin/quotas` show.
 let run: RunHarness;

@@ -1,8 +1,8 @@
 import { Sql } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowUser, ok } from './harness.js';
 import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { knowUser, ok } from './scheduler-harness.js';
 
 let h: RunHarness;
 

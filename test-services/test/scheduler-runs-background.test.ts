@@ -1,7 +1,7 @@
 import { FakeLlmServer, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowUser, ok } from './harness.js';
 import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { knowUser, ok } from './scheduler-harness.js';
 
 const LEASE_MS = 60_000;
 let h: RunHarness;

@@ -1,7 +1,7 @@
 import { FakeLlmServer } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowUser, ok, recordCall } from './harness.js';
 import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { knowUser, ok, recordCall } from './scheduler-harness.js';
 
 let h: RunHarness;
 let llm: FakeLlmServer;

@@ -1,0 +1,3 @@
+import { defineProject } from '../vitest.shared.js';
+
+export default defineProject();
