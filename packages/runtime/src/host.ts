@@ -8,7 +8,14 @@ import {
   startRpcServer,
   stopRpcServer,
 } from '@routinely/grpc';
-import { type Clock, type Logger, observeWorkers, parseConfig, type ServiceInstance, systemClock } from '@routinely/platform';
+import {
+  type Clock,
+  type Logger,
+  observeWorkers,
+  parseConfig,
+  type ServiceInstance,
+  systemClock,
+} from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import type { FastifyInstance } from 'fastify';
 import { hostConfigSchema } from './host-config.js';
