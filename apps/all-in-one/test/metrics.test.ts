@@ -90,6 +90,10 @@ describe('GET /metrics on the all-in-one', () => {
       ['task', 'routine-worker'],
       ['scheduler', 'schedule-runs'],
       ['scheduler', 'schedule-conflicts'],
+      ['delivery', 'reminders'],
+      ['delivery', 'deliveries'],
+      ['integration', 'sync'],
+      ['integration', 'channels'],
     ]) {
       expect(
         sample(text, `routinely_worker_last_pass_age_seconds{service="${service}",worker="${worker}"}`),

@@ -1,7 +1,14 @@
 import { databaseReady, type Orm, Sql } from '@routinely/db';
-import type { EventTransport, Subscription } from '@routinely/events';
+import { consumerSubscriptions, type EventTransport } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
+import {
+  backgroundOf,
+  type Clock,
+  defineWorker,
+  type Logger,
+  SecretBox,
+  type ServiceInstance,
+} from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Mailer, OutboxMailer, SmtpMailer } from './adapters/mailer.js';
 import type { DeliveryConfig } from './config.js';
@@ -82,36 +89,23 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     perUser: config.WEBHOOK_MAX_IN_FLIGHT_PER_USER,
     circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
     sendTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    onSettled: () => deliveryPacer.wake(),
+    onSettled: () => deliveryWorker.wake(),
   });
-  // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).
-  const deliveryBeat = new WorkerHeartbeat('deliveries', clock, config.DELIVERY_POLL_MS);
-  const reminderBeat = new WorkerHeartbeat('reminders', clock, config.DELIVERY_POLL_MS);
-  const deliveryPacer = new Pacer(
-    'deliveries',
-    deliveryBeat.wrap(() => deliveries.pass()),
-    clock,
-    config.DELIVERY_POLL_MS,
-    logger,
+  // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
+  const deliveryWorker = defineWorker(
+    { name: 'deliveries', pollMs: config.DELIVERY_POLL_MS, pass: () => deliveries.pass() },
+    { clock, logger },
   );
-  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryPacer.wakeAndWait());
-  const reminderPacer = new Pacer(
-    'reminders',
-    reminderBeat.wrap(() => firer.pass()),
-    clock,
-    config.DELIVERY_POLL_MS,
-    logger,
+  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryWorker.wakeAndWait());
+  const reminderWorker = defineWorker(
+    { name: 'reminders', pollMs: config.DELIVERY_POLL_MS, pass: () => firer.pass() },
+    { clock, logger },
   );
-  const stopReminders = async () => {
-    reminderBeat.stopped();
-    await reminderPacer.stop();
-  };
   const listener = new WakeupListener(
     String(orm.config.get('clientUrl')),
-    (what) => (what === 'reminders' ? reminderPacer : deliveryPacer).wake(),
+    (what) => (what === 'reminders' ? reminderWorker : deliveryWorker).wake(),
     logger,
   );
-  let subscriptions: Subscription[] = [];
   let unobserveQueue: (() => void) | undefined;
   const ctx: DeliveryContext = {
     orm,
@@ -141,14 +135,14 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     await app.register(webhookRoutes(ctx));
     await app.register(webhookEventTypeRoutes());
     await app.register(webhookAttemptRoutes(ctx));
-    await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryPacer.wake() }));
+    await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }));
     await app.register(notificationRoutes(ctx));
   };
 
   return {
     name: 'delivery',
     routes,
-    addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, heartbeats: [reminderBeat, deliveryBeat] }),
+    addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -156,38 +150,46 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       fireDueReminders: () => firer.fireDue(),
       runDueDeliveries: () => deliveries.runDue(),
       deliveries,
-      stopReminders,
+      stopReminders: () => reminderWorker.stop(),
     },
-    async start() {
-      const resealed = await resealUnboundSecrets(orm, box);
-      if (resealed > 0) logger.info({ resealed }, 'webhook secrets re-sealed with their endpoint bound');
-      unobserveQueue = observeDeadLetterQueue(orm);
-      subscriptions = await subscribeConsumers({
-        orm,
-        transport: deps.transport,
-        logger,
-        clock,
-        onReminderChanged: () => reminderPacer.wake(),
-      });
-      if (!config.DELIVERY_WORKERS_ENABLED) return;
-      await warmUpHttpClient().catch((error) => logger.warn({ err: error }, 'webhook client warm-up failed'));
-      await listener.start();
-      reminderPacer.start();
-      reminderBeat.started();
-      deliveryPacer.start();
-      deliveryBeat.started();
-    },
-    async stop() {
-      unobserveQueue?.();
-      for (const s of subscriptions) await s.stop();
-      subscriptions = [];
-      await listener.stop();
-      await stopReminders();
-      deliveryBeat.stopped();
-      await deliveryPacer.stop();
-      await deliveries.drain(SHUTDOWN_GRACE_MS);
-      await sender.close();
-      await mailer.close();
-    },
+    backgroundWorkers: [reminderWorker, deliveryWorker],
+    ...backgroundOf([
+      { stop: () => mailer.close() },
+      { stop: () => sender.close() },
+      // Sends in flight finish (or are given back) once the workers have stopped claiming.
+      { stop: () => deliveries.drain(SHUTDOWN_GRACE_MS) },
+      {
+        start: async () => {
+          const resealed = await resealUnboundSecrets(orm, box);
+          if (resealed > 0) logger.info({ resealed }, 'webhook secrets re-sealed with their endpoint bound');
+        },
+      },
+      {
+        start: () => {
+          unobserveQueue = observeDeadLetterQueue(orm);
+        },
+        stop: () => unobserveQueue?.(),
+      },
+      consumerSubscriptions(() =>
+        subscribeConsumers({
+          orm,
+          transport: deps.transport,
+          logger,
+          clock,
+          onReminderChanged: () => reminderWorker.wake(),
+        }),
+      ),
+      ...(config.DELIVERY_WORKERS_ENABLED
+        ? [
+            {
+              start: () =>
+                warmUpHttpClient().catch((error) => logger.warn({ err: error }, 'webhook client warm-up failed')),
+            },
+            listener,
+            reminderWorker,
+            deliveryWorker,
+          ]
+        : []),
+    ]),
   };
 }

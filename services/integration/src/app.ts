@@ -1,7 +1,14 @@
 import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay, type Subscription } from '@routinely/events';
+import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
 import type { InternalAuth } from '@routinely/grpc';
-import { type Clock, type Logger, Pacer, SecretBox, type ServiceInstance, WorkerHeartbeat } from '@routinely/platform';
+import {
+  backgroundOf,
+  type Clock,
+  defineWorker,
+  type Logger,
+  SecretBox,
+  type ServiceInstance,
+} from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { GoogleAdapter } from './adapters/google.js';
 import { MicrosoftAdapter } from './adapters/microsoft.js';
@@ -44,7 +51,10 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     maxInlineRetryMs: config.INTEGRATION_MAX_INLINE_RETRY_MS,
   };
   const relay = new OutboxRelay({ orm, transport: deps.transport, logger, pollMs: config.INTEGRATION_OUTBOX_POLL_MS });
-  let syncPacer: Pacer | undefined;
+  const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
+  // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
+  const syncWorker = defineWorker({ name: 'sync', pollMs, pass: () => syncPass(ctx) }, { clock, logger });
+  const channelWorker = defineWorker({ name: 'channels', pollMs, pass: () => channelPass(ctx) }, { clock, logger });
   const ctx: IntegrationContext = {
     orm,
     clock,
@@ -54,28 +64,8 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     config,
     adapters: { google: new GoogleAdapter(config, http), microsoft: new MicrosoftAdapter(config, http) },
     leases: new SyncLeases(orm, clock, config.INTEGRATION_SYNC_LEASE_MS, logger),
-    wakeSync: () => syncPacer?.wake(),
+    wakeSync: () => syncWorker.wake(),
   };
-  const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
-  // Each finished pass is remembered, so the admin health page can tell a stopped worker (ADR 026).
-  const syncBeat = new WorkerHeartbeat('sync', clock, pollMs);
-  const channelBeat = new WorkerHeartbeat('channels', clock, pollMs);
-  syncPacer = new Pacer(
-    'integration-sync',
-    syncBeat.wrap(() => syncPass(ctx)),
-    clock,
-    pollMs,
-    logger,
-  );
-  const channelPacer = new Pacer(
-    'integration-channels',
-    channelBeat.wrap(() => channelPass(ctx)),
-    clock,
-    pollMs,
-    logger,
-  );
-
-  let subscriptions: Subscription[] = [];
 
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(integrationRoutes(ctx));
@@ -88,7 +78,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     routes,
     relay,
     addGrpc: (server) =>
-      addIntegrationRpc(server, deps.internalAuth, { orm, clock, heartbeats: [syncBeat, channelBeat] }),
+      addIntegrationRpc(server, deps.internalAuth, { orm, clock, workers: [syncWorker, channelWorker] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -96,25 +86,12 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       syncDue: async () => (await syncPass(ctx)).synced,
       renewChannels: async () => (await channelPass(ctx)).renewed,
     },
-    async start() {
-      ctx.leases.start();
-      relay.start();
-      subscriptions = await subscribeConsumers({ orm, transport: deps.transport, logger, clock });
-      if (!config.INTEGRATION_WORKERS_ENABLED) return;
-      syncPacer?.start();
-      syncBeat.started();
-      channelPacer.start();
-      channelBeat.started();
-    },
-    async stop() {
-      for (const subscription of subscriptions) await subscription.stop();
-      subscriptions = [];
-      ctx.leases.stop();
-      syncBeat.stopped();
-      channelBeat.stopped();
-      await syncPacer?.stop();
-      await channelPacer.stop();
-      await relay.stop();
-    },
+    backgroundWorkers: [syncWorker, channelWorker],
+    ...backgroundOf([
+      relay,
+      ctx.leases,
+      consumerSubscriptions(() => subscribeConsumers({ orm, transport: deps.transport, logger, clock })),
+      ...(config.INTEGRATION_WORKERS_ENABLED ? [syncWorker, channelWorker] : []),
+    ]),
   };
 }

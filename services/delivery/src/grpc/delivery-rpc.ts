@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
-import type { RpcServiceRegistry, WorkerHeartbeat } from '@routinely/platform';
+import type { RpcServiceRegistry, Worker } from '@routinely/platform';
 import { delivery_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { userSummary } from '../domain/user-summary.js';
@@ -18,7 +18,8 @@ const summaryRequest = z
 
 export interface DeliveryRpcDeps {
   orm: Orm;
-  heartbeats: readonly WorkerHeartbeat[];
+  /** Its background workers: the health page reads their heartbeats. */
+  workers: readonly Worker[];
 }
 
 /** The dashboard's and the health page's reads of the delivery service (proto delivery.v1). */
@@ -32,8 +33,8 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
     getWorkerStatus: async (_request, caller) => {
       ownerOfCaller(caller, ['SERVICE_ADMIN']);
       return {
-        workers: deps.heartbeats.map((h) => {
-          const beat = h.beat();
+        workers: deps.workers.map((worker) => {
+          const beat = worker.beat();
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
       };

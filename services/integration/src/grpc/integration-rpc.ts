@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
-import type { Clock, RpcServiceRegistry, WorkerHeartbeat } from '@routinely/platform';
+import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
 import { integration_v1 } from '@routinely/proto';
 import { countConnected, tenantIntegrationHealth } from '../db/status-sql.js';
 import { CHANNEL_RENEW_BEFORE_MS } from '../domain/channels.js';
@@ -8,7 +8,8 @@ import { CHANNEL_RENEW_BEFORE_MS } from '../domain/channels.js';
 export interface IntegrationRpcDeps {
   orm: Orm;
   clock: Clock;
-  heartbeats: readonly WorkerHeartbeat[];
+  /** Its background workers: the health page reads their heartbeats. */
+  workers: readonly Worker[];
 }
 
 /** The dashboard's and the health page's reads of the integration service (proto integration.v1). */
@@ -32,8 +33,8 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
         byStatus: health.byStatus,
         channelsNearExpiry: health.nearExpiry,
         channelsExpired: health.expired,
-        workers: deps.heartbeats.map((h) => {
-          const beat = h.beat();
+        workers: deps.workers.map((worker) => {
+          const beat = worker.beat();
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
       };
