@@ -11,7 +11,7 @@ export interface SigningKeyRow {
 
 /** Serialises first start across replicas until the transaction ends: only one of them generates the key. */
 export async function lockSigningKeys(sql: Sql): Promise<void> {
-  await sql.rows("select pg_advisory_xact_lock(hashtext('auth.signing_keys'))");
+  await sql.advisoryLock('auth:signing-keys');
 }
 
 export async function countActiveSigningKeys(sql: Sql): Promise<number> {

@@ -86,12 +86,9 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
 }
 
-/**
- * Serialises registrations of one tenant until the transaction ends, so exactly one first user becomes its
- * admin. The key (and hashtext) are those every running version takes.
- */
+/** Serialises registrations of one tenant until the transaction ends, so exactly one first user becomes its admin. */
 export async function lockTenantRegistrations(sql: Sql, tenantId: string): Promise<void> {
-  await sql.rows('select pg_advisory_xact_lock(hashtext(?))', [`auth.tenant.${tenantId}`]);
+  await sql.advisoryLock(`auth:tenant:${tenantId}`);
 }
 
 export async function countUsersOfTenant(sql: Sql, tenantId: string): Promise<number> {
