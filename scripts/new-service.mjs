@@ -33,7 +33,7 @@ export type ${Name}Config = z.infer<typeof configSchema>;
 `,
     'src/app.ts': `import { databaseReady } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
-import type { ServiceInstance } from '@routinely/platform';
+import { backgroundOf, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ${Name}Config } from './config.js';
@@ -59,12 +59,9 @@ export function buildService(deps: ${Name}ServiceDeps): ServiceInstance {
     name: '${name}',
     routes,
     readiness: { database: () => databaseReady(deps.orm) },
-    async start() {
-      relay.start();
-    },
-    async stop() {
-      await relay.stop();
-    },
+    // Background parts start in this order and stop in reverse: add workers (defineWorker, also listed in
+    // backgroundWorkers) and consumerSubscriptions(...) after the relay.
+    ...backgroundOf([relay]),
   };
 }
 `,
