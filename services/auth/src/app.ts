@@ -1,18 +1,8 @@
-import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import {
-  backgroundOf,
-  type Clock,
-  createTokenVerifier,
-  JwksCache,
-  type Logger,
-  type RevocationStore,
-  SecretBox,
-  type ServiceInstance,
-} from '@routinely/platform';
+import { databaseReady } from '@routinely/db';
+import { OutboxRelay } from '@routinely/events';
+import { backgroundOf, createTokenVerifier, JwksCache, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { JSONWebKeySet } from 'jose';
 import type { AuthConfig } from './config.js';
 import { AccountService } from './domain/accounts.js';
@@ -35,20 +25,11 @@ import { providerRoutes } from './http/sso-providers/routes.js';
 import { ssoSignalRoutes } from './http/sso-signals/routes.js';
 import { tenantRoutes } from './http/tenants/routes.js';
 
-export interface AuthServiceDeps {
-  config: AuthConfig;
-  logger: Logger;
-  clock: Clock;
-  orm: Orm;
-  transport: EventTransport;
-  internalAuth: InternalAuth;
-  /** Shared with every service's token verifier (Redis- or memory-backed, chosen by the host). */
-  revocations: RevocationStore;
-  /** When given, login throttling is shared by every replica. */
-  redis?: Redis | undefined;
+/** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
+export type AuthServiceDeps = ServiceDeps<AuthConfig> & {
   /** Test hook: how the login slowdown waits. */
   sleep?: (ms: number) => Promise<void>;
-}
+};
 
 export interface AuthServiceInstance extends ServiceInstance {
   /** The public signing keys, for a host that verifies tokens in the same process. */

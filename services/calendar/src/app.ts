@@ -1,7 +1,7 @@
-import { databaseReady, type Orm } from '@routinely/db';
-import { type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import { backgroundOf, type Clock, type Logger, type ServiceInstance, type ServiceName } from '@routinely/platform';
+import { databaseReady } from '@routinely/db';
+import { OutboxRelay } from '@routinely/events';
+import { backgroundOf, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import { AuthUserDirectory } from './adapters/auth-user-directory.js';
 import type { CalendarConfig } from './config.js';
@@ -14,20 +14,11 @@ import { calendarRoutes } from './http/calendars/routes.js';
 import { itemRoutes } from './http/items/routes.js';
 import { sharingRoutes } from './http/sharing/routes.js';
 
-export interface CalendarServiceDeps {
-  config: CalendarConfig;
-  logger: Logger;
-  clock: Clock;
-  /** Opened with `openOrm(url, dbConfig)`, migrations applied. */
-  orm: Orm;
-  transport: EventTransport;
-  /** Signs calls to the auth service (user lookups for sharing). */
-  internalAuth: InternalAuth;
-  /** Where the host found the auth service (the module declares `dependsOn: ['auth']`). */
-  grpcAddress(service: ServiceName): string;
+/** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
+export type CalendarServiceDeps = ServiceDeps<CalendarConfig> & {
   /** Who the users of a tenant are; defaults to the auth service's LookupUser over gRPC. */
   userDirectory?: UserDirectory;
-}
+};
 
 /** Composition root of the calendar service: shared calendars, their items and per-user sharing. */
 export function buildService(deps: CalendarServiceDeps): ServiceInstance {

@@ -1,14 +1,7 @@
-import { databaseReady, type Orm, Sql } from '@routinely/db';
-import { consumerSubscriptions, type EventTransport } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import {
-  backgroundOf,
-  type Clock,
-  defineWorker,
-  type Logger,
-  SecretBox,
-  type ServiceInstance,
-} from '@routinely/platform';
+import { databaseReady, Sql } from '@routinely/db';
+import { consumerSubscriptions } from '@routinely/events';
+import { backgroundOf, defineWorker, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Mailer, OutboxMailer, SmtpMailer } from './adapters/mailer.js';
 import type { DeliveryConfig } from './config.js';
@@ -34,21 +27,15 @@ import { WakeupListener } from './workers/wakeups.js';
 /** How long a stopping host lets started sends finish before abandoning them to lease expiry. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-export interface DeliveryDeps {
-  config: DeliveryConfig;
-  logger: Logger;
-  clock: Clock;
-  orm: Orm;
-  transport: EventTransport;
-  /** Verifies the service tokens of gRPC callers (the dashboard and health reads of the task service). */
-  internalAuth: InternalAuth;
+/** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
+export type DeliveryDeps = ServiceDeps<DeliveryConfig> & {
   /** Email port override; default: SMTP when SMTP_URL is set, else the local email_outbox table. */
   mailer?: Mailer;
   /** DNS override for the webhook target guard (tests that need a name resolving to a given address). */
   resolveHost?: HostResolver;
   /** CIDRs treated as public by the target guard (tests: exactly one loopback receiver). */
   allowCidrs?: string[];
-}
+};
 
 export interface DeliveryService extends ServiceInstance {
   /** Direct handles on the workers, for hosts that drive them by hand and for tests with a manual clock. */

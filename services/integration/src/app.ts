@@ -1,14 +1,7 @@
-import { databaseReady, type Orm } from '@routinely/db';
-import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import {
-  backgroundOf,
-  type Clock,
-  defineWorker,
-  type Logger,
-  SecretBox,
-  type ServiceInstance,
-} from '@routinely/platform';
+import { databaseReady } from '@routinely/db';
+import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
+import { backgroundOf, defineWorker, SecretBox, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import { GoogleAdapter } from './adapters/google.js';
 import { MicrosoftAdapter } from './adapters/microsoft.js';
@@ -22,15 +15,8 @@ import { oauthCallbackRoutes } from './http/oauth-callback/routes.js';
 import { pushNotificationRoutes } from './http/push-notifications/routes.js';
 import { channelPass, syncPass } from './workers/sync-worker.js';
 
-export interface IntegrationServiceDeps {
-  config: IntegrationConfig;
-  logger: Logger;
-  clock: Clock;
-  orm: Orm;
-  transport: EventTransport;
-  /** Verifies the service tokens of gRPC callers (the dashboard and health reads of the task service). */
-  internalAuth: InternalAuth;
-}
+/** What every host gives a service (the context of @routinely/runtime). */
+export type IntegrationServiceDeps = ServiceDeps<IntegrationConfig>;
 
 export interface IntegrationService extends ServiceInstance {
   /** Direct handles on the worker passes, for tests with a manual clock and hosts that drive them by hand. */

@@ -1,15 +1,8 @@
-import { databaseReady, type Orm } from '@routinely/db';
-import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
+import { databaseReady } from '@routinely/db';
+import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
-import {
-  backgroundOf,
-  type Clock,
-  defineWorker,
-  type Logger,
-  type ServiceInstance,
-  type ServiceName,
-} from '@routinely/platform';
+import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import { expandWorkingTime } from '@routinely/scheduling';
 import { GrpcTaskGateway } from './adapters/task-client.js';
 import { TaskImportQuotas } from './adapters/task-import-quota.js';
@@ -40,24 +33,15 @@ import { usageRoutes } from './http/usage/routes.js';
 import { ConflictWorker } from './workers/conflict-worker.js';
 import { RunWorker } from './workers/run-worker.js';
 
-export interface SchedulerServiceDeps {
-  config: SchedulerConfig;
-  logger: Logger;
-  clock: Clock;
-  /** Opened with `openOrm(url, dbConfig)`, migrations applied. */
-  orm: Orm;
-  transport: EventTransport;
-  /** Verifies the service tokens of gRPC callers. */
-  internalAuth: InternalAuth;
+/** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
+export type SchedulerServiceDeps = ServiceDeps<SchedulerConfig> & {
   /** Working-time expansion for GetSettings' intervals; `expandWorkingTime` of @routinely/scheduling by default. */
   expandWorkingTime?: ExpandWorkingTime;
-  /** Where the task service answers gRPC (the module's `dependsOn`). */
-  grpcAddress(service: ServiceName): string;
   /** The language-model placement of a batch; `placeWithModel` of @routinely/llm by default. */
   placeWithModel?: ModelPlacer;
   /** Test hooks of the run engine (a process dying between batches). */
   runHooks?: RunEngineHooks;
-}
+};
 
 /** Composition root of the scheduler service: settings, tenant policy, providers, usage ledger and quotas. */
 export function buildService(deps: SchedulerServiceDeps) {

@@ -1,20 +1,13 @@
-import { databaseReady, type Orm } from '@routinely/db';
-import { consumerSubscriptions, type EventTransport, OutboxRelay } from '@routinely/events';
-import type { InternalAuth } from '@routinely/grpc';
-import {
-  backgroundOf,
-  type Clock,
-  defineWorker,
-  type Logger,
-  type ServiceInstance,
-  type ServiceName,
-} from '@routinely/platform';
+import { databaseReady } from '@routinely/db';
+import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
+import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
+import type { ServiceDeps } from '@routinely/runtime';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
 import { CalendarService } from './domain/calendar/calendar.js';
 import { Capture } from './domain/capture/capture.js';
-import { AdminHealth, type CachePing } from './domain/dashboard/admin-health.js';
+import { AdminHealth } from './domain/dashboard/admin-health.js';
 import { DashboardSummaryReader } from './domain/dashboard/summary.js';
 import { DependencyService } from './domain/dependencies.js';
 import { CalendarFeeds } from './domain/feed/calendar-feeds.js';
@@ -37,20 +30,11 @@ import { routineRoutes } from './http/routines/routes.js';
 import { taskRoutes } from './http/tasks/routes.js';
 import { ImportWorker, type ImportWorkerHooks } from './workers/import-worker.js';
 
-export interface TaskServiceDeps {
-  config: TaskConfig;
-  logger: Logger;
-  clock: Clock;
-  orm: Orm;
-  transport: EventTransport;
-  internalAuth: InternalAuth;
-  /** Where the host found delivery and integration (the module's `dependsOn`). */
-  grpcAddress(service: ServiceName): string;
-  /** Shared Redis when REDIS_URL is set: the admin health page PINGs it. */
-  redis?: CachePing | undefined;
+/** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
+export type TaskServiceDeps = ServiceDeps<TaskConfig> & {
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
   importWorkerHooks?: ImportWorkerHooks;
-}
+};
 
 /** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
 export function buildService(deps: TaskServiceDeps): ServiceInstance {
