@@ -16,6 +16,9 @@ export const envBool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+/** A positive whole number from the environment (counts, lifetimes, intervals), `fallback` when unset. */
+export const envPositiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 /**
  * Development-only key (32 zero bytes) so the all-in-one starts with nothing set; `refuseDevKeyInProduction`
  * makes a production deployment that forgets ENCRYPTION_KEY fail at start instead of sealing under a public key.

@@ -1,6 +1,7 @@
 import {
   encryptionKeySchema,
   envBool,
+  envPositiveInt,
   httpUrlSchema,
   optionalEnv,
   originListSchema,
@@ -9,15 +10,13 @@ import {
 } from '@routinely/platform';
 import { z } from 'zod';
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-
 /** The auth service's environment. Every variable has a default so the all-in-one starts with none set. */
 export const configSchema = platformConfigSchema
   .extend({
     ENCRYPTION_KEY: encryptionKeySchema.describe('seals token signing keys and TOTP seeds at rest'),
-    ACCESS_TOKEN_TTL_SECONDS: positiveInt(900).describe('access token lifetime'),
-    REFRESH_TOKEN_TTL_SECONDS: positiveInt(30 * 24 * 3600).describe('refresh token lifetime (absolute, per family)'),
-    MFA_TOKEN_TTL_SECONDS: positiveInt(300).describe('lifetime of the `mfa_token` between password and TOTP'),
+    ACCESS_TOKEN_TTL_SECONDS: envPositiveInt(900).describe('access token lifetime'),
+    REFRESH_TOKEN_TTL_SECONDS: envPositiveInt(30 * 24 * 3600).describe('refresh token lifetime (absolute, per family)'),
+    MFA_TOKEN_TTL_SECONDS: envPositiveInt(300).describe('lifetime of the `mfa_token` between password and TOTP'),
     MFA_ISSUER: z.string().default('Routinely').describe('issuer shown by authenticator apps'),
     // The floor is OWASP's minimum for argon2id (19 MiB, 2 passes).
     PASSWORD_MEMORY_KIB: z.coerce
@@ -27,14 +26,14 @@ export const configSchema = platformConfigSchema
       .default(19456)
       .describe('argon2id memory cost of password hashes'),
     PASSWORD_TIME_COST: z.coerce.number().int().min(2).default(2).describe('argon2id passes of password hashes'),
-    LOGIN_MAX_FAILURES_PER_ACCOUNT_IP: positiveInt(5).describe(
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_IP: envPositiveInt(5).describe(
       'failed logins one IP may make against one account before that pair is blocked',
     ),
-    LOGIN_MAX_FAILURES_PER_IP: positiveInt(50).describe('failed logins one IP may make across all accounts'),
-    LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES: positiveInt(10).describe(
+    LOGIN_MAX_FAILURES_PER_IP: envPositiveInt(50).describe('failed logins one IP may make across all accounts'),
+    LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES: envPositiveInt(10).describe(
       "failures against one account (all IPs) after which its logins are slowed down (never locked, so nobody can lock another's account)",
     ),
-    LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(15 * 60).describe('window the login failure counters cover'),
+    LOGIN_FAILURE_WINDOW_SECONDS: envPositiveInt(15 * 60).describe('window the login failure counters cover'),
     PROFILE_CACHE_TTL_MS: z.coerce
       .number()
       .int()
@@ -70,11 +69,11 @@ export const configSchema = platformConfigSchema
     SSO_ADMIN_API_URL: optionalEnv(httpUrlSchema).describe(
       'Keycloak realm admin REST base (`https://idp/admin/realms/acme`), reached with a client-credentials token',
     ),
-    SSO_PROVIDER_TIMEOUT_MS: positiveInt(5000).describe(
+    SSO_PROVIDER_TIMEOUT_MS: envPositiveInt(5000).describe(
       'each provider call is abandoned (and counts as a circuit failure) after this long',
     ),
-    SSO_BREAKER_FAILURE_THRESHOLD: positiveInt(5).describe('provider failures in a row that open the circuit'),
-    SSO_BREAKER_OPEN_SECONDS: positiveInt(30).describe('how long an open circuit waits before one trial call'),
+    SSO_BREAKER_FAILURE_THRESHOLD: envPositiveInt(5).describe('provider failures in a row that open the circuit'),
+    SSO_BREAKER_OPEN_SECONDS: envPositiveInt(30).describe('how long an open circuit waits before one trial call'),
     // Outside production a plain-http issuer is always allowed, so a local fake provider works.
     SSO_ALLOW_HTTP_ISSUER: envBool(false).describe(
       'allow a plain-http SSO_ISSUER_URL when NODE_ENV=production (tokens would cross the network in the clear)',

@@ -1,6 +1,7 @@
 import {
   encryptionKeySchema,
   envBool,
+  envPositiveInt,
   httpUrlSchema,
   optionalEnv,
   originListSchema,
@@ -8,8 +9,6 @@ import {
   refuseDevKeyInProduction,
 } from '@routinely/platform';
 import { z } from 'zod';
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** The integration service's environment (names fixed by the contract, area C "integrations"). */
 export const configSchema = platformConfigSchema
@@ -43,13 +42,13 @@ export const configSchema = platformConfigSchema
       .default('https://login.microsoftonline.com/common')
       .describe('authority with `/oauth2/v2.0/authorize` and `/oauth2/v2.0/token` below it'),
     MICROSOFT_GRAPH_URL: httpUrlSchema.default('https://graph.microsoft.com/v1.0').describe('base of Microsoft Graph'),
-    INTEGRATION_POLL_INTERVAL_S: positiveInt(300).describe(
+    INTEGRATION_POLL_INTERVAL_S: envPositiveInt(300).describe(
       'safety-net poll of every active integration (pushes only bring it forward)',
     ),
-    INTEGRATION_SYNC_PAST_DAYS: positiveInt(30).describe(
+    INTEGRATION_SYNC_PAST_DAYS: envPositiveInt(30).describe(
       'first sync window, days back (Google `timeMin`, Graph `startDateTime`)',
     ),
-    INTEGRATION_SYNC_FUTURE_DAYS: positiveInt(365).describe(
+    INTEGRATION_SYNC_FUTURE_DAYS: envPositiveInt(365).describe(
       'first sync window, days ahead (Google `timeMax`, Graph `endDateTime`)',
     ),
     INTEGRATION_MAX_INLINE_RETRY_MS: z.coerce
@@ -60,7 +59,7 @@ export const configSchema = platformConfigSchema
       .describe(
         "a provider's `Retry-After` up to this long is waited out inside a sync; longer ones end the sync (503)",
       ),
-    INTEGRATION_PROVIDER_TIMEOUT_MS: positiveInt(10_000).describe('budget of one provider call'),
+    INTEGRATION_PROVIDER_TIMEOUT_MS: envPositiveInt(10_000).describe('budget of one provider call'),
     // Renewed every quarter of it while the sync runs.
     INTEGRATION_SYNC_LEASE_MS: z.coerce
       .number()
@@ -73,7 +72,7 @@ export const configSchema = platformConfigSchema
     INTEGRATION_WORKERS_ENABLED: envBool(true).describe(
       'run the sync, polling and channel-renewal workers in this process',
     ),
-    INTEGRATION_OUTBOX_POLL_MS: positiveInt(250).describe('how often the outbox relay looks for unpublished events'),
+    INTEGRATION_OUTBOX_POLL_MS: envPositiveInt(250).describe('how often the outbox relay looks for unpublished events'),
     INTEGRATION_CALENDAR_WAIT_MS: z.coerce
       .number()
       .int()
