@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * Database access written outside a service's db/ folder, found by text: ORM forks, knex, raw connections and
@@ -24,12 +24,27 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `file: what` -> occurrences, for every service's src/ outside db/. */
+/**
+ * Where the check looks: every service's and deployable's src/, and every shared package's but two: packages/db
+ * holds the one transaction helper (`Sql`) and the ORM setup, and this package names the patterns it looks for.
+ */
+const EXEMPT_PACKAGES = new Set(['db', 'conventions']);
+
+function sourceRoots(root: string): string[] {
+  const children = (folder: string) =>
+    existsSync(join(root, folder)) ? readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'src')) : [];
+  return [
+    ...children('services'),
+    ...children('apps'),
+    ...children('packages').filter((src) => !EXEMPT_PACKAGES.has(basename(dirname(src)))),
+  ].filter((src) => existsSync(src));
+}
+
+/** `file: what` -> occurrences, for every source folder of `sourceRoots` outside its db/ folders. */
 export function databaseAccessOutsideDb(root: string): Record<string, number> {
   const counts: Record<string, number> = {};
-  const services = join(root, 'services');
-  for (const service of readdirSync(services)) {
-    for (const file of sourceFiles(join(services, service, 'src'))) {
+  for (const src of sourceRoots(root)) {
+    for (const file of sourceFiles(src)) {
       const text = readFileSync(file, 'utf8');
       for (const [name, pattern] of PATTERNS) {
         const hits = text.match(pattern)?.length ?? 0;

@@ -5,4 +5,5 @@ export * from './embedded.js';
 export { withAdvisoryLock } from './lock-pool.js';
 export * from './orm.js';
 export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from './read-pool.js';
+export { serviceDatabaseUrl } from './service-roles.js';
 export * from './sql.js';

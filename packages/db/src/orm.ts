@@ -113,3 +113,16 @@ export async function schemaDrift(orm: Orm): Promise<string> {
 export async function databaseReady(orm: Orm): Promise<void> {
   await orm.em.getConnection().execute('select 1');
 }
+
+/** What the metrics read of an ORM's connection pool (knex's tarn pool). */
+export interface ConnectionPoolState {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/** The ORM's connection pool, once knex has opened it (undefined before the first query). */
+export function connectionPoolOf(orm: Orm): ConnectionPoolState | undefined {
+  const client = orm.em.getKnex().client as { pool?: ConnectionPoolState };
+  return client.pool;
+}

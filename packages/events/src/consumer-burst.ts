@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { runInEventSpan } from '@routinely/platform';
 import {
   type AnyEventDefinition,
@@ -6,8 +6,8 @@ import {
   type ConsumerDeps,
   deliverParsed,
   parseDelivery,
-  recordInInbox,
 } from './consumer.js';
+import { recordInbox } from './db/inbox-sql.js';
 import type { EventOf } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import { type Delivery, outcomeOf } from './transport.js';
@@ -70,10 +70,10 @@ export async function handleBatchOnce(
   consumer: ConsumerDefinition,
   events: readonly EventOf<AnyEventDefinition>[],
 ): Promise<void> {
-  await orm.em.fork().transactional(async (em) => {
-    const fresh = await recordInInbox(
-      em,
-      consumer,
+  await Sql.transaction(orm, async (sql, em) => {
+    const fresh = await recordInbox(
+      sql,
+      consumer.durable,
       events.map((e) => e.id),
     );
     const toHandle = events.filter((event) => fresh.delete(event.id));

@@ -1,7 +1,9 @@
-import type { EntityManager, Orm } from '@routinely/db';
+import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import { type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import { insertDeadLetter } from './db/dead-letters-sql.js';
+import { recordInbox } from './db/inbox-sql.js';
 import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import type { Delivery, DeliveryPolicy, EventTransport } from './transport.js';
@@ -139,26 +141,10 @@ export async function handleOnce(
   event: EventOf<AnyEventDefinition>,
   alsoInTransaction?: (em: EntityManager) => Promise<void>,
 ): Promise<void> {
-  await orm.em.fork().transactional(async (em) => {
-    if ((await recordInInbox(em, consumer, [event.id])).size > 0) await consumer.handle(em, event as never);
+  await Sql.transaction(orm, async (sql, em) => {
+    if ((await recordInbox(sql, consumer.durable, [event.id])).size > 0) await consumer.handle(em, event as never);
     await alsoInTransaction?.(em);
   });
-}
-
-/** Inserts the consumer's inbox rows of `eventIds` in the caller's transaction; answers the ids new to it. */
-export async function recordInInbox(
-  em: EntityManager,
-  consumer: ConsumerDefinition,
-  eventIds: readonly string[],
-): Promise<Set<string>> {
-  const inserted = await em.getConnection().execute<{ event_id: string }[]>(
-    `insert into inbox (consumer, event_id, processed_at)
-       select ?, id, now() from unnest(array[?]::uuid[]) as id on conflict do nothing returning event_id`,
-    [consumer.durable, eventIds],
-    'all',
-    em.getTransactionContext(),
-  );
-  return new Set(inserted.map((row) => row.event_id));
 }
 
 /** Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it. */
@@ -169,23 +155,15 @@ async function deadLetter(
   eventId: string | null,
   error: string,
 ): Promise<void> {
-  await deps.orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
-       values (?, ?, ?, ?, ?::jsonb, ?, ?, now()) on conflict do nothing`,
-      [
-        uuidv7(),
-        consumer.durable,
-        eventId,
-        delivery.subject,
-        JSON.stringify(delivery.payload ?? null),
-        error,
-        delivery.attempt,
-      ],
-      'run',
-    );
+  await insertDeadLetter(Sql.pool(deps.orm), {
+    id: uuidv7(),
+    consumer: consumer.durable,
+    event_id: eventId,
+    subject: delivery.subject,
+    payload: delivery.payload,
+    error,
+    attempts: delivery.attempt,
+  });
   deps.logger.error(
     { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error },
     'event dead-lettered',

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import {
   type AnyEventDefinition,
   type ConsumerDefinition,
@@ -6,17 +6,9 @@ import {
   handleOnce,
   parseDelivery,
 } from './consumer.js';
+import { type DeadLetterRow, deadLettersOf, deleteDeadLetter, recordDeadLetterFailure } from './db/dead-letters-sql.js';
 
-export interface DeadLetterRow {
-  id: string;
-  consumer: string;
-  event_id: string | null;
-  subject: string;
-  payload: unknown;
-  error: string;
-  attempts: number;
-  created_at: Date;
-}
+export type { DeadLetterRow };
 
 export interface ReplayResult {
   replayed: string[];
@@ -35,29 +27,19 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
 ): Promise<ReplayResult> {
   const result: ReplayResult = { replayed: [], failed: [] };
   if (options.ids?.length === 0) return result;
-  const connection = orm.em.getConnection();
-  const letters = await connection.execute<DeadLetterRow[]>(
-    `select * from event_dead_letter where consumer = ? ${options.ids ? 'and id = any(array[?]::uuid[])' : ''}
-     order by created_at, id`,
-    options.ids ? [consumer.durable, options.ids] : [consumer.durable],
-  );
+  const letters = await deadLettersOf(Sql.pool(orm), consumer.durable, options.ids);
   for (const letter of letters) {
     const parsed = parseDelivery(consumer as ConsumerDefinition, letter.payload);
     try {
       if (parsed.kind === 'poison') throw new Error(parsed.error);
       if (parsed.kind === 'ignored') throw new Error(`consumer no longer takes ${letter.subject}`);
-      await handleOnce(orm, consumer as ConsumerDefinition, parsed.event, async (em) => {
-        await em
-          .getConnection()
-          .execute('delete from event_dead_letter where id = ?', [letter.id], 'run', em.getTransactionContext());
-      });
+      await handleOnce(orm, consumer as ConsumerDefinition, parsed.event, (em) =>
+        deleteDeadLetter(Sql.within(em), letter.id),
+      );
       result.replayed.push(letter.id);
     } catch (error) {
       const message = errorMessage(error);
-      await connection.execute('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [
-        message,
-        letter.id,
-      ]);
+      await recordDeadLetterFailure(Sql.pool(orm), letter.id, message);
       result.failed.push({ id: letter.id, error: message });
     }
   }

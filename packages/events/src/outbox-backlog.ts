@@ -1,4 +1,5 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
+import { unpublishedOutbox } from './db/outbox-sql.js';
 
 export interface OutboxBacklog {
   /** Unpublished events. */
@@ -9,15 +10,9 @@ export interface OutboxBacklog {
 
 /** How far the relay is behind: read at scrape time for the outbox lag metrics. */
 export async function outboxBacklog(orm: Orm, now: Date): Promise<OutboxBacklog> {
-  const { rows } = await orm.em
-    .getKnex()
-    .raw<{ rows: { pending: number; oldest: Date | null }[] }>(
-      'select count(*)::int as pending, min(created_at) as oldest from outbox where published_at is null',
-    );
-  const row = rows[0];
-  const oldest = row?.oldest ? new Date(row.oldest).getTime() : null;
+  const { pending, oldest } = await unpublishedOutbox(Sql.pool(orm));
   return {
-    pending: row?.pending ?? 0,
-    oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+    pending,
+    oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
   };
 }

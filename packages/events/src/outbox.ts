@@ -1,5 +1,6 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { type Logger, Pacer, systemClock } from '@routinely/platform';
+import { claimOutbox, releaseOutbox, retireOutbox } from './db/outbox-sql.js';
 import type { EventEnvelope } from './envelope.js';
 import { type EventTransport, publishInOrder } from './transport.js';
 
@@ -94,15 +95,8 @@ export class OutboxRelay {
     await this.marking;
   }
 
-  private async claim(): Promise<EventEnvelope[]> {
-    const rows = await this.sql<{ id: string; payload: EventEnvelope }>(
-      `update outbox set claimed_until = now() + ? * interval '1 millisecond'
-       where id in (select id from outbox where published_at is null and (claimed_until is null or claimed_until < now())
-                    order by id limit ? for update skip locked)
-       returning id, payload`,
-      [this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200],
-    );
-    return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => r.payload);
+  private claim(): Promise<EventEnvelope[]> {
+    return claimOutbox(Sql.pool(this.options.orm), this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
   }
 
   private async retireWhenHandled(ids: string[]): Promise<void> {
@@ -137,17 +131,11 @@ export class OutboxRelay {
     })();
   }
 
-  private async release(ids: string[]): Promise<void> {
-    await this.sql('update outbox set claimed_until = null where id = any(array[?]::uuid[])', [ids]);
+  private release(ids: string[]): Promise<void> {
+    return releaseOutbox(Sql.pool(this.options.orm), ids);
   }
 
-  private async retire(ids: string[]): Promise<void> {
-    await this.sql('update outbox set published_at = now(), claimed_until = null where id = any(array[?]::uuid[])', [
-      ids,
-    ]);
-  }
-
-  private sql<T>(query: string, params: unknown[]): Promise<T[]> {
-    return this.options.orm.em.getConnection().execute<T[]>(query, params, 'all');
+  private retire(ids: string[]): Promise<void> {
+    return retireOutbox(Sql.pool(this.options.orm), ids);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * What an error may carry into a log line. Database drivers put the failing statement with its bind values
- * interpolated into `message` and `stack` (knex: "<sql with values> - <reason>"), and PostgreSQL's own reason
+ * interpolated into `message` and `stack` (the query builder: "<sql with values> - <reason>"), and PostgreSQL's own reason
  * and `detail` quote the offending value ("invalid input syntax ...: \"<value>\"", "Key (email)=(...)"). Those
  * values are password hashes, sealed secrets, tokens and personal data, so a database error is logged by its
  * codes and location only, and any error's `sql`/`query`/`parameters`/`bindings` properties are dropped.

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Orm, openOrm } from '@routinely/db';
+import { type Orm, openOrm, serviceDatabaseUrl } from '@routinely/db';
 import {
   createRpcClient,
   createRpcServer,
@@ -25,7 +25,6 @@ import { checkNoPendingMigrations } from './migrate.js';
 import { loadSecrets } from './secrets.js';
 import { observeServiceDatabase } from './service-metrics.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
-import { serviceDatabaseUrl } from './service-roles.js';
 import { checkStartOrder, GrpcAddressBook } from './wiring.js';
 
 export interface RunningHost {

@@ -7,6 +7,5 @@ export * from './migrate.js';
 export * from './secrets.js';
 export * from './service-metrics.js';
 export * from './service-module.js';
-export * from './service-roles.js';
 export * from './tracing.js';
 export * from './wiring.js';

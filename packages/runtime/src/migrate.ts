@@ -1,9 +1,8 @@
 import type { Orm } from '@routinely/db';
-import { applyMigrations, openOrm, pendingMigrations } from '@routinely/db';
+import { applyMigrations, openOrm, pendingMigrations, serviceDatabaseUrl } from '@routinely/db';
 import type { Logger } from '@routinely/platform';
 import { loadSecrets } from './secrets.js';
 import type { ServiceModule } from './service-module.js';
-import { serviceDatabaseUrl } from './service-roles.js';
 
 /**
  * With MIGRATE_ON_START=false a host must not serve on a schema older than its code: it fails start-up

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { connectionPoolOf, type Orm } from '@routinely/db';
 import { type OutboxBacklog, outboxBacklog } from '@routinely/events';
 import { type Clock, observeAtScrape } from '@routinely/platform';
 
@@ -23,18 +23,6 @@ const POOL_PENDING = {
   labelNames: ['service'],
 } as const;
 
-/** The part of knex's (tarn) pool the metrics read. */
-interface PoolState {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-}
-
-function poolOf(orm: Orm): PoolState | undefined {
-  const client = orm.em.getKnex().client as { pool?: PoolState };
-  return client.pool;
-}
-
 /**
  * Scrape-time gauges of one hosted service's database: its outbox backlog and its connection pool.
  * Returns the function that removes them when the service stops.
@@ -52,9 +40,9 @@ export function observeServiceDatabase(service: string, orm: Orm, clock: Clock):
   const removers = [
     observeAtScrape(OUTBOX_LAG, labels, async () => (await readBacklog()).oldestAgeSeconds),
     observeAtScrape(OUTBOX_PENDING, labels, async () => (await readBacklog()).pending),
-    observeAtScrape(POOL_CONNECTIONS, { service, state: 'used' }, () => poolOf(orm)?.numUsed()),
-    observeAtScrape(POOL_CONNECTIONS, { service, state: 'free' }, () => poolOf(orm)?.numFree()),
-    observeAtScrape(POOL_PENDING, labels, () => poolOf(orm)?.numPendingAcquires()),
+    observeAtScrape(POOL_CONNECTIONS, { service, state: 'used' }, () => connectionPoolOf(orm)?.numUsed()),
+    observeAtScrape(POOL_CONNECTIONS, { service, state: 'free' }, () => connectionPoolOf(orm)?.numFree()),
+    observeAtScrape(POOL_PENDING, labels, () => connectionPoolOf(orm)?.numPendingAcquires()),
   ];
   return () => {
     for (const remove of removers) remove();

@@ -1,7 +1,7 @@
+import { serviceDatabaseUrl } from '@routinely/db';
 import { createTestDatabase, quietLogger } from '@routinely/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceDatabaseUrl } from '../src/index.js';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import type { Logger } from '@routinely/platform';
 import pg from 'pg';
 
 /**
@@ -11,7 +10,7 @@ export async function serviceDatabaseUrl(
   adminUrl: string,
   schema: string,
   secret: string,
-  logger: Logger,
+  logger: { warn(fields: object, message: string): void },
 ): Promise<string> {
   const role = `routinely_${schema}`;
   const password = createHmac('sha256', secret).update(`db-role:${schema}`).digest('base64url');

@@ -1,0 +1,51 @@
+import type { Sql } from '@routinely/db';
+
+export interface DeadLetterRow {
+  id: string;
+  consumer: string;
+  event_id: string | null;
+  subject: string;
+  payload: unknown;
+  error: string;
+  attempts: number;
+  created_at: Date;
+}
+
+/** Stores a message a consumer gave up on, once per consumer and event. */
+export async function insertDeadLetter(
+  sql: Sql,
+  letter: Omit<DeadLetterRow, 'created_at' | 'payload'> & { payload: unknown },
+): Promise<void> {
+  await sql.rows(
+    `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
+     values (?, ?, ?, ?, ?::jsonb, ?, ?, now()) on conflict do nothing`,
+    [
+      letter.id,
+      letter.consumer,
+      letter.event_id,
+      letter.subject,
+      JSON.stringify(letter.payload ?? null),
+      letter.error,
+      letter.attempts,
+    ],
+  );
+}
+
+/** The consumer's dead letters (all, or those of `ids`), oldest first. */
+export async function deadLettersOf(sql: Sql, consumer: string, ids?: readonly string[]): Promise<DeadLetterRow[]> {
+  const rows = await sql.rows<Omit<DeadLetterRow, 'created_at'> & { created_at: string | Date }>(
+    `select * from event_dead_letter where consumer = ? ${ids ? 'and id = any(?::uuid[])' : ''}
+     order by created_at, id`,
+    ids ? [consumer, ids] : [consumer],
+  );
+  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at) }));
+}
+
+export async function deleteDeadLetter(sql: Sql, id: string): Promise<void> {
+  await sql.rows('delete from event_dead_letter where id = ?', [id]);
+}
+
+/** A replay that failed again: its error and one more attempt. */
+export async function recordDeadLetterFailure(sql: Sql, id: string, error: string): Promise<void> {
+  await sql.rows('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);
+}

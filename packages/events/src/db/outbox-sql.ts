@@ -1,0 +1,56 @@
+import type { Sql } from '@routinely/db';
+import type { EventEnvelope } from '../envelope.js';
+
+/**
+ * Adds events to the outbox inside a raw SQL transaction (`Sql.rawTransaction`), in one statement: the same
+ * rows `enqueue` has the unit of work insert (id, subject = type, payload, created_at = occurred_at), for
+ * writers that skip the EntityManager on their hot path.
+ */
+export async function insertOutbox(sql: Sql, events: readonly EventEnvelope[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => ({
+    id: event.id,
+    subject: event.type,
+    payload: event,
+    created_at: event.occurred_at,
+  }));
+  await sql.rows(
+    `insert into outbox (id, subject, payload, created_at)
+     select id, subject, payload, created_at
+     from jsonb_to_recordset(?::jsonb) as x(id uuid, subject text, payload jsonb, created_at timestamptz)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Leases up to `limit` unpublished rows to the relay for `leaseMs` (FOR UPDATE SKIP LOCKED: replicas never claim
+ * the same row; an expired lease is claimed again), answering them in id order.
+ */
+export async function claimOutbox(sql: Sql, leaseMs: number, limit: number): Promise<EventEnvelope[]> {
+  const rows = await sql.rows<{ id: string; payload: EventEnvelope }>(
+    `update outbox set claimed_until = now() + ? * interval '1 millisecond'
+     where id in (select id from outbox where published_at is null and (claimed_until is null or claimed_until < now())
+                  order by id limit ? for update skip locked)
+     returning id, payload`,
+    [leaseMs, limit],
+  );
+  return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => r.payload);
+}
+
+/** Gives leased rows back at once (the transport refused them): the next pass publishes them again. */
+export async function releaseOutbox(sql: Sql, ids: readonly string[]): Promise<void> {
+  await sql.rows('update outbox set claimed_until = null where id = any(?::uuid[])', [ids]);
+}
+
+/** Marks rows published: they leave the relay's work for good. */
+export async function retireOutbox(sql: Sql, ids: readonly string[]): Promise<void> {
+  await sql.rows('update outbox set published_at = now(), claimed_until = null where id = any(?::uuid[])', [ids]);
+}
+
+/** Unpublished rows and when the oldest of them was written (null when the outbox is drained). */
+export async function unpublishedOutbox(sql: Sql): Promise<{ pending: number; oldest: Date | null }> {
+  const row = await sql.first<{ pending: number; oldest: string | Date | null }>(
+    'select count(*)::int as pending, min(created_at) as oldest from outbox where published_at is null',
+  );
+  return { pending: row?.pending ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}
