@@ -15,17 +15,17 @@ export function startConsumer(consumer: ConsumerDefinition, deps: ConsumerDeps):
 }
 
 /**
- * A service's consumer subscriptions as one background part (`backgroundOf` in @routinely/platform): subscribed
- * at start, each stopped at stop.
+ * A service's consumers as one background part (`backgroundOf` in @routinely/platform): every definition
+ * subscribed at start, every subscription stopped at stop.
  */
-export function consumerSubscriptions(subscribe: () => Promise<Subscription[]>): {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-} {
+export function consumerSubscriptions(
+  consumers: readonly ConsumerDefinition[],
+  deps: ConsumerDeps,
+): { start(): Promise<void>; stop(): Promise<void> } {
   let subscriptions: Subscription[] = [];
   return {
     start: async () => {
-      subscriptions = await subscribe();
+      subscriptions = await Promise.all(consumers.map((consumer) => startConsumer(consumer, deps)));
     },
     stop: async () => {
       for (const subscription of subscriptions.splice(0)) await subscription.stop();

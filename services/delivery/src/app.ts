@@ -11,7 +11,7 @@ import { warmUpHttpClient } from './domain/http-client-warm-up.js';
 import { resealUnboundSecrets } from './domain/secret-reseal.js';
 import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
 import { WebhookSender } from './domain/webhook-sender.js';
-import { subscribeConsumers } from './events/consumers.js';
+import { deliveryConsumers } from './events/consumers.js';
 import { addDeliveryRpc } from './grpc/delivery-rpc.js';
 import { notificationRoutes } from './http/notifications/routes.js';
 import { reminderRoutes } from './http/reminders/routes.js';
@@ -157,14 +157,9 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
         },
         stop: () => unobserveQueue?.(),
       },
-      consumerSubscriptions(() =>
-        subscribeConsumers({
-          orm,
-          transport: deps.transport,
-          logger,
-          clock,
-          onReminderChanged: () => reminderWorker.wake(),
-        }),
+      consumerSubscriptions(
+        Object.values(deliveryConsumers({ clock, onReminderChanged: () => reminderWorker.wake() })),
+        { orm, transport: deps.transport, logger },
       ),
       ...(config.DELIVERY_WORKERS_ENABLED
         ? [

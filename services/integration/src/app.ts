@@ -8,7 +8,7 @@ import { MicrosoftAdapter } from './adapters/microsoft.js';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
 import { SyncLeases } from './domain/sync-leases.js';
-import { subscribeConsumers } from './events/consumers.js';
+import { integrationConsumers } from './events/consumers.js';
 import { addIntegrationRpc } from './grpc/integration-rpc.js';
 import { integrationRoutes } from './http/integrations/routes.js';
 import { oauthCallbackRoutes } from './http/oauth-callback/routes.js';
@@ -76,7 +76,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     ...backgroundOf([
       relay,
       ctx.leases,
-      consumerSubscriptions(() => subscribeConsumers({ orm, transport: deps.transport, logger, clock })),
+      consumerSubscriptions(Object.values(integrationConsumers({ clock })), { orm, transport: deps.transport, logger }),
       ...(config.INTEGRATION_WORKERS_ENABLED ? [syncWorker, channelWorker] : []),
     ]),
   };

@@ -23,7 +23,7 @@ import { SettingsService } from './domain/settings.js';
 import { TenantSettingsService } from './domain/tenant-settings.js';
 import { UsageService } from './domain/usage.js';
 import type { ExpandWorkingTime } from './domain/working-time.js';
-import { subscribeConsumers } from './events/consumers.js';
+import { schedulerConsumers } from './events/consumers.js';
 import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { captureRoutes } from './http/capture/routes.js';
@@ -169,16 +169,16 @@ export function buildService(deps: SchedulerServiceDeps) {
       relay,
       runWorker,
       conflictWorker,
-      consumerSubscriptions(() =>
-        subscribeConsumers({
-          orm: deps.orm,
-          transport: deps.transport,
-          logger,
-          clock: deps.clock,
-          runs,
-          onConflictCheck: () => conflictWorker.wake(),
-          onRunQueued: () => runWorker.wake(),
-        }),
+      consumerSubscriptions(
+        Object.values(
+          schedulerConsumers({
+            clock: deps.clock,
+            runs,
+            onConflictCheck: () => conflictWorker.wake(),
+            onRunQueued: () => runWorker.wake(),
+          }),
+        ),
+        { orm: deps.orm, transport: deps.transport, logger },
       ),
     ]),
   } satisfies ServiceInstance & Record<string, unknown>;

@@ -17,7 +17,7 @@ import { ImportJobs } from './domain/import/jobs.js';
 import { Routines } from './domain/routines/routines.js';
 import { TaskService } from './domain/tasks.js';
 import { TaskTreeAnswers } from './domain/tree-answers.js';
-import { subscribeConsumers } from './events/consumers.js';
+import { taskConsumers } from './events/consumers.js';
 import { addImportQuotaRpc } from './grpc/import-quota-rpc.js';
 import { addTaskRpc } from './grpc/task-rpc.js';
 import { calendarRoutes } from './http/calendar/routes.js';
@@ -96,7 +96,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       relay,
       importWorker,
       routineWorker,
-      consumerSubscriptions(() => subscribeConsumers({ orm: deps.orm, transport: deps.transport, logger })),
+      consumerSubscriptions(Object.values(taskConsumers), { orm: deps.orm, transport: deps.transport, logger }),
     ]),
   };
 }

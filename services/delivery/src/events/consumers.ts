@@ -1,15 +1,6 @@
-import { type Orm, Sql } from '@routinely/db';
-import {
-  authEvents,
-  defineConsumer,
-  type EventTransport,
-  integrationEvents,
-  type Subscription,
-  schedulerEvents,
-  startConsumer,
-  taskEvents,
-} from '@routinely/events';
-import type { Clock, Logger } from '@routinely/platform';
+import { Sql } from '@routinely/db';
+import { authEvents, defineConsumer, integrationEvents, schedulerEvents, taskEvents } from '@routinely/events';
+import type { Clock } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
 import { writeConflictNotification } from '../domain/conflict-notices.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
@@ -76,21 +67,4 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       handle: (em, event) => writeConflictNotification(em, event, clock.now()),
     }),
   };
-}
-
-export async function subscribeConsumers(options: {
-  orm: Orm;
-  transport: EventTransport;
-  logger: Logger;
-  clock: Clock;
-  onReminderChanged: () => void;
-}): Promise<Subscription[]> {
-  const consumers = deliveryConsumers(options);
-  return Promise.all([
-    startConsumer(consumers.reminders, options),
-    startConsumer(consumers.contacts, options),
-    startConsumer(consumers.integrationAlerts, options),
-    startConsumer(consumers.quotaNotices, options),
-    startConsumer(consumers.conflictNotices, options),
-  ]);
 }

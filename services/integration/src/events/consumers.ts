@@ -1,12 +1,5 @@
-import type { Orm } from '@routinely/db';
-import {
-  defineConsumer,
-  type EventTransport,
-  type Subscription,
-  startConsumer,
-  taskCalendarEvents,
-} from '@routinely/events';
-import type { Clock, Logger } from '@routinely/platform';
+import { defineConsumer, taskCalendarEvents } from '@routinely/events';
+import type { Clock } from '@routinely/platform';
 import { recordAcknowledgement } from '../db/calendar-acknowledgements-sql.js';
 
 /** Reports are read by requests waiting seconds at most; an hour is far beyond any of them. */
@@ -32,13 +25,4 @@ export function integrationConsumers(options: { clock: Clock }) {
       },
     }),
   };
-}
-
-export async function subscribeConsumers(options: {
-  orm: Orm;
-  transport: EventTransport;
-  logger: Logger;
-  clock: Clock;
-}): Promise<Subscription[]> {
-  return [await startConsumer(integrationConsumers(options).calendarAcknowledgements, options)];
 }

@@ -1,15 +1,6 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
-import {
-  authEvents,
-  defineConsumer,
-  type EventTransport,
-  type Subscription,
-  seriesEvents,
-  startConsumer,
-  taskCalendarEvents,
-  taskImportEvents,
-} from '@routinely/events';
-import type { Clock, Logger } from '@routinely/platform';
+import { type EntityManager, Sql } from '@routinely/db';
+import { authEvents, defineConsumer, seriesEvents, taskCalendarEvents, taskImportEvents } from '@routinely/events';
+import type { Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertConflictCheck } from '../db/conflicts-sql.js';
 import { upsertKnownUser } from '../db/settings-sql.js';
@@ -107,16 +98,4 @@ export function schedulerConsumers(options: {
       handle: async (em, event) => rememberUser(em, event.data.user, options.clock.now()),
     }),
   };
-}
-
-export async function subscribeConsumers(
-  options: Parameters<typeof schedulerConsumers>[0] & { orm: Orm; transport: EventTransport; logger: Logger },
-): Promise<Subscription[]> {
-  const consumers = schedulerConsumers(options);
-  return [
-    await startConsumer(consumers.users, options),
-    await startConsumer(consumers.conflicts, options),
-    await startConsumer(consumers.importRuns, options),
-    await startConsumer(consumers.routineRuns, options),
-  ];
 }

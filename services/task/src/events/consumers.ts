@@ -1,17 +1,14 @@
-import { type Orm, Sql } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
-  type EventTransport,
   enqueue,
   integrationEvents,
   makeEvent,
-  type Subscription,
   schedulerEvents,
-  startConsumer,
   taskCalendarEvents,
 } from '@routinely/events';
-import type { Logger, Owner } from '@routinely/platform';
+import type { Owner } from '@routinely/platform';
 import { isValidTimeZone } from '@routinely/time';
 import type { z } from 'zod';
 import {
@@ -140,16 +137,3 @@ export const taskConsumers = {
     },
   }),
 };
-
-export function subscribeConsumers(deps: {
-  orm: Orm;
-  transport: EventTransport;
-  logger: Logger;
-}): Promise<Subscription[]> {
-  return Promise.all([
-    startConsumer(taskConsumers.externalEvents, deps),
-    startConsumer(taskConsumers.timezones, deps),
-    startConsumer(taskConsumers.settingsTimezones, deps),
-    startConsumer(taskConsumers.schedulerFigures, deps),
-  ]);
-}
