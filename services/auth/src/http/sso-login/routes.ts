@@ -1,7 +1,6 @@
 import { problemAnswers, safeReturnLocation } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   type AuthContext,
   clearFlowCookie,
@@ -18,6 +17,8 @@ import { checkReturnUrl, withError } from '../../domain/sso/return-url.js';
 import { tokenResponseSchema } from '../sessions/schemas.js';
 import {
   callbackQuery,
+  logoutRedirect,
+  providerRedirect,
   returnUrlQuery,
   ssoStatusResponse,
   ssoTokenBody,
@@ -27,7 +28,6 @@ import {
 
 const publicRoute = { auth: 'none' } as const;
 const tags = ['sso'];
-const redirectDoc = { 302: z.null().describe('Redirect to the identity provider') };
 
 /** Sign-in through the provider: the browser flow, provider tokens presented by clients, status and logout. */
 export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
@@ -63,7 +63,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: 'Start single sign-on: redirect to the provider (code flow, PKCE S256)',
           querystring: returnUrlQuery,
           response: {
-            ...redirectDoc,
+            302: providerRedirect,
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
           },
         },
@@ -81,7 +81,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: 'Start sign-up at the provider (prompt=create), then sign in like /auth/sso/login',
           querystring: returnUrlQuery,
           response: {
-            ...redirectDoc,
+            302: providerRedirect,
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
           },
         },
@@ -199,7 +199,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: "Redirect to the provider's password recovery page",
           response: {
-            ...redirectDoc,
+            302: providerRedirect,
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured, or its provider is down' }),
           },
         },
@@ -217,7 +217,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           summary: "End the local session and redirect to the provider's logout (id_token_hint)",
           response: {
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
-            302: z.null().describe('Redirect to the provider logout, or to / without one'),
+            302: logoutRedirect,
           },
         },
       },

@@ -36,3 +36,6 @@ export const ssoStatusResponse = z.object({
   issuer: z.string().nullable(),
   session_expires_at: timestampOut().nullable(),
 });
+
+export const providerRedirect = z.null().describe('Redirect to the identity provider');
+export const logoutRedirect = z.null().describe('Redirect to the provider logout, or to / without one');

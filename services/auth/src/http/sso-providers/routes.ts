@@ -1,11 +1,10 @@
 import { AppError, fieldError, problemAnswers, ROLES } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { type AuthContext, signedIn } from '../../domain/context.js';
 import { toProfile } from '../../domain/profile.js';
 import { userProfileSchema } from '../accounts/schemas.js';
-import { providerRoleSchema, selectRoleBody, verificationSentSchema } from './schemas.js';
+import { providerRoleList, selectRoleBody, verificationSentSchema } from './schemas.js';
 
 const tags = ['sso'];
 
@@ -64,7 +63,7 @@ export function providerRoutes(ctx: AuthContext): FastifyPluginAsync {
               conflict: 'the account is not linked to the identity provider',
               sso_unavailable: "single sign-on or the provider's admin API is not configured, or the provider is down",
             }),
-            200: z.array(providerRoleSchema),
+            200: providerRoleList,
           },
         },
       },

@@ -1,11 +1,18 @@
 import { AppError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
 import { type AuthContext, clearSessionCookie, optionalCaller } from '../../domain/context.js';
 import { okSchema } from '../sessions/schemas.js';
-import { backChannelLogoutBody, backChannelLogoutError, frontChannelLogoutQuery, idpEventBody } from './schemas.js';
+import {
+  backChannelLogoutError,
+  backChannelLogoutForm,
+  frontChannelLogoutQuery,
+  idpEventBody,
+  idpSignatureHeaders,
+  sessionsEnded,
+  transparentGif,
+} from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
 const tags = ['sso'];
@@ -31,10 +38,10 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           tags,
           summary: 'OIDC Back-Channel Logout 1.0 (form field logout_token)',
           consumes: ['application/x-www-form-urlencoded'],
-          body: backChannelLogoutBody.nullish(),
+          body: backChannelLogoutForm,
           response: {
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
-            200: z.null().describe('Sessions ended'),
+            200: sessionsEnded,
             400: backChannelLogoutError,
           },
         },
@@ -66,7 +73,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           produces: ['image/gif'],
           response: {
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
-            200: z.custom<Buffer>().meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' }),
+            200: transparentGif,
           },
         },
       },
@@ -100,14 +107,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
             operationId: 'receiveIdpEvent',
             tags,
             summary: 'Signed lifecycle events from the provider (X-IdP-Signature: t=<unix>,v1=<hex HMAC-SHA256>)',
-            headers: z.looseObject({
-              'x-idp-signature': z
-                .string()
-                .optional()
-                .describe(
-                  't=<unix seconds>,v1=<hex HMAC-SHA256(SSO_WEBHOOK_SECRET, t + "." + raw body)>; 300 s window',
-                ),
-            }),
+            headers: idpSignatureHeaders,
             body: idpEventBody,
             response: {
               ...problemAnswers({

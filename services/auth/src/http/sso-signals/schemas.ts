@@ -16,3 +16,16 @@ export const idpEventBody = z.object({
   occurred_at: z.string(),
   data: z.looseObject({ sub: z.string() }),
 });
+
+export const backChannelLogoutForm = backChannelLogoutBody.nullish();
+export const sessionsEnded = z.null().describe('Sessions ended');
+export const transparentGif = z
+  .custom<Buffer>()
+  .meta({ type: 'string', format: 'binary', description: 'A 1x1 transparent GIF' });
+
+export const idpSignatureHeaders = z.looseObject({
+  'x-idp-signature': z
+    .string()
+    .optional()
+    .describe('t=<unix seconds>,v1=<hex HMAC-SHA256(SSO_WEBHOOK_SECRET, t + "." + raw body)>; 300 s window'),
+});

@@ -1,10 +1,17 @@
 import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../domain/context.js';
 import type { TenantInviteRow, TenantSettings } from '../../domain/tenants.js';
-import { createdInviteSchema, inviteBody, inviteSchema, tenantPatchBody, tenantSchema } from './schemas.js';
+import {
+  createdInviteSchema,
+  inviteBody,
+  inviteList,
+  inviteParams,
+  inviteRevoked,
+  tenantPatchBody,
+  tenantSchema,
+} from './schemas.js';
 
 const tags = ['tenant'];
 const adminOnly = { permission: 'SERVICE_ADMIN' } as const;
@@ -95,7 +102,7 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'listInvites',
           tags,
           summary: 'Invitations not yet used, revoked or expired',
-          response: { 200: z.array(inviteSchema) },
+          response: { 200: inviteList },
         },
       },
       async (request) => (await ctx.tenants.listInvites(ownerOf(request).tenantId)).map(toInvite),
@@ -109,8 +116,8 @@ export function tenantRoutes(ctx: AuthContext): FastifyPluginAsync {
           operationId: 'revokeInvite',
           tags,
           summary: 'Revoke an invitation',
-          params: z.object({ invite_id: z.uuid() }),
-          response: { 204: z.null() },
+          params: inviteParams,
+          response: { 204: inviteRevoked },
         },
       },
       async (request, reply) => {

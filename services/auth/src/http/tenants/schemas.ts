@@ -47,6 +47,10 @@ export const createdInviteSchema = inviteSchema.extend({
   token: z.string().describe('Shown once: send it to the invitee, who registers with invite_token'),
 });
 
+export const inviteList = z.array(inviteSchema);
+export const inviteParams = z.object({ invite_id: z.uuid() });
+export const inviteRevoked = z.null();
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Tenant: tenantSchema,

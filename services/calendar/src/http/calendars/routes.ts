@@ -1,10 +1,10 @@
 import { problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { CalendarService } from '../../domain/calendars.js';
 import {
   calendarCreateBody,
+  calendarDeleted,
   calendarIdParams,
   calendarListQuery,
   calendarPageSchema,
@@ -88,7 +88,7 @@ export function calendarRoutes(calendars: CalendarService): FastifyPluginAsync {
           tags,
           summary: 'Soft-delete a calendar and its items (owner or admin)',
           params: calendarIdParams,
-          response: { 204: z.null().describe('Deleted'), ...errors },
+          response: { 204: calendarDeleted, ...errors },
         },
       },
       async (request, reply) => {

@@ -64,6 +64,8 @@ export const calendarPatchBody = z
   .partial()
   .strict();
 
+export const calendarDeleted = z.null().describe('Deleted');
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Calendar: calendarSchema,

@@ -1,10 +1,16 @@
 import { problemAnswers, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { SharingService } from '../../domain/sharing.js';
 import { calendarIdParams } from '../calendars/schemas.js';
-import { shareCreateBody, sharePatchBody, sharingParams, sharingSchema } from './schemas.js';
+import {
+  shareCreateBody,
+  sharePatchBody,
+  sharingList,
+  sharingParams,
+  sharingRevoked,
+  sharingSchema,
+} from './schemas.js';
 
 /** Calendar-level sharing rules answer 403 (contract, area B); the app factory documents the other errors. */
 const errors = problemAnswers({
@@ -47,7 +53,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
           tags,
           summary: 'Sharing entries: all for the owner and admins, only their own for others',
           params: calendarIdParams,
-          response: { 200: z.array(sharingSchema), ...errors },
+          response: { 200: sharingList, ...errors },
         },
       },
       async (request) => sharing.list(requirePrincipal(request), request.params.calendar_id),
@@ -82,7 +88,7 @@ export function sharingRoutes(sharing: SharingService): FastifyPluginAsync {
           tags,
           summary: 'Revoke a share (owner or admin)',
           params: sharingParams,
-          response: { 204: z.null().describe('Revoked'), ...errors },
+          response: { 204: sharingRevoked, ...errors },
         },
       },
       async (request, reply) => {

@@ -28,6 +28,9 @@ export const shareCreateBody = z
 
 export const sharePatchBody = z.object({ permission: z.enum(SHARE_LEVELS) });
 
+export const sharingList = z.array(sharingSchema);
+export const sharingRevoked = z.null().describe('Revoked');
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Share: sharingSchema,

@@ -1,7 +1,6 @@
 import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { deliveryWithAttempts } from '../../domain/attempt-log.js';
 import type { DeliveryContext } from '../../domain/context.js';
 import { listDeadLetters, listDeliveries, redeliver, requeue } from '../../domain/delivery-log.js';
@@ -16,7 +15,7 @@ import {
   dlqParams,
   toDeadLetter,
   toDelivery,
-  upcomingItem,
+  upcomingList,
   upcomingQuery,
 } from './schemas.js';
 
@@ -37,7 +36,7 @@ export function reminderRoutes(ctx: DeliveryContext & { onRequeued: () => void }
           summary: 'Reminders not yet fired, soonest first',
           tags,
           querystring: upcomingQuery,
-          response: { 200: z.array(upcomingItem) },
+          response: { 200: upcomingList },
         },
       },
       async (request) =>

@@ -98,6 +98,8 @@ export function toDeadLetter(row: DeadLetterRecord): z.infer<typeof deadLetterRe
   };
 }
 
+export const upcomingList = z.array(upcomingItem);
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   UpcomingReminder: upcomingItem,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EVENT_CATALOG } from '../../domain/event-types.js';
-import { eventTypeRead } from './schemas.js';
+import { eventTypeList } from './schemas.js';
 
 const READ: Permission[] = ['SERVICE_WEBHOOK_READ', 'SERVICE_WEBHOOK_MANAGE'];
 const tags = ['webhooks'];
@@ -28,7 +28,7 @@ export function webhookEventTypeRoutes(): FastifyPluginAsync {
           tags,
           operationId: 'listWebhookEventTypes',
           summary: 'List the event types sent to webhooks, with the JSON Schema of each envelope',
-          response: { 200: z.array(eventTypeRead) },
+          response: { 200: eventTypeList },
         },
       },
       async () => eventTypes,

@@ -9,6 +9,8 @@ export const eventTypeRead = z.object({
   schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope (the request body)'),
 });
 
+export const eventTypeList = z.array(eventTypeRead);
+
 // The envelopes posted to webhook endpoints, documented in the OpenAPI document's `webhooks` section.
 
 const utc = z.iso.datetime().describe('UTC, with Z');

@@ -2,7 +2,6 @@ import type { Permission } from '@routinely/platform';
 import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { DeliveryContext } from '../../domain/context.js';
 import {
   createEndpoint,
@@ -15,6 +14,8 @@ import {
 } from '../../domain/endpoints.js';
 import {
   endpointCreateBody,
+  endpointDeleted,
+  endpointList,
   endpointParams,
   endpointPatchBody,
   endpointRead,
@@ -39,7 +40,7 @@ export function webhookRoutes(ctx: DeliveryContext): FastifyPluginAsync {
           operationId: 'listWebhookEndpoints',
           summary: 'List webhook endpoints (secrets never returned, only secret_preview)',
           tags,
-          response: { 200: z.array(endpointRead) },
+          response: { 200: endpointList },
         },
       },
       async (request) => (await listEndpoints(ctx, ownerOf(request))).map(toEndpoint),
@@ -109,7 +110,7 @@ export function webhookRoutes(ctx: DeliveryContext): FastifyPluginAsync {
           summary: 'Delete a webhook endpoint',
           tags,
           params: endpointParams,
-          response: { 204: z.null() },
+          response: { 204: endpointDeleted },
         },
       },
       async (request, reply) => {

@@ -76,6 +76,9 @@ export function toEndpoint(row: Endpoint): z.infer<typeof endpointRead> {
   };
 }
 
+export const endpointList = z.array(endpointRead);
+export const endpointDeleted = z.null();
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   WebhookEndpointCreate: endpointCreateBody,

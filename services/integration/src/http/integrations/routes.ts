@@ -1,15 +1,15 @@
 import { ownerOf, type Permission, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { IntegrationContext } from '../../domain/context.js';
 import { disconnect, findOwned, listIntegrations, reconnect, startConnection } from '../../domain/integrations.js';
 import { integrationView } from '../../domain/snapshots.js';
 import { syncOnRequest } from '../../domain/sync.js';
 import {
   authorizationAnswer,
+  integrationDisconnected,
+  integrationList,
   integrationParams,
-  integrationRead,
   providerParams,
   reconnectBody,
   returnUrlBody,
@@ -33,7 +33,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
           operationId: 'listIntegrations',
           tags,
           summary: 'List my calendar integrations',
-          response: { 200: z.array(integrationRead) },
+          response: { 200: integrationList },
         },
       },
       async (request) => (await listIntegrations(ctx, ownerOf(request))).map(integrationView),
@@ -113,7 +113,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
           tags,
           summary: 'Disconnect: revoke, stop push, drop its events (the row stays as revoked)',
           params: integrationParams,
-          response: { 204: z.null() },
+          response: { 204: integrationDisconnected },
         },
       },
       async (request, reply) => {

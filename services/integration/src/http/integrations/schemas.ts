@@ -40,6 +40,9 @@ export const syncCounts = z.object({
   deleted: z.number().int(),
 });
 
+export const integrationList = z.array(integrationRead);
+export const integrationDisconnected = z.null();
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Integration: integrationRead,

@@ -1,50 +1,11 @@
-import { nameSchemas, ownerOf, pageOf, pageQuery, timestampOut, uuidOut } from '@routinely/platform';
+import { ownerOf, pageOf, pageQuery } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AdminQuotaService } from '../../domain/admin-quotas.js';
-import { providerName } from '../../domain/providers.js';
 import type { TenantSettingsService } from '../../domain/tenant-settings.js';
+import { quotaPatch, quotaRow, tenantPatch, tenantSettings, userIdParams } from './schemas.js';
 
 const tags = ['admin'];
-const userIdParams = z.object({ user_id: z.uuid() });
-const usd = z.number();
-
-const quotaRow = z.object({
-  user_id: z.uuid(),
-  email: z.string(),
-  soft_cap_usd: usd,
-  hard_cap_usd: usd,
-  bulk_import_per_hour: z.number().int(),
-  bulk_import_per_day: z.number().int(),
-  daily_usd: usd,
-  soft_breached: z.boolean(),
-  hard_breached: z.boolean(),
-  updated_at: timestampOut().nullable(),
-});
-
-const cap = z.number().min(0).max(1_000_000);
-const importLimit = z.number().int().min(0).max(10_000);
-const quotaPatch = z
-  .object({
-    soft_cap_usd: cap.optional(),
-    hard_cap_usd: cap.optional(),
-    bulk_import_per_hour: importLimit.optional(),
-    bulk_import_per_day: importLimit.optional(),
-  })
-  .strict();
-
-const tenantSettings = z.object({
-  tenant_id: uuidOut(),
-  llm_provider_tenant_default: providerName,
-  llm_provider_locked: z.boolean(),
-  updated_at: timestampOut().nullable(),
-  updated_by: uuidOut().nullable(),
-});
-
-const tenantPatch = z
-  .object({ llm_provider_tenant_default: providerName.optional(), llm_provider_locked: z.boolean().optional() })
-  .strict();
 
 /** The tenant administrator's quotas and provider policy; every read and write stays inside the admin's tenant. */
 export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsService): FastifyPluginAsync {
@@ -129,10 +90,3 @@ export function adminRoutes(quotas: AdminQuotaService, tenant: TenantSettingsSer
     );
   };
 }
-
-// Named in the OpenAPI document (components.schemas).
-nameSchemas({
-  UserQuota: quotaRow,
-  UserQuotaPatch: quotaPatch,
-  TenantSchedulingSettings: tenantSettings,
-});

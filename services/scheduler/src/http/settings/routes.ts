@@ -1,7 +1,6 @@
 import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { SettingsService } from '../../domain/settings.js';
 import {
   noGoWindowInput,
@@ -11,10 +10,10 @@ import {
   workingHoursOut,
   workingHoursSchema,
 } from '../../domain/settings-model.js';
+import { noGoWindowList, noGoWindowRemoved, windowIdParams } from './schemas.js';
 
 const tags = ['settings'];
 const permission = 'SERVICE_SETTINGS_MANAGE';
-const windowIdParams = z.object({ window_id: z.uuid() });
 
 /** /settings/*: the caller's own settings row, working hours and no-go windows. */
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
@@ -88,7 +87,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
           operationId: 'listNoGoWindows',
           tags,
           summary: 'No-go windows, oldest first',
-          response: { 200: z.array(noGoWindowOut) },
+          response: { 200: noGoWindowList },
         },
       },
       async (request) => settings.windows(ownerOf(request)),
@@ -117,7 +116,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsync {
       {
         config: { permission },
         schema: {
-          response: { 204: z.null().describe('Removed') },
+          response: { 204: noGoWindowRemoved },
           operationId: 'deleteNoGoWindow',
           tags,
           summary: 'Remove a no-go window',

@@ -1,13 +1,21 @@
-import { ownerOf, problemSchema } from '@routinely/platform';
+import { ownerOf } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { CalendarService } from '../../domain/calendar/calendar.js';
 import { toEventRead } from '../../domain/calendar/unified.js';
-import { eventIdParams, eventsPage, eventsQuery, freeBusyQuery, freeBusyRead, unifiedEvent } from './schemas.js';
+import {
+  eventIdParams,
+  eventNotEditable,
+  eventsPage,
+  eventsQuery,
+  eventUnscheduled,
+  freeBusyQuery,
+  freeBusyRead,
+  unifiedEvent,
+} from './schemas.js';
 
 const tags = ['calendar'];
-const notEditable = { 409: problemSchema.describe('event_not_editable: an event of a connected calendar') };
+const notEditable = { 409: eventNotEditable };
 
 export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
   return async (app) => {
@@ -94,7 +102,7 @@ export function calendarRoutes(calendar: CalendarService): FastifyPluginAsync {
           tags,
           summary: 'Unschedule: the task goes back to pending and its reminder is cancelled',
           params: eventIdParams,
-          response: { 204: z.null().describe('Unscheduled'), ...notEditable },
+          response: { 204: eventUnscheduled, ...notEditable },
         },
       },
       async (request, reply) => {

@@ -1,4 +1,4 @@
-import { nameSchemas, timestampOut } from '@routinely/platform';
+import { nameSchemas, problemSchema, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 import { VIEWS } from '../../domain/calendar/calendar.js';
 
@@ -52,6 +52,9 @@ export const freeBusyRead = z.object({
     }),
   ),
 });
+
+export const eventNotEditable = problemSchema.describe('event_not_editable: an event of a connected calendar');
+export const eventUnscheduled = z.null().describe('Unscheduled');
 
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({

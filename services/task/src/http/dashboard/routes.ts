@@ -1,12 +1,11 @@
 import { type Principal, requirePrincipal } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Actor } from '../../adapters/dashboard-peers.js';
 import type { AdminHealth } from '../../domain/dashboard/admin-health.js';
 import type { DashboardSummaryReader } from '../../domain/dashboard/summary.js';
 import { tilesFor } from '../../domain/dashboard/tiles.js';
-import { ADMIN_HEALTH_DESCRIPTION, adminHealth, dashboardSummary, tileRead } from './schemas.js';
+import { ADMIN_HEALTH_DESCRIPTION, adminHealth, dashboardSummary, tileList } from './schemas.js';
 
 const actorOf = (p: Principal): Actor => ({ tenantId: p.tenantId, userId: p.userId, permissions: p.permissions });
 
@@ -38,7 +37,7 @@ export function dashboardRoutes(summary: DashboardSummaryReader, health: AdminHe
           description:
             'Any signed-in user. A tile shows when the caller holds its permission (SERVICE_ADMIN and ' +
             'SERVICE_SUPER_ADMIN open every tile); a child shows only under its shown parent (ADR 027).',
-          response: { 200: z.array(tileRead) },
+          response: { 200: tileList },
         },
       },
       async (request) => tilesFor(requirePrincipal(request).permissions),

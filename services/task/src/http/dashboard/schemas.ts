@@ -99,5 +99,7 @@ export const ADMIN_HEALTH_DESCRIPTION = [
   'answer is 200 whatever the status: the body says it.',
 ].join('\n');
 
+export const tileList = z.array(tileRead);
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({ DashboardSummary: dashboardSummary, DashboardTile: tileRead, AdminHealth: adminHealth });

@@ -1,28 +1,17 @@
-import { nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
+import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { type DependencyService, toDependencyRead } from '../../domain/dependencies.js';
-import { DEP_TYPES } from '../../domain/task-model.js';
 import { taskIdParams } from '../tasks/schemas.js';
+import {
+  dependencyCreateBody,
+  dependencyDeleted,
+  dependencyIdParams,
+  dependencyRead,
+  taskDependencies,
+} from './schemas.js';
 
 const tags = ['dependencies'];
-
-export const dependencyRead = z.object({
-  id: z.uuid(),
-  task_id: z.uuid(),
-  depends_on_id: z.uuid(),
-  dep_type: z.enum(DEP_TYPES),
-  lag_min: z.number().int(),
-  created_at: timestampOut(),
-});
-
-const createBody = z.object({
-  task_id: z.uuid().describe('the task that waits'),
-  depends_on_id: z.uuid().describe('the task it waits for'),
-  dep_type: z.enum(DEP_TYPES).default('finish_to_start'),
-  lag_min: z.number().int().min(-10_080).max(10_080).default(0),
-});
 
 export function dependencyRoutes(dependencies: DependencyService): FastifyPluginAsync {
   return async (app) => {
@@ -38,7 +27,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
             '`dep_type` defaults to `finish_to_start` and `lag_min` to 0. A self-dependency is 422; a duplicate or a cycle is 409.',
           tags,
           summary: 'Create a dependency edge',
-          body: createBody,
+          body: dependencyCreateBody,
           response: {
             ...problemAnswers({
               not_found: "either task is not one of the caller's",
@@ -58,11 +47,11 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
       {
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
-          response: { 204: z.null().describe('Deleted') },
+          response: { 204: dependencyDeleted },
           operationId: 'deleteDependency',
           tags,
           summary: 'Delete a dependency edge',
-          params: z.object({ dep_id: z.uuid() }),
+          params: dependencyIdParams,
         },
       },
       async (request, reply) => {
@@ -81,11 +70,7 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
           summary: "A task's dependencies and dependents",
           params: taskIdParams,
           response: {
-            200: z.object({
-              task_id: z.uuid(),
-              depends_on: z.array(dependencyRead),
-              dependents: z.array(dependencyRead),
-            }),
+            200: taskDependencies,
           },
         },
       },
@@ -93,9 +78,3 @@ export function dependencyRoutes(dependencies: DependencyService): FastifyPlugin
     );
   };
 }
-
-// Named in the OpenAPI document (components.schemas).
-nameSchemas({
-  Dependency: dependencyRead,
-  DependencyCreate: createBody,
-});

@@ -1,8 +1,8 @@
 import { notFound, ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { CalendarFeeds } from '../../domain/feed/calendar-feeds.js';
+import { feedCreated, feedRevoked } from './schemas.js';
 
 const tags = ['calendar'];
 const FEED_FILE = /^(.+)\.ics$/;
@@ -26,10 +26,7 @@ export function feedRoutes(feeds: CalendarFeeds): FastifyPluginAsync {
           tags,
           summary: 'Create or rotate the calendar feed URL',
           response: {
-            201: z.object({
-              url: z.url().meta({ examples: ['https://routinely.example/api/v1/service/calendar/feed/<token>.ics'] }),
-              created_at: z.string(),
-            }),
+            201: feedCreated,
           },
         },
       },
@@ -44,7 +41,7 @@ export function feedRoutes(feeds: CalendarFeeds): FastifyPluginAsync {
           operationId: 'revokeCalendarFeed',
           tags,
           summary: 'Revoke the calendar feed URL (it answers 404 from now on)',
-          response: { ...problemAnswers({}), 204: z.null().describe('Revoked (also when there was none)') },
+          response: { ...problemAnswers({}), 204: feedRevoked },
         },
       },
       async (request, reply) => {

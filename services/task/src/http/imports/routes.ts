@@ -1,66 +1,23 @@
-import { nameSchemas, ownerOf, problemAnswers, timestampOut } from '@routinely/platform';
+import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { rowsFromCsv } from '../../domain/import/csv.js';
 import type { Importer } from '../../domain/import/importer.js';
-import { type ImportJobs, JOB_STATUSES, toJobRead } from '../../domain/import/jobs.js';
+import { type ImportJobs, toJobRead } from '../../domain/import/jobs.js';
+import {
+  importBody,
+  importJobAccepted,
+  importJobCancelled,
+  importJobCommitBody,
+  importJobParams,
+  importJobRead,
+  importQuery,
+  importResult,
+} from './schemas.js';
 
 const tags = ['bulk-import'];
 const permission = 'SERVICE_TASK_BULK_IMPORT' as const;
-
-const rowError = z.object({
-  row: z.number().int().describe('1-based row number (CSV: data rows after the header)'),
-  loc: z.array(z.union([z.string(), z.number()])).describe('field path inside the row'),
-  msg: z.string(),
-});
-
-const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
-
-const jsonImport = z.object({
-  rows: z
-    .array(z.unknown())
-    .describe('task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own'),
-  commit: z.boolean().default(true),
-  auto_schedule: z.boolean().default(false),
-});
-const CSV_EXAMPLE =
-  'ref,title,duration_min,parent_ref,tags\nhome,Keep the house,,,\nplants,Water the plants,15,home,garden;weekly\n';
-const importBody = z.union([
-  z.string().meta({ description: 'text/csv with a header row; list cells split on ";"', examples: [CSV_EXAMPLE] }),
-  jsonImport,
-]);
-const importQuery = z.object({
-  commit: flag.optional().describe('CSV bodies only (JSON bodies carry it); default true'),
-  auto_schedule: flag.optional(),
-});
-
-const importResult = z.object({
-  total: z.number().int(),
-  valid: z.number().int(),
-  invalid: z.number().int(),
-  errors: z.array(rowError),
-  committed: z.boolean(),
-  created_ids: z.array(z.uuid()),
-});
-
-const jobRead = z.object({
-  job_id: z.uuid(),
-  status: z.enum(JOB_STATUSES),
-  total: z.number().int(),
-  valid: z.number().int(),
-  invalid: z.number().int(),
-  errors: z.array(rowError),
-  created_ids: z.array(z.uuid()),
-  auto_schedule: z.boolean(),
-  schedule_run_id: z
-    .uuid()
-    .nullable()
-    .describe('the scheduling run auto_schedule started once the job committed (null otherwise)'),
-  created_at: timestampOut(),
-  updated_at: timestampOut(),
-});
-const jobParams = z.object({ job_id: z.uuid() });
 
 /** Rows and options from a JSON body or a CSV text body (options then come from the query string). */
 function readImport(body: z.output<typeof importBody>, query: z.output<typeof importQuery>) {
@@ -124,7 +81,7 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
               payload_too_large: 'more rows than an import job takes',
               quota_exceeded: 'over the per-user import quota (per hour or per day)',
             }),
-            202: z.object({ job_id: z.uuid(), status: z.enum(JOB_STATUSES) }),
+            202: importJobAccepted,
           },
         },
       },
@@ -143,8 +100,8 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
           operationId: 'getImportJob',
           tags,
           summary: 'Status of an import job',
-          params: jobParams,
-          response: { 200: jobRead },
+          params: importJobParams,
+          response: { 200: importJobRead },
         },
       },
       async (request) => toJobRead(await jobs.get(ownerOf(request), request.params.job_id)),
@@ -158,9 +115,12 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
           operationId: 'commitImportJob',
           tags,
           summary: 'Commit a parsed job (all or nothing); the worker writes it',
-          params: jobParams,
-          body: z.object({ auto_schedule: z.boolean().default(false) }).optional(),
-          response: { ...problemAnswers({ conflict: 'the job is not `parsed`, or has invalid rows' }), 202: jobRead },
+          params: importJobParams,
+          body: importJobCommitBody,
+          response: {
+            ...problemAnswers({ conflict: 'the job is not `parsed`, or has invalid rows' }),
+            202: importJobRead,
+          },
         },
       },
       async (request, reply) => {
@@ -175,13 +135,13 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
         config: { permission },
         schema: {
           response: {
-            204: z.null().describe('Cancelled'),
+            204: importJobCancelled,
             ...problemAnswers({ conflict: 'the job is committed already' }),
           },
           operationId: 'cancelImportJob',
           tags,
           summary: 'Cancel an import job',
-          params: jobParams,
+          params: importJobParams,
         },
       },
       async (request, reply) => {
@@ -191,21 +151,3 @@ export function importRoutes(importer: Importer, jobs: ImportJobs): FastifyPlugi
     );
   };
 }
-
-// Named in the OpenAPI document (components.schemas).
-nameSchemas({
-  ImportRowError: rowError,
-  ImportRequest: {
-    schema: jsonImport,
-    example: {
-      rows: [
-        { ref: 'home', title: 'Keep the house' },
-        { ref: 'plants', parent_ref: 'home', title: 'Water the plants', duration_min: 15, tags: ['garden'] },
-      ],
-      commit: true,
-      auto_schedule: false,
-    },
-  },
-  ImportResult: importResult,
-  ImportJob: jobRead,
-});

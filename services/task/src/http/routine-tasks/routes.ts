@@ -1,20 +1,13 @@
 import { answerHeaders, ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Routines } from '../../domain/routines/routines.js';
 import { toTaskRead } from '../../domain/task-model.js';
 import type { TaskService } from '../../domain/tasks.js';
 import { moveBody, taskIdParams, taskRead } from '../tasks/schemas.js';
+import { TREE_DEFAULT_LIMIT, TREE_MAX_LIMIT, treePage, treeQuery } from './schemas.js';
 
 const tags = ['routine-tasks'];
-const TREE_DEFAULT_LIMIT = 1000;
-const TREE_MAX_LIMIT = 5000;
-/** The whole tree in one answer is unbounded work for a large account: it is paged (depth-first order). */
-const treeQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(TREE_MAX_LIMIT).default(TREE_DEFAULT_LIMIT),
-  offset: z.coerce.number().int().min(0).default(0),
-});
 
 /** The legacy aliases: a flat tree for rendering and move under another path. */
 export function routineTaskRoutes(tasks: TaskService, routines: Routines): FastifyPluginAsync {
@@ -34,16 +27,13 @@ export function routineTaskRoutes(tasks: TaskService, routines: Routines): Fasti
             'depth-first order; the X-Total-Count header gives the number of tasks.',
           querystring: treeQuery,
           response: {
-            200: answerHeaders(
-              z.array(taskRead).describe('One page of the depth-first tree; X-Total-Count: all tasks'),
-              {
-                'X-Total-Count': {
-                  description: 'How many tasks the user has (all pages)',
-                  type: 'integer',
-                  example: 42,
-                },
+            200: answerHeaders(treePage, {
+              'X-Total-Count': {
+                description: 'How many tasks the user has (all pages)',
+                type: 'integer',
+                example: 42,
               },
-            ),
+            }),
           },
         },
       },

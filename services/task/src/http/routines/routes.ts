@@ -1,22 +1,12 @@
 import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { MAX_OCCURRENCE_RANGE_DAYS, type Routines } from '../../domain/routines/routines.js';
 import { toTaskRead } from '../../domain/task-model.js';
-import { taskIdParams, taskRead } from '../tasks/schemas.js';
+import { taskIdParams } from '../tasks/schemas.js';
+import { occurrencesQuery, routineOccurrences } from './schemas.js';
 
 const tags = ['tasks'];
-
-const occurrencesQuery = z.object({
-  from: z.iso.date().optional().describe("first local date (default: 30 days before today in the user's timezone)"),
-  to: z.iso
-    .date()
-    .optional()
-    .describe(
-      `last local date, inclusive (default: 90 days after from; at most ${MAX_OCCURRENCE_RANGE_DAYS} after it)`,
-    ),
-});
 
 /**
  * Routines' own reads (the series is created and edited through /tasks; capture from text is the scheduler's).
@@ -38,7 +28,7 @@ export function routineRoutes(routines: Routines): FastifyPluginAsync {
           querystring: occurrencesQuery,
           response: {
             ...problemAnswers({ not_found: "not one of the caller's routines" }),
-            200: z.object({ series_id: z.uuid(), items: z.array(taskRead) }),
+            200: routineOccurrences,
           },
         },
       },

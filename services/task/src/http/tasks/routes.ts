@@ -1,7 +1,6 @@
 import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Capture } from '../../domain/capture/capture.js';
 import type { Routines } from '../../domain/routines/routines.js';
 import { taskCreateBody, toNewTask, withCreateDefaults } from '../../domain/task-input.js';
@@ -11,7 +10,9 @@ import type { TaskTreeAnswers } from '../../domain/tree-answers.js';
 import {
   moveBody,
   reorderBody,
+  taskDeleted,
   taskIdParams,
+  taskList,
   taskListQuery,
   taskPatchBody,
   taskRead,
@@ -82,7 +83,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
           tags,
           summary: 'List tasks',
           querystring: taskListQuery,
-          response: { 200: z.array(taskRead) },
+          response: { 200: taskList },
         },
       },
       async (request) => {
@@ -176,7 +177,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
       {
         config: { permission: 'SERVICE_TASK_DELETE' },
         schema: {
-          response: { 204: z.null().describe('Deleted with its subtree') },
+          response: { 204: taskDeleted },
           operationId: 'deleteTask',
           tags,
           summary: 'Delete a task and its subtree (a routine keeps its history)',

@@ -100,6 +100,9 @@ export const reorderBody = z.object({
   sort_order: z.number().int().min(0).describe('0-based position among the siblings; past the end appends'),
 });
 
+export const taskList = z.array(taskRead);
+export const taskDeleted = z.null().describe('Deleted with its subtree');
+
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Task: taskRead,
