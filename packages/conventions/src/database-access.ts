@@ -32,7 +32,9 @@ const EXEMPT_PACKAGES = new Set(['db', 'conventions']);
 
 function sourceRoots(root: string): string[] {
   const children = (folder: string) =>
-    existsSync(join(root, folder)) ? readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'src')) : [];
+    existsSync(join(root, folder))
+      ? readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'src'))
+      : [];
   return [
     ...children('services'),
     ...children('apps'),
