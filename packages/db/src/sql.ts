@@ -20,7 +20,7 @@ export class Sql {
 
   /**
    * Runs `work` in one transaction on a fresh EntityManager: its statements and the outbox rows it
-   * enqueues on `em` commit (or roll back) together.
+   * enqueues on `sql` commit (or roll back) together.
    */
   static transaction<T>(orm: Orm, work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
     return orm.em.fork().transactional((em) => {
@@ -31,7 +31,7 @@ export class Sql {
 
   /**
    * Runs `work` in one transaction of raw SQL only, without an EntityManager (no fork, no unit of work to
-   * flush at commit): for hot writes whose outbox rows are inserted as SQL too (`insertOutbox`).
+   * flush at commit): for hot writes (their outbox rows go in through `enqueue(sql, ...)` like any other).
    */
   static rawTransaction<T>(orm: Orm, work: (sql: Sql) => Promise<T>): Promise<T> {
     return orm.em.getKnex().transaction((trx) => work(new Sql(trx)));

@@ -1,4 +1,4 @@
-import { defineEntity, type EntityManager, p } from '@routinely/db';
+import { defineEntity, p } from '@routinely/db';
 import type { EventEnvelope } from './envelope.js';
 
 /** Events waiting to be published, written in the same transaction as the change they describe. */
@@ -46,16 +46,3 @@ export const EventDeadLetter = defineEntity({
 });
 
 export const eventEntities = [OutboxMessage, InboxMessage, EventDeadLetter];
-
-/** Adds events to the outbox inside the caller's unit of work; they commit (or not) with it. */
-export function enqueue(em: EntityManager, ...events: EventEnvelope[]): void {
-  for (const event of events) {
-    em.create(OutboxMessage, {
-      id: event.id,
-      subject: event.type,
-      payload: event,
-      createdAt: new Date(event.occurred_at),
-      publishedAt: null,
-    });
-  }
-}

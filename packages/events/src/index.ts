@@ -5,7 +5,7 @@ export * from './catalog/scheduler.js';
 export * from './catalog/task.js';
 export * from './consumer.js';
 export * from './consumer-burst.js';
-export { insertOutbox } from './db/outbox-sql.js';
+export { enqueue } from './db/outbox-sql.js';
 export * from './dead-letters.js';
 export * from './envelope.js';
 export * from './in-process.js';

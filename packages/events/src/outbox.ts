@@ -4,7 +4,7 @@ import { claimOutbox, releaseOutbox, retireOutbox } from './db/outbox-sql.js';
 import type { EventEnvelope } from './envelope.js';
 import { type EventTransport, publishInOrder } from './transport.js';
 
-export { EventDeadLetter, enqueue, eventEntities, InboxMessage, OutboxMessage } from './entities.js';
+export { EventDeadLetter, eventEntities, InboxMessage, OutboxMessage } from './entities.js';
 
 export interface RelayOptions {
   orm: Orm;

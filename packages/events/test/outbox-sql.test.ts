@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Orm, Sql } from '@routinely/db';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { enqueue, insertOutbox } from '../src/index.js';
+import { enqueue } from '../src/index.js';
 import { openEventsDatabase, taskCreated } from './support.js';
 
 let orm: Orm;
@@ -17,14 +17,14 @@ const rowOf = (id: string) =>
     [id],
   );
 
-it('inserts the same outbox rows as enqueue, committing or rolling back with the raw transaction', async () => {
-  const viaOrm = taskCreated({ title: 'through the unit of work' });
+it('enqueue inserts the same outbox rows in an EntityManager transaction and a raw one, committing or rolling back with it', async () => {
+  const viaOrm = taskCreated({ title: 'in the transaction of an EntityManager' });
   const viaSql = taskCreated({ title: 'through raw SQL' });
   const second = taskCreated({ title: 'second of the batch' });
-  await orm.em.fork().transactional(async (em) => enqueue(em, viaOrm));
-  await Sql.rawTransaction(orm, (sql) => insertOutbox(sql, [viaSql, second]));
+  await Sql.transaction(orm, (sql) => enqueue(sql, viaOrm));
+  await Sql.rawTransaction(orm, (sql) => enqueue(sql, viaSql, second));
 
-  // The unit of work's row is the reference: every column says the same of its event.
+  // Every column says the same of its event, whichever transaction wrote it.
   const described = async (event: typeof viaOrm) => {
     const row = await rowOf(event.id);
     return {
@@ -50,10 +50,10 @@ it('inserts the same outbox rows as enqueue, committing or rolling back with the
   const rolledBack = taskCreated({ title: 'rolled back' });
   await expect(
     Sql.rawTransaction(orm, async (sql) => {
-      await insertOutbox(sql, [rolledBack]);
+      await enqueue(sql, rolledBack);
       throw new Error('abort');
     }),
   ).rejects.toThrow('abort');
   expect(await rowOf(rolledBack.id)).toBeUndefined();
-  await Sql.rawTransaction(orm, (sql) => insertOutbox(sql, []));
+  await Sql.rawTransaction(orm, (sql) => enqueue(sql));
 });

@@ -1,4 +1,4 @@
-import { type EntityManager, type Orm, openOrm } from '@routinely/db';
+import { type EntityManager, type Orm, openOrm, Sql } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { type Logger, pino } from 'pino';
 import { type EventEnvelope, enqueue, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
@@ -23,7 +23,7 @@ export async function openEventsDatabase(): Promise<{ orm: Orm; close: () => Pro
 
 /** Commits `events` to the outbox in one transaction, as a service's write does. */
 export async function commitEvents(orm: Orm, events: EventEnvelope[]): Promise<void> {
-  await orm.em.fork().transactional(async (em) => enqueue(em, ...events));
+  await Sql.transaction(orm, (sql) => enqueue(sql, ...events));
 }
 
 export function taskSnapshot(overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {

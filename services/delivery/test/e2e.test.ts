@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { enqueue, JetStreamTransport, makeEvent, OutboxRelay, taskEvents } from '@routinely/events';
 import { systemClock } from '@routinely/platform';
 import { defined, quietLogger, requireEnv, type TestUser, uniqueName, WebhookReceiver } from '@routinely/testkit';
@@ -44,12 +45,12 @@ async function scheduleTask(user: TestUser, title: string, inMs: number) {
     reminder_channels: ['webhook', 'inapp'],
     reminder_offset_min: 0,
   });
-  await h.orm.em.fork().transactional(async (em) => {
+  await Sql.transaction(h.orm, (sql) =>
     enqueue(
-      em,
+      sql,
       makeEvent(taskEvents.taskScheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }),
-    );
-  });
+    ),
+  );
   relay.kick();
   return { task, remindAt: start };
 }

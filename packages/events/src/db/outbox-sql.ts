@@ -2,11 +2,11 @@ import type { Sql } from '@routinely/db';
 import type { EventEnvelope } from '../envelope.js';
 
 /**
- * Adds events to the outbox inside a raw SQL transaction (`Sql.rawTransaction`), in one statement: the same
- * rows `enqueue` has the unit of work insert (id, subject = type, payload, created_at = occurred_at), for
- * writers that skip the EntityManager on their hot path.
+ * Adds events to the outbox in the transaction of `sql` (the `sql` of `Sql.transaction` or `Sql.rawTransaction`,
+ * or `Sql.within(em)` in a consumer's handler), in one statement: id, subject = type, payload, created_at =
+ * occurred_at. They commit (or roll back) with the change they describe; an empty list writes nothing.
  */
-export async function insertOutbox(sql: Sql, events: readonly EventEnvelope[]): Promise<void> {
+export async function enqueue(sql: Sql, ...events: readonly EventEnvelope[]): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((event) => ({
     id: event.id,

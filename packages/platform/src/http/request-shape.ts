@@ -42,6 +42,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
+    // biome-ignore lint/nursery/noFloatingPromises: fastify's default JSON parser is the callback form (it answers through done, returns nothing)
     parseJson(request, text, done);
   });
   app.addHook('preParsing', async (request) => {

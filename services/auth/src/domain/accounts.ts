@@ -1,4 +1,4 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -72,7 +72,7 @@ export interface NewUser {
  * Inserts a user with its auth.user.registered event, inside the caller's transaction. Registrations of one
  * tenant are serialised so exactly one first user becomes its admin (password and SSO sign-ups alike).
  */
-export async function registerUser(sql: Sql, em: EntityManager, input: NewUser): Promise<UserRow> {
+export async function registerUser(sql: Sql, input: NewUser): Promise<UserRow> {
   await lockTenantRegistrations(sql, input.tenantId);
   const first = (await countUsersOfTenant(sql, input.tenantId)) === 0;
   const { now, applicant, admission, ...fields } = input;
@@ -97,7 +97,7 @@ export async function registerUser(sql: Sql, em: EntityManager, input: NewUser):
     updatedAt: now,
   };
   await insertUser(sql, created);
-  enqueueUserEvent(em, authEvents.userRegistered, created, now);
+  await enqueueUserEvent(sql, authEvents.userRegistered, created, now);
   return created;
 }
 
@@ -133,8 +133,8 @@ export class AccountService {
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
-      const user = await Sql.transaction(this.orm, (sql, em) =>
-        registerUser(sql, em, {
+      const user = await Sql.transaction(this.orm, (sql) =>
+        registerUser(sql, {
           tenantId: input.tenantId,
           email,
           name: input.name ?? null,
@@ -196,10 +196,10 @@ export class AccountService {
 
   async updateProfile(user: UserRow, patch: ProfilePatch): Promise<UserRow> {
     const now = this.clock.now();
-    const updated = await Sql.transaction(this.orm, async (sql, em) => {
+    const updated = await Sql.transaction(this.orm, async (sql) => {
       const row = await updateUser(sql, user.tenantId, user.id, { ...patch, updatedAt: now });
       if (!row) throw vanished();
-      enqueueUserEvent(em, authEvents.userUpdated, row, now);
+      await enqueueUserEvent(sql, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);
@@ -210,10 +210,10 @@ export class AccountService {
   /** Replaces the user's roles (select-role); the token's permissions follow at the next refresh. */
   async setRoles(user: UserRow, roles: string[]): Promise<UserRow> {
     const now = this.clock.now();
-    const updated = await Sql.transaction(this.orm, async (sql, em) => {
+    const updated = await Sql.transaction(this.orm, async (sql) => {
       const row = await updateUser(sql, user.tenantId, user.id, { roles, updatedAt: now });
       if (!row) throw vanished();
-      enqueueUserEvent(em, authEvents.userUpdated, row, now);
+      await enqueueUserEvent(sql, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(user.id);

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type authEvents, enqueue, makeEvent } from '@routinely/events';
 import { permissionsForRoles } from '@routinely/platform';
 import type { UserRow } from '../db/users-sql.js';
@@ -57,13 +57,16 @@ export function toProfile(user: UserRow): UserProfile {
 }
 
 /** The user as it is now, as an auth event in the caller's transaction (registered, or updated). */
-export function enqueueUserEvent(
-  tx: EntityManager,
+export async function enqueueUserEvent(
+  sql: Sql,
   definition: typeof authEvents.userRegistered | typeof authEvents.userUpdated,
   user: UserRow,
   at: Date,
-): void {
-  enqueue(tx, makeEvent(definition, { tenantId: user.tenantId, userId: user.id, at }, { user: toEventUser(user) }));
+): Promise<void> {
+  await enqueue(
+    sql,
+    makeEvent(definition, { tenantId: user.tenantId, userId: user.id, at }, { user: toEventUser(user) }),
+  );
 }
 
 /** The event catalog's view of a user. */

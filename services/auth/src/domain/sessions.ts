@@ -130,10 +130,10 @@ export class SessionService {
     const now = this.deps.clock.now();
     // The store first: an access token must stop working even if the database write below fails.
     await this.deps.revocations.revokeSessions(sessionIds, this.accessTtl);
-    await Sql.transaction(this.deps.orm, async (sql, em) => {
+    await Sql.transaction(this.deps.orm, async (sql) => {
       await revokeSessionRows(sql, tenantId, userId, sessionIds, now, reason);
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(
           authEvents.sessionRevoked,
           { tenantId, userId, at: now },

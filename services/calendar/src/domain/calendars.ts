@@ -99,10 +99,10 @@ export class CalendarService {
       updated_at: now,
       deleted_at: null,
     };
-    await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    await Sql.transaction(this.ctx.orm, async (sql) => {
       await insertCalendar(sql, calendar);
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(calendarEvents.calendarCreated, { ...actor, at: now }, { calendar: calendarSnapshotOf(calendar) }),
       );
     });
@@ -119,7 +119,7 @@ export class CalendarService {
   async update(actor: Actor, calendarId: string, patch: CalendarPatch): Promise<CalendarView> {
     if (patch.timezone !== undefined) requireTimeZone(patch.timezone);
     let changed = false;
-    const result = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const result = await Sql.transaction(this.ctx.orm, async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'update');
       requireLevel(access, 'edit', 'change this calendar');
       const calendar = access.calendar;
@@ -138,8 +138,8 @@ export class CalendarService {
       if (!changed) return access;
       const now = this.ctx.clock.now();
       const updated = await updateCalendar(sql, actor.tenantId, calendarId, next, now);
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(calendarEvents.calendarUpdated, { ...actor, at: now }, { calendar: calendarSnapshotOf(updated) }),
       );
       return { ...access, calendar: updated };
@@ -150,14 +150,14 @@ export class CalendarService {
 
   /** Soft delete by the owner or an admin; the calendar's items go with it in the same transaction. */
   async remove(actor: Actor, calendarId: string): Promise<void> {
-    await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    await Sql.transaction(this.ctx.orm, async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'update');
       requireLevel(access, 'admin', 'delete this calendar');
       const now = this.ctx.clock.now();
       const deleted = await softDeleteCalendar(sql, actor.tenantId, calendarId, now);
       const itemsDeleted = await softDeleteItemsOfCalendar(sql, actor.tenantId, calendarId, now);
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(
           calendarEvents.calendarDeleted,
           { ...actor, at: now },

@@ -110,7 +110,7 @@ export class ItemService {
   }
 
   async create(actor: Actor, calendarId: string, input: ItemCreate): Promise<ItemView> {
-    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'share');
       requireLevel(access, 'edit', 'add items to this calendar');
       validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone);
@@ -133,7 +133,7 @@ export class ItemService {
         deleted_at: null,
       };
       await insertItem(sql, item);
-      enqueue(em, makeEvent(calendarEvents.itemCreated, { ...actor, at: now }, { item: itemView(item) }));
+      await enqueue(sql, makeEvent(calendarEvents.itemCreated, { ...actor, at: now }, { item: itemView(item) }));
       return item;
     });
     this.ctx.relay.kick();
@@ -142,7 +142,7 @@ export class ItemService {
 
   async update(actor: Actor, calendarId: string, itemId: string, patch: ItemPatch): Promise<ItemView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
       const { access, item } = await this.editableItem(sql, actor, calendarId, itemId, 'change items of this calendar');
       const next: ItemChanges = {
         type: patch.type ?? item.type,
@@ -171,7 +171,7 @@ export class ItemService {
       if (!changed) return item;
       const now = this.ctx.clock.now();
       const updated = await updateItem(sql, actor.tenantId, itemId, next, now);
-      enqueue(em, makeEvent(calendarEvents.itemUpdated, { ...actor, at: now }, { item: itemView(updated) }));
+      await enqueue(sql, makeEvent(calendarEvents.itemUpdated, { ...actor, at: now }, { item: itemView(updated) }));
       return updated;
     });
     if (changed) this.ctx.relay.kick();
@@ -181,13 +181,13 @@ export class ItemService {
   /** Cancelling is idempotent: a cancelled item answers as it is and emits nothing new. */
   async cancel(actor: Actor, calendarId: string, itemId: string): Promise<ItemView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
       const { item } = await this.editableItem(sql, actor, calendarId, itemId, 'cancel items of this calendar');
       if (item.status === 'cancelled') return item;
       changed = true;
       const now = this.ctx.clock.now();
       const cancelled = await updateItem(sql, actor.tenantId, itemId, { ...item, status: 'cancelled' }, now);
-      enqueue(em, makeEvent(calendarEvents.itemCancelled, { ...actor, at: now }, { item: itemView(cancelled) }));
+      await enqueue(sql, makeEvent(calendarEvents.itemCancelled, { ...actor, at: now }, { item: itemView(cancelled) }));
       return cancelled;
     });
     if (changed) this.ctx.relay.kick();

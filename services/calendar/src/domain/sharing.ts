@@ -38,7 +38,7 @@ export class SharingService {
     if (user.id === access.calendar.owner_id) {
       throw new AppError('already_shared', 'The owner already holds every permission on this calendar');
     }
-    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
       // Re-read inside the transaction: the caller's rights may have changed during the lookup.
       requireLevel(await calendarForWrite(sql, actor, calendarId, 'share'), 'admin', 'share this calendar');
       const now = this.ctx.clock.now();
@@ -57,7 +57,10 @@ export class SharingService {
       if (!(await insertShareIfAbsent(sql, share))) {
         throw new AppError('already_shared', 'Calendar already shared with this user');
       }
-      enqueue(em, makeEvent(calendarEvents.sharingGranted, { ...actor, at: now }, { sharing: sharingView(share) }));
+      await enqueue(
+        sql,
+        makeEvent(calendarEvents.sharingGranted, { ...actor, at: now }, { sharing: sharingView(share) }),
+      );
       return share;
     });
     this.ctx.relay.kick();
@@ -75,15 +78,15 @@ export class SharingService {
 
   async update(actor: Actor, calendarId: string, sharingId: string, permission: ShareLevel): Promise<SharingView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
       const share = await this.managedShare(sql, actor, calendarId, sharingId, 'change shares of this calendar');
       const previous = share.permission;
       if (previous === permission) return share;
       changed = true;
       const now = this.ctx.clock.now();
       const updated = await updateSharePermission(sql, actor.tenantId, sharingId, permission, now);
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(
           calendarEvents.sharingUpdated,
           { ...actor, at: now },
@@ -97,10 +100,13 @@ export class SharingService {
   }
 
   async revoke(actor: Actor, calendarId: string, sharingId: string): Promise<void> {
-    await Sql.transaction(this.ctx.orm, async (sql, em) => {
+    await Sql.transaction(this.ctx.orm, async (sql) => {
       const share = await this.managedShare(sql, actor, calendarId, sharingId, 'revoke shares of this calendar');
       const now = this.ctx.clock.now();
-      enqueue(em, makeEvent(calendarEvents.sharingRevoked, { ...actor, at: now }, { sharing: sharingView(share) }));
+      await enqueue(
+        sql,
+        makeEvent(calendarEvents.sharingRevoked, { ...actor, at: now }, { sharing: sharingView(share) }),
+      );
       await deleteShare(sql, actor.tenantId, sharingId);
     });
     this.ctx.relay.kick();

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@routinely/db';
+import type { EntityManager, Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
 import type { ChangeSet, ProviderChange } from '../adapters/adapter.js';
@@ -44,15 +44,16 @@ const sameContent = (row: ExternalEventRow, c: LiveChange) =>
  * counts and the ids of the events enqueued.
  */
 export async function applyChanges(
+  sql: Sql,
   em: EntityManager,
   integration: IntegrationRow,
   set: ChangeSet,
   now: Date,
 ): Promise<{ counts: SyncCounts; eventIds: string[] }> {
-  const eventIds: string[] = [];
+  // Collected while the rows change, then added to the outbox in one statement of the same transaction.
+  const events: EventEnvelope[] = [];
   const publish = (event: EventEnvelope) => {
-    eventIds.push(event.id);
-    enqueue(em, event);
+    events.push(event);
   };
   const unreadable = new Set(set.unreadable ?? []);
   const counts: SyncCounts = { fetched: set.changes.length + unreadable.size, created: 0, updated: 0, deleted: 0 };
@@ -122,5 +123,6 @@ export async function applyChanges(
       if (!latest.has(row.externalId) && !unreadable.has(row.externalId) && row.status !== 'cancelled') remove(row);
     }
   }
-  return { counts, eventIds };
+  await enqueue(sql, ...events);
+  return { counts, eventIds: events.map((event) => event.id) };
 }

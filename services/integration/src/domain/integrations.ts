@@ -190,7 +190,7 @@ export async function finishConnection(
   const lease = ctx.leases.prepare(id);
   let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
   try {
-    await Sql.transaction(ctx.orm, async (_sql, tx) => {
+    await Sql.transaction(ctx.orm, async (sql, tx) => {
       const activation: IntegrationPatch = {
         ...unsaved,
         status: 'active',
@@ -202,8 +202,8 @@ export async function finishConnection(
       };
       Object.assign(row, activation);
       await tx.nativeUpdate(Integration, { id }, activation);
-      enqueue(
-        tx,
+      await enqueue(
+        sql,
         makeEvent(
           integrationEvents.integrationConnected,
           { tenantId: row.tenantId, userId: row.userId, at: now },
@@ -245,7 +245,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
     });
   }
   const now = ctx.clock.now();
-  const revoked = await Sql.transaction(ctx.orm, async (_sql, tx) => {
+  const revoked = await Sql.transaction(ctx.orm, async (sql, tx) => {
     // The integration's events leave our copy in the transaction that revokes it.
     await tx.nativeDelete(ExternalEvent, { integrationId: id });
     const revocation: IntegrationPatch = {
@@ -268,7 +268,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
       { tenantId: row.tenantId, userId: row.userId, at: now },
       { integration: integrationSnapshot(row) },
     );
-    enqueue(tx, event);
+    await enqueue(sql, event);
     return event;
   });
   ctx.relay.kick();

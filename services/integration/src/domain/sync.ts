@@ -33,7 +33,7 @@ class LeaseLost extends Error {
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
 export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
-  await Sql.transaction(ctx.orm, async (_sql, em) => {
+  await Sql.transaction(ctx.orm, async (sql, em) => {
     const row = await em.findOne(Integration, { id });
     if (!row || row.status === 'revoked') return;
     const now = ctx.clock.now();
@@ -45,8 +45,8 @@ export async function markReauthRequired(ctx: IntegrationContext, id: string): P
       accessExpiresAt: null,
       updatedAt: now,
     });
-    enqueue(
-      em,
+    await enqueue(
+      sql,
       makeEvent(
         integrationEvents.integrationFailed,
         { tenantId: row.tenantId, userId: row.userId, at: now },
@@ -78,7 +78,7 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
     const { counts, eventIds } = await Sql.transaction(ctx.orm, async (sql, tx) => {
       if ((await lockedLeaseHolder(sql, id)) !== lease.holder) throw new LeaseLost();
       const fresh = await tx.findOneOrFail(Integration, { id });
-      const applied = await applyChanges(tx, fresh, set, ctx.clock.now());
+      const applied = await applyChanges(sql, tx, fresh, set, ctx.clock.now());
       Object.assign(fresh, {
         syncCursor: set.cursor,
         lastSyncedAt: ctx.clock.now(),

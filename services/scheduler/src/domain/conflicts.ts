@@ -131,7 +131,7 @@ export class ConflictResolver {
     const eventStart = new Date(check.event_start);
     const eventEnd = new Date(check.event_end);
     const named = `"${check.title}" (${utc(eventStart)} - ${utc(eventEnd)})`;
-    const outcome = await Sql.transaction(this.deps.orm, async (sql, em) => {
+    const outcome = await Sql.transaction(this.deps.orm, async (sql) => {
       const latest = await latestDecisionIds(sql, owner, [...moved.map((m) => m.taskId)]);
       const assignments: ConflictAssignment[] = [];
       const movedData = [];
@@ -174,8 +174,8 @@ export class ConflictResolver {
       }
       for (const t of dropped) assignments.push({ task_id: t.id, start: null, end: null, decision_id: null });
       if (assignments.length > 0) {
-        enqueue(
-          em,
+        await enqueue(
+          sql,
           makeEvent(
             schedulerEvents.scheduleConflicted,
             { tenantId: check.tenant_id, userId: check.user_id, at: now },

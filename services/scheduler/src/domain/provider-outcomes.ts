@@ -46,7 +46,7 @@ export class ProviderOutcomes {
   }
 
   private async publish(event: EventEnvelope): Promise<void> {
-    await Sql.transaction(this.ctx.orm, async (_sql, em) => enqueue(em, event));
+    await Sql.transaction(this.ctx.orm, (sql) => enqueue(sql, event));
     this.ctx.relay.kick();
   }
 }

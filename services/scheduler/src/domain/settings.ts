@@ -1,5 +1,5 @@
 import { Sql } from '@routinely/db';
-import { insertOutbox, makeEvent, schedulerEvents } from '@routinely/events';
+import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import { AppError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -100,7 +100,7 @@ export class SettingsService {
       );
       if (updated && patch.timezone) {
         const data = { timezone: updated.timezone, updated_at: now.toISOString() };
-        await insertOutbox(tx, [makeEvent(schedulerEvents.settingsTimezoneChanged, { ...owner, at: now }, data)]);
+        await enqueue(tx, makeEvent(schedulerEvents.settingsTimezoneChanged, { ...owner, at: now }, data));
       }
       return updated;
     });

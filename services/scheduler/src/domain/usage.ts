@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { daysOfMonth, localDateStringOf, localMonthStringOf } from '@routinely/time';
@@ -50,7 +50,7 @@ export class UsageService {
    */
   async record(owner: Owner, call: UsageRecord) {
     const timezone = await this.settings.timezoneOf(owner);
-    const recorded = await Sql.transaction(this.ctx.orm, (sql, em) => this.recordIn(sql, em, owner, call, timezone));
+    const recorded = await Sql.transaction(this.ctx.orm, (sql) => this.recordIn(sql, owner, call, timezone));
     this.ctx.relay.kick();
     return recorded;
   }
@@ -59,7 +59,7 @@ export class UsageService {
    * `record` inside the caller's transaction (a run's batch writes its decisions and the call that chose them
    * together, so a batch retried after a failure never bills one answer twice). The caller kicks the relay.
    */
-  async recordIn(sql: Sql, em: EntityManager, owner: Owner, call: UsageRecord, timezone: string) {
+  async recordIn(sql: Sql, owner: Owner, call: UsageRecord, timezone: string) {
     const now = this.ctx.clock.now();
     const date = localDateStringOf(now, timezone);
     const costUsd = this.ctx.providers.costUsd(call.model, call);
@@ -71,11 +71,11 @@ export class UsageService {
     const dailyUsd = usd(day?.cost_usd);
     // The dashboard's copy of today's spend (the task service never asks the scheduler, ADR 056).
     const meta = { tenantId: owner.tenantId, userId: owner.userId, at: now };
-    enqueue(em, makeEvent(schedulerEvents.usageDailyChanged, meta, { date, daily_usd: dailyUsd }));
+    await enqueue(sql, makeEvent(schedulerEvents.usageDailyChanged, meta, { date, daily_usd: dailyUsd }));
     const flags = spendFlags(dailyUsd, quota);
     if (flags.soft_breached && !day?.soft_notified_at && (await claimSoftNotice(sql, owner.userId, date, now))) {
-      enqueue(
-        em,
+      await enqueue(
+        sql,
         makeEvent(schedulerEvents.quotaSoftBreached, meta, {
           user_id: owner.userId,
           tenant_id: owner.tenantId,

@@ -1,25 +1,22 @@
-import type { EntityManager } from '@routinely/db';
-import { type EventEnvelope, enqueue, makeEvent, taskEvents } from '@routinely/events';
+import { type EventEnvelope, makeEvent, taskEvents } from '@routinely/events';
 import { type TaskRow, toSnapshot } from './task-model.js';
 
 export type TaskEventKind = keyof typeof taskEvents;
 
 /**
- * Where a transaction's events go: the unit of work of an EntityManager transaction, or the list a raw SQL
- * transaction inserts into the outbox before it commits (TaskService's writes, see `insertOutbox`).
+ * Where a transaction's events go: a list the transaction inserts into the outbox with one `enqueue` before it
+ * commits (one statement per write on the hot path, see `writeWithOutbox`).
  */
-export type TaskOutbox = EntityManager | EventEnvelope[];
+export type TaskOutbox = EventEnvelope[];
 
 /** The event of a task change: the task as `row` describes it after the change. */
 export function taskEvent(kind: TaskEventKind, row: TaskRow, at: Date): EventEnvelope {
   return makeEvent(taskEvents[kind], { tenantId: row.tenant_id, userId: row.user_id, at }, { task: toSnapshot(row) });
 }
 
-/** Adds the event of a task change to the outbox of the caller's transaction. */
+/** Adds the event of a task change to the outbox list of the caller's transaction. */
 export function emitTaskEvent(outbox: TaskOutbox, kind: TaskEventKind, row: TaskRow, at: Date): void {
-  const event = taskEvent(kind, row, at);
-  if (Array.isArray(outbox)) outbox.push(event);
-  else enqueue(outbox, event);
+  outbox.push(taskEvent(kind, row, at));
 }
 
 /**

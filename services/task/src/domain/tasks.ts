@@ -1,5 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
-import { type EventEnvelope, insertOutbox, type OutboxRelay } from '@routinely/events';
+import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Batcher, type Clock, fieldError, notFound, oneCallAtATime } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
@@ -82,7 +82,7 @@ export async function writeWithOutbox<T>(
   const result = await Sql.rawTransaction(orm, async (sql) => {
     const outbox: EventEnvelope[] = [];
     const value = await work(sql, outbox);
-    await insertOutbox(sql, outbox);
+    await enqueue(sql, ...outbox);
     return value;
   });
   relay.kick();

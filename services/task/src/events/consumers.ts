@@ -64,8 +64,8 @@ export const taskConsumers = {
       // Told in this transaction: whoever follows the copy (the integration service's read-your-writes wait,
       // the scheduler's conflict check) learns of the change only once it is readable here.
       const data = await applied();
-      enqueue(
-        em,
+      await enqueue(
+        Sql.within(em),
         makeEvent(
           taskCalendarEvents.externalEventApplied,
           { ...owner, at: new Date(event.occurred_at) },

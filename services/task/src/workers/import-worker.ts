@@ -76,7 +76,7 @@ export class ImportWorker {
   private async commit(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql, em) => {
+    await Sql.transaction(this.orm, async (sql) => {
       await lockOwnerTree(sql, owner);
       const current = await lockJobForCommit(sql, job.id);
       if (current?.status !== 'committing') return;
@@ -86,9 +86,9 @@ export class ImportWorker {
         await markFailed(sql, job.id, 'rows became invalid before the commit', now, plan);
         return;
       }
-      const ids = await writePlan(sql, em, owner, plan, now);
+      const ids = await writePlan(sql, owner, plan, now);
       // auto_schedule: the run is asked for in this transaction and the job names it at once.
-      const runId = current.auto_schedule && ids.length > 0 ? requestAutoSchedule(em, owner, ids, now) : null;
+      const runId = current.auto_schedule && ids.length > 0 ? await requestAutoSchedule(sql, owner, ids, now) : null;
       await markCommitted(sql, job.id, ids, runId, now);
     });
     this.relay.kick();

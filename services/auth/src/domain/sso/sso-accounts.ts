@@ -92,7 +92,7 @@ export class SsoAccounts {
     const user = await this.userOf(issuer, subject);
     if (!user) return undefined;
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql, em) => {
+    await Sql.transaction(this.orm, async (sql) => {
       await deleteIdentity(sql, issuer, subject);
       // Only the identity at this issuer is cut; a user linked elsewhere too keeps those.
       const others = await countIdentitiesOfUser(sql, user.tenantId, user.id);
@@ -101,7 +101,7 @@ export class SsoAccounts {
         user.authMethod = 'local';
       }
       user.updatedAt = now;
-      enqueueUserEvent(em, authEvents.userUpdated, user, now);
+      await enqueueUserEvent(sql, authEvents.userUpdated, user, now);
     });
     this.cache.invalidate(user.id);
     this.relay.kick();
@@ -117,7 +117,7 @@ export class SsoAccounts {
     }
     if (!existing.isActive) throw accountDisabled();
     const now = this.clock.now();
-    const linked = await Sql.transaction(this.orm, async (sql, em) => {
+    const linked = await Sql.transaction(this.orm, async (sql) => {
       await insertIdentity(sql, {
         id: uuidv7(),
         tenantId: existing.tenantId,
@@ -132,7 +132,7 @@ export class SsoAccounts {
         updatedAt: now,
       });
       if (!row) throw new Error('User not found');
-      enqueueUserEvent(em, authEvents.userUpdated, row, now);
+      await enqueueUserEvent(sql, authEvents.userUpdated, row, now);
       return row;
     });
     this.cache.invalidate(existing.id);
@@ -142,8 +142,8 @@ export class SsoAccounts {
   private async create(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
     const email = normaliseEmail(String(claims.email));
     const now = this.clock.now();
-    return Sql.transaction(this.orm, async (sql, em) => {
-      const user = await registerUser(sql, em, {
+    return Sql.transaction(this.orm, async (sql) => {
+      const user = await registerUser(sql, {
         tenantId,
         email,
         name: str(claims.name),

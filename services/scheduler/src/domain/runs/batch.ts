@@ -1,4 +1,4 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { ModelAdapter, Usage } from '@routinely/llm';
 import { reflowSubtree, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
 import type { RunRow } from '../../db/runs-sql.js';
@@ -38,7 +38,7 @@ export interface ModelBatchDeps {
   /** Gives back the hold of a call that billed nothing (no answer came). */
   release(reservationId: string): Promise<void>;
   /** Records what the call billed, settling its hold, inside the transaction that writes the batch. */
-  record(sql: Sql, em: EntityManager, call: BilledCall): Promise<void>;
+  record(sql: Sql, call: BilledCall): Promise<void>;
 }
 
 export const HARD_CAP_REACHED = "today's model spend reached the hard cap";

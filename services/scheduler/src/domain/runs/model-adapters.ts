@@ -42,11 +42,10 @@ export class RunModels {
         return { allowed: hold.allowed, reservationId: hold.reservationId || null };
       },
       release: (reservationId) => this.deps.usage.release(owner, reservationId),
-      record: async (sql, em, call) => {
+      record: async (sql, call) => {
         const timezone = await this.deps.usage.timezoneOf(owner);
         await this.deps.usage.recordIn(
           sql,
-          em,
           owner,
           { runId: run.id, provider: run.provider, model: run.model, ...call },
           timezone,

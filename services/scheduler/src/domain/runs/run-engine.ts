@@ -102,8 +102,8 @@ export class RunEngine {
     }));
     // The call's cost, the decisions it chose and the progress commit together: a batch that fails before
     // this point bills nothing (its hold stays until it expires), one that fails after is never placed again.
-    await Sql.transaction(this.deps.orm, async (tx, em) => {
-      if (batch.usage && model) await model.record(tx, em, batch.usage);
+    await Sql.transaction(this.deps.orm, async (tx) => {
+      if (batch.usage && model) await model.record(tx, batch.usage);
       await this.deps.hooks?.beforeBatchWrite?.({ id: run.id, done: run.progress_done });
       for (const row of rows) await insertDecision(tx, row);
       await recordBatch(tx, run.id, {

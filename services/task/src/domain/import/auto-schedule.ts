@@ -1,5 +1,5 @@
-import type { EntityManager } from '@routinely/db';
-import { enqueue, makeEvent, taskImportEvents } from '@routinely/events';
+import type { Sql } from '@routinely/db';
+import { type EventEnvelope, enqueue, makeEvent, taskImportEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 
@@ -12,13 +12,18 @@ export const MAX_RUN_TASKS = 1_000;
  * Answers the first run's id (the job's `schedule_run_id`). The scheduler is never called: it starts the runs
  * when the events reach it, so an import commits and answers whether or not the scheduler is up (ADR 056).
  */
-export function requestAutoSchedule(em: EntityManager, owner: Owner, taskIds: readonly string[], at: Date): string {
+export async function requestAutoSchedule(
+  sql: Sql,
+  owner: Owner,
+  taskIds: readonly string[],
+  at: Date,
+): Promise<string> {
+  const requests: EventEnvelope[] = [];
   let first: string | undefined;
   for (let i = 0; i < taskIds.length; i += MAX_RUN_TASKS) {
     const runId = uuidv7();
     first ??= runId;
-    enqueue(
-      em,
+    requests.push(
       makeEvent(
         taskImportEvents.scheduleRequested,
         { ...owner, at },
@@ -27,5 +32,6 @@ export function requestAutoSchedule(em: EntityManager, owner: Owner, taskIds: re
     );
   }
   if (!first) throw new Error('an auto_schedule request needs at least one task');
+  await enqueue(sql, ...requests);
   return first;
 }

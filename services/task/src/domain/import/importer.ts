@@ -1,5 +1,5 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
-import type { OutboxRelay } from '@routinely/events';
+import { type Orm, Sql } from '@routinely/db';
+import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
 import { insertDependencies } from '../../db/dependency-sql.js';
@@ -40,10 +40,12 @@ export async function planAgainstStore(sql: Sql, owner: Owner, rows: readonly un
 }
 
 /** Writes a valid plan: tasks, their dependency edges and one created event each, in the caller's transaction. */
-export async function writePlan(sql: Sql, em: EntityManager, owner: Owner, plan: ImportPlan, now: Date) {
+export async function writePlan(sql: Sql, owner: Owner, plan: ImportPlan, now: Date) {
   const rows = await insertTasks(sql, owner, plan.tasks, now);
   await insertDependencies(sql, owner, plan.dependencies, now);
-  for (const row of rows) emitTaskEvent(em, 'taskCreated', row, now);
+  const outbox: EventEnvelope[] = [];
+  for (const row of rows) emitTaskEvent(outbox, 'taskCreated', row, now);
+  await enqueue(sql, ...outbox);
   return plan.tasks.map((t) => t.id);
 }
 
@@ -79,15 +81,15 @@ export class Importer {
       );
     }
     const now = this.clock.now();
-    const result = await Sql.transaction(this.orm, async (sql, em) => {
+    const result = await Sql.transaction(this.orm, async (sql) => {
       await lockOwnerTree(sql, owner);
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };
       if (!commit || plan.invalid > 0 || plan.total === 0) return { ...outcome, committed: false, created_ids: [] };
       await this.consumeQuota(sql, owner, 'sync');
-      const ids = await writePlan(sql, em, owner, plan, now);
+      const ids = await writePlan(sql, owner, plan, now);
       // auto_schedule: a background run of the created tasks (GET /schedule/runs/latest finds it).
-      if (options.autoSchedule && ids.length > 0) requestAutoSchedule(em, owner, ids, now);
+      if (options.autoSchedule && ids.length > 0) await requestAutoSchedule(sql, owner, ids, now);
       return { ...outcome, committed: true, created_ids: ids };
     });
     if (result.committed) this.relay.kick();

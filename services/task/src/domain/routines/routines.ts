@@ -1,5 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
-import { type EventEnvelope, insertOutbox, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
+import { type EventEnvelope, enqueue, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { localDateOf, Temporal } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
@@ -124,7 +124,7 @@ export class Routines {
     return this.tasks.create(owner, input, async (sql, child) => {
       const outbox: EventEnvelope[] = [];
       await this.resyncSteps(sql, outbox, owner, child.id);
-      await insertOutbox(sql, outbox);
+      await enqueue(sql, ...outbox);
     });
   }
 
