@@ -77,3 +77,11 @@ export async function endpointAttempts(
   ]);
   return { items: rows.map(attemptOf), total: count?.n ?? 0 };
 }
+
+/** Removes the test sends of an endpoint (those have no delivery); deliveries keep their attempts log. */
+export async function deleteTestAttempts(sql: Sql, tenantId: string, endpointId: string): Promise<void> {
+  await sql.rows('delete from delivery_attempts where endpoint_id = ? and delivery_id is null and tenant_id = ?', [
+    endpointId,
+    tenantId,
+  ]);
+}

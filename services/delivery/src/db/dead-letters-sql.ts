@@ -77,3 +77,12 @@ export async function ownerDeadLetters(
   ]);
   return { items: rows.map((raw) => ({ ...raw, createdAt: new Date(raw.createdAt) })), total: count?.n ?? 0 };
 }
+
+/** Removes the owner's dead letters of a delivery (it is being delivered again). */
+export async function deleteDeadLettersOf(sql: Sql, owner: Owner, deliveryId: string): Promise<void> {
+  await sql.rows('delete from dead_letters where delivery_id = ? and tenant_id = ? and user_id = ?', [
+    deliveryId,
+    owner.tenantId,
+    owner.userId,
+  ]);
+}

@@ -1,6 +1,7 @@
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel, DeliveryStatus } from '../domain/values.js';
+import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { UnboundSecret } from './endpoints-sql.js';
 import type { DeliveryRow } from './entities.js';
 
@@ -266,4 +267,26 @@ export async function ownerDelivery(
     [id, owner.tenantId, owner.userId],
   );
   return row && deliveryOf(row);
+}
+
+/** The tenant's delivery `id` (whoever's it is); undefined when there is none. */
+export async function tenantDelivery(sql: Sql, tenantId: string, id: string): Promise<DeliveryRow | undefined> {
+  const row = await sql.first<RawDelivery>(`select ${DELIVERY} from deliveries where id = ? and tenant_id = ?`, [
+    id,
+    tenantId,
+  ]);
+  return row && deliveryOf(row);
+}
+
+/** Writes a delivery with every column as given (a requeue's fresh copy). */
+export function insertDelivery(sql: Sql, r: DeliveryRow): Promise<void> {
+  return insertRow(sql, 'deliveries', r, { payload: 'jsonb' });
+}
+
+/** Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts). */
+export async function writeDeliveryChange(sql: Sql, row: DeliveryRow, change: Partial<DeliveryRow>): Promise<void> {
+  const entries = changedEntries(row, change);
+  if (entries.length === 0) return;
+  const { set, bindings } = setClause(entries, { payload: 'jsonb' });
+  await sql.rows(`update deliveries set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
 }

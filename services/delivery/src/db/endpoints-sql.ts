@@ -1,5 +1,6 @@
 import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { WebhookEndpointRow } from './entities.js';
 
 /** The columns of an endpoint under their property names (timestamps arrive as text, see `endpointOf`). */
@@ -100,4 +101,54 @@ export async function resealEndpointSecret(sql: Sql, id: string, sealed: string,
     id,
     was,
   ]);
+}
+
+/** Writes a new endpoint (every column). */
+export function insertEndpoint(sql: Sql, r: WebhookEndpointRow): Promise<void> {
+  return insertRow(sql, 'webhook_endpoints', r, { events: 'text[]' });
+}
+
+/** The endpoint columns an owner's write may change (the worker's failure count only through a reset). */
+export type EndpointChange = Partial<
+  Pick<
+    WebhookEndpointRow,
+    | 'name'
+    | 'url'
+    | 'description'
+    | 'enabled'
+    | 'maxAttempts'
+    | 'fallbackToEmail'
+    | 'events'
+    | 'secretSealed'
+    | 'secretPreview'
+    | 'consecutiveFailures'
+    | 'circuitOpenUntil'
+    | 'updatedAt'
+  >
+>;
+
+/**
+ * Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts); returns the
+ * endpoint as changed.
+ */
+export async function writeEndpointChange(
+  sql: Sql,
+  row: WebhookEndpointRow,
+  change: EndpointChange,
+): Promise<WebhookEndpointRow> {
+  const entries = changedEntries(row, change);
+  if (entries.length > 0) {
+    const { set, bindings } = setClause(entries, { events: 'text[]' });
+    await sql.rows(`update webhook_endpoints set ${set} where id = ? and tenant_id = ?`, [
+      ...bindings,
+      row.id,
+      row.tenantId,
+    ]);
+  }
+  return { ...row, ...change };
+}
+
+/** Removes the endpoint `id` of the tenant. */
+export async function deleteEndpointRow(sql: Sql, tenantId: string, id: string): Promise<void> {
+  await sql.rows('delete from webhook_endpoints where id = ? and tenant_id = ?', [id, tenantId]);
 }

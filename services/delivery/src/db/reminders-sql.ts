@@ -1,4 +1,6 @@
 import type { Sql } from '@routinely/db';
+import { type ColumnTypes, columnOf, insertRows, type RowChange, updateChangedRows } from './changed-columns-sql.js';
+import type { ReminderRow } from './entities.js';
 
 /**
  * Serializes the handling of each task's events until the transaction ends. A row lock cannot do it: the
@@ -51,4 +53,63 @@ export async function ownerUpcomingReminders(
     [owner.tenantId, owner.userId, window.from, window.to, limit],
   );
   return rows.map((raw) => ({ ...raw, remind_at: new Date(raw.remind_at) }));
+}
+
+/** Each column of a reminder with its type, as a JSON record of the row is read back (`jsonb_to_recordset`). */
+const REMINDER_TYPE_OF = {
+  id: 'uuid',
+  tenantId: 'text',
+  userId: 'text',
+  taskId: 'uuid',
+  task: 'jsonb',
+  taskUpdatedAt: 'timestamptz',
+  taskVersion: 'int',
+  channels: 'jsonb',
+  remindAt: 'timestamptz',
+  status: 'text',
+  reminderSetAt: 'timestamptz',
+  firedAt: 'timestamptz',
+  createdAt: 'timestamptz',
+  updatedAt: 'timestamptz',
+} satisfies Record<Extract<keyof ReminderRow, string>, string>;
+const REMINDER_TYPES: ColumnTypes = new Map(Object.entries(REMINDER_TYPE_OF));
+
+type RawReminder = Omit<
+  ReminderRow,
+  'taskUpdatedAt' | 'remindAt' | 'reminderSetAt' | 'firedAt' | 'createdAt' | 'updatedAt'
+> &
+  Record<'taskUpdatedAt' | 'remindAt' | 'reminderSetAt' | 'createdAt' | 'updatedAt', string | Date> & {
+    firedAt: string | Date | null;
+  };
+
+/** The reminders of the tasks `taskIds` (whatever their tenant), timestamps as Dates. */
+export async function tasksReminders(sql: Sql, taskIds: readonly string[]): Promise<ReminderRow[]> {
+  if (taskIds.length === 0) return [];
+  const rows = await sql.rows<RawReminder>(
+    `select ${[...REMINDER_TYPES.keys()].map((p) => `${columnOf(p)} as "${p}"`).join(', ')}
+     from reminders where task_id = any(?::uuid[])`,
+    [taskIds],
+  );
+  return rows.map((raw) => ({
+    ...raw,
+    taskUpdatedAt: new Date(raw.taskUpdatedAt),
+    remindAt: new Date(raw.remindAt),
+    reminderSetAt: new Date(raw.reminderSetAt),
+    firedAt: raw.firedAt === null ? null : new Date(raw.firedAt),
+    createdAt: new Date(raw.createdAt),
+    updatedAt: new Date(raw.updatedAt),
+  }));
+}
+
+/** Writes new reminders, every column, in one statement. */
+export function insertReminders(sql: Sql, rows: readonly ReminderRow[]): Promise<void> {
+  return insertRows(sql, 'reminders', REMINDER_TYPES, rows);
+}
+
+/**
+ * Writes what changed in each reminder, only the columns that changed (see changed-columns-sql.ts; the firer
+ * may have marked one fired meanwhile), one statement per set of changed columns.
+ */
+export function writeReminderChanges(sql: Sql, changes: readonly RowChange<ReminderRow>[]): Promise<void> {
+  return updateChangedRows(sql, 'reminders', REMINDER_TYPES, changes);
 }

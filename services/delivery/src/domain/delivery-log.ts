@@ -1,10 +1,17 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { ownerDeadLetters, takeDeadLetter } from '../db/dead-letters-sql.js';
-import { type DeliveryFilter, ownerDeliveries } from '../db/deliveries-sql.js';
-import { DeadLetter, type DeadLetterRow, Delivery, type DeliveryRow } from '../db/entities.js';
+import { deleteDeadLettersOf, ownerDeadLetters, takeDeadLetter } from '../db/dead-letters-sql.js';
+import {
+  type DeliveryFilter,
+  insertDelivery,
+  ownerDeliveries,
+  ownerDelivery,
+  tenantDelivery,
+  writeDeliveryChange,
+} from '../db/deliveries-sql.js';
+import type { DeadLetterRow, DeliveryRow } from '../db/entities.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
 import type { DeliveryContext } from './context.js';
 
@@ -25,9 +32,9 @@ export function listDeliveries(ctx: DeliveryContext, owner: Owner, filter: Deliv
   return ownerDeliveries(Sql.pool(ctx.orm), owner, filter, page);
 }
 
-/** The owner's delivery as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
-async function deliveryIn(em: EntityManager, owner: Owner, id: string): Promise<DeliveryRow> {
-  const row = await em.findOne(Delivery, { id, tenantId: owner.tenantId, userId: owner.userId });
+/** The owner's delivery, read in the transaction that changes it; 404 when it is not theirs. */
+async function deliveryIn(sql: Sql, owner: Owner, id: string): Promise<DeliveryRow> {
+  const row = await ownerDelivery(sql, owner, id);
   if (!row) throw notFound('Delivery');
   return row;
 }
@@ -37,10 +44,10 @@ async function deliveryIn(em: EntityManager, owner: Owner, id: string): Promise<
  * dead-letter queue. The retry cycle starts over with the endpoint's current secret (ADR 040).
  */
 export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string): Promise<DeliveryRow> {
-  return Sql.transaction(ctx.orm, async (sql, tx) => {
-    const row = await deliveryIn(tx, owner, id);
+  return Sql.transaction(ctx.orm, async (sql) => {
+    const row = await deliveryIn(sql, owner, id);
     const now = ctx.clock.now();
-    Object.assign(row, {
+    const change = {
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,
@@ -49,11 +56,11 @@ export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string):
       secretSealed: null,
       deliveredAt: null,
       updatedAt: now,
-    });
-    await tx.nativeDelete(DeadLetter, { deliveryId: row.id, tenantId: owner.tenantId, userId: owner.userId });
-    await tx.flush();
+    } satisfies Partial<DeliveryRow>;
+    await deleteDeadLettersOf(sql, owner, row.id);
+    await writeDeliveryChange(sql, row, change);
     await notifyWakeup(sql, 'deliveries');
-    return row;
+    return { ...row, ...change };
   });
 }
 
@@ -64,15 +71,15 @@ export function listDeadLetters(ctx: DeliveryContext, owner: Owner, page: Page) 
 
 /** State table: the dead-letter row is removed and a fresh pending delivery (new id) is inserted. */
 export async function requeue(ctx: DeliveryContext, owner: Owner, dlqId: string): Promise<DeliveryRow> {
-  return Sql.transaction(ctx.orm, async (sql, tx) => {
+  return Sql.transaction(ctx.orm, async (sql) => {
     // Taking the row first (not reading it) makes concurrent requeues of one letter yield one delivery.
     const deliveryId = await takeDeadLetter(sql, owner, dlqId);
     if (!deliveryId) throw notFound('Dead-letter row');
-    const original = await tx.findOne(Delivery, { id: deliveryId, tenantId: owner.tenantId });
+    const original = await tenantDelivery(sql, owner.tenantId, deliveryId);
     if (!original) throw notFound('Delivery');
     const now = ctx.clock.now();
     const id = uuidv7();
-    const fresh = tx.create(Delivery, {
+    const fresh: DeliveryRow = {
       id,
       tenantId: original.tenantId,
       userId: original.userId,
@@ -96,8 +103,8 @@ export async function requeue(ctx: DeliveryContext, owner: Owner, dlqId: string)
       deliveredAt: null,
       createdAt: now,
       updatedAt: now,
-    });
-    await tx.flush();
+    };
+    await insertDelivery(sql, fresh);
     await notifyWakeup(sql, 'deliveries');
     return fresh;
   });

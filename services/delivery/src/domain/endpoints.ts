@@ -1,10 +1,18 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { insertAttempt } from '../db/attempts-sql.js';
-import { lockAndCountEndpoints, ownerEndpoint, ownerEndpoints } from '../db/endpoints-sql.js';
-import { DeliveryAttempt, WebhookEndpoint, type WebhookEndpointRow } from '../db/entities.js';
+import { deleteTestAttempts, insertAttempt } from '../db/attempts-sql.js';
+import {
+  deleteEndpointRow,
+  type EndpointChange,
+  insertEndpoint,
+  lockAndCountEndpoints,
+  ownerEndpoint,
+  ownerEndpoints,
+  writeEndpointChange,
+} from '../db/endpoints-sql.js';
+import type { WebhookEndpointRow } from '../db/entities.js';
 import type { DeliveryContext } from './context.js';
 import type { EventType } from './event-types.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
@@ -45,29 +53,29 @@ export async function findEndpoint(ctx: DeliveryContext, owner: Owner, id: strin
   return row;
 }
 
-/** The owner's endpoint as an entity of `em`'s unit of work, to change it there; 404 when it is not theirs. */
-async function endpointIn(em: EntityManager, owner: Owner, id: string): Promise<Endpoint> {
-  const row = await em.findOne(WebhookEndpoint, { id, tenantId: owner.tenantId, userId: owner.userId });
+/** The owner's endpoint, read in the transaction that changes it; 404 when it is not theirs. */
+async function endpointIn(sql: Sql, owner: Owner, id: string): Promise<Endpoint> {
+  const row = await ownerEndpoint(sql, owner, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
 
 export async function createEndpoint(ctx: DeliveryContext, owner: Owner, input: EndpointInput) {
   await checkUrl(input.url, ctx.policy);
-  return Sql.transaction(ctx.orm, async (sql, em) => {
+  return Sql.transaction(ctx.orm, async (sql) => {
     // Counted under the owner's lock, so parallel creates cannot pass the limit together.
     if ((await lockAndCountEndpoints(sql, owner)) >= ctx.maxEndpointsPerUser) {
       throw new AppError('too_many_endpoints', `A user may have at most ${ctx.maxEndpointsPerUser} webhook endpoints`);
     }
-    return insertEndpoint(em, owner, input, ctx);
+    return createdEndpoint(sql, owner, input, ctx);
   });
 }
 
-async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointInput, s: DeliveryContext) {
+async function createdEndpoint(sql: Sql, owner: Owner, input: EndpointInput, s: DeliveryContext) {
   const secret = newWebhookSecret();
   const now = s.clock.now();
   const id = uuidv7();
-  const row = em.create(WebhookEndpoint, {
+  const row: Endpoint = {
     id,
     tenantId: owner.tenantId,
     userId: owner.userId,
@@ -84,8 +92,8 @@ async function insertEndpoint(em: EntityManager, owner: Owner, input: EndpointIn
     circuitOpenUntil: null,
     createdAt: now,
     updatedAt: now,
-  });
-  await em.flush();
+  };
+  await insertEndpoint(sql, row);
   return { row, secret };
 }
 
@@ -96,49 +104,51 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
     await findEndpoint(ctx, owner, id);
     await checkUrl(patch.url, ctx.policy);
   }
-  return Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointIn(em, owner, id);
+  return Sql.transaction(ctx.orm, async (sql) => {
+    const row = await endpointIn(sql, owner, id);
+    const change: EndpointChange = {};
     if (patch.url !== undefined) {
       // A new target starts with a closed circuit: the owner fixed what was failing, deliveries resume at once.
       if (patch.url !== row.url) {
-        row.consecutiveFailures = 0;
-        row.circuitOpenUntil = null;
+        change.consecutiveFailures = 0;
+        change.circuitOpenUntil = null;
       }
-      row.url = patch.url;
+      change.url = patch.url;
     }
-    if (patch.name !== undefined) row.name = patch.name;
-    if (patch.description !== undefined) row.description = patch.description;
-    if (patch.enabled !== undefined) row.enabled = patch.enabled;
-    if (patch.max_attempts !== undefined) row.maxAttempts = patch.max_attempts;
-    if (patch.fallback_to_email !== undefined) row.fallbackToEmail = patch.fallback_to_email;
-    if (patch.events !== undefined) row.events = storedEvents(patch.events);
-    row.updatedAt = ctx.clock.now();
-    await em.flush();
-    return row;
+    if (patch.name !== undefined) change.name = patch.name;
+    if (patch.description !== undefined) change.description = patch.description;
+    if (patch.enabled !== undefined) change.enabled = patch.enabled;
+    if (patch.max_attempts !== undefined) change.maxAttempts = patch.max_attempts;
+    if (patch.fallback_to_email !== undefined) change.fallbackToEmail = patch.fallback_to_email;
+    if (patch.events !== undefined) change.events = storedEvents(patch.events);
+    change.updatedAt = ctx.clock.now();
+    // Only what changed is written: the worker's failure count stays as it counted it.
+    return writeEndpointChange(sql, row, change);
   });
 }
 
 /** New secret for new deliveries at once; retries already signed keep theirs (ADR 040). */
 export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: string) {
-  return Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointIn(em, owner, id);
+  return Sql.transaction(ctx.orm, async (sql) => {
+    const row = await endpointIn(sql, owner, id);
     const secret = newWebhookSecret();
-    row.secretSealed = ctx.box.seal(secret, row.id);
-    row.secretPreview = secretPreview(secret);
-    row.consecutiveFailures = 0;
-    row.circuitOpenUntil = null;
-    row.updatedAt = ctx.clock.now();
-    await em.flush();
-    return { row, secret };
+    const changed = await writeEndpointChange(sql, row, {
+      secretSealed: ctx.box.seal(secret, row.id),
+      secretPreview: secretPreview(secret),
+      consecutiveFailures: 0,
+      circuitOpenUntil: null,
+      updatedAt: ctx.clock.now(),
+    });
+    return { row: changed, secret };
   });
 }
 
 export async function deleteEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<void> {
-  await Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await endpointIn(em, owner, id);
-    em.remove(row);
+  await Sql.transaction(ctx.orm, async (sql) => {
+    const row = await endpointIn(sql, owner, id);
     // Test sends are reachable only through their endpoint; deliveries keep their attempts log.
-    await em.nativeDelete(DeliveryAttempt, { endpointId: id, deliveryId: null, tenantId: owner.tenantId });
+    await deleteTestAttempts(sql, owner.tenantId, id);
+    await deleteEndpointRow(sql, row.tenantId, row.id);
   });
 }
 

@@ -2,8 +2,14 @@ import { type EntityManager, type Orm, Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { Reminder, type ReminderRow, type ReminderStatus } from '../db/entities.js';
-import { lockTasks, ownerUpcomingReminders } from '../db/reminders-sql.js';
+import type { ReminderRow, ReminderStatus } from '../db/entities.js';
+import {
+  insertReminders,
+  lockTasks,
+  ownerUpcomingReminders,
+  tasksReminders,
+  writeReminderChanges,
+} from '../db/reminders-sql.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
@@ -44,8 +50,9 @@ export function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock
  * `applyTaskEvent` for the events of a burst, in order, with two statements for all of them: the locks of
  * every task they touch (taken in one sorted order, so two bursts never wait on each other in a cycle), then
  * the reminders of those tasks. Each event then applies to the reminder as the previous events of the burst
- * left it (the same object), exactly as if each ran alone after the previous one; one flush and at most one
- * wake-up end the burst. Returns true when a reminder became due-able.
+ * left it (the same object), exactly as if each ran alone after the previous one; one insert of the new
+ * reminders, one update per set of changed columns and at most one wake-up end the burst. Returns true when
+ * a reminder became due-able.
  */
 export async function applyTaskEvents(
   em: EntityManager,
@@ -54,18 +61,31 @@ export async function applyTaskEvents(
   inEventSpan: EventStep = runStep,
 ): Promise<boolean> {
   const taskIds = [...new Set(events.map((event) => event.data.task.id))].sort();
-  await lockTasks(Sql.within(em), taskIds);
-  const reminders = new Map(
-    (await em.find(Reminder, { taskId: { $in: taskIds } })).map((reminder) => [reminder.taskId, reminder]),
-  );
+  const sql = Sql.within(em);
+  await lockTasks(sql, taskIds);
+  const loaded = await tasksReminders(sql, taskIds);
+  const asRead = new Map(loaded.map((reminder) => [reminder.id, reminder]));
+  // Copies, so that what the events change can be told from what was read.
+  const reminders = new Map(loaded.map((reminder) => [reminder.taskId, { ...reminder }]));
   let dueable = false;
   for (const event of events) {
-    const changed = await inEventSpan(event, async () => applyToReminder(em, reminders, event, clock.now()));
+    const changed = await inEventSpan(event, async () => applyToReminder(reminders, event, clock.now()));
     dueable ||= changed;
   }
-  await em.flush();
+  const burstEnd = [...reminders.values()];
+  await insertReminders(
+    sql,
+    burstEnd.filter((reminder) => !asRead.has(reminder.id)),
+  );
+  await writeReminderChanges(
+    sql,
+    burstEnd.flatMap((after) => {
+      const before = asRead.get(after.id);
+      return before ? [{ before, after }] : [];
+    }),
+  );
   // Delivered on commit to every process LISTENing, so whichever replica is idle re-arms its timer.
-  if (dueable) await notifyWakeup(Sql.within(em), 'reminders');
+  if (dueable) await notifyWakeup(sql, 'reminders');
   return dueable;
 }
 
@@ -73,7 +93,7 @@ export async function applyTaskEvents(
  * Applies one event to its task's reminder in `reminders` (task id -> reminder, loaded under the task's
  * lock; a new reminder is added to it). Returns true when the reminder became due-able.
  */
-function applyToReminder(em: EntityManager, reminders: Map<string, ReminderRow>, event: TaskEvent, now: Date): boolean {
+function applyToReminder(reminders: Map<string, ReminderRow>, event: TaskEvent, now: Date): boolean {
   const { task } = event.data;
   const version = new Date(task.updated_at);
   const found = reminders.get(task.id);
@@ -92,12 +112,12 @@ function applyToReminder(em: EntityManager, reminders: Map<string, ReminderRow>,
       existing.updatedAt = now;
     } else if (task.version > 1) {
       // A cancelled row remembers the version, so older events arriving later cannot create the reminder.
-      reminders.set(task.id, em.create(Reminder, reminderRow(task, now, 'cancelled', now)));
+      reminders.set(task.id, reminderRow(task, now, 'cancelled', now));
     }
     return false;
   }
   if (!existing) {
-    reminders.set(task.id, em.create(Reminder, reminderRow(task, remindAt, 'scheduled', now)));
+    reminders.set(task.id, reminderRow(task, remindAt, 'scheduled', now));
   } else {
     const moved = existing.remindAt.getTime() !== remindAt.getTime();
     existing.task = task;
@@ -115,7 +135,7 @@ function applyToReminder(em: EntityManager, reminders: Map<string, ReminderRow>,
   return true;
 }
 
-function reminderRow(task: TaskSnapshot, remindAt: Date, status: ReminderStatus, now: Date) {
+function reminderRow(task: TaskSnapshot, remindAt: Date, status: ReminderStatus, now: Date): ReminderRow {
   return {
     id: uuidv7(),
     tenantId: task.tenant_id,
