@@ -1,5 +1,6 @@
 import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { IntegrationRow } from './entities.js';
 
 /** The columns of an integration under their property names (timestamps arrive as text, see `integrationOf`). */
@@ -197,4 +198,49 @@ export async function noteSyncFailure(sql: Sql, id: string, lastError: string, n
     `update integrations set last_error = ?, next_sync_at = ?, updated_at = ? where id = ? and status = 'active'`,
     [lastError, next, now, id],
   );
+}
+
+/** The owner's pending integrations with `provider`, newest first. */
+export async function pendingIntegrations(sql: Sql, owner: Owner, provider: string): Promise<IntegrationRow[]> {
+  const rows = await sql.rows<RawIntegration>(
+    `select ${INTEGRATION} from integrations
+     where tenant_id = ? and user_id = ? and provider = ? and status = 'pending' order by created_at desc, id desc`,
+    [owner.tenantId, owner.userId, provider],
+  );
+  return rows.map(integrationOf);
+}
+
+/** Writes a new integration with the columns given (the others start null). */
+export function insertIntegration(sql: Sql, row: Partial<IntegrationRow>): Promise<void> {
+  return insertRow(sql, 'integrations', row);
+}
+
+/** Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts). */
+export async function writeIntegrationChange(
+  sql: Sql,
+  row: IntegrationRow,
+  change: Partial<IntegrationRow>,
+): Promise<void> {
+  const entries = changedEntries(row, change);
+  if (entries.length === 0) return;
+  const { set, bindings } = setClause(entries);
+  await sql.rows(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
+}
+
+/** Writes every column of `patch` (a step's result, whatever the row holds now) in one statement. */
+export async function updateIntegration(
+  sql: Sql,
+  row: Pick<IntegrationRow, 'id' | 'tenantId'>,
+  patch: Partial<IntegrationRow>,
+): Promise<void> {
+  const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return;
+  const { set, bindings } = setClause(entries);
+  await sql.rows(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
+}
+
+/** Removes the tenant's integrations `ids`. */
+export async function deleteIntegrations(sql: Sql, tenantId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.rows('delete from integrations where id = any(?::uuid[]) and tenant_id = ?', [ids, tenantId]);
 }

@@ -1,8 +1,13 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { v7 as uuidv7 } from 'uuid';
 import type { ChangeSet, ProviderChange } from '../adapters/adapter.js';
-import { ExternalEvent, type ExternalEventRow, type IntegrationRow } from '../db/entities.js';
+import type { ExternalEventRow, IntegrationRow } from '../db/entities.js';
+import {
+  insertExternalEvents,
+  integrationExternalEvents,
+  writeExternalEventChanges,
+} from '../db/external-events-sql.js';
 import { eventSnapshot } from './snapshots.js';
 
 export interface SyncCounts {
@@ -45,7 +50,6 @@ const sameContent = (row: ExternalEventRow, c: LiveChange) =>
  */
 export async function applyChanges(
   sql: Sql,
-  em: EntityManager,
   integration: IntegrationRow,
   set: ChangeSet,
   now: Date,
@@ -64,13 +68,12 @@ export async function applyChanges(
     if (change.externalId.includes('\u0000')) unreadable.add(change.externalId);
     else latest.set(change.externalId, change.removed ? change : { ...change, title: providerText(change.title) });
   }
-  const existing = await em.find(
-    ExternalEvent,
-    set.full
-      ? { integrationId: integration.id }
-      : { integrationId: integration.id, externalId: { $in: [...latest.keys()] } },
-  );
+  const asRead = await integrationExternalEvents(sql, integration.id, set.full ? null : [...latest.keys()]);
+  // Each row as read and a copy that the answer changes, so that what changed can be told from what was read.
+  const reads = asRead.map((before) => ({ before, after: { ...before } }));
+  const existing = reads.map((read) => read.after);
   const byExternal = new Map(existing.map((row) => [row.externalId, row]));
+  const created: ExternalEventRow[] = [];
   const actor = { tenantId: integration.tenantId, userId: integration.userId, at: now };
 
   const remove = (row: ExternalEventRow) => {
@@ -103,7 +106,7 @@ export async function applyChanges(
       counts.updated += 1;
       target = row;
     } else {
-      target = em.create(ExternalEvent, {
+      target = {
         id: uuidv7(),
         integrationId: integration.id,
         tenantId: integration.tenantId,
@@ -112,7 +115,8 @@ export async function applyChanges(
         version: 1,
         createdAt: now,
         ...fields,
-      });
+      };
+      created.push(target);
       counts.created += 1;
     }
     publish(makeEvent(integrationEvents.eventUpserted, actor, { event: eventSnapshot(target, integration) }));
@@ -123,6 +127,8 @@ export async function applyChanges(
       if (!latest.has(row.externalId) && !unreadable.has(row.externalId) && row.status !== 'cancelled') remove(row);
     }
   }
+  await insertExternalEvents(sql, created);
+  await writeExternalEventChanges(sql, reads);
   await enqueue(sql, ...events);
   return { counts, eventIds: events.map((event) => event.id) };
 }

@@ -1,6 +1,6 @@
 import { Sql } from '@routinely/db';
-import { Integration, type IntegrationRow } from '../db/entities.js';
-import { integrationById } from '../db/integrations-sql.js';
+import type { IntegrationRow } from '../db/entities.js';
+import { integrationById, updateIntegration } from '../db/integrations-sql.js';
 import type { IntegrationContext } from './context.js';
 
 /** Columns of an integration a step changes, by property. */
@@ -17,5 +17,5 @@ export async function loadIntegration(ctx: IntegrationContext, id: string): Prom
 /** Writes `patch` to the integration in one UPDATE (and onto `row`, which the caller goes on using). */
 export async function saveIntegration(ctx: IntegrationContext, row: IntegrationRow, patch: IntegrationPatch) {
   Object.assign(row, patch);
-  await Sql.transaction(ctx.orm, (_sql, em) => em.nativeUpdate(Integration, { id: row.id }, patch));
+  await Sql.transaction(ctx.orm, (sql) => updateIntegration(sql, row, patch));
 }

@@ -11,8 +11,19 @@ import {
 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { pkcePair } from '../adapters/oauth.js';
-import { ExternalEvent, Integration, type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
-import { consumeOAuthState, lockPendingStart, ownerIntegration, ownerIntegrations } from '../db/integrations-sql.js';
+import { type IntegrationRow, PROVIDERS, type Provider } from '../db/entities.js';
+import { deleteIntegrationExternalEvents } from '../db/external-events-sql.js';
+import {
+  consumeOAuthState,
+  deleteIntegrations,
+  insertIntegration,
+  lockPendingStart,
+  ownerIntegration,
+  ownerIntegrations,
+  pendingIntegrations,
+  updateIntegration,
+  writeIntegrationChange,
+} from '../db/integrations-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
@@ -51,9 +62,10 @@ export function checkReturnUrl(ctx: IntegrationContext, value: string): string {
 
 /**
  * Prepares an authorization request for a row (new on oauth/start, existing on reconnect): a fresh single-use
- * state (only its hash is kept), a PKCE verifier sealed with the row, the return URL.
+ * state (only its hash is kept), a PKCE verifier sealed with the row, the return URL. Answers the columns the
+ * caller writes with the row.
  */
-async function authorize(ctx: IntegrationContext, row: IntegrationRow, returnUrl: string) {
+function authorize(ctx: IntegrationContext, row: Pick<IntegrationRow, 'id' | 'provider'>, returnUrl: string) {
   const adapter = ctx.adapters[row.provider];
   if (!adapter.configured()) {
     throw new AppError('provider_not_configured', `No client id is configured for ${row.provider}`);
@@ -61,19 +73,19 @@ async function authorize(ctx: IntegrationContext, row: IntegrationRow, returnUrl
   const state = randomToken(32);
   const pkce = pkcePair();
   const now = ctx.clock.now();
-  Object.assign(row, {
+  const change = {
     oauthStateHash: sha256(state),
     oauthStateExpiresAt: new Date(now.getTime() + STATE_TTL_MS),
     oauthVerifierSealed: ctx.box.seal(pkce.verifier, sealContext.verifier(row.id)),
     oauthReturnUrl: returnUrl,
     updatedAt: now,
-  });
+  } satisfies IntegrationPatch;
   const authUrl = adapter.authUrl({
     state,
     codeChallenge: pkce.challenge,
     redirectUri: `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`,
   });
-  return { auth_url: authUrl, integration_id: row.id };
+  return { change, answer: { auth_url: authUrl, integration_id: row.id } };
 }
 
 /**
@@ -87,16 +99,17 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
     throw new AppError('provider_not_configured', `No client id is configured for ${provider}`);
   }
   const target = checkReturnUrl(ctx, returnUrl);
-  return Sql.transaction(ctx.orm, async (sql, em) => {
+  return Sql.transaction(ctx.orm, async (sql) => {
     await lockPendingStart(sql, owner, provider);
     const now = ctx.clock.now();
-    const pending = await em.find(
-      Integration,
-      { tenantId: owner.tenantId, userId: owner.userId, provider, status: 'pending' },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
-    const [
-      row = em.create(Integration, {
+    const [row, ...abandoned] = await pendingIntegrations(sql, owner, provider);
+    let answer: Awaited<ReturnType<typeof authorize>>['answer'];
+    if (row) {
+      const authorized = authorize(ctx, row, target);
+      await writeIntegrationChange(sql, row, authorized.change);
+      answer = authorized.answer;
+    } else {
+      const fresh = {
         id: uuidv7(),
         tenantId: owner.tenantId,
         userId: owner.userId,
@@ -104,26 +117,34 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
         status: 'pending',
         createdAt: now,
         updatedAt: now,
-      }),
-      ...abandoned
-    ] = pending;
+      } satisfies Partial<IntegrationRow>;
+      const authorized = authorize(ctx, fresh, target);
+      await insertIntegration(sql, { ...fresh, ...authorized.change });
+      answer = authorized.answer;
+    }
     // Pending rows hold no tokens and were never announced: older ones (from before reuse) just go.
-    for (const old of abandoned) em.remove(old);
-    return authorize(ctx, row, target);
+    await deleteIntegrations(
+      sql,
+      owner.tenantId,
+      abandoned.map((old) => old.id),
+    );
+    return answer;
   });
 }
 
 export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string | undefined) {
   // No provider call here: the read and the new authorisation commit together.
-  return Sql.transaction(ctx.orm, async (_sql, em) => {
-    const row = await em.findOne(Integration, { id, tenantId: owner.tenantId, userId: owner.userId });
+  return Sql.transaction(ctx.orm, async (sql) => {
+    const row = await ownerIntegration(sql, owner, id);
     if (!row) throw notFound('Integration');
     // No return URL given: where the row's last authorisation was to go back to (the contract's default).
     const target =
       returnUrl === undefined
         ? safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx))
         : checkReturnUrl(ctx, returnUrl);
-    return authorize(ctx, row, target);
+    const { change, answer } = authorize(ctx, row, target);
+    await writeIntegrationChange(sql, row, change);
+    return answer;
   });
 }
 
@@ -190,7 +211,7 @@ export async function finishConnection(
   const lease = ctx.leases.prepare(id);
   let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
   try {
-    await Sql.transaction(ctx.orm, async (sql, tx) => {
+    await Sql.transaction(ctx.orm, async (sql) => {
       const activation: IntegrationPatch = {
         ...unsaved,
         status: 'active',
@@ -201,7 +222,7 @@ export async function finishConnection(
         updatedAt: now,
       };
       Object.assign(row, activation);
-      await tx.nativeUpdate(Integration, { id }, activation);
+      await updateIntegration(sql, row, activation);
       await enqueue(
         sql,
         makeEvent(
@@ -245,9 +266,9 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
     });
   }
   const now = ctx.clock.now();
-  const revoked = await Sql.transaction(ctx.orm, async (sql, tx) => {
+  const revoked = await Sql.transaction(ctx.orm, async (sql) => {
     // The integration's events leave our copy in the transaction that revokes it.
-    await tx.nativeDelete(ExternalEvent, { integrationId: id });
+    await deleteIntegrationExternalEvents(sql, id);
     const revocation: IntegrationPatch = {
       ...forgetChannel,
       status: 'revoked',
@@ -262,7 +283,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
       updatedAt: now,
     };
     Object.assign(row, revocation);
-    await tx.nativeUpdate(Integration, { id }, revocation);
+    await updateIntegration(sql, row, revocation);
     const event = makeEvent(
       integrationEvents.integrationRevoked,
       { tenantId: row.tenantId, userId: row.userId, at: now },

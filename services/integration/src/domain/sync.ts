@@ -2,8 +2,8 @@ import { Sql } from '@routinely/db';
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
 import { ProviderBusy, ReauthRequired } from '../adapters/http.js';
-import { Integration, type IntegrationRow } from '../db/entities.js';
-import { lockedLeaseHolder, noteSyncFailure } from '../db/integrations-sql.js';
+import type { IntegrationRow } from '../db/entities.js';
+import { integrationById, lockedLeaseHolder, noteSyncFailure, writeIntegrationChange } from '../db/integrations-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import type { IntegrationContext } from './context.js';
 import { apiFor } from './credentials.js';
@@ -33,18 +33,20 @@ class LeaseLost extends Error {
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
 export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
-  await Sql.transaction(ctx.orm, async (sql, em) => {
-    const row = await em.findOne(Integration, { id });
-    if (!row || row.status === 'revoked') return;
+  await Sql.transaction(ctx.orm, async (sql) => {
+    const asRead = await integrationById(sql, id);
+    if (!asRead || asRead.status === 'revoked') return;
     const now = ctx.clock.now();
-    Object.assign(row, {
+    const change = {
       status: 'error',
       lastError: 'reauth_required',
       accessTokenSealed: null,
       refreshTokenSealed: null,
       accessExpiresAt: null,
       updatedAt: now,
-    });
+    } satisfies Partial<IntegrationRow>;
+    const row = { ...asRead, ...change };
+    await writeIntegrationChange(sql, asRead, change);
     await enqueue(
       sql,
       makeEvent(
@@ -75,11 +77,12 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
   };
   try {
     const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
-    const { counts, eventIds } = await Sql.transaction(ctx.orm, async (sql, tx) => {
+    const { counts, eventIds } = await Sql.transaction(ctx.orm, async (sql) => {
       if ((await lockedLeaseHolder(sql, id)) !== lease.holder) throw new LeaseLost();
-      const fresh = await tx.findOneOrFail(Integration, { id });
-      const applied = await applyChanges(sql, tx, fresh, set, ctx.clock.now());
-      Object.assign(fresh, {
+      const fresh = await integrationById(sql, id);
+      if (!fresh) throw new Error(`integration ${id} is gone`);
+      const applied = await applyChanges(sql, fresh, set, ctx.clock.now());
+      await writeIntegrationChange(sql, fresh, {
         syncCursor: set.cursor,
         lastSyncedAt: ctx.clock.now(),
         lastError: null,
