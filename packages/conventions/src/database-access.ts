@@ -2,12 +2,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
- * Database access written outside a service's db/ folder, found by text: ORM forks, knex, raw connections and
- * SQL statements in strings. dependency-cruiser sees imports, not a `Sql` handle or an EntityManager passed
+ * Database access written outside a service's db/ folder, found by text: ORM forks, the unit of work's reads
+ * and writes, knex, raw connections and SQL statements in strings. dependency-cruiser sees imports, not a `Sql` handle or an EntityManager passed
  * in, so this complements the `only-db-reaches-the-database` rule.
  */
 const PATTERNS: [name: string, pattern: RegExp][] = [
   ['em.fork', /\bem\.fork\(/g],
+  [
+    'orm call',
+    /\b(?:em|tx)\.(?:create|find|findOne|findOneOrFail|persist|count|nativeUpdate|nativeDelete|getReference|assign|flush|remove|upsert)\(/g,
+  ],
   ['knex', /\bgetKnex\(|\bknex\b/g],
   ['getConnection', /\bgetConnection\(/g],
   [
@@ -15,6 +19,16 @@ const PATTERNS: [name: string, pattern: RegExp][] = [
     /['`"]\s*(?:select\s[\s\S]{0,200}?\sfrom\s|insert\s+into\s|update\s+[\w."]+\s+set\s|delete\s+from\s|with\s+\w+\s+as\s*\()/gi,
   ],
 ];
+
+/**
+ * Patterns a file may use, with why. The events package's consumer hands every handler the EntityManager of
+ * the consumer's transaction (its API) and flushes and clears it between the handlers of a burst, so that each
+ * handler sees the rows as the previous one left them: that flush is the consumer's transaction machinery, not
+ * a read or write of a table, and the package may not be changed here to move it into a db/ module.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  'packages/events/src/consumer-burst.ts': ['orm call'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -48,9 +62,11 @@ export function databaseAccessOutsideDb(root: string): Record<string, number> {
   for (const src of sourceRoots(root)) {
     for (const file of sourceFiles(src)) {
       const text = readFileSync(file, 'utf8');
+      const path = relative(root, file);
       for (const [name, pattern] of PATTERNS) {
+        if (ALLOWED[path]?.includes(name)) continue;
         const hits = text.match(pattern)?.length ?? 0;
-        if (hits > 0) counts[`${relative(root, file)}: ${name}`] = hits;
+        if (hits > 0) counts[`${path}: ${name}`] = hits;
       }
     }
   }

@@ -16,12 +16,13 @@ describe('database access outside db/', () => {
     expect(shrunk, 'less than known: lower known-database-access.json').toEqual([]);
   });
 
-  it('finds a fork, knex and a statement in a string, in services and shared packages (packages/db exempt)', () => {
+  it('finds a fork, a unit-of-work call, knex and a statement in a string, in services and shared packages (packages/db exempt)', () => {
     const fixture = new URL('./fixtures/database-access/', import.meta.url).pathname;
     expect(databaseAccessOutsideDb(fixture)).toEqual({
       'packages/lib/src/relay.ts: em.fork': 1,
       'services/demo/src/domain/rules.ts: em.fork': 1,
       'services/demo/src/domain/rules.ts: knex': 2,
+      'services/demo/src/domain/rules.ts: orm call': 1,
       'services/demo/src/domain/rules.ts: sql statement': 2,
     });
   });
