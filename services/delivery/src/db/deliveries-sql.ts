@@ -1,7 +1,6 @@
-import type { Sql } from '@routinely/db';
+import { changedEntries, insertRow, type Sql, setClause } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Channel, DeliveryStatus } from '../domain/values.js';
-import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { UnboundSecret } from './endpoints-sql.js';
 import type { DeliveryRow } from './entities.js';
 
@@ -283,7 +282,7 @@ export function insertDelivery(sql: Sql, r: DeliveryRow): Promise<void> {
   return insertRow(sql, 'deliveries', r, { payload: 'jsonb' });
 }
 
-/** Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts). */
+/** Writes the columns of `change` that differ from `row` as it was read (see `changed-columns.ts` of @routinely/db). */
 export async function writeDeliveryChange(sql: Sql, row: DeliveryRow, change: Partial<DeliveryRow>): Promise<void> {
   const entries = changedEntries(row, change);
   if (entries.length === 0) return;

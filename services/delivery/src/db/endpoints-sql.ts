@@ -1,6 +1,5 @@
-import type { Sql } from '@routinely/db';
+import { changedEntries, insertRow, type Sql, setClause } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { WebhookEndpointRow } from './entities.js';
 
 /** The columns of an endpoint under their property names (timestamps arrive as text, see `endpointOf`). */
@@ -128,7 +127,7 @@ export type EndpointChange = Partial<
 >;
 
 /**
- * Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts); returns the
+ * Writes the columns of `change` that differ from `row` as it was read (see `changed-columns.ts` of @routinely/db); returns the
  * endpoint as changed.
  */
 export async function writeEndpointChange(

@@ -1,5 +1,4 @@
-import type { Sql } from '@routinely/db';
-import { type ColumnTypes, columnOf, insertRows, type RowChange, updateChangedRows } from './changed-columns-sql.js';
+import { type ColumnTypes, columnOf, insertRows, type RowChange, type Sql, updateChangedRows } from '@routinely/db';
 import type { ReminderRow } from './entities.js';
 
 /**
@@ -107,7 +106,7 @@ export function insertReminders(sql: Sql, rows: readonly ReminderRow[]): Promise
 }
 
 /**
- * Writes what changed in each reminder, only the columns that changed (see changed-columns-sql.ts; the firer
+ * Writes what changed in each reminder, only the columns that changed (see `changed-columns.ts` of @routinely/db; the firer
  * may have marked one fired meanwhile), one statement per set of changed columns.
  */
 export function writeReminderChanges(sql: Sql, changes: readonly RowChange<ReminderRow>[]): Promise<void> {

@@ -1,8 +1,7 @@
-import type { Sql } from '@routinely/db';
-import { type ColumnTypes, columnOf, insertRows, type RowChange, updateChangedRows } from './changed-columns-sql.js';
+import { type ColumnTypes, columnOf, insertRows, type RowChange, type Sql, updateChangedRows } from '@routinely/db';
 import type { ExternalEventRow } from './entities.js';
 
-/** Each column of an external event with its type (see changed-columns-sql.ts). */
+/** Each column of an external event with its type (see `changed-columns.ts` of @routinely/db). */
 const EXTERNAL_EVENT_TYPE_OF = {
   id: 'uuid',
   integrationId: 'uuid',

@@ -1,6 +1,5 @@
-import type { Sql } from '@routinely/db';
+import { changedEntries, insertRow, type Sql, setClause } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { changedEntries, insertRow, setClause } from './changed-columns-sql.js';
 import type { IntegrationRow } from './entities.js';
 
 /** The columns of an integration under their property names (timestamps arrive as text, see `integrationOf`). */
@@ -215,7 +214,7 @@ export function insertIntegration(sql: Sql, row: Partial<IntegrationRow>): Promi
   return insertRow(sql, 'integrations', row);
 }
 
-/** Writes the columns of `change` that differ from `row` as it was read (see changed-columns-sql.ts). */
+/** Writes the columns of `change` that differ from `row` as it was read (see `changed-columns.ts` of @routinely/db). */
 export async function writeIntegrationChange(
   sql: Sql,
   row: IntegrationRow,

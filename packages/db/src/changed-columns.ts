@@ -1,9 +1,10 @@
-import type { Sql } from '@routinely/db';
+import type { Sql } from './sql.js';
 
 /**
  * Writes of loaded rows name only the columns whose values changed, as the unit of work did: a row read
- * without a lock may meanwhile have been changed by someone else (a sync lease renewed, a push making the
- * sync due), and a column this write did not change must keep their value.
+ * without a lock may meanwhile have been changed by someone else (delivery: a reminder fired, an endpoint's
+ * failures counted; integration: a sync lease renewed), and a column this write did not change must keep their
+ * value.
  */
 
 /** Equal as stored: dates by time, arrays and JSON objects by content (jsonb does not keep key order). */
