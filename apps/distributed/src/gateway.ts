@@ -136,7 +136,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       const outcome = await forward(endpoint.address, req.method ?? 'GET', target, headers, body, deadline, res);
       if (outcome === 'done') return;
       const retriable =
-        outcome === 'connect-failure' ? retryOn.has('connect-failure') || retryOn.has('reset-before-request') : false;
+        outcome === 'connect-failure'
+          ? retryOn.has('connect-failure') || retryOn.has('reset-before-request')
+          : outcome === 'reset-before-request' && retryOn.has('reset-before-request');
       if (retriable && attempt < attempts && Date.now() < deadline) continue;
       if (outcome === 'timeout') return localReply(res, 504, 'upstream request timeout', requestId);
       return localReply(
@@ -156,7 +158,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     body: Buffer,
     deadline: number,
     res: ServerResponse,
-  ): Promise<'done' | 'connect-failure' | 'reset' | 'timeout'> {
+  ): Promise<'done' | 'connect-failure' | 'reset-before-request' | 'reset' | 'timeout'> {
     const [host = '127.0.0.1', port = '80'] = splitOnce(address, ':');
     return new Promise((resolve) => {
       let connected = false;
@@ -189,7 +191,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       });
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         if (res.headersSent) return resolve('done');
-        resolve(!connected || error.code === 'ECONNREFUSED' ? 'connect-failure' : 'reset');
+        if (!connected || error.code === 'ECONNREFUSED') return resolve('connect-failure');
+        // A pooled keep-alive connection the replica had closed (killed between two requests) fails on write
+        // with a reset before any answer: Node's documented keep-alive race, Envoy's reset-before-request.
+        const deadPooledConnection = upstream.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        resolve(deadPooledConnection ? 'reset-before-request' : 'reset');
       });
       upstream.end(body);
     });

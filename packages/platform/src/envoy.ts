@@ -96,11 +96,13 @@ const localReplyConfig = {
 };
 
 /**
- * A request that never reached a replica (connection refused: a pod gone or restarting) is sent to another,
- * whatever its method, as nothing was sent; one that reached a replica is never repeated. A rolling restart
- * or a crashed replica therefore costs the client nothing while another replica is up.
+ * A request that never reached a replica is sent to another, whatever its method, as nothing was received:
+ * connection refused (a pod gone or restarting), or a pooled connection the replica had already closed when
+ * the request went out (reset before the request; a replica killed between two requests of a keep-alive
+ * connection). One that a replica received is never repeated. A rolling restart or a crashed replica therefore
+ * costs the client nothing while another replica is up.
  */
-const retryPolicy = { retry_on: 'connect-failure', num_retries: 2 };
+const retryPolicy = { retry_on: 'connect-failure,reset-before-request', num_retries: 2 };
 
 export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
   const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
