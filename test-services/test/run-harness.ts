@@ -4,32 +4,10 @@ import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock, type ServiceName } from '@routinely/platform';
 import type { SchedulerServiceDeps } from '@routinely/scheduler';
 import { taskModule } from '@routinely/task';
-import {
-  type CallAs,
-  type FakeLlmServer,
-  startServiceHarness,
-  type TestTokens,
-  type TestUser,
-} from '@routinely/testkit';
+import { type CallAs, startServiceHarness, type TestTokens, type TestUser } from '@routinely/testkit';
 import { expect, vi } from 'vitest';
 import { INTERNAL_SECRET, NO_PEER } from './internal.js';
 import { type Harness, ok, startSchedulerHarness } from './scheduler-harness.js';
-
-/** USD per million tokens of the fake LLM's `test-model`. */
-export const FAKE_LLM_PRICE = { input: 1, output: 2 };
-
-/** The scheduler's model variables for the fake LLM: OpenAI (and, when asked, Anthropic) as `test-model`. */
-export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } = {}): Record<string, string> {
-  return {
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.openaiBaseUrl,
-    OPENAI_MODEL: 'test-model',
-    ...(options.anthropic
-      ? { ANTHROPIC_API_KEY: llm.apiKey, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_MODEL: 'test-model' }
-      : {}),
-    LLM_PRICES: JSON.stringify({ 'test-model': FAKE_LLM_PRICE }),
-  };
-}
 
 /**
  * The scheduler with a real task service on one event transport (each one's events reach the other's consumers

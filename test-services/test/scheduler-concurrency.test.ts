@@ -1,6 +1,6 @@
-import { FakeLlmServer, type TestUser } from '@routinely/testkit';
+import { FAKE_LLM_PRICE, FakeLlmServer, fakeLlmEnv, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask, FAKE_LLM_PRICE, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok, recordCall } from './scheduler-harness.js';
 
 const MAX_OUTPUT_TOKENS = 4_096;

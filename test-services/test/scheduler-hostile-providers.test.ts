@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeLlmServer, type FakeLlmTask, type LlmBehavior, type TestUser } from '@routinely/testkit';
+import { FakeLlmServer, type FakeLlmTask, fakeLlmEnv, type LlmBehavior, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask, fakeLlmEnv, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok } from './scheduler-harness.js';
 
 const LEASE_MS = 60_000;

@@ -1,6 +1,6 @@
-import { FakeLlmServer, type TestUser } from '@routinely/testkit';
+import { FakeLlmServer, fakeLlmEnv, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok } from './scheduler-harness.js';
 
 const LEASE_MS = 60_000;

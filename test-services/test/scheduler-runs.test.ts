@@ -1,6 +1,6 @@
-import { FakeLlmServer } from '@routinely/testkit';
+import { FakeLlmServer, fakeLlmEnv } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask, fakeLlmEnv, getTask, type RunHarness, startRunHarness } from './run-harness.js';
+import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok, recordCall } from './scheduler-harness.js';
 
 let h: RunHarness;

@@ -207,3 +207,22 @@ function textOf(content: unknown): string {
       .join('');
   return '';
 }
+
+/** USD per million tokens of the fake LLM's `test-model`. */
+export const FAKE_LLM_PRICE = { input: 1, output: 2 };
+
+/** The scheduler's model variables for the fake LLM: OpenAI (and, when asked, Anthropic) as `test-model`. */
+export function fakeLlmEnv(
+  llm: Pick<FakeLlmServer, 'apiKey' | 'openaiBaseUrl' | 'anthropicBaseUrl'>,
+  options: { anthropic?: boolean } = {},
+): Record<string, string> {
+  return {
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.openaiBaseUrl,
+    OPENAI_MODEL: 'test-model',
+    ...(options.anthropic
+      ? { ANTHROPIC_API_KEY: llm.apiKey, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_MODEL: 'test-model' }
+      : {}),
+    LLM_PRICES: JSON.stringify({ 'test-model': FAKE_LLM_PRICE }),
+  };
+}

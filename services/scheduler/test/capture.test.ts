@@ -1,6 +1,6 @@
-import { FakeLlmServer, type TestUser } from '@routinely/testkit';
+import { FakeLlmServer, fakeLlmEnv, type TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, fakeLlmEnv, type Harness, knowUser, ok, recordCall, startHarness } from './harness.js';
+import { call, type Harness, knowUser, ok, recordCall, startHarness } from './harness.js';
 
 let h: Harness;
 let llm: FakeLlmServer;

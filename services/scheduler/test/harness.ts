@@ -1,6 +1,6 @@
 import type { EventTransport } from '@routinely/events';
 import type { ManualClock, ServiceName } from '@routinely/platform';
-import { type FakeLlmServer, type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
+import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { rememberUser } from '../src/events/consumers.js';
@@ -17,22 +17,6 @@ export type Harness = ServiceHarness<
   Awaited<ReturnType<typeof schedulerModule.build>>,
   ManualClock
 >;
-
-/** USD per million tokens of the fake LLM's `test-model`. */
-export const FAKE_LLM_PRICE = { input: 1, output: 2 };
-
-/** The scheduler's model variables for the fake LLM: OpenAI (and, when asked, Anthropic) as `test-model`. */
-export function fakeLlmEnv(llm: FakeLlmServer, options: { anthropic?: boolean } = {}): Record<string, string> {
-  return {
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.openaiBaseUrl,
-    OPENAI_MODEL: 'test-model',
-    ...(options.anthropic
-      ? { ANTHROPIC_API_KEY: llm.apiKey, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_MODEL: 'test-model' }
-      : {}),
-    LLM_PRICES: JSON.stringify({ 'test-model': FAKE_LLM_PRICE }),
-  };
-}
 
 /** The scheduler from its module on a fresh database, with a clock the test moves. */
 export function startHarness(
