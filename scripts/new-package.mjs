@@ -1,6 +1,7 @@
-// Writes the boilerplate of a workspace package (package.json scripts, tsconfigs, vitest config).
+// Writes the boilerplate of a workspace package (package.json scripts, tsconfigs). Its tests need no config of
+// their own: the root vitest.config.ts finds them by their tier suffix (*.unit.test.ts, *.test.ts).
 // Usage: node scripts/new-package.mjs <dir> <name> '<deps json>' '<devDeps json>'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +19,6 @@ export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
       build: 'tsc -p tsconfig.build.json',
       typecheck: 'tsc --noEmit',
       lint: 'biome check .',
-      test: 'vitest run --passWithNoTests',
     },
     dependencies: deps,
     devDependencies: devDeps,
@@ -26,17 +26,12 @@ export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { noEmit: true }, include: ['src', 'test'] }, null, 2)}\n`,
+    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { noEmit: true }, include: ['test', 'src/**/*.test.ts'], references: [{ path: './tsconfig.build.json' }] }, null, 2)}\n`,
   );
   writeFileSync(
     join(dir, 'tsconfig.build.json'),
-    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
+    `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src', composite: true, tsBuildInfoFile: 'dist/tsconfig.build.tsbuildinfo' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
   );
-  if (!existsSync(join(dir, 'vitest.config.ts')))
-    writeFileSync(
-      join(dir, 'vitest.config.ts'),
-      `import { defineProject } from '${rel}/vitest.shared.js';\n\nexport default defineProject();\n`,
-    );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,3 +1,0 @@
-import { defineProject } from '../../vitest.shared.js';
-
-export default defineProject();
