@@ -1,4 +1,4 @@
-import type { TestUser } from '@routinely/testkit';
+import { type TestUser, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -15,12 +15,13 @@ const importRows = (who: TestUser, rows: unknown[], extra: Record<string, unknow
   h.task.call(who, 'POST', '/service/tasks/bulk-import', { rows, ...extra });
 
 async function waitForJob(who: TestUser, jobId: string, status: string) {
-  for (let i = 0; i < 200; i++) {
-    const job = (await h.task.call(who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
-    if (job.status === status) return job;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} never reached ${status}`);
+  return waitFor(
+    async () => {
+      const job = (await h.task.call(who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
+      return job.status === status ? job : undefined;
+    },
+    { what: `job ${jobId} to reach ${status}` },
+  );
 }
 
 describe('synchronous bulk import', () => {

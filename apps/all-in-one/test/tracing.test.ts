@@ -9,7 +9,7 @@ import {
   startConsumer,
 } from '@routinely/events';
 import { startTracing, type Tracing } from '@routinely/runtime';
-import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestAllInOne } from './start.js';
 
@@ -46,15 +46,6 @@ afterAll(async () => {
 const traceOf = (span: ReadableSpan) => span.spanContext().traceId;
 const spanIdOf = (traceparent: string) => traceparent.split('-')[2];
 
-async function waitFor<T>(read: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 describe('one trace across HTTP, gRPC and events', () => {
   it('a calendar share by email: the request, its user lookup in auth and the event it publishes', async () => {
     const baseUrl = target.running.url;
@@ -79,7 +70,7 @@ describe('one trace across HTTP, gRPC and events', () => {
     const spans = () => exporter.getFinishedSpans();
     const request = await waitFor(
       () => spans().find((s) => s.name === 'POST /api/v1/calendars/:calendar_id/share'),
-      'the request span',
+      { what: 'the request span' },
     );
     expect(traceOf(request)).toBe(callerTrace);
     expect(request.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
@@ -118,14 +109,14 @@ describe('one trace across HTTP, gRPC and events', () => {
       { orm: calendarOrm, transport: consumerTransport, logger: quietLogger() },
     );
     try {
-      await waitFor(() => handled.find((e) => e.id === envelope?.id), 'the consumer');
+      await waitFor(() => handled.find((e) => e.id === envelope?.id), { what: 'the consumer' });
       const consumer = await waitFor(
         () =>
           spans().find(
             (s) =>
               s.name === 'process calendar.sharing.granted' && s.attributes['messaging.message.id'] === envelope?.id,
           ),
-        'the consumer span',
+        { what: 'the consumer span' },
       );
       expect(traceOf(consumer)).toBe(callerTrace);
       expect(consumer.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
@@ -141,7 +132,7 @@ describe('one trace across HTTP, gRPC and events', () => {
     expect((await call(target.running.url, 'GET', '/api/v1/openapi.json')).status).toBe(200);
     const span = await waitFor(
       () => exporter.getFinishedSpans().find((s) => s.name === 'GET /api/v1/openapi.json'),
-      'the request span',
+      { what: 'the request span' },
     );
     expect(span.parentSpanContext).toBeUndefined();
     expect(traceOf(span)).toMatch(/^[0-9a-f]{32}$/);

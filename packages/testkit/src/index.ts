@@ -12,4 +12,5 @@ export * from './route-guards.js';
 export * from './service-harness.js';
 export * from './smtp.js';
 export * from './tokens.js';
+export * from './wait.js';
 export * from './webhook-receiver.js';

@@ -1,5 +1,5 @@
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, schemaDriftOnFreshDatabase, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, schemaDriftOnFreshDatabase, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbConfig } from '../src/index.js';
 import { type AuthHarness, bearer, register, startAuth } from './harness.js';
@@ -15,16 +15,6 @@ afterAll(async () => {
   await h?.close();
   await transport?.close();
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('storage', () => {
   it('migrations match the entities', async () => {
@@ -74,7 +64,7 @@ describe('events through the outbox to JetStream', () => {
       });
       await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(access) });
       const mine = () => seen.filter((e) => e.user_id === userId);
-      await waitFor(() => (mine().length >= 3 ? true : undefined));
+      await waitFor(() => mine().length >= 3, { what: 'three events of this user' });
       const byType = Object.fromEntries(mine().map((e) => [e.type, e]));
       expect(byType['auth.user.registered']?.data).toMatchObject({
         user: { id: userId, name: 'Evt', is_active: true },

@@ -1,5 +1,5 @@
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness.js';
 
@@ -23,10 +23,6 @@ afterAll(async () => {
   await h?.close();
   await transport?.close();
 });
-
-async function waitFor(predicate: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await predicate()); i++) await new Promise((r) => setTimeout(r, 50));
-}
 
 async function countOutbox(where = 'true'): Promise<number> {
   const rows = await h.orm.em

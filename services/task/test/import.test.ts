@@ -1,6 +1,6 @@
 import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { task_v1_import_quota } from '@routinely/proto';
-import type { TestUser } from '@routinely/testkit';
+import { type TestUser, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Harness, INTERNAL_SECRET, startHarness } from './harness.js';
 
@@ -30,12 +30,13 @@ const importRows = (who: TestUser, rows: unknown[], extra: Record<string, unknow
   call(h, who, 'POST', '/service/tasks/bulk-import', { rows, ...extra });
 
 async function waitForJob(who: TestUser, jobId: string, status: string, harness = h) {
-  for (let i = 0; i < 200; i++) {
-    const job = (await call(harness, who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
-    if (job.status === status) return job;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} never reached ${status}`);
+  return waitFor(
+    async () => {
+      const job = (await call(harness, who, 'GET', `/service/tasks/bulk-import/jobs/${jobId}`)).json();
+      return job.status === status ? job : undefined;
+    },
+    { what: `job ${jobId} to reach ${status}` },
+  );
 }
 
 describe('synchronous bulk import', () => {

@@ -1,5 +1,5 @@
 import type { ServiceName } from '@routinely/platform';
-import { createTestDatabase, testHostEnv, uniqueName, WebhookReceiver } from '@routinely/testkit';
+import { createTestDatabase, testHostEnv, uniqueName, WebhookReceiver, waitFor } from '@routinely/testkit';
 import { expect } from 'vitest';
 import { startTopology, type Topology, type TopologyOptions } from '../../src/topology.js';
 
@@ -214,11 +214,8 @@ export class Load {
 /** Polls until `check` holds, returning how long it took (a figure for the report, never asserted). */
 export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`not within ${timeoutMs} ms`);
+  await waitFor(check, { what: 'the condition', timeoutMs, intervalMs: 100 });
+  return Date.now() - started;
 }
 
 /**

@@ -4,6 +4,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@routinely/testkit';
 import { freePort } from '../../src/ports.js';
 
 // Throwaway NATS and PostgreSQL servers for the faults that kill them: the shared local servers serve other
@@ -16,14 +17,8 @@ const answers = (port: number) =>
     socket.connect(port, '127.0.0.1');
   }).finally(() => undefined);
 
-async function waitForPort(port: number, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await answers(port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nothing answered on port ${port}`);
-}
+const waitForPort = (port: number) =>
+  waitFor(() => answers(port), { what: `an answer on port ${port}`, timeoutMs: 60_000, intervalMs: 100 });
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 
