@@ -4,7 +4,8 @@
 //   start            build the all-in-one runtime and run it (signals forwarded, exit code kept)
 //   start:distributed  build the six services and run them as separate processes behind the gateway
 //                    driven by deploy/envoy/envoy.yaml (needs DATABASE_URL, NATS_URL, REDIS_URL and the secrets)
-//   test             build and run every test (unit, integration, end-to-end, then the fault tier)
+//   test             build, typecheck, lint, then every test tier in turn (unit, integration, e2e, faults)
+//   test:<tier>      build and run one tier (vitest's arguments may follow)
 //   run <task...>    any turbo task (build, typecheck, lint, generate)
 //   bench [name]     run a benchmark harness from bench/ (default: ratios)
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
@@ -13,7 +14,6 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -91,15 +91,29 @@ function turbo(env, args) {
   });
 }
 
-/** Adds up the JSON reports vitest wrote in this run (packages and services). */
-function summariseTestReports(since) {
-  const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
-  const groups = ['packages', 'services', 'apps'].flatMap((g) => readdirSync(join(root, g)).map((d) => join(g, d)));
-  const reports = [...groups, 'test-e2e', 'test-services', 'deploy'].flatMap((dir) =>
-    ['vitest.json', 'vitest-faults.json'].map((name) => join(root, dir, 'test-results', name)),
+/** The test tiers of the root vitest configuration, in the order `npm test` runs them. */
+const TIERS = ['unit', 'integration', 'e2e', 'faults'];
+
+/** Runs one tier as one vitest process; its JSON report goes to test-results/<tier>.json. */
+function runTier(env, tier, args) {
+  const flags = tier === 'faults' ? ['--no-file-parallelism'] : [];
+  const result = spawnSync(
+    join(binDir, 'pnpm'),
+    ['exec', 'vitest', 'run', '--project', tier, `--outputFile.json=test-results/${tier}.json`, ...flags, ...args],
+    { stdio: 'inherit', cwd: root, env },
   );
-  for (const file of reports) {
-    if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
+  return result.status === 0;
+}
+
+/** Adds up the JSON reports the tiers wrote in this run. */
+function summariseTestReports(tiers, since) {
+  const totals = { passed: 0, failed: 0, skipped: 0, files: 0 };
+  for (const tier of tiers) {
+    const file = join(root, 'test-results', `${tier}.json`);
+    if (!existsSync(file) || statSync(file).mtimeMs < since) {
+      totals.failed += 1; // a tier that wrote no report did not run to its end
+      continue;
+    }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += report.numPassedTests ?? 0;
     totals.failed += report.numFailedTests || report.numFailedTestSuites || 0;
@@ -115,20 +129,24 @@ ensureDependencies(env);
 
 if (command === 'run') {
   turbo(env, ['run', ...rest]);
-} else if (command === 'test') {
-  // Types and lint first: a change that does not type-check or lint fails the test command too.
-  turbo(env, ['run', 'build', 'typecheck', 'lint']);
+} else if (command === 'test' || command.startsWith('test:')) {
+  // `test` runs every tier in turn; `test:<tier>` one of them, with vitest's own arguments after it.
+  const tiers = command === 'test' ? TIERS : [command.slice('test:'.length)];
+  if (!tiers.every((tier) => TIERS.includes(tier))) {
+    log(`unknown test tier ${command}; the tiers are ${TIERS.join(', ')}`);
+    process.exit(2);
+  }
+  // Types and lint first: a change that does not type-check or lint fails the test command too. A single
+  // tier only builds (the e2e and fault tiers start the services from their build output).
+  turbo(env, command === 'test' ? ['run', 'build', 'typecheck', 'lint'] : ['run', 'build']);
   const started = Date.now();
-  const result = spawnSync(
-    join(binDir, 'pnpm'),
-    ['exec', 'turbo', 'run', 'test', 'test:faults', '--continue', '--concurrency=1', '--log-order=grouped', ...rest],
-    { stdio: 'inherit', cwd: root, env },
-  );
-  const totals = summariseTestReports(started);
+  // Every tier runs even when an earlier one failed, so one red run shows everything that is red.
+  const passed = tiers.map((tier) => runTier(env, tier, rest)).every(Boolean);
+  const totals = summariseTestReports(tiers, started);
   console.log(
     `\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.files} files)`,
   );
-  process.exit(result.status === 0 && totals.failed === 0 ? 0 : 1);
+  process.exit(passed && totals.failed === 0 ? 0 : 1);
 } else if (command === 'bench') {
   turbo(env, ['run', 'build']);
   // `npm run bench -- ratios` and `-- ratios.mjs` name the same harness; with no name, the ratios run.

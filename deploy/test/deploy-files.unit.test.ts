@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { CHART_ENVOY_OPTIONS } from '../scripts/envoy-placeholders.mjs';
 
 // Envoy cannot run on this machine: these tests keep its configuration correct by parsing it (the chart's
-// rendering of it is checked with the real helm in helm-chart.test.ts).
+// rendering of it is checked with the real helm in helm-chart.unit.test.ts).
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
 interface HttpConnectionManager {

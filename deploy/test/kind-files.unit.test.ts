@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 
 // Docker and kind are not on this machine: the image build, the kind script and the workflow are checked
 // for what can be checked without them. The kind values themselves are rendered and validated with the
-// other value sets in helm-chart.test.ts.
+// other value sets in helm-chart.unit.test.ts.
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
