@@ -24,3 +24,4 @@ export function startAllInOne(options: {
   });
 }
 export { configVariables, renderConfigReference } from './config-reference.js';
+export { renderOpenApiDocument } from './openapi-document.js';

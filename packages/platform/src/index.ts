@@ -15,6 +15,7 @@ export * from './http/health.js';
 export * from './http/metrics-route.js';
 export * from './http/mounts.js';
 export * from './http/openapi.js';
+export * from './http/openapi-build.js';
 export * from './http/problem-responses.js';
 export * from './http/query.js';
 export * from './http/rate-limit.js';

@@ -9,8 +9,10 @@ import {
   type ServiceInstance,
   type ServiceName,
 } from '@routinely/platform';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
+import { neverUsed } from './never-used.js';
 
 /** What the host hands each service's builder. */
 export interface ServiceContext {
@@ -42,6 +44,11 @@ export interface ServiceModule<X extends object = object, S extends ServiceInsta
    */
   dependsOn: readonly ServiceName[];
   build(context: ServiceContext, extra?: Partial<X>): Promise<S>;
+  /**
+   * The service's API routes (written after the mount) over dependencies that throw when used: registering
+   * them reads and connects nothing, so `npm run generate` builds the OpenAPI document from them (ADR 070).
+   */
+  documentedRoutes(): FastifyPluginAsync;
   /** The in-process stand-ins a host without infrastructure uses (test harnesses). */
   local: { transport(): EventTransport; internalAuth(secret: string): InternalAuth };
 }
@@ -49,14 +56,18 @@ export interface ServiceModule<X extends object = object, S extends ServiceInsta
 /** What a service's `buildService` receives from a host: the shared context with its parsed config. */
 export type ServiceDeps<C> = Omit<ServiceContext, 'env'> & { config: C };
 
-/** Declares how a host builds a service: its schema, its env schema (parsed once) and its composition root. */
-export function defineServiceModule<C extends z.ZodType, D extends object, S extends ServiceInstance>(
+/**
+ * Declares how a host builds a service: its schema, its env schema (parsed once), its composition root, and the
+ * function that registers its API routes given what the root built for them (the root calls it too).
+ */
+export function defineServiceModule<C extends z.ZodType, D extends object, S extends ServiceInstance, R extends object>(
   spec: {
     name: ServiceName;
     dbConfig: ServiceDbConfig;
     configSchema: C;
     dependsOn?: readonly ServiceName[];
     build: (deps: D) => S | Promise<S>;
+    routes: (deps: R) => FastifyPluginAsync;
     // The composition root may ask only for what a host provides (anything else must be optional).
   } & (ServiceDeps<z.infer<C>> extends D ? unknown : { build: never }),
 ): ServiceModule<D, S> {
@@ -67,6 +78,7 @@ export function defineServiceModule<C extends z.ZodType, D extends object, S ext
     build: async ({ env, ...shared }, extra) =>
       spec.build({ ...shared, config: parseConfig(spec.configSchema, env), ...extra } as ServiceDeps<z.infer<C>> &
         Partial<D> as D),
+    documentedRoutes: () => spec.routes(neverUsed<R>(`the ${spec.name} service's route dependencies`)),
     local: {
       transport: () => new InProcessTransport(),
       internalAuth: (secret) => new InternalAuth(secret, spec.name),

@@ -1,5 +1,11 @@
 import { eventEntities, InProcessTransport } from '@routinely/events';
-import { AppError, platformConfigSchema, requirePrincipal, type ServiceInstance } from '@routinely/platform';
+import {
+  AppError,
+  buildOpenApiDocument,
+  platformConfigSchema,
+  requirePrincipal,
+  type ServiceInstance,
+} from '@routinely/platform';
 import { runRouteGuards, startServiceHarness, tokenGuardTarget } from '@routinely/testkit';
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,17 +15,22 @@ import { defineServiceModule, type ServiceDeps } from '../src/index.js';
 const configSchema = platformConfigSchema.extend({ PROBE_GREETING: z.string().default('hello') });
 type ProbeDeps = ServiceDeps<z.infer<typeof configSchema>> & { notes?: Map<string, string> };
 
-/** A tiny service built the way every service is: one owned resource per tenant, guarded by a permission. */
-function buildProbe(deps: ProbeDeps): ServiceInstance & { deps: ProbeDeps; started: boolean } {
-  const notes = deps.notes ?? new Map<string, string>();
-  const routes: FastifyPluginAsync = async (app) => {
+/** What the probe's routes use while answering. */
+interface ProbeApi {
+  notes: Map<string, string>;
+  config: z.infer<typeof configSchema>;
+}
+
+/** One owned resource per tenant, guarded by a permission. */
+function probeRoutes({ notes, config }: ProbeApi): FastifyPluginAsync {
+  return async (app) => {
     app.post(
       '/probe/notes',
       { config: { permission: 'SERVICE_TASK_CREATE' }, schema: { body: z.object({ text: z.string().min(1) }) } },
       async (request, reply) => {
         const id = crypto.randomUUID();
         notes.set(id, `${requirePrincipal(request).tenantId}:${(request.body as { text: string }).text}`);
-        return reply.status(201).send({ id, greeting: deps.config.PROBE_GREETING });
+        return reply.status(201).send({ id, greeting: config.PROBE_GREETING });
       },
     );
     app.get(
@@ -32,9 +43,13 @@ function buildProbe(deps: ProbeDeps): ServiceInstance & { deps: ProbeDeps; start
       },
     );
   };
+}
+
+/** A tiny service built the way every service is. */
+function buildProbe(deps: ProbeDeps): ServiceInstance & { deps: ProbeDeps; started: boolean } {
   const service = {
     name: 'scheduler' as const,
-    routes,
+    routes: probeRoutes({ notes: deps.notes ?? new Map<string, string>(), config: deps.config }),
     readiness: {},
     deps,
     started: false,
@@ -52,6 +67,7 @@ const probeModule = defineServiceModule({
   configSchema,
   dependsOn: ['auth'],
   build: buildProbe,
+  routes: probeRoutes,
 });
 
 let h: Awaited<ReturnType<typeof startHarness>>;
@@ -91,6 +107,14 @@ describe('startServiceHarness', () => {
     });
     expect(viaV1.json()).toEqual({ text: 'milk' });
     expect(h.routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /probe/notes/:id', 'POST /probe/notes']);
+  });
+
+  it('documents its routes from the module alone, with dependencies that are never used', async () => {
+    const document = (await buildOpenApiDocument([probeModule.documentedRoutes()])) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(document.paths)).toEqual(['/api/v1/probe/notes', '/api/v1/probe/notes/{id}']);
+    expect(Object.keys(document.paths['/api/v1/probe/notes'] ?? {})).toEqual(['post']);
   });
 
   it('spawns another, unstarted instance on the same database and closes it with the harness', async () => {

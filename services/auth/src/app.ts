@@ -36,6 +36,19 @@ export interface AuthServiceInstance extends ServiceInstance {
   jwks(): Promise<JSONWebKeySet>;
 }
 
+/** The auth service's API routes, written after the mount (module.ts documents them with `ctx` never used). */
+export function apiRoutes(ctx: AuthContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(sessionRoutes(ctx));
+    await app.register(accountRoutes(ctx));
+    await app.register(mfaRoutes(ctx));
+    await app.register(ssoLoginRoutes(ctx));
+    await app.register(ssoSignalRoutes(ctx));
+    await app.register(providerRoutes(ctx));
+    await app.register(tenantRoutes(ctx));
+  };
+}
+
 /** Composition root of the auth service. Opens nothing by itself; `start` loads keys and begins the relay. */
 export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   const { config, clock, orm } = deps;
@@ -77,19 +90,9 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     }),
   };
 
-  const routes: FastifyPluginAsync = async (app) => {
-    await app.register(sessionRoutes(ctx));
-    await app.register(accountRoutes(ctx));
-    await app.register(mfaRoutes(ctx));
-    await app.register(ssoLoginRoutes(ctx));
-    await app.register(ssoSignalRoutes(ctx));
-    await app.register(providerRoutes(ctx));
-    await app.register(tenantRoutes(ctx));
-  };
-
   return {
     name: 'auth',
-    routes,
+    routes: apiRoutes(ctx),
     rootRoutes: jwksRoutes(keys),
     addGrpc: (server) => addAuthRpc(server, { orm, keys, internalAuth: deps.internalAuth }),
     readiness: {

@@ -20,6 +20,22 @@ export type CalendarServiceDeps = ServiceDeps<CalendarConfig> & {
   userDirectory?: UserDirectory;
 };
 
+/** What the calendar service's routes call while answering. */
+export interface CalendarApi {
+  calendars: CalendarService;
+  items: ItemService;
+  sharing: SharingService;
+}
+
+/** The calendar service's API routes, written after the mount (module.ts documents them with `api` never used). */
+export function apiRoutes(api: CalendarApi): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(calendarRoutes(api.calendars));
+    await app.register(itemRoutes(api.items));
+    await app.register(sharingRoutes(api.sharing));
+  };
+}
+
 /** Composition root of the calendar service: shared calendars, their items and per-user sharing. */
 export function buildService(deps: CalendarServiceDeps): ServiceInstance {
   const logger = deps.logger.child({ svc: 'calendar' });
@@ -38,15 +54,9 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
   const items = new ItemService(ctx);
   const sharing = new SharingService(ctx);
 
-  const routes: FastifyPluginAsync = async (app) => {
-    await app.register(calendarRoutes(calendars));
-    await app.register(itemRoutes(items));
-    await app.register(sharingRoutes(sharing));
-  };
-
   return {
     name: 'calendar',
-    routes,
+    routes: apiRoutes({ calendars, items, sharing }),
     readiness: {
       database: () => databaseReady(deps.orm),
     },

@@ -1,5 +1,5 @@
 import { defineServiceModule } from '@routinely/runtime';
-import { buildService } from './app.js';
+import { apiRoutes, buildService } from './app.js';
 import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
@@ -11,4 +11,5 @@ export const calendarModule = defineServiceModule({
   // User look-ups for sharing.
   dependsOn: ['auth'],
   build: buildService,
+  routes: apiRoutes,
 });

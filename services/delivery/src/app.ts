@@ -48,6 +48,38 @@ export interface DeliveryService extends ServiceInstance {
   };
 }
 
+/** What the delivery service's routes call while answering. */
+export type DeliveryApi = DeliveryContext & {
+  /** A dead letter was requeued: the delivery worker looks at once. */
+  onRequeued: () => void;
+};
+
+/** The delivery service's API routes, written after the mount (module.ts documents them with `api` never used). */
+export function apiRoutes(api: DeliveryApi): FastifyPluginAsync {
+  // Shared by both mounts: one write per caller address, not one per mount.
+  const knownContacts = new Set<string>();
+  return async (app) => {
+    documentWebhookEvents(app);
+    // Reminder emails go to the address in the caller's token when no auth event has told us one.
+    app.addHook('preHandler', async (request) => {
+      const p = request.principal;
+      if (!p?.email) return;
+      const key = `${p.tenantId}/${p.userId}/${p.email}`;
+      if (knownContacts.has(key)) return;
+      const contact = { tenantId: p.tenantId, userId: p.userId, email: p.email };
+      await rememberContact(Sql.pool(api.orm), contact, api.clock.now(), { ifMissing: true });
+      // Only saves a write per request; forgetting is harmless, so the set is simply bounded.
+      if (knownContacts.size >= 10_000) knownContacts.clear();
+      knownContacts.add(key);
+    });
+    await app.register(webhookRoutes(api));
+    await app.register(webhookEventTypeRoutes());
+    await app.register(webhookAttemptRoutes(api));
+    await app.register(reminderRoutes(api));
+    await app.register(notificationRoutes(api));
+  };
+}
+
 export function buildService(deps: DeliveryDeps): DeliveryService {
   const { config, logger, clock, orm } = deps;
   const box = new SecretBox(config.ENCRYPTION_KEY);
@@ -102,33 +134,10 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     sender,
     maxEndpointsPerUser: config.WEBHOOK_MAX_ENDPOINTS_PER_USER,
   };
-  const knownContacts = new Set<string>();
-
-  const routes: FastifyPluginAsync = async (app) => {
-    documentWebhookEvents(app);
-    // Reminder emails go to the address in the caller's token when no auth event has told us one.
-    app.addHook('preHandler', async (request) => {
-      const p = request.principal;
-      if (!p?.email) return;
-      const key = `${p.tenantId}/${p.userId}/${p.email}`;
-      if (knownContacts.has(key)) return;
-      await rememberContact(Sql.pool(orm), { tenantId: p.tenantId, userId: p.userId, email: p.email }, clock.now(), {
-        ifMissing: true,
-      });
-      // Only saves a write per request; forgetting is harmless, so the set is simply bounded.
-      if (knownContacts.size >= 10_000) knownContacts.clear();
-      knownContacts.add(key);
-    });
-    await app.register(webhookRoutes(ctx));
-    await app.register(webhookEventTypeRoutes());
-    await app.register(webhookAttemptRoutes(ctx));
-    await app.register(reminderRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }));
-    await app.register(notificationRoutes(ctx));
-  };
 
   return {
     name: 'delivery',
-    routes,
+    routes: apiRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }),
     addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),

@@ -27,6 +27,15 @@ export interface IntegrationService extends ServiceInstance {
   relay: OutboxRelay;
 }
 
+/** The integration service's API routes, written after the mount (module.ts documents them with `ctx` never used). */
+export function apiRoutes(ctx: IntegrationContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(integrationRoutes(ctx));
+    await app.register(oauthCallbackRoutes(ctx));
+    await app.register(pushNotificationRoutes(ctx));
+  };
+}
+
 /** Composition root of the integration service: provider connections, their sync and push channels. */
 export function buildService(deps: IntegrationServiceDeps): IntegrationService {
   const { config, clock, orm } = deps;
@@ -53,15 +62,9 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     wakeSync: () => syncWorker.wake(),
   };
 
-  const routes: FastifyPluginAsync = async (app) => {
-    await app.register(integrationRoutes(ctx));
-    await app.register(oauthCallbackRoutes(ctx));
-    await app.register(pushNotificationRoutes(ctx));
-  };
-
   return {
     name: 'integration',
-    routes,
+    routes: apiRoutes(ctx),
     relay,
     addGrpc: (server) =>
       addIntegrationRpc(server, deps.internalAuth, { orm, clock, workers: [syncWorker, channelWorker] }),

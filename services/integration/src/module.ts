@@ -1,5 +1,5 @@
 import { defineServiceModule } from '@routinely/runtime';
-import { buildService } from './app.js';
+import { apiRoutes, buildService } from './app.js';
 import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
@@ -9,4 +9,5 @@ export const integrationModule = defineServiceModule({
   dbConfig,
   configSchema,
   build: buildService,
+  routes: apiRoutes,
 });

@@ -4,6 +4,7 @@ import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
 import { expandWorkingTime } from '@routinely/scheduling';
+import type { FastifyPluginAsync } from 'fastify';
 import { GrpcTaskGateway } from './adapters/task-client.js';
 import { TaskImportQuotas } from './adapters/task-import-quota.js';
 import type { SchedulerConfig } from './config.js';
@@ -42,6 +43,30 @@ export type SchedulerServiceDeps = ServiceDeps<SchedulerConfig> & {
   /** Test hooks of the run engine (a process dying between batches). */
   runHooks?: RunEngineHooks;
 };
+
+/** What the scheduler service's routes call while answering. */
+export interface SchedulerApi {
+  settings: SettingsService;
+  usage: UsageService;
+  providers: ProviderRegistry;
+  adminQuotas: AdminQuotaService;
+  tenant: TenantSettingsService;
+  runs: RunService;
+  overrides: OverrideService;
+  reflow: ReflowService;
+  capture: CaptureService;
+}
+
+/** The scheduler service's API routes, written after the mount (module.ts documents them with `api` never used). */
+export function apiRoutes(api: SchedulerApi): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(settingsRoutes(api.settings));
+    await app.register(usageRoutes(api.usage, api.providers));
+    await app.register(adminRoutes(api.adminQuotas, api.tenant));
+    await app.register(scheduleRoutes(api.runs, api.overrides, api.reflow));
+    await app.register(captureRoutes(api.capture));
+  };
+}
 
 /** Composition root of the scheduler service: settings, tenant policy, providers, usage ledger and quotas. */
 export function buildService(deps: SchedulerServiceDeps) {
@@ -142,13 +167,7 @@ export function buildService(deps: SchedulerServiceDeps) {
 
   return {
     name: 'scheduler',
-    routes: async (app) => {
-      await app.register(settingsRoutes(settings));
-      await app.register(usageRoutes(usage, providers));
-      await app.register(adminRoutes(adminQuotas, tenant));
-      await app.register(scheduleRoutes(runs, overrides, reflow));
-      await app.register(captureRoutes(capture));
-    },
+    routes: apiRoutes({ settings, usage, providers, adminQuotas, tenant, runs, overrides, reflow, capture }),
     addGrpc: (server) => {
       addSchedulerRpc(server, deps.internalAuth, {
         settings,

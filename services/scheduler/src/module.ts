@@ -1,5 +1,5 @@
 import { defineServiceModule } from '@routinely/runtime';
-import { buildService } from './app.js';
+import { apiRoutes, buildService } from './app.js';
 import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
@@ -11,4 +11,5 @@ export const schedulerModule = defineServiceModule({
   // Runs, overrides and the quota routes call the task service, which never calls back (ADR 056).
   dependsOn: ['task'],
   build: buildService,
+  routes: apiRoutes,
 });

@@ -2,6 +2,7 @@ import { databaseReady } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
+import type { FastifyPluginAsync } from 'fastify';
 import { DashboardPeers } from './adapters/dashboard-peers.js';
 import type { TaskConfig } from './config.js';
 import { AnswerCache } from './domain/answer-cache.js';
@@ -35,6 +36,35 @@ export type TaskServiceDeps = ServiceDeps<TaskConfig> & {
   /** Test hooks of the import worker (e.g. to stop an instance mid-job). */
   importWorkerHooks?: ImportWorkerHooks;
 };
+
+/** What the task service's routes call while answering. */
+export interface TaskApi {
+  tasks: TaskService;
+  trees: TaskTreeAnswers;
+  routines: Routines;
+  capture: Capture;
+  dependencies: DependencyService;
+  importer: Importer;
+  jobs: ImportJobs;
+  calendar: CalendarService;
+  feeds: CalendarFeeds;
+  dashboard: DashboardSummaryReader;
+  health: AdminHealth;
+}
+
+/** The task service's API routes, written after the mount (module.ts documents them with `api` never used). */
+export function apiRoutes(api: TaskApi): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(taskRoutes(api));
+    await app.register(routineRoutes(api.routines));
+    await app.register(dependencyRoutes(api.dependencies));
+    await app.register(importRoutes(api.importer, api.jobs));
+    await app.register(routineTaskRoutes(api.tasks, api.routines));
+    await app.register(calendarRoutes(api.calendar));
+    await app.register(feedRoutes(api.feeds));
+    await app.register(dashboardRoutes(api.dashboard, api.health));
+  };
+}
 
 /** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
 export function buildService(deps: TaskServiceDeps): ServiceInstance {
@@ -73,16 +103,19 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
 
   return {
     name: 'task',
-    routes: async (app) => {
-      await app.register(taskRoutes({ tasks, trees, routines, capture }));
-      await app.register(routineRoutes(routines));
-      await app.register(dependencyRoutes(dependencies));
-      await app.register(importRoutes(importer, jobs));
-      await app.register(routineTaskRoutes(tasks, routines));
-      await app.register(calendarRoutes(calendar));
-      await app.register(feedRoutes(feeds));
-      await app.register(dashboardRoutes(dashboard, health));
-    },
+    routes: apiRoutes({
+      tasks,
+      trees,
+      routines,
+      capture,
+      dependencies,
+      importer,
+      jobs,
+      calendar,
+      feeds,
+      dashboard,
+      health,
+    }),
     addGrpc: (server) => {
       addTaskRpc(server, deps.internalAuth, tasks, calendar);
       addImportQuotaRpc(server, deps.internalAuth, deps.orm, importQuota);

@@ -1,5 +1,5 @@
 import { defineServiceModule } from '@routinely/runtime';
-import { buildService } from './app.js';
+import { apiRoutes, buildService } from './app.js';
 import { configSchema } from './config.js';
 import { dbConfig } from './db/config.js';
 
@@ -12,4 +12,5 @@ export const taskModule = defineServiceModule({
   // scheduler calls this service and never the other way (its figures come as events, ADR 056).
   dependsOn: ['delivery', 'integration'],
   build: buildService,
+  routes: apiRoutes,
 });
