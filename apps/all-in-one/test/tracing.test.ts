@@ -68,10 +68,9 @@ describe('one trace across HTTP, gRPC and events', () => {
     expect(share.status).toBe(201);
 
     const spans = () => exporter.getFinishedSpans();
-    const request = await waitFor(
-      () => spans().find((s) => s.name === 'POST /api/v1/calendars/:calendar_id/share'),
-      { what: 'the request span' },
-    );
+    const request = await waitFor(() => spans().find((s) => s.name === 'POST /api/v1/calendars/:calendar_id/share'), {
+      what: 'the request span',
+    });
     expect(traceOf(request)).toBe(callerTrace);
     expect(request.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
     expect(request.attributes['http.response.status_code']).toBe(201);
@@ -130,10 +129,9 @@ describe('one trace across HTTP, gRPC and events', () => {
     exporter.reset();
     expect((await call(target.running.url, 'GET', '/readyz')).status).toBe(200);
     expect((await call(target.running.url, 'GET', '/api/v1/openapi.json')).status).toBe(200);
-    const span = await waitFor(
-      () => exporter.getFinishedSpans().find((s) => s.name === 'GET /api/v1/openapi.json'),
-      { what: 'the request span' },
-    );
+    const span = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === 'GET /api/v1/openapi.json'), {
+      what: 'the request span',
+    });
     expect(span.parentSpanContext).toBeUndefined();
     expect(traceOf(span)).toMatch(/^[0-9a-f]{32}$/);
     expect(exporter.getFinishedSpans().filter((s) => s.name.includes('/readyz'))).toEqual([]);
