@@ -18,7 +18,6 @@ export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
     scripts: {
       build: 'tsc -p tsconfig.build.json',
       typecheck: 'tsc --noEmit',
-      lint: 'biome check .',
     },
     dependencies: deps,
     devDependencies: devDeps,

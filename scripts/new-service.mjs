@@ -210,7 +210,12 @@ export function writeService(name, root = '.') {
   writePackage(
     dir,
     `@routinely/${name}`,
-    { ...workspace(['db', 'events', 'platform', 'runtime']), fastify: '5.12.8', 'fastify-type-provider-zod': '6.1.0', zod: '4.6.7' },
+    {
+      ...workspace(['db', 'events', 'platform', 'runtime']),
+      fastify: '5.12.8',
+      'fastify-type-provider-zod': '6.1.0',
+      zod: '4.6.7',
+    },
     workspace(['testkit']),
     root,
   );

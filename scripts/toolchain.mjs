@@ -6,20 +6,13 @@
 //                    driven by deploy/envoy/envoy.yaml (needs DATABASE_URL, NATS_URL, REDIS_URL and the secrets)
 //   test             build, typecheck, lint, then every test tier in turn (unit, integration, e2e, faults)
 //   test:<tier>      build and run one tier (vitest's arguments may follow)
+//   lint             Biome over the repository, then the packages' own lint tasks (the API document's redocly)
 //   run <task...>    any turbo task (build, typecheck, lint, generate)
 //   bench [name]     run a benchmark harness from bench/ (default: ratios)
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,6 +84,14 @@ function turbo(env, args) {
   });
 }
 
+/**
+ * Biome over the whole repository in one process: its type-aware rules (noFloatingPromises) build the module
+ * graph once, where one run per package built it once per package (about 10 s against 68 s for the tree).
+ */
+function biome(env, args = []) {
+  run(join(binDir, 'pnpm'), ['exec', 'biome', 'check', ...args, '.'], { env });
+}
+
 /** The test tiers of the root vitest configuration, in the order `npm test` runs them. */
 const TIERS = ['unit', 'integration', 'e2e', 'faults'];
 
@@ -129,6 +130,9 @@ ensureDependencies(env);
 
 if (command === 'run') {
   turbo(env, ['run', ...rest]);
+} else if (command === 'lint') {
+  biome(env);
+  turbo(env, ['run', 'lint']);
 } else if (command === 'test' || command.startsWith('test:')) {
   // `test` runs every tier in turn; `test:<tier>` one of them, with vitest's own arguments after it.
   const tiers = command === 'test' ? TIERS : [command.slice('test:'.length)];
@@ -139,6 +143,7 @@ if (command === 'run') {
   // Types and lint first: a change that does not type-check or lint fails the test command too. A single
   // tier only builds (the e2e and fault tiers start the services from their build output).
   turbo(env, command === 'test' ? ['run', 'build', 'typecheck', 'lint'] : ['run', 'build']);
+  if (command === 'test') biome(env);
   const started = Date.now();
   // Every tier runs even when an earlier one failed, so one red run shows everything that is red.
   const passed = tiers.map((tier) => runTier(env, tier, rest)).every(Boolean);
