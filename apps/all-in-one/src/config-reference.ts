@@ -47,7 +47,9 @@ function showDefault(value: unknown): string {
   if (value === undefined) return 'unset';
   if (value === '' || (Array.isArray(value) && value.length === 0)) return 'empty';
   if (typeof value === 'object' && value !== null && Object.keys(value).length === 0) return 'empty';
-  return `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
+  // A list is written as the variable takes it: comma-separated.
+  const shown = typeof value === 'string' ? value : Array.isArray(value) ? value.join(',') : JSON.stringify(value);
+  return `\`${shown}\``;
 }
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -20,6 +20,17 @@ export const envBool = (fallback: boolean) =>
 export const envPositiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /**
+ * A schedule of `length` waits in milliseconds, comma-separated (`5000,30000,...`), `fallback` when unset: the
+ * retry schedules a deployment keeps at their documented defaults and a test shortens to milliseconds.
+ */
+export const envMillisList = (fallback: readonly number[]) =>
+  z
+    .string()
+    .default(fallback.join(','))
+    .transform((v) => v.split(',').map((part) => Number(part.trim())))
+    .pipe(z.array(z.number().int().positive()).length(fallback.length, `must list ${fallback.length} waits in ms`));
+
+/**
  * Development-only key (32 zero bytes) so the all-in-one starts with nothing set; `refuseDevKeyInProduction`
  * makes a production deployment that forgets ENCRYPTION_KEY fail at start instead of sealing under a public key.
  */

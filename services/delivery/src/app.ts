@@ -108,6 +108,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     perUser: config.WEBHOOK_MAX_IN_FLIGHT_PER_USER,
     circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
     sendTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryWaitsMs: config.WEBHOOK_RETRY_WAITS_MS,
     onSettled: () => deliveryWorker.wake(),
   });
   // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).

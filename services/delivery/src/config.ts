@@ -1,5 +1,12 @@
-import { encryptionKeySchema, envBool, platformConfigSchema, refuseDevKeyInProduction } from '@routinely/platform';
+import {
+  encryptionKeySchema,
+  envBool,
+  envMillisList,
+  platformConfigSchema,
+  refuseDevKeyInProduction,
+} from '@routinely/platform';
 import { z } from 'zod';
+import { RETRY_WAITS_MS } from './domain/retry-policy.js';
 
 export const configSchema = platformConfigSchema
   .extend({
@@ -8,6 +15,9 @@ export const configSchema = platformConfigSchema
       'development and tests only: allow `http` and private or loopback webhook targets',
     ),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('budget of one webhook try'),
+    WEBHOOK_RETRY_WAITS_MS: envMillisList(RETRY_WAITS_MS).describe(
+      "waits before a webhook's retries 1 to 8, in ms, comma-separated (the spec's 5 s, 30 s, 5 min, 1 h, 6 h, 12 h, 24 h, 24 h by default; tests shorten them)",
+    ),
     WEBHOOK_MAX_ENDPOINTS_PER_USER: z.coerce
       .number()
       .int()

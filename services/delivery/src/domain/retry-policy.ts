@@ -18,12 +18,17 @@ export const MAX_MAX_ATTEMPTS = RETRY_WAITS_MS.length;
 
 /**
  * Wait before the next try after `triesMade` tries failed retryably, or null when the retry budget is
- * spent (the delivery goes to the dead-letter queue).
+ * spent (the delivery goes to the dead-letter queue). `waitsMs` is the deployment's schedule
+ * (WEBHOOK_RETRY_WAITS_MS, the spec's by default).
  */
-export function nextRetryDelayMs(triesMade: number, maxAttempts: number): number | null {
+export function nextRetryDelayMs(
+  triesMade: number,
+  maxAttempts: number,
+  waitsMs: readonly number[] = RETRY_WAITS_MS,
+): number | null {
   const retriesUsed = triesMade - 1;
   if (retriesUsed >= Math.min(maxAttempts, MAX_MAX_ATTEMPTS)) return null;
-  return RETRY_WAITS_MS[retriesUsed] ?? null;
+  return waitsMs[retriesUsed] ?? null;
 }
 
 export type Outcome = 'sent' | 'retry' | 'dead' | 'redirect';

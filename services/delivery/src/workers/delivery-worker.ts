@@ -38,6 +38,8 @@ export interface DeliveryWorkerOptions {
   circuit: CircuitPolicy;
   /** WEBHOOK_TIMEOUT_MS: a queued send starts only while its lease outlasts it. */
   sendTimeoutMs: number;
+  /** WEBHOOK_RETRY_WAITS_MS: the wait before each retry of a failed try. */
+  retryWaitsMs: readonly number[];
   /** Called when a started delivery is recorded: a place in its lane (and at its endpoint) is free again. */
   onSettled?: () => void;
 }

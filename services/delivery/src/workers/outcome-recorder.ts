@@ -20,7 +20,15 @@ type DeliveryStatus = 'sent' | 'failed' | 'dead';
 export class OutcomeRecorder {
   private readonly sent: SentRecorder;
 
-  constructor(private readonly o: { orm: Orm; clock: Clock; logger: Logger; circuit: CircuitPolicy }) {
+  constructor(
+    private readonly o: {
+      orm: Orm;
+      clock: Clock;
+      logger: Logger;
+      circuit: CircuitPolicy;
+      retryWaitsMs: readonly number[];
+    },
+  ) {
     this.sent = new SentRecorder(o.orm);
   }
 
@@ -34,7 +42,8 @@ export class OutcomeRecorder {
   ): Promise<void> {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
-    const delay = result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts);
+    const delay =
+      result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts, this.o.retryWaitsMs);
     const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
     if (result.ok && delivery.channel === 'webhook') {
       countAttempt(delivery.channel, 'sent');
