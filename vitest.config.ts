@@ -28,6 +28,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // A worker runs its files one after another on the modules it has already loaded instead of importing every
+    // service again for each file: the integration tier's import time fell from 507 s to 13 s (summed over
+    // workers) and its wall time from about 5 min to 2 min. Tests own their state (a fresh database, stream
+    // namespace and key space per harness), so nothing depends on a fresh module registry.
+    isolate: false,
     exclude: ['**/node_modules/**', '**/dist/**'],
     // The JSON report of each tier feeds the one-line total that `npm test` prints at the end.
     reporters: ['default', 'json'],
@@ -58,6 +63,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test-e2e/test/**/*.e2e.test.ts'],
+          isolate: true,
           globalSetup: [INFRASTRUCTURE, here('./test-e2e/src/distributed-setup.ts')],
           setupFiles: [FAST_CHECK_SEED],
           testTimeout: 60_000,
