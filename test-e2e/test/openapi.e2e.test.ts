@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openApiJson } from '@routinely/platform';
+import { openApiJson, serviceForPath } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAllInOne, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
@@ -64,6 +64,16 @@ describe('the OpenAPI document', () => {
     expect(docs.status).toBe(200);
     expect(docs.url).toMatch(/\/api\/v1\/docs\/?$/);
     expect(await docs.text()).toContain('<title>Routinely API</title>');
+  });
+
+  // The route table (Envoy's routes and the all-in-one's mounts) on the same instance: one all-in-one per file.
+  it('assigns every path each service registers to that service in the route table (Envoy and the all-in-one cannot drift)', () => {
+    const byService = local.running.app.routesByService;
+    expect(Object.keys(byService).length).toBe(local.running.services.length);
+    for (const [service, paths] of Object.entries(byService)) {
+      expect(paths.length, service).toBeGreaterThan(0);
+      for (const path of paths) expect(serviceForPath(path), `${service} ${path}`).toBe(service);
+    }
   });
 
   it('documents every route the services register, with an operationId and its error answers', () => {
