@@ -13,6 +13,16 @@ export interface DeliveryPolicy {
 }
 
 /** What a transport needs to know of a consumer. `subjects` may end in a `>` wildcard. */
+/**
+ * The policy of consumers that only write rows (copies, inbox, notices): a failure is a database hiccup worth a
+ * few quick retries before the message is dead-lettered.
+ */
+export const ROW_WRITER_POLICY: DeliveryPolicy = {
+  ackWaitMs: 30_000,
+  maxDeliver: 8,
+  backoffMs: [500, 2_000, 10_000, 30_000, 60_000],
+};
+
 export interface TransportConsumer {
   durable: string;
   subjects: readonly string[];

@@ -1,14 +1,18 @@
 import { Sql } from '@routinely/db';
-import { authEvents, defineConsumer, integrationEvents, schedulerEvents, taskEvents } from '@routinely/events';
+import {
+  authEvents,
+  defineConsumer,
+  integrationEvents,
+  ROW_WRITER_POLICY,
+  schedulerEvents,
+  taskEvents,
+} from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { rememberContact } from '../db/contacts-sql.js';
 import { writeConflictNotification } from '../domain/conflict-notices.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
 import { writeSoftBreachNotification } from '../domain/quota-notices.js';
 import { applyTaskEvent, applyTaskEvents } from '../domain/reminders.js';
-
-/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
-const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
 
 /**
  * The delivery service's consumers: task events maintain reminders; auth user events keep the email address
@@ -22,7 +26,7 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
     reminders: defineConsumer({
       durable: 'delivery.reminders',
       events: taskEvents,
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         // NOTIFY (sent on commit) is the cross-process wake-up; this timer covers a listener that is down.
         if (await applyTaskEvent(em, event, clock)) setTimeout(options.onReminderChanged, 25);
@@ -35,7 +39,7 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
     contacts: defineConsumer({
       durable: 'delivery.contacts',
       events: [authEvents.userRegistered, authEvents.userUpdated],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         const { user } = event.data;
         await rememberContact(
@@ -48,7 +52,7 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
     integrationAlerts: defineConsumer({
       durable: 'delivery.integration-alerts',
       events: [integrationEvents.integrationFailed],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         if (!event.data.reauth_required) return;
         await notifyReauthRequired(em, event.id, event.data.integration, clock.now());
@@ -57,13 +61,13 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
     quotaNotices: defineConsumer({
       durable: 'delivery.quota-notices',
       events: [schedulerEvents.quotaSoftBreached],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: (em, event) => writeSoftBreachNotification(em, event, clock.now()),
     }),
     conflictNotices: defineConsumer({
       durable: 'delivery.schedule-conflicts',
       events: [schedulerEvents.scheduleConflicted],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: (em, event) => writeConflictNotification(em, event, clock.now()),
     }),
   };

@@ -1,12 +1,9 @@
-import { defineConsumer, taskCalendarEvents } from '@routinely/events';
+import { defineConsumer, ROW_WRITER_POLICY, taskCalendarEvents } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { recordAcknowledgement } from '../db/calendar-acknowledgements-sql.js';
 
 /** Reports are read by requests waiting seconds at most; an hour is far beyond any of them. */
 const KEEP_MS = 3_600_000;
-
-/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
-const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
 
 /**
  * The integration service's one consumer: the task service's reports that it applied our calendar events to
@@ -18,7 +15,7 @@ export function integrationConsumers(options: { clock: Clock }) {
     calendarAcknowledgements: defineConsumer({
       durable: 'integration.calendar-acknowledgements',
       events: [taskCalendarEvents.externalEventApplied],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         const now = options.clock.now();
         await recordAcknowledgement(em, event.data.source_event_id, now, new Date(now.getTime() - KEEP_MS));

@@ -1,13 +1,18 @@
 import { type EntityManager, Sql } from '@routinely/db';
-import { authEvents, defineConsumer, seriesEvents, taskCalendarEvents, taskImportEvents } from '@routinely/events';
+import {
+  authEvents,
+  defineConsumer,
+  ROW_WRITER_POLICY,
+  seriesEvents,
+  taskCalendarEvents,
+  taskImportEvents,
+} from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertConflictCheck } from '../db/conflicts-sql.js';
 import { upsertKnownUser } from '../db/settings-sql.js';
 import type { RunService } from '../domain/runs/runs.js';
 import { canonicalTimeZone } from '../domain/settings-model.js';
-
-const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
 
 /**
  * Remembers a user as auth describes them (the newest event wins): the admin quota list pages these users,
@@ -44,7 +49,7 @@ export function schedulerConsumers(options: {
     conflicts: defineConsumer({
       durable: 'scheduler.schedule-conflicts',
       events: [taskCalendarEvents.externalEventApplied],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         const { change, applied, event: external } = event.data;
         // Only a change the task service's copy now holds: a late, older copy moves nothing.
@@ -71,7 +76,7 @@ export function schedulerConsumers(options: {
     importRuns: defineConsumer({
       durable: 'scheduler.import-runs',
       events: [taskImportEvents.scheduleRequested],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         if (!event.user_id) return;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
@@ -82,7 +87,7 @@ export function schedulerConsumers(options: {
     routineRuns: defineConsumer({
       durable: 'scheduler.routine-runs',
       events: [seriesEvents.occurrencesGenerated],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         if (!event.user_id) return;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
@@ -94,7 +99,7 @@ export function schedulerConsumers(options: {
     users: defineConsumer({
       durable: 'scheduler.users',
       events: [authEvents.userRegistered, authEvents.userUpdated],
-      policy: rowWriterPolicy,
+      policy: ROW_WRITER_POLICY,
       handle: async (em, event) => rememberUser(em, event.data.user, options.clock.now()),
     }),
   };

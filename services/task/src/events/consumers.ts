@@ -5,6 +5,7 @@ import {
   enqueue,
   integrationEvents,
   makeEvent,
+  ROW_WRITER_POLICY,
   schedulerEvents,
   taskCalendarEvents,
 } from '@routinely/events';
@@ -22,9 +23,6 @@ import { CONFIGURED, rememberProviderStatus, rememberSpendDay } from '../db/sche
 
 type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
 
-/** Row writes only: a failure is a database hiccup worth a few quick retries before it is dead-lettered. */
-const rowWriterPolicy = { ackWaitMs: 30_000, maxDeliver: 8, backoffMs: [500, 2_000, 10_000, 30_000, 60_000] };
-
 /** The owner an event speaks for comes from its envelope (the producer's verified write), never from data. */
 function ownerOfEnvelope(event: { tenant_id: string; user_id: string | null }): Owner | null {
   return event.user_id ? { tenantId: event.tenant_id, userId: event.user_id } : null;
@@ -39,7 +37,7 @@ export const taskConsumers = {
   externalEvents: defineConsumer({
     durable: 'task.external-events',
     events: [integrationEvents.eventUpserted, integrationEvents.eventDeleted, integrationEvents.integrationRevoked],
-    policy: rowWriterPolicy,
+    policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner) return;
@@ -77,7 +75,7 @@ export const taskConsumers = {
   timezones: defineConsumer({
     durable: 'task.user-timezones',
     events: [authEvents.userRegistered, authEvents.userUpdated],
-    policy: rowWriterPolicy,
+    policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
       const { user } = event.data;
       // A cleared timezone means UTC again; a name this runtime does not know keeps the last good one.
@@ -89,7 +87,7 @@ export const taskConsumers = {
   settingsTimezones: defineConsumer({
     durable: 'task.settings-timezones',
     events: [schedulerEvents.settingsTimezoneChanged],
-    policy: rowWriterPolicy,
+    policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner || !isValidTimeZone(event.data.timezone)) return;
@@ -107,7 +105,7 @@ export const taskConsumers = {
       schedulerEvents.modelRegistryConfigured,
       schedulerEvents.modelCallFinished,
     ],
-    policy: rowWriterPolicy,
+    policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
       const sql = Sql.within(em);
       switch (event.type) {
