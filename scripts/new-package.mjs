@@ -1,7 +1,7 @@
 // Writes the boilerplate of a workspace package (package.json scripts, tsconfigs). Its tests need no config of
 // their own: the root vitest.config.ts finds them by their tier suffix (*.unit.test.ts, *.test.ts).
 // Usage: node scripts/new-package.mjs <dir> <name> '<deps json>' '<devDeps json>'
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +17,6 @@ export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
     exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
     scripts: {
       build: 'tsc -p tsconfig.build.json',
-      typecheck: 'tsc --noEmit',
     },
     dependencies: deps,
     devDependencies: devDeps,
@@ -31,6 +30,19 @@ export function writePackage(dir, name, deps = {}, devDeps = {}, root = '.') {
     join(dir, 'tsconfig.build.json'),
     `${JSON.stringify({ extends: `${rel}/tsconfig.base.json`, compilerOptions: { outDir: 'dist', rootDir: 'src', composite: true, tsBuildInfoFile: 'dist/tsconfig.build.tsbuildinfo' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
   );
+  referenceFromTestTypecheck(root, join(relative(root, dir), 'tsconfig.build.json'));
+}
+
+/** The root typecheck of the tests reads the new package's declarations through a project reference. */
+function referenceFromTestTypecheck(root, buildConfig) {
+  const file = join(root, 'tsconfig.tests.json');
+  if (!existsSync(file)) return;
+  const config = JSON.parse(readFileSync(file, 'utf8'));
+  const path = `./${buildConfig}`;
+  if (config.references.some((ref) => ref.path === path)) return;
+  config.references.push({ path });
+  config.references.sort((a, b) => a.path.localeCompare(b.path));
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
