@@ -9,17 +9,20 @@ export interface HttpFigure extends Row {
   db_cpu_us_per_request?: number | null;
 }
 
+/** One burst of the webhook row and the bare loop measured right after it. */
 export interface WebhookPair {
   figure: WebhookFigure;
   bare: BareLoopFigure;
-  first_burst?: { figure: WebhookFigure; bare: BareLoopFigure };
 }
 
 export interface BuildFigures {
   label: string;
   /** Per row key, one figure per round. */
   rows: Record<string, HttpFigure[]>;
-  webhooks?: WebhookPair;
+  /** The first burst of the fresh process, printed apart. */
+  firstBurst?: WebhookPair;
+  /** One burst per round after the first. */
+  webhooks?: WebhookPair[];
 }
 
 const median = (values: (number | null | undefined)[]): number | null => {
@@ -56,19 +59,36 @@ function summarize(figures: HttpFigure[] | undefined): Summary | null {
   };
 }
 
-function webhookCells(pair: WebhookPair | undefined) {
-  if (!pair) return { rate: 'skipped', cpu: 'skipped', lag: 'skipped' };
-  const { figure: f, bare } = pair;
-  const valid =
-    f.valid && f.duplicates === 0
-      ? ''
-      : ` (INVALID: ${f.armed_before_due} armed, ${f.arrivals} arrivals, ${f.unique_event_ids} ids)`;
+interface WebhookSummary {
+  perS: number | null;
+  share: number | null;
+  bare: number | null;
+  cpuUs: number | null;
+  lag: string;
+  invalid: string;
+}
+
+/** Medians over the bursts: deliveries/s, its share of the bare loop measured right after each, CPU, lags. */
+function summarizeBursts(pairs: WebhookPair[] | undefined): WebhookSummary | null {
+  if (!pairs?.length) return null;
+  const invalid = pairs.filter(({ figure: f }) => !f.valid || f.duplicates > 0).length;
+  const lag = (pick: (f: WebhookFigure) => number) => n(median(pairs.map((p) => pick(p.figure))));
   return {
-    rate: `${n(f.deliveries_per_s)}/s (${(f.deliveries_per_s / bare.deliveries_per_s).toFixed(3)} of bare ${n(bare.deliveries_per_s)}/s)${valid}`,
-    cpu: `${n(f.server_cpu_us_per_delivery)} µs`,
-    lag: `first ${f.first_lag_ms} ms, p50 ${f.p50_lag_ms} ms, p99 ${f.p99_lag_ms} ms`,
+    perS: median(pairs.map((p) => p.figure.deliveries_per_s)),
+    share: median(
+      pairs.map((p) => (p.bare.deliveries_per_s ? p.figure.deliveries_per_s / p.bare.deliveries_per_s : null)),
+    ),
+    bare: median(pairs.map((p) => p.bare.deliveries_per_s)),
+    cpuUs: median(pairs.map((p) => p.figure.server_cpu_us_per_delivery)),
+    lag: `first ${lag((f) => f.first_lag_ms)} ms, p50 ${lag((f) => f.p50_lag_ms)} ms, p99 ${lag((f) => f.p99_lag_ms)} ms`,
+    invalid: invalid ? ` (INVALID: ${invalid} of ${pairs.length} bursts not each event once)` : '',
   };
 }
+
+const webhookLine = (label: string, s: WebhookSummary | null) =>
+  s
+    ? `| ${label} | ${n(s.perS)}/s (${n(s.share, 3)} of the bare loop's ${n(s.bare)}/s)${s.invalid} | ${n(s.cpuUs)} µs | ${s.lag} |`
+    : `| ${label} | skipped | skipped | skipped |`;
 
 export function ratiosReport({
   header,
@@ -126,23 +146,23 @@ export function ratiosReport({
   }
   if (figures.some((b) => b.webhooks)) {
     const count = Number(process.env.WEBHOOK_COUNT ?? 1000).toLocaleString('en');
+    const bursts = figures[0]?.webhooks?.length ?? 0;
     lines.push(
       '',
-      `| ${count} reminder webhooks due at one instant (second burst) | deliveries/s | server CPU per delivery | lag after the due instant |`,
+      `| ${count} reminder webhooks due at one instant (median of ${bursts} burst(s) after the first) | ` +
+        'deliveries/s | server CPU per delivery | lag after the due instant |',
       '|---|---|---|---|',
+      ...figures.map((b) => webhookLine(b.label, summarizeBursts(b.webhooks))),
+      ...figures.map((b) =>
+        webhookLine(`${b.label}: first burst of the fresh process`, summarizeBursts(b.firstBurst && [b.firstBurst])),
+      ),
     );
-    for (const b of figures) {
-      const c = webhookCells(b.webhooks);
-      lines.push(`| ${b.label} | ${c.rate} | ${c.cpu} | ${c.lag} |`);
-    }
-    for (const b of figures) {
-      const c = webhookCells(b.webhooks?.first_burst);
-      lines.push(`first burst of the fresh process, ${b.label}: ${c.rate}, ${c.cpu}, ${c.lag}`);
-    }
     if (compare) {
-      const [a, z] = [figures[0]?.webhooks?.figure, figures.at(-1)?.webhooks?.figure];
+      const [a, z] = [summarizeBursts(figures[0]?.webhooks), summarizeBursts(figures.at(-1)?.webhooks)];
       lines.push(
-        `${lastLabel} vs ${firstLabel}: deliveries/s ${change(a?.deliveries_per_s ?? null, z?.deliveries_per_s ?? null)}, CPU per delivery ${change(a?.server_cpu_us_per_delivery ?? null, z?.server_cpu_us_per_delivery ?? null)}`,
+        '',
+        `${lastLabel} vs ${firstLabel}: deliveries/s ${change(a?.perS ?? null, z?.perS ?? null)}, share of the bare ` +
+          `loop ${change(a?.share ?? null, z?.share ?? null)}, CPU per delivery ${change(a?.cpuUs ?? null, z?.cpuUs ?? null)}`,
       );
     }
   }

@@ -23,6 +23,8 @@ export interface WebhookFigure {
   title: string;
   armed_before_due: number;
   armed_ahead_ms: number;
+  /** Requests per second (a create and a patch per reminder) the seeding reached: the next burst's estimate. */
+  seed_requests_per_s: number;
   arrivals: number;
   unique_event_ids: number;
   duplicates: number;
@@ -136,10 +138,12 @@ export async function measureReminderWebhooks({
   };
   const create = (i: number) => ({ title: `ratios reminder ${i}`, duration_min: 5, reminder_channels: ['webhook'] });
   // The slot is manual scheduling (a patch); the reminder is due one minute (the offset) before it.
+  const seedStarted = performance.now();
   await pool([...Array(count).keys()], 20, async (i) => {
     const task = await api<{ id: string }>('POST', '/service/tasks', { ...create(i), reminder_offset_min: 1 });
     await api('PATCH', `/service/tasks/${task.id}`, slot);
   });
+  const seededMs = performance.now() - seedStarted;
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   let armed = 0;
@@ -176,6 +180,7 @@ export async function measureReminderWebhooks({
     title: `${count.toLocaleString('en')} reminder webhooks due at one instant`,
     armed_before_due: armed,
     armed_ahead_ms: armedAheadMs,
+    seed_requests_per_s: Math.round((2 * count * 1000) / seededMs),
     arrivals: at.length,
     unique_event_ids: unique,
     duplicates: at.length - unique,
