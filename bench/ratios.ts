@@ -37,7 +37,6 @@ interface Build {
   token?: string;
   api?: Api;
   paths?: { task: string; tree: string; tree500: string };
-  createsPerS?: number;
   dbCpu?: { sample: () => Promise<number>; close: () => Promise<unknown> };
 }
 
@@ -115,9 +114,7 @@ async function seed(build: Build, only: Set<string> | undefined) {
     return top.id;
   };
   console.error(`${build.label}: seeding a tree of 101 tasks ...`);
-  const started = performance.now();
   const tree101 = await tree(101, 10);
-  build.createsPerS = (101 * 1000) / (performance.now() - started);
   const one = await create('ratios single');
   const tree500 = !only || only.has('tree500') ? await tree(500, 20) : '';
   Object.assign(build, {
@@ -143,11 +140,9 @@ async function webhookBurst(build: Build, receiver: webhooks.Receiver, which: st
       receiver,
       appPid: build.child?.pid,
       count,
-      createsPerS: build.createsPerS ?? 100,
       dbCpuMs: build.dbCpu?.sample,
     });
     console.log(JSON.stringify(figure));
-    build.createsPerS = figure.seed_requests_per_s; // the due instant of its next burst leaves less idle time
     const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
     console.log(JSON.stringify(bare));
     return { figure, bare };

@@ -23,8 +23,6 @@ export interface WebhookFigure {
   title: string;
   armed_before_due: number;
   armed_ahead_ms: number;
-  /** Requests per second (a create and a patch per reminder) the seeding reached: the next burst's estimate. */
-  seed_requests_per_s: number;
   arrivals: number;
   unique_event_ids: number;
   duplicates: number;
@@ -110,7 +108,6 @@ export async function measureReminderWebhooks({
   receiver,
   appPid,
   count,
-  createsPerS,
   dbCpuMs,
 }: {
   api: Api;
@@ -118,7 +115,6 @@ export async function measureReminderWebhooks({
   receiver: Receiver;
   appPid: number | undefined;
   count: number;
-  createsPerS: number;
   dbCpuMs?: (() => Promise<number>) | undefined;
 }): Promise<WebhookFigure> {
   await receiver.reset();
@@ -127,23 +123,22 @@ export async function measureReminderWebhooks({
   if (endpoints.length === 0) {
     await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
   }
-  // T leaves room for the creates (at the rate the tree seeding showed, with margin) and for the events to
-  // reach the delivery service; a reminder armed after T would fire at once and spoil the figure (INVALID).
-  const seedMs = ((2 * count) / Math.max(createsPerS, 1)) * 1000; // a create and a patch per task
-  const dueAt = Math.ceil((Date.now() + Math.max(8_000, 2 * seedMs + 5_000)) / 1000) * 1000;
+  const create = (i: number) => ({ title: `ratios reminder ${i}`, duration_min: 5, reminder_channels: ['webhook'] });
+  const createStarted = performance.now();
+  const tasks = await pool([...Array(count).keys()], 20, (i) =>
+    api<{ id: string }>('POST', '/service/tasks', { ...create(i), reminder_offset_min: 1 }),
+  );
+  // T leaves room for the patches (twice as long as the creates took) and for the events to reach the delivery
+  // service; a reminder armed after T would fire at once and spoil the figure (INVALID).
+  const createMs = performance.now() - createStarted;
+  const dueAt = Math.ceil((Date.now() + Math.max(8_000, 2 * createMs + 5_000)) / 1000) * 1000;
   const slotStart = new Date(dueAt + 60_000);
   const slot = {
     chosen_slot_start: slotStart.toISOString(),
     chosen_slot_end: new Date(slotStart.getTime() + 300_000).toISOString(),
   };
-  const create = (i: number) => ({ title: `ratios reminder ${i}`, duration_min: 5, reminder_channels: ['webhook'] });
   // The slot is manual scheduling (a patch); the reminder is due one minute (the offset) before it.
-  const seedStarted = performance.now();
-  await pool([...Array(count).keys()], 20, async (i) => {
-    const task = await api<{ id: string }>('POST', '/service/tasks', { ...create(i), reminder_offset_min: 1 });
-    await api('PATCH', `/service/tasks/${task.id}`, slot);
-  });
-  const seededMs = performance.now() - seedStarted;
+  await pool(tasks, 20, (task) => api('PATCH', `/service/tasks/${task.id}`, slot));
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   let armed = 0;
@@ -180,7 +175,6 @@ export async function measureReminderWebhooks({
     title: `${count.toLocaleString('en')} reminder webhooks due at one instant`,
     armed_before_due: armed,
     armed_ahead_ms: armedAheadMs,
-    seed_requests_per_s: Math.round((2 * count * 1000) / seededMs),
     arrivals: at.length,
     unique_event_ids: unique,
     duplicates: at.length - unique,
