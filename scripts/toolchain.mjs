@@ -170,8 +170,9 @@ if (command === 'run') {
   process.exit(passed && totals.failed === 0 ? 0 : 1);
 } else if (command === 'bench') {
   turbo(env, ['run', 'build']);
-  // `npm run bench -- ratios` and `-- ratios.mjs` name the same harness; with no name, the ratios run.
-  const harness = (rest[0] ?? 'ratios').replace(/(\.mjs)?$/, '.mjs');
+  // `npm run bench -- ratios` and `-- ratios.ts` name the same harness; with no name, the ratios run. The
+  // harnesses are TypeScript run by the pinned Node itself (type stripping: erasable syntax only).
+  const harness = (rest[0] ?? 'ratios').replace(/(\.ts)?$/, '.ts');
   run(join(binDir, 'node'), [join(root, 'bench', harness), ...rest.slice(1)], { env });
 } else if (command === 'start' || command === 'start:distributed') {
   const [pkg, entry] =

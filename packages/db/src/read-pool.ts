@@ -26,10 +26,11 @@ function ormTypes(): pg.CustomTypesConfig {
 }
 
 /**
- * Hot reads bypass knex: one `pg` pool per ORM (same URL, same search_path, same type parsing), opened on
- * first use and closed with the ORM. A read through it is a named prepared statement: PostgreSQL parses and
- * analyses it once per connection, later calls send only its name and parameters (each still planned for
- * its parameters, see below).
+ * Hot reads bypass knex (ADR 080): one `pg` pool per ORM (same URL, same search_path, same type parsing),
+ * opened on first use and closed with the ORM. Knex and the ORM's pool around the same statements cost the task
+ * read about 20 % more server CPU per request. Statements go as plain text with their parameters: named
+ * prepared statements saved nothing measurable on top (perf log, 2026-11-27) and would tie the pool to
+ * session pooling and to plan-cache settings.
  */
 const pools = new WeakMap<ReadPoolOwner, pg.Pool>();
 
@@ -39,9 +40,7 @@ export function readPoolOf(orm: ReadPoolOwner): pg.Pool {
     const schema = String(orm.config.get('schema'));
     pool = new pg.Pool({
       connectionString: String(orm.config.get('clientUrl')),
-      // Custom plans only: after five executions PostgreSQL may otherwise keep one generic plan for any
-      // parameters, and for the task by id that plan walked an owner index instead of the primary key.
-      options: `-c search_path="${schema}" -c plan_cache_mode=force_custom_plan`,
+      options: `-c search_path="${schema}"`,
       types: ormTypes(),
       max: orm.config.get('pool')?.max ?? 10,
       idleTimeoutMillis: 30_000,

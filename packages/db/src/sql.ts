@@ -14,7 +14,7 @@ type Runner = Pick<Knex, 'raw'>;
 export class Sql {
   private constructor(
     private readonly runner: Runner,
-    /** Set outside transactions: where `rows` with a statement name runs (read-pool.ts, opened on first use). */
+    /** Set outside transactions: where `rows` runs a named hot read (read-pool.ts, opened on first use). */
     private readonly readPool?: () => pg.Pool,
   ) {}
 
@@ -50,23 +50,24 @@ export class Sql {
   }
 
   /**
-   * `prepared` names a hot read: outside a transaction it runs as that named prepared statement on the read
-   * pool (`pg` directly, no knex), inside one it runs like any other statement. One name, one text: the
-   * statement must not contain a literal `?` (placeholders become `$n`).
+   * `hotRead` names a hot read: outside a transaction it runs on the read pool (`pg` directly, no knex; ADR
+   * 080), inside one, or on an `Sql` without a read pool (the plain way), like any other statement. The name
+   * is what `onReadPoolQuery` reports; the statement goes as plain text with its parameters (not prepared),
+   * so it must not contain a literal `?` (placeholders become `$n`).
    */
-  async rows<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T[]> {
-    if (prepared && this.readPool) {
+  async rows<T>(query: string, params: readonly unknown[] = [], hotRead?: string): Promise<T[]> {
+    if (hotRead && this.readPool) {
       const pool = this.readPool();
-      reportReadPoolQuery(pool, query, prepared);
-      const result = await pool.query({ name: prepared, text: toPositional(query), values: [...params] });
+      reportReadPoolQuery(pool, query, hotRead);
+      const result = await pool.query({ text: toPositional(query), values: [...params] });
       return result.rows as T[];
     }
     const result = (await this.runner.raw(query, params as never)) as unknown as { rows: T[] };
     return result.rows;
   }
 
-  async first<T>(query: string, params: readonly unknown[] = [], prepared?: string): Promise<T | undefined> {
-    return (await this.rows<T>(query, params, prepared))[0];
+  async first<T>(query: string, params: readonly unknown[] = [], hotRead?: string): Promise<T | undefined> {
+    return (await this.rows<T>(query, params, hotRead))[0];
   }
 
   /**

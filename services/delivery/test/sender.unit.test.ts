@@ -1,5 +1,6 @@
 import { WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostOnce, postWithDispatch, postWithRequest } from '../src/domain/post-once.js';
 import type { TargetPolicy } from '../src/domain/target-guard.js';
 import { newWebhookSecret } from '../src/domain/webhook-secret.js';
 import { WebhookSender } from '../src/domain/webhook-sender.js';
@@ -25,10 +26,8 @@ const policy: TargetPolicy = {
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start({ secrets: () => [secret] });
-  sender = new WebhookSender(policy, 2_000);
 });
 afterAll(async () => {
-  await sender?.close();
   await receiver?.close();
 });
 
@@ -44,7 +43,20 @@ const send = (url: string) =>
     timestamp: Math.floor(Date.now() / 1000),
   });
 
-describe('webhook sender: connection pinning and redirects', () => {
+// Both ways of posting (post-once.ts) keep every rule: the one the sender uses and the plain one.
+const posts: [string, PostOnce][] = [
+  ['dispatch handler', postWithDispatch],
+  ['undici.request', postWithRequest],
+];
+
+describe.each(posts)('webhook sender (%s): connection pinning and redirects', (_name, post) => {
+  beforeAll(() => {
+    sender = new WebhookSender(policy, 2_000, post);
+  });
+  afterAll(async () => {
+    await sender?.close();
+  });
+
   it('connects to the address the guard checked (a name only our resolver knows)', async () => {
     const port = new URL(receiver.url).port;
     const result = await send(`http://receiver.test:${port}/pinned`);
@@ -104,5 +116,12 @@ describe('webhook sender: connection pinning and redirects', () => {
     kill.abort(new Error('worker killed'));
     await expect(abandoned).rejects.toThrow('worker killed');
     receiver.setResponder(() => ({ status: 200 }));
+  });
+
+  it('fails an answer slower than the timeout as a timeout, to be retried', async () => {
+    receiver.setResponder(() => ({ status: 200, delayMs: 2_500 }));
+    const slow = await send(`${receiver.url}/slow`);
+    receiver.setResponder(() => ({ status: 200 }));
+    expect(slow).toMatchObject({ outcome: 'retry', statusCode: null, error: 'timeout' });
   });
 });

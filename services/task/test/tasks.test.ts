@@ -161,7 +161,7 @@ describe('tree', () => {
       if (/\btasks\b/.test(q.sql)) queries.push(q.sql);
     };
     knex.on('query', listener);
-    // Hot reads run as prepared statements on the read pool, which reports them the same way.
+    // Hot reads run on the read pool, which reports them the same way.
     const stopReadPool = onReadPoolQuery(h.orm, listener);
     const count = async (id: string) => {
       queries.length = 0;

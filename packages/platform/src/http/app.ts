@@ -28,7 +28,7 @@ import type { IpRateLimiter } from './rate-limit.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { refuseUndeclaredQuery, registerBodyParsing } from './request-shape.js';
 import { registerSecurityHeaders } from './security-headers.js';
-import { responseSerializerCompiler } from './serializer.js';
+import { compiledResponseSerializer } from './serializer.js';
 import { refuseUnsafeText } from './unsafe-text.js';
 import { validationErrors, zodValidatorCompiler } from './validation.js';
 
@@ -155,7 +155,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   const csrf = new CookieCsrfGuard(options.allowedOrigins ?? []);
   registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(responseSerializerCompiler);
+  app.setSerializerCompiler(compiledResponseSerializer);
   app.decorateRequest('principal', null);
   app.decorateRequest('tenantId', null);
   await registerCors(app, options.allowedOrigins ?? []);

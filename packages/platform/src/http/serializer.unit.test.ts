@@ -1,7 +1,7 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileZodSerializer, responseSerializerCompiler } from './serializer.js';
+import { compiledResponseSerializer, compileZodSerializer } from './serializer.js';
 
 const route = { method: 'GET', url: '/x', httpStatus: '200' } as const;
 const viaZod = (schema: z.ZodType, data: unknown) => zodSerializerCompiler({ schema, ...route })(data);
@@ -69,6 +69,9 @@ describe('compiled response serializer', () => {
     expect(compileZodSerializer(page)?.(wholePage)).toBe(viaZod(page, wholePage));
     const list = z.array(item);
     expect(compileZodSerializer(list)?.(rows)).toBe(viaZod(list, rows));
+    // A schema named for the OpenAPI document (an id in zod's registry) is compiled like any other.
+    const named = item.meta({ id: 'SerializerTestItem' });
+    expect(compileZodSerializer(named)?.(rows[0])).toBe(viaZod(named, rows[0]));
   });
 
   it('keeps zod for schemas whose answer zod rewrites or that JSON schema cannot say', () => {
@@ -97,13 +100,13 @@ describe('compiled response serializer', () => {
 
   it('falls back to zod in the fastify compiler, which still refuses data that breaks the schema', () => {
     const schema = z.object({ at: z.date() });
-    const serialize = responseSerializerCompiler({ schema, ...route });
+    const serialize = compiledResponseSerializer({ schema, ...route });
     expect(serialize({ at: new Date(0) })).toBe('{"at":"1970-01-01T00:00:00.000Z"}');
     expect(() => serialize({ at: 'not a date' })).toThrow();
   });
 
   it('refuses an answer missing a required key, as zod does', () => {
-    const serialize = responseSerializerCompiler({ schema: item, ...route });
+    const serialize = compiledResponseSerializer({ schema: item, ...route });
     const { title: _title, ...withoutTitle } = sample();
     expect(() => serialize(withoutTitle)).toThrow();
     expect(() => viaZod(item, withoutTitle)).toThrow();

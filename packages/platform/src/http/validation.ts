@@ -1,7 +1,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { ZodType } from 'zod';
 import { type FieldError, MAX_PROBLEM_ERRORS } from '../errors.js';
-import { unknownFields } from './unknown-fields.js';
+import { shapeKeysAt, unknownFields } from './unknown-fields.js';
 
 /** What a 422 calls each request part in `loc` (the contract's `query.<name>`, not fastify's `querystring`). */
 const LOC_OF_PART: Record<string, string> = {
@@ -46,27 +46,6 @@ export function didYouMean(name: string, known: readonly string[]): string {
   const candidate = closest(name, known as string[]);
   const allowed = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3));
   return distance(name, candidate) <= allowed ? `; did you mean ${candidate}?` : '';
-}
-
-/** The schema's field names at `path` (for a `.strict()` object's own issue, which does not carry them). */
-function shapeKeysAt(schema: unknown, path: PropertyKey[]): string[] {
-  let node = schema as { _zod?: { def: Record<string, unknown> } } | undefined;
-  const step = (s: typeof node) => {
-    let current = s;
-    for (let i = 0; i < 8 && current?._zod; i++) {
-      const def = current._zod.def as { type: string; innerType?: typeof s; in?: typeof s };
-      if (def.type === 'object') return current;
-      current = def.innerType ?? def.in;
-    }
-    return current;
-  };
-  for (const key of path) {
-    const object = step(node);
-    const shape = (object?._zod?.def as { shape?: Record<string, typeof node> } | undefined)?.shape;
-    node = shape?.[String(key)];
-  }
-  const shape = (step(node)?._zod?.def as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : [];
 }
 
 /**

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { postOnce } from './post-once.js';
+import { postWithDispatch } from './post-once.js';
 
 /**
  * Posts one request to a throwaway loopback server, so that a process's first webhook does not pay for what
@@ -21,7 +21,7 @@ export async function warmUpHttpClient(): Promise<void> {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
-    await postOnce(agent, new URL(`http://127.0.0.1:${port}/`), {
+    await postWithDispatch(agent, new URL(`http://127.0.0.1:${port}/`), {
       headers: { 'content-type': 'application/json' },
       body: '{}',
       timeoutMs: 5_000,

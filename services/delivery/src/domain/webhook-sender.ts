@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Agent } from 'undici';
 import { canonicalJson } from './canonical-json.js';
-import { postOnce } from './post-once.js';
+import { type PostOnce, postWithDispatch } from './post-once.js';
 import { classifyStatus, type Outcome } from './retry-policy.js';
 import { signatureHeader } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
@@ -72,6 +72,8 @@ export class WebhookSender {
   constructor(
     private readonly policy: TargetPolicy,
     private readonly timeoutMs: number,
+    /** How each request goes out (post-once.ts): the dispatch handler unless told otherwise. */
+    private readonly postOnce: PostOnce = postWithDispatch,
   ) {
     this.agent = new Agent({
       connect: { lookup: checkedLookup(policy) as never, timeout: timeoutMs },
@@ -108,7 +110,7 @@ export class WebhookSender {
         });
       }
       try {
-        const response = await postOnce(
+        const response = await this.postOnce(
           this.agent,
           url,
           { headers, body, timeoutMs: this.timeoutMs, previewBytes: PREVIEW_BYTES },

@@ -54,7 +54,7 @@ export const rootCreateOwner = ({ row }: RootCreate) => `${row.tenant_id}/${row.
 
 /**
  * Writes root tasks of one owner and their events in one statement; returns each one's sort order, in input
- * order. Outside a transaction it is a named prepared statement on the pool of plain `pg` connections and
+ * order. Outside a transaction it runs on the read pool of plain `pg` connections (read-pool.ts) and
  * commits on its own.
  */
 export async function insertRootTasksWithEvents(sql: Sql, creates: readonly RootCreate[]): Promise<number[]> {

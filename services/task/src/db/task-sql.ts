@@ -103,7 +103,7 @@ const TASK_BY_ID = `select ${COLUMNS} from tasks where id = ? and tenant_id = ? 
 
 export async function findTask(sql: Sql, owner: Owner, id: string, lock = false): Promise<TaskRow | undefined> {
   const params = [id, owner.tenantId, owner.userId];
-  // The plain read is the hottest statement of the service: a named prepared statement outside transactions.
+  // The plain read is the hottest statement of the service: a hot read on the read pool outside transactions.
   const row = lock
     ? await sql.first<TaskRow>(`${TASK_BY_ID} for update`, params)
     : await sql.first<TaskRow>(TASK_BY_ID, params, 'task_by_id');

@@ -1,13 +1,9 @@
-// SCALE=1 for ratios.mjs: the same ratios with 100k tasks and 1M deliveries in the tables.
+// SCALE=1 for ratios.ts: the same ratios with 100k tasks and 1M deliveries in the tables.
 // Seeds other owners' rows straight into the all-in-one's schemas once its migrations ran, then ANALYZEs,
 // so the bench user's reads and writes find their rows among many. The shapes follow the plan tests
 // (services/task/test/query-plans.test.ts, services/delivery/test/query-plans.test.ts), with one difference:
 // nothing seeded is due, so the workers have nothing of it to send while the rows are measured.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-
-const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
-const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
+import pg from 'pg';
 
 const OWNERS = 1_000;
 const TASKS = 100_000;
@@ -15,7 +11,7 @@ const DELIVERIES = 1_000_000;
 const REMINDERS = 100_000;
 
 /** Inserts the rows; returns the counts found afterwards and the seconds it took. */
-export async function seedAtScale(databaseUrl) {
+export async function seedAtScale(databaseUrl: string): Promise<Record<string, unknown>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const started = performance.now();
@@ -74,7 +70,7 @@ export async function seedAtScale(databaseUrl) {
       [OWNERS, REMINDERS],
     );
     await client.query('analyze');
-    const count = async (table) => Number((await client.query(`select count(*) as n from ${table}`)).rows[0].n);
+    const count = async (table: string) => Number((await client.query(`select count(*) as n from ${table}`)).rows[0].n);
     return {
       title: 'seeded at scale',
       tasks: await count('task.tasks'),

@@ -1,20 +1,54 @@
-// The webhook row of ratios.mjs: 1,000 reminders of one user, all due at the same instant T, fired
+// The webhook row of ratios.ts: 1,000 reminders of one user, all due at the same instant T, fired
 // by the all-in-one to one webhook endpoint, against the floor of a bare undici loop posting bodies of the same
 // size to the same receiver with the same concurrency the delivery worker allows one endpoint. Not a test.
-import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cpuMsOf } from './proc-cpu.mjs';
+import type { ChildProcess } from 'node:child_process';
+import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { type Api, type Json, pool } from './lib.ts';
+import { cpuMsOf, freePort, startChild } from './processes.ts';
 
-const serviceRequire = createRequire(new URL('../services/delivery/package.json', import.meta.url));
-const { Agent, request } = await import(pathToFileURL(serviceRequire.resolve('undici')).href);
-const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
-const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export interface Receiver {
+  child: ChildProcess;
+  url: string;
+  reset(): Promise<unknown>;
+  count(): Promise<number>;
+  arrivals(): Promise<{ at_ms: number[]; event_ids: string[]; sizes: number[]; connections: number }>;
+}
+
+export interface WebhookFigure {
+  title: string;
+  armed_before_due: number;
+  armed_ahead_ms: number;
+  arrivals: number;
+  unique_event_ids: number;
+  duplicates: number;
+  deliveries_per_s: number;
+  first_lag_ms: number;
+  p50_lag_ms: number;
+  p99_lag_ms: number;
+  last_lag_ms: number;
+  body_bytes: number;
+  connections: number;
+  server_cpu_us_per_delivery: number | null;
+  receiver_cpu_us_per_delivery: number | null;
+  db_cpu_us_per_delivery?: number | null;
+  valid: boolean;
+}
+
+export interface BareLoopFigure {
+  title: string;
+  concurrency: number;
+  arrivals: number;
+  deliveries_per_s: number;
+  wall_ms: number;
+}
 
 /** The sends one endpoint gets in flight at once: the lane, the endpoint's and the user's caps (ADR 043). */
-export function webhookConcurrency(env) {
+export function webhookConcurrency(env: NodeJS.ProcessEnv): number {
   return Math.min(
     Number(env.DELIVERY_CONCURRENCY ?? 64),
     Number(env.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT ?? 2),
@@ -22,17 +56,18 @@ export function webhookConcurrency(env) {
   );
 }
 
-/** Starts the receiver as its own process (see webhook-receiver.mjs); `startChild` is ratios.mjs's. */
-export async function startReceiver({ startChild, freePort }) {
+/** Starts the receiver as its own process (see webhook-receiver.ts). */
+export async function startReceiver(): Promise<Receiver> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = await startChild(
     'webhook receiver',
-    [fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url)), String(port)],
+    [fileURLToPath(new URL('./webhook-receiver.ts', import.meta.url)), String(port)],
     process.env,
     `${url}/count`,
   );
-  const call = async (method, path) => (await fetch(`${url}${path}`, { method })).json();
+  const call = async (method: string, path: string) =>
+    (await (await fetch(`${url}${path}`, { method })).json()) as Json;
   return {
     child,
     url,
@@ -43,7 +78,7 @@ export async function startReceiver({ startChild, freePort }) {
 }
 
 /** Waits until `count` arrivals (or `timeoutMs` without a new one) and returns them. */
-export async function collect(receiver, count, timeoutMs) {
+export async function collect(receiver: Receiver, count: number, timeoutMs: number) {
   let seen = -1;
   let lastChange = Date.now();
   for (;;) {
@@ -57,47 +92,64 @@ export async function collect(receiver, count, timeoutMs) {
   return receiver.arrivals();
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 /** Deliveries per second from the first to the last arrival. */
-export const ratePerS = (at) => (at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000) / (at.at(-1) - at[0])));
+export const ratePerS = (at: number[]) =>
+  at.length < 2 ? 0 : Math.round(((at.length - 1) * 1000) / ((at.at(-1) as number) - (at[0] as number)));
 
 /**
  * The all-in-one's figure: an endpoint on the receiver, `count` tasks whose reminders are due at one instant T
  * (seeded first, armed in the delivery service before T, checked in its table), then the arrivals after T.
  */
-export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, count, createsPerS, dbCpuMs }) {
+export async function measureReminderWebhooks({
+  api,
+  dbUrl,
+  receiver,
+  appPid,
+  count,
+  dbCpuMs,
+}: {
+  api: Api;
+  dbUrl: string;
+  receiver: Receiver;
+  appPid: number | undefined;
+  count: number;
+  dbCpuMs?: (() => Promise<number>) | undefined;
+}): Promise<WebhookFigure> {
   await receiver.reset();
   // One endpoint for every burst of a run (a second would double each burst's deliveries).
-  const endpoints = await api('GET', '/service/webhooks');
+  const endpoints = await api<unknown[]>('GET', '/service/webhooks');
   if (endpoints.length === 0) {
     await api('POST', '/service/webhooks', { name: 'ratios receiver', url: `${receiver.url}/hooks` });
   }
-  // T leaves room for the creates (at the rate the tree seeding showed, with margin) and for the events to
-  // reach the delivery service; a reminder armed after T would fire at once and spoil the figure (INVALID).
-  const seedMs = ((2 * count) / Math.max(createsPerS, 1)) * 1000; // a create and a patch per task
-  const dueAt = Math.ceil((Date.now() + Math.max(8_000, 2 * seedMs + 5_000)) / 1000) * 1000;
+  const create = (i: number) => ({ title: `ratios reminder ${i}`, duration_min: 5, reminder_channels: ['webhook'] });
+  const createStarted = performance.now();
+  const tasks = await pool([...Array(count).keys()], 20, (i) =>
+    api<{ id: string }>('POST', '/service/tasks', { ...create(i), reminder_offset_min: 1 }),
+  );
+  // T leaves room for the patches (three times as long as the creates took: a fresh process's first burst needed
+  // more than two) and for the events to reach the delivery service; a reminder armed after T would fire at once
+  // and spoil the figure (INVALID).
+  const createMs = performance.now() - createStarted;
+  const dueAt = Math.ceil((Date.now() + Math.max(8_000, 3 * createMs + 5_000)) / 1000) * 1000;
   const slotStart = new Date(dueAt + 60_000);
   const slot = {
     chosen_slot_start: slotStart.toISOString(),
     chosen_slot_end: new Date(slotStart.getTime() + 300_000).toISOString(),
   };
-  const create = (i) => ({ title: `ratios reminder ${i}`, duration_min: 5, reminder_channels: ['webhook'] });
-  const { pool } = await import('./lib.mjs');
   // The slot is manual scheduling (a patch); the reminder is due one minute (the offset) before it.
-  await pool([...Array(count).keys()], 20, async (i) => {
-    const task = await api('POST', '/service/tasks', { ...create(i), reminder_offset_min: 1 });
-    await api('PATCH', `/service/tasks/${task.id}`, slot);
-  });
+  await pool(tasks, 20, (task) => api('PATCH', `/service/tasks/${task.id}`, slot));
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   let armed = 0;
   try {
     while (Date.now() < dueAt - 500) {
-      const { rows } = await db.query(
+      const { rows } = await db.query<{ n: number }>(
         `select count(*)::int as n from delivery.reminders where status = 'scheduled' and remind_at = $1`,
         [new Date(dueAt)],
       );
-      armed = rows[0].n;
+      armed = rows[0]?.n ?? 0;
       if (armed >= count) break;
       await sleep(100);
     }
@@ -113,7 +165,7 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, co
   const cpuAfter = cpuMsOf(appPid);
   const receiverAfter = cpuMsOf(receiver.child.pid);
   const dbAfter = dbCpuMs ? await dbCpuMs() : null;
-  const perDelivery = (before, after) =>
+  const perDelivery = (before: number | null, after: number | null) =>
     before === null || after === null || got.at_ms.length === 0
       ? null
       : Math.round(((after - before) * 1000) / got.at_ms.length);
@@ -146,7 +198,19 @@ export async function measureReminderWebhooks({ api, dbUrl, receiver, appPid, co
  * One webhook-shaped POST to the receiver: the body signed with HMAC-SHA256 (`secret`: a string or a KeyObject),
  * the answer read to its end; resolves to its status code.
  */
-export async function postSigned({ url, agent, secret, body, eventId }) {
+export async function postSigned({
+  url,
+  agent,
+  secret,
+  body,
+  eventId,
+}: {
+  url: string;
+  agent: Agent;
+  secret: string | KeyObject;
+  body: string;
+  eventId: string;
+}): Promise<number> {
   const t = Math.floor(Date.now() / 1000);
   const signature = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
   const res = await request(`${url}/hooks`, {
@@ -168,11 +232,21 @@ export async function postSigned({ url, agent, secret, body, eventId }) {
  * The floor: a bare undici loop, `concurrency` requests in flight over keep-alive connections, each a body of
  * `bodyBytes` signed like a webhook (HMAC-SHA256 per request), measured at the receiver like the figure.
  */
-export async function measureBareLoop({ receiver, count, concurrency, bodyBytes }) {
+export async function measureBareLoop({
+  receiver,
+  count,
+  concurrency,
+  bodyBytes,
+}: {
+  receiver: Receiver;
+  count: number;
+  concurrency: number;
+  bodyBytes: number;
+}): Promise<BareLoopFigure> {
   await receiver.reset();
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
   const secret = createSecretKey(Buffer.from('whsec_ratios-floor')); // a KeyObject, as the sender keeps its keys
-  const bodyOf = (eventId) => {
+  const bodyOf = (eventId: string) => {
     const base = JSON.stringify({ event: 'reminder.fired', event_id: eventId, delivery_id: randomUUID() });
     return `${base.slice(0, -1)},"pad":"${'x'.repeat(Math.max(0, bodyBytes - base.length - 9))}"}`;
   };

@@ -1,15 +1,21 @@
 // The SQL floor: raw `pg` queries on a scratch table, pgbench-style (fixed concurrency, each client
 // issuing its next statement as soon as the last one answered), with no ORM, HTTP or JSON in between.
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 
-const testkitRequire = createRequire(new URL('../packages/testkit/package.json', import.meta.url));
-const { default: pg } = await import(pathToFileURL(testkitRequire.resolve('pg')).href);
+export interface Floor {
+  per_s: number;
+  p99_ms: number;
+}
 
 /** Runs `statement(client)` from `concurrency` pooled clients for `seconds`; returns { per_s, p99_ms }. */
-async function loop(pool, seconds, concurrency, statement) {
-  const latencies = [];
+async function loop(
+  pool: pg.Pool,
+  seconds: number,
+  concurrency: number,
+  statement: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<Floor> {
+  const latencies: number[] = [];
   const end = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -36,7 +42,10 @@ async function loop(pool, seconds, concurrency, statement) {
  * Two floors on database `url`: a primary-key read of one row (the floor of GET /tasks/{id}) and a transaction
  * inserting one row and one outbox row (the floor of POST /tasks, which needs at least that).
  */
-export async function sqlFloors(url, { seconds, concurrency }) {
+export async function sqlFloors(
+  url: string,
+  { seconds, concurrency }: { seconds: number; concurrency: number },
+): Promise<{ read: Floor; write: Floor }> {
   const pool = new pg.Pool({ connectionString: url, max: concurrency });
   try {
     await pool.query(

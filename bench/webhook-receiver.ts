@@ -1,15 +1,21 @@
-#!/usr/bin/env node
-// The webhook receiver of ratios.mjs, run as its own process so that neither the all-in-one nor
+// The webhook receiver of ratios.ts, run as its own process so that neither the all-in-one nor
 // the bare undici loop shares its event loop: answers every POST 200 at once and remembers when it arrived
 // (wall clock, sub-millisecond), its X-Service-Event-Id and its body size. Not a test.
 //
-//   node bench/webhook-receiver.mjs <port>
+//   node bench/webhook-receiver.ts <port>
 //   GET /arrivals -> { at_ms: number[], event_ids: string[], sizes: number[], connections }; GET /count -> { count };
 //   DELETE /arrivals forgets them.
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
-let arrivals = { at_ms: [], event_ids: [], sizes: [], connections: 0 };
+interface Arrivals {
+  at_ms: number[];
+  event_ids: string[];
+  sizes: number[];
+  connections: number;
+}
+const none = (): Arrivals => ({ at_ms: [], event_ids: [], sizes: [], connections: 0 });
+let arrivals = none();
 
 const server = createServer((req, res) => {
   if (req.method === 'POST') {
@@ -27,8 +33,7 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  if (req.url === '/arrivals' && req.method === 'DELETE')
-    arrivals = { at_ms: [], event_ids: [], sizes: [], connections: 0 };
+  if (req.url === '/arrivals' && req.method === 'DELETE') arrivals = none();
   // GET /count is what the bench polls while a figure runs: cheap for the receiver.
   const body = JSON.stringify(req.url === '/count' ? { count: arrivals.at_ms.length } : arrivals);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);

@@ -1,10 +1,11 @@
 // The builtin solver against its exact reference and its greedy baselines (ADR 052):
-//   npm run bench -- solver   (SMALL=40 MEDIUM=24 OVERLOAD=10 set the seed counts per band, BANDS=small,mid,medium,
+//   npm run bench -- solver-bench   (SMALL=40 MEDIUM=24 OVERLOAD=10 set the seed counts per band, BANDS=small,mid,medium,
 //   overload,scale,chain the parts run, MEDIUM_FROM=k starts the 20-30 band at its k-th seed, REFERENCE_SECONDS=240 the reference's time limit per instance; its optima are
 //   kept in bench/results/solver-reference-cache.json, RETRY_UNPROVEN=1 retries the ones it could not prove)
-// The harness is TypeScript (bench/solver-bench-run.ts) because it shares the seeded instance generator and the
-// HiGHS reference with packages/scheduling's tests; this launcher runs it under vite-node from that package, so
-// the package's sources are measured as the tests see them. Prints a table; nothing here asserts a timing.
+// The harness, solver-bench-run.ts, shares the seeded instance generator and the HiGHS reference with
+// packages/scheduling's tests (not part of its exports), so it runs under vite-node from that package, which
+// resolves their `.js` specifiers to the sources: the package is measured as its tests see it. Prints a table;
+// nothing here asserts a timing.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
