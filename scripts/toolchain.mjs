@@ -94,12 +94,14 @@ function biome(env, args = []) {
 }
 
 /**
- * The tests' types, every package's in one program (tsconfig.tests.json): the sources were checked by their
- * build, and the project references make the tests read their declarations instead of compiling them again.
- * One program parses the shared declarations (Node, fastify, zod) once instead of once per package.
+ * The tests' types, every package's in one program (tsconfig.tests.json), then the bench harnesses'. The sources
+ * were checked by their build, and the project references make the tests read their declarations instead of
+ * compiling them again; one program parses the shared declarations (Node, fastify, zod) once, not per package.
  */
 function typecheckTests(env) {
   run(join(binDir, 'pnpm'), ['exec', 'tsc', '-p', 'tsconfig.tests.json'], { env });
+  // The bench harnesses run as TypeScript on Node's type stripping, under compiler options of their own.
+  run(join(binDir, 'pnpm'), ['exec', 'tsc', '-p', 'bench/tsconfig.json'], { env });
 }
 
 /** The test tiers of the root vitest configuration, in the order `npm test` runs them. */
