@@ -1,9 +1,8 @@
 import { startTopology } from '@routinely/distributed';
 // Not the testkit's index: it carries vitest's expect, which a global setup cannot load.
-import { testHostEnv } from '@routinely/testkit/host-env';
+import { TEST_RETRY_WAITS_MS, testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase, uniqueName } from '@routinely/testkit/infra';
 import type { TestProject } from 'vitest/node';
-import { E2E_RETRY_WAITS_MS } from './retry-schedule.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     env: {
       ...testHostEnv(db.url, uniqueName('e2e')),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_WAITS_MS: E2E_RETRY_WAITS_MS,
+      WEBHOOK_RETRY_WAITS_MS: TEST_RETRY_WAITS_MS,
       SHUTDOWN_DRAIN_MS: '0',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     },

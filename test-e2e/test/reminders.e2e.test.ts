@@ -1,7 +1,6 @@
-import { defined, WebhookReceiver } from '@routinely/testkit';
+import { defined, TEST_RETRY_WAIT_MS, WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFor, startTarget, type Target } from '../src/harness.js';
-import { E2E_RETRY_WAIT_MS } from '../src/retry-schedule.js';
 import { registerUser } from '../src/users.js';
 
 // The acceptance path of the delivery issue across the real services: the task service's outbox event
@@ -64,7 +63,7 @@ describe('reminders end to end', () => {
     expect(first?.status).toBe(500);
     expect(second?.status).toBe(200);
     expect(second?.headers['x-service-delivery-id']).toBe(first?.headers['x-service-delivery-id']);
-    expect(second.receivedAtMs - first.receivedAtMs).toBeGreaterThanOrEqual(E2E_RETRY_WAIT_MS);
+    expect(second.receivedAtMs - first.receivedAtMs).toBeGreaterThanOrEqual(TEST_RETRY_WAIT_MS);
     const body = first?.json as Record<string, unknown>;
     expect(body).toMatchObject({ event: 'reminder.fired', user_id: user.id, tenant_id: user.tenantId, attempt: 1 });
     expect(body.task).toMatchObject({ id: taskId, title: 'Take the pills' });

@@ -1,3 +1,5 @@
+import { setTimeout } from 'node:timers/promises';
+
 /**
  * The one way a test waits for something that happens in the background (an event consumed, a row written, a
  * job finished): `probe` is asked every `intervalMs` until it returns a value other than `undefined` or `false`,
@@ -21,7 +23,7 @@ export async function waitFor<T>(
       const cause = lastError === undefined ? '' : ` (last error: ${String(lastError)})`;
       throw new Error(`gave up waiting for ${what} after ${timeoutMs} ms${cause}`);
     }
-    await sleep(intervalMs);
+    await setTimeout(intervalMs);
   }
 }
 
@@ -31,5 +33,3 @@ export interface WaitOptions {
   timeoutMs?: number;
   intervalMs?: number;
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,16 @@
 import { Sql } from '@routinely/db';
 import { enqueue, JetStreamTransport, makeEvent, OutboxRelay, taskEvents } from '@routinely/events';
 import { systemClock } from '@routinely/platform';
-import { defined, quietLogger, requireEnv, type TestUser, uniqueName, WebhookReceiver } from '@routinely/testkit';
+import {
+  defined,
+  quietLogger,
+  requireEnv,
+  TEST_RETRY_WAIT_MS,
+  TEST_RETRY_WAITS_MS,
+  type TestUser,
+  uniqueName,
+  WebhookReceiver,
+} from '@routinely/testkit';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
@@ -9,9 +18,6 @@ import { createEndpoint, type Harness, sqlRows, startHarness, taskFor } from './
 // Real time, real JetStream, workers running as in production: task events go through an outbox relay into
 // JetStream, the service's durable consumer builds reminders, its timers fire them.
 const stripe = new Stripe('sk_test_not_used');
-/** The retry schedule shortened to 300 ms a wait, so a retry is seen in well under a second of real time. */
-const RETRY_WAIT_MS = 300;
-const RETRY_WAITS = Array.from({ length: 8 }, () => RETRY_WAIT_MS).join(',');
 const logger = quietLogger();
 let h: Harness;
 let transport: JetStreamTransport;
@@ -24,7 +30,7 @@ beforeAll(async () => {
   h = await startHarness({
     clock: systemClock,
     transport,
-    env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000', WEBHOOK_RETRY_WAITS_MS: RETRY_WAITS },
+    env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000', WEBHOOK_RETRY_WAITS_MS: TEST_RETRY_WAITS_MS },
   });
   relay = new OutboxRelay({ orm: h.orm, transport, logger, pollMs: 100 });
   relay.start();
@@ -85,7 +91,7 @@ describe('end to end: task event -> reminder -> signed webhook + bell', () => {
       (defined(first).json as { attempt: number }).attempt,
       (defined(second).json as { attempt: number }).attempt,
     ]).toEqual([1, 2]);
-    expect(defined(second).receivedAtMs - defined(first).receivedAtMs).toBeGreaterThanOrEqual(RETRY_WAIT_MS);
+    expect(defined(second).receivedAtMs - defined(first).receivedAtMs).toBeGreaterThanOrEqual(TEST_RETRY_WAIT_MS);
     const auth = await h.tokens.auth(user);
     await expect
       .poll(
