@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 
 /** A loopback port nobody listens on right now. */
@@ -38,7 +39,7 @@ export async function startChild(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   child.kill('SIGKILL');
   throw new Error(`${name} was not ready within 60 s`);

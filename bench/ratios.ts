@@ -132,21 +132,28 @@ async function seed(build: Build, only: Set<string> | undefined) {
 async function webhookBurst(build: Build, receiver: webhooks.Receiver, which: string): Promise<WebhookPair> {
   const count = Number(process.env.WEBHOOK_COUNT ?? 1000);
   const concurrency = webhooks.webhookConcurrency(process.env);
-  {
-    console.error(`${build.label}: ${count} reminders due at one instant (${which} burst) ...`);
-    const figure = await webhooks.measureReminderWebhooks({
-      api: build.api as Api,
-      dbUrl: build.db.url,
-      receiver,
-      appPid: build.child?.pid,
-      count,
-      dbCpuMs: build.dbCpu?.sample,
-    });
-    console.log(JSON.stringify(figure));
-    const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
-    console.log(JSON.stringify(bare));
-    return { figure, bare };
-  }
+  console.error(`${build.label}: ${count} reminders due at one instant (${which} burst) ...`);
+  const figure = await webhooks.measureReminderWebhooks({
+    api: build.api as Api,
+    dbUrl: build.db.url,
+    receiver,
+    appPid: build.child?.pid,
+    count,
+    dbCpuMs: build.dbCpu?.sample,
+  });
+  console.log(JSON.stringify(figure));
+  const bare = await webhooks.measureBareLoop({ receiver, count, concurrency, bodyBytes: figure.body_bytes });
+  console.log(JSON.stringify(bare));
+  return { figure, bare };
+}
+
+/**
+ * The order the builds take their turns in `round`: reversed every other round, so a noisy neighbour spreads over
+ * the builds instead of landing on one.
+ */
+function turnOrder(builds: readonly Build[], round: number): number[] {
+  const order = builds.map((_, i) => i);
+  return round % 2 === 1 ? order.reverse() : order;
 }
 
 async function main() {
@@ -214,16 +221,13 @@ async function main() {
     }
     const floors: HttpFigure[] = [];
     const figures: BuildFigures[] = builds.map((b) => ({ label: b.label, rows: {} }));
-    // Each round measures every build once per row, in turns (the order flips each round), so a noisy
-    // neighbour spreads over the builds instead of landing on one.
+    // Each round measures every build once per row, in turns.
     for (let round = 0; round < rounds; round++) {
       floors.push(
         await measureWithCpu('empty fastify route', { url: emptyUrl, mount: '', paths: ['/empty'] }, empty.pid),
       );
       for (const row of ROWS.filter((r) => !only || only.has(r.key))) {
-        const order = builds.map((_, i) => i);
-        if (round % 2 === 1) order.reverse();
-        for (const i of order) {
+        for (const i of turnOrder(builds, round)) {
           const b = builds[i] as Build;
           const options = { ...row.options(b), url: b.url, token: b.token ?? '' };
           const figure = await measureWithCpu(`${row.title} [${b.label}]`, options, b.child?.pid, b);
@@ -238,9 +242,7 @@ async function main() {
       for (const [i, b] of builds.entries())
         (figures[i] as BuildFigures).firstBurst = await webhookBurst(b, receiver, 'first');
       for (let round = 0; round < rounds; round++) {
-        const order = builds.map((_, i) => i);
-        if (round % 2 === 1) order.reverse();
-        for (const i of order) {
+        for (const i of turnOrder(builds, round)) {
           const figure = figures[i] as BuildFigures;
           figure.webhooks = [
             ...(figure.webhooks ?? []),

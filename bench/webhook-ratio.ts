@@ -3,13 +3,12 @@
 // size to the same receiver with the same concurrency the delivery worker allows one endpoint. Not a test.
 import type { ChildProcess } from 'node:child_process';
 import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { type Api, type Json, pool } from './lib.ts';
 import { cpuMsOf, freePort, startChild } from './processes.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Receiver {
   child: ChildProcess;

@@ -12,7 +12,6 @@ export interface DeliveryPolicy {
   backoffMs: readonly number[];
 }
 
-/** What a transport needs to know of a consumer. `subjects` may end in a `>` wildcard. */
 /**
  * The policy of consumers that only write rows (copies, inbox, notices): a failure is a database hiccup worth a
  * few quick retries before the message is dead-lettered.
@@ -23,6 +22,7 @@ export const ROW_WRITER_POLICY: DeliveryPolicy = {
   backoffMs: [500, 2_000, 10_000, 30_000, 60_000],
 };
 
+/** What a transport needs to know of a consumer. `subjects` may end in a `>` wildcard. */
 export interface TransportConsumer {
   durable: string;
   subjects: readonly string[];

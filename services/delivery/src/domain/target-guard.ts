@@ -1,5 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -127,14 +128,12 @@ export async function assertPublicTarget(raw: string, policy: TargetPolicy): Pro
   return url;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
  * A `connect.lookup` for undici's Agent: the socket connects to exactly the address this function checked,
  * so a DNS answer that changes between check and connect (rebinding) cannot reach a private address.
  */
-export function checkedLookup(policy: TargetPolicy) {
-  return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+export function checkedLookup(policy: TargetPolicy): LookupFunction {
+  return (hostname, options, callback) => {
     resolvePublic(hostname, policy).then(
       (addresses) => {
         // resolvePublic never answers an empty list: it throws BlockedTargetError instead.

@@ -76,7 +76,7 @@ export class WebhookSender {
     private readonly postOnce: PostOnce = postWithDispatch,
   ) {
     this.agent = new Agent({
-      connect: { lookup: checkedLookup(policy) as never, timeout: timeoutMs },
+      connect: { lookup: checkedLookup(policy), timeout: timeoutMs },
       keepAliveTimeout: 10_000,
       connections: 64,
     });
