@@ -1,4 +1,12 @@
-import { instantOfWallClock, MINUTES_PER_DAY, parseWallTime, TimeInputError, wallClockOf } from '@routinely/time';
+import {
+  instantOfWallClock,
+  isSupportedDate,
+  MINUTES_PER_DAY,
+  parseWallTime,
+  SUPPORTED_DATES,
+  TimeInputError,
+  wallClockOf,
+} from '@routinely/time';
 import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
 
@@ -115,6 +123,7 @@ export function parseRecurrenceRule(input: string): RecurrenceRule {
     } catch {
       fail(`UNTIL ${untilValue} is not a calendar date`);
     }
+    if (until && !isSupportedDate(until)) fail(`UNTIL must be ${SUPPORTED_DATES}`);
   }
   return { value, frequency: freq, ...(until ? { until } : {}) };
 }

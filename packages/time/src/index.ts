@@ -2,3 +2,4 @@
 export { Temporal } from 'temporal-polyfill';
 export * from './local-time.js';
 export * from './wall-time.js';
+export * from './date-range.js';

@@ -1,7 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
-import { localDateOf, Temporal } from '@routinely/time';
+import { LATEST_DATE, localDateOf, Temporal } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import { findTimezone } from '../../db/calendar-sql.js';
 import {
@@ -204,7 +204,8 @@ export class Routines {
     const series = await findTask(sql, owner, id);
     if (!series || series.series_id !== null || series.parent_task_id !== null) throw notFound('Routine');
     const from = range.from ?? (await this.context(sql, owner)).today.subtract({ days: 30 }).toString();
-    const to = range.to ?? Temporal.PlainDate.from(from).add({ days: 90 }).toString();
+    const ninetyOn = Temporal.PlainDate.from(from).add({ days: 90 });
+    const to = range.to ?? (Temporal.PlainDate.compare(ninetyOn, LATEST_DATE) > 0 ? LATEST_DATE : ninetyOn).toString();
     const span = Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to)).days;
     if (span < 0 || span > MAX_OCCURRENCE_RANGE_DAYS) {
       throw fieldError(['query', 'to'], `must be from..from + ${MAX_OCCURRENCE_RANGE_DAYS} days`);
