@@ -29,7 +29,8 @@ import {
   saveTask,
   subtreeRows,
 } from '../../db/task-sql.js';
-import { emitTaskEvent } from '../events.js';
+import { emitTaskEvent, eventForChange } from '../events.js';
+import { applyStatusAndSlot } from '../scheduling.js';
 import type { RecurrenceInput } from '../task-input.js';
 import type { NewTask, StoredRecurrence, TaskRow } from '../task-model.js';
 import { type TaskPatch, type TaskService, writeWithOutbox } from '../tasks.js';
@@ -133,7 +134,13 @@ export class Routines {
    * occurrences (history never changes); on any other task (an occurrence included) it stays local.
    */
   update(owner: Owner, id: string, patch: TaskPatch, recurrence: RecurrenceInput | null | undefined) {
-    return this.tasks.update(owner, id, patch, {
+    if (recurrence && (patch.chosen_slot_start || patch.chosen_slot_end)) {
+      throw fieldError(['body', 'chosen_slot_start'], "a routine's series is never scheduled: its occurrences are");
+    }
+    // A task made a routine keeps nothing scheduled (its slot, reminder and feed event go with an unscheduled
+    // event): its occurrences are what gets placed.
+    const unscheduled = recurrence ? { ...patch, chosen_slot_start: null, chosen_slot_end: null } : patch;
+    return this.tasks.update(owner, id, unscheduled, {
       afterSave: async (sql, outbox, before, saved) => {
         if (recurrence === undefined && before.recurrence === null) {
           // A step of a routine's template: its copies in future open occurrences follow.
@@ -153,7 +160,9 @@ export class Routines {
         const series = recurrence === undefined ? saved : await saveRecurrence(sql, owner, id, next);
         if (series !== saved) emitTaskEvent(outbox, 'taskUpdated', series, context.now);
         if (!before.recurrence) {
-          if (next) await this.fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
+          if (!next) return series;
+          await this.unscheduleSteps(sql, outbox, owner, id, context.now);
+          await this.fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
           return series;
         }
         await this.carryEdit(sql, outbox, before, series, context);
@@ -433,6 +442,16 @@ export class Routines {
     }
     // The new steps have no slots yet: the occurrence's block is placed again with them.
     this.requestPlacement(outbox, series, replaced, context.now);
+  }
+
+  /** The steps of a task made a routine lose their slots as the task did (the template is never scheduled). */
+  private async unscheduleSteps(sql: Sql, outbox: EventEnvelope[], owner: Owner, seriesId: string, now: Date) {
+    for (const row of await subtreeRows(sql, owner, seriesId)) {
+      if (row.id === seriesId || row.chosen_slot_start === null) continue;
+      const cleared = applyStatusAndSlot(row, { chosen_slot_start: null, chosen_slot_end: null }, now);
+      const saved = await saveTask(sql, { ...cleared, updated_at: now });
+      emitTaskEvent(outbox, eventForChange(row, saved), saved, now);
+    }
   }
 
   /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */
