@@ -21,13 +21,14 @@ import {
 } from '../../db/series-sql.js';
 import {
   bumpVersions,
-  deleteTask,
+  deleteTasks,
   findTask,
   insertTasks,
   lockOwnerTree,
   nextSortOrder,
   saveTask,
   subtreeRows,
+  subtreesRows,
 } from '../../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from '../events.js';
 import { applyStatusAndSlot } from '../scheduling.js';
@@ -186,11 +187,16 @@ export class Routines {
     });
   }
 
-  /** Deletes a task; a series takes its future open occurrences with it and leaves its history. */
+  /**
+   * Deletes a task; a series takes its future open occurrences with it and leaves its history. The task's row
+   * lock is what every fill of a series holds (a recurrence PATCH's, the worker's): a DELETE waits for a fill in
+   * progress and then sees the task as it left it, so a task that just became a series goes as one, with
+   * everything the fill wrote.
+   */
   async remove(owner: Owner, id: string): Promise<void> {
     await writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
-      const task = await findTask(sql, owner, id);
+      const task = await findTask(sql, owner, id, true);
       if (!task) throw notFound('Task');
       if (task.recurrence) {
         const context = await this.context(sql, owner);
@@ -267,6 +273,7 @@ export class Routines {
   }
 
   private async refill(sql: Sql, outbox: EventEnvelope[], due: SeriesFill) {
+    // Read under the series' row lock (claimDueSeries): a series deleted or changed before the claim is seen so.
     const series = await findTask(sql, due, due.seriesId);
     if (!series?.recurrence) return deleteSeriesFill(sql, due.seriesId);
     const context = await this.context(sql, due);
@@ -282,7 +289,9 @@ export class Routines {
 
   /**
    * Writes the occurrences of every rule date in `[from, today + horizon]` that has none yet, records how far the
-   * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later.
+   * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later. Callers
+   * hold the series' row lock and pass the row read under it (creation, a PATCH, the worker's claim), so a
+   * DELETE of the series waits for the fill and then takes what it wrote.
    */
   private async fill(
     sql: Sql,
@@ -454,18 +463,19 @@ export class Routines {
     }
   }
 
-  /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */
+  /**
+   * Deletes whole subtrees (roots not nested in each other) with one deleted event per removed task, as a task
+   * DELETE does: three statements however many (a series' 60 days of occurrences go at once).
+   */
   private async deleteTrees(sql: Sql, outbox: EventEnvelope[], owner: Owner, rootIds: readonly string[], now: Date) {
-    for (const rootId of rootIds) {
-      const rows = await subtreeRows(sql, owner, rootId);
-      const versions = await bumpVersions(
-        sql,
-        rows.map((row) => row.id),
-      );
-      await deleteTask(sql, owner, rootId);
-      for (const row of rows) {
-        emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
-      }
+    const rows = await subtreesRows(sql, owner, rootIds);
+    const versions = await bumpVersions(
+      sql,
+      rows.map((row) => row.id),
+    );
+    await deleteTasks(sql, owner, rootIds);
+    for (const row of rows) {
+      emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
     }
   }
 }
