@@ -1,8 +1,6 @@
-import { Sql } from '@routinely/db';
 import type { ManualClock } from '@routinely/platform';
-import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
+import { call, createTask, type Harness, outboxEvents, startHarness, userInTimezone } from './harness.js';
 
 let h: Harness;
 let clock: ManualClock;
@@ -13,14 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-async function userIn(timezone: string): Promise<TestUser> {
-  const user = h.tokens.user();
-  await Sql.pool(h.orm).rows(
-    'insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, now())',
-    [user.tenantId, user.userId, timezone],
-  );
-  return user;
-}
+const userIn = (timezone: string) => userInTimezone(h, timezone);
 
 const locs = (body: { errors?: { loc: (string | number)[] }[] }) => body.errors?.map((e) => e.loc) ?? [];
 
