@@ -20,6 +20,7 @@ export * from './http/problem-responses.js';
 export * from './http/query.js';
 export * from './http/rate-limit.js';
 export * from './http/unknown-fields.js';
+export { fieldErrors, strictParse } from './http/validation.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './pacer.js';

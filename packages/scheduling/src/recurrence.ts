@@ -1,4 +1,12 @@
-import { MINUTES_PER_DAY, parseWallTime, TimeInputError, wallTimeToInstant } from '@routinely/time';
+import {
+  instantOfWallClock,
+  isSupportedDate,
+  MINUTES_PER_DAY,
+  parseWallTime,
+  SUPPORTED_DATES,
+  TimeInputError,
+  wallClockOf,
+} from '@routinely/time';
 import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
 
@@ -6,7 +14,7 @@ import { Temporal } from 'temporal-polyfill';
  * Routines: which local dates an RFC 5545 rule names, and the instants of an occurrence's window on each. The
  * rule is expanded over floating dates (a UTC calendar, which has no offset changes), never in the user's zone:
  * rrule libraries' own zone handling adds, drops or shifts occurrences around DST changes. Each date's window
- * is then turned into instants by `wallTimeToInstant`, the one DST rule of the package (ADR 051).
+ * is then turned into instants as RFC 5545 reads a local time (`occurrenceWindow`, ADR 028).
  */
 
 const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
@@ -115,6 +123,7 @@ export function parseRecurrenceRule(input: string): RecurrenceRule {
     } catch {
       fail(`UNTIL ${untilValue} is not a calendar date`);
     }
+    if (until && !isSupportedDate(until)) fail(`UNTIL must be ${SUPPORTED_DATES}`);
   }
   return { value, frequency: freq, ...(until ? { until } : {}) };
 }
@@ -167,17 +176,30 @@ export function parseDayWindow(window: { start: string; end: string } | null | u
   return { startMin, endMin };
 }
 
+/** A wall time of `date` (`minutes` 0..1440, 1440 the next midnight) read as RFC 5545 reads a local time. */
+function readWallTime(date: Temporal.PlainDate, minutes: number, timezone: string) {
+  const day = minutes >= MINUTES_PER_DAY ? date.add({ days: 1 }) : date;
+  const minute = minutes % MINUTES_PER_DAY;
+  const wall = day.toPlainDateTime({ hour: Math.floor(minute / 60), minute: minute % 60 });
+  const at = instantOfWallClock(wall, timezone);
+  return { at, skipped: !wallClockOf(at, timezone).equals(wall) };
+}
+
 /**
- * Where an occurrence of `date` belongs: `earliestStartAt` and `deadlineAt` of its window in the zone, DST-correct
- * (07:00-09:00 stays 07:00-09:00 local on both sides of a change; a skipped wall time is the change itself).
+ * Where an occurrence of `date` belongs: `earliestStartAt` and `deadlineAt` of its window in the zone. Each end is
+ * a local time read as RFC 5545 reads one (07:00-09:00 stays 07:00-09:00 local on both sides of a change; a
+ * repeated time is its first occurrence; a skipped one moves forward by the gap). A window whose start a spring
+ * change skips moves forward by the gap as a whole, keeping its length (but not past its day's end): 02:00-03:00
+ * on a 02:00-03:00 gap is 03:00-04:00, never a window of no length that nothing can be placed in.
  */
 export function occurrenceWindow(
   date: Temporal.PlainDate,
   window: DayWindow,
   timezone: string,
 ): { earliestStartAt: Date; deadlineAt: Date } {
-  return {
-    earliestStartAt: wallTimeToInstant(timezone, date, window.startMin),
-    deadlineAt: wallTimeToInstant(timezone, date, window.endMin),
-  };
+  const start = readWallTime(date, window.startMin, timezone);
+  if (!start.skipped) return { earliestStartAt: start.at, deadlineAt: readWallTime(date, window.endMin, timezone).at };
+  const shifted = start.at.getTime() + (window.endMin - window.startMin) * 60_000;
+  const dayEnd = readWallTime(date, MINUTES_PER_DAY, timezone).at.getTime();
+  return { earliestStartAt: start.at, deadlineAt: new Date(Math.min(shifted, dayEnd)) };
 }

@@ -172,10 +172,11 @@ describe('occurrenceWindow', () => {
     expect(autumn.deadlineAt.getTime() - autumn.earliestStartAt.getTime()).toBe(25 * 3_600_000);
   });
 
-  it('a window start skipped by a spring change begins at the change', () => {
+  it('a window whose start a spring change skips moves forward by the gap, keeping its length', () => {
     const early = parseDayWindow({ start: '02:30', end: '04:00' });
     const w = occurrenceWindow(date('2027-03-28'), early, 'Europe/Berlin');
-    expect(w.earliestStartAt.toISOString()).toBe('2027-03-28T01:00:00.000Z'); // 03:00 CEST
+    expect(w.earliestStartAt.toISOString()).toBe('2027-03-28T01:30:00.000Z'); // 03:30 CEST
+    expect(w.deadlineAt.toISOString()).toBe('2027-03-28T03:00:00.000Z'); // 05:00 CEST
   });
 
   it('refuses a window whose end is not after its start, naming the field', () => {

@@ -4,8 +4,9 @@ import { Temporal } from 'temporal-polyfill';
  * Local-calendar arithmetic of an IANA zone on Temporal: days and months whose length in UTC moves with
  * daylight saving time. Two readings of a wall time exist in this package, each for a reason:
  * - `instantOfWallClock` (here) reads a wall time as Temporal's `compatible` does: a repeated time is its first
- *   occurrence, a skipped time moves forward by the gap (02:30 in a 02:00-03:00 gap is 03:30). Provider times and
- *   calendar steps ("the same time tomorrow") use it, as every calendar application does.
+ *   occurrence, a skipped time moves forward by the gap (02:30 in a 02:00-03:00 gap is 03:30). Provider times,
+ *   calendar steps ("the same time tomorrow") and routine windows (RFC 5545's reading) use it, as every calendar
+ *   application does.
  * - `wallTimeToInstant` (wall-time.ts) is the scheduler's first-reading rule (ADR 051): a skipped time is the
  *   instant of the change itself (03:00), so a working day never starts later than the clock says.
  */

@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
@@ -81,4 +82,14 @@ export async function outboxEvents(
       taskId: String(r.payload.data.task?.id),
       task: r.payload.data.task as Record<string, unknown>,
     }));
+}
+
+/** A new user whose timezone the auth service reported (the task service keeps it from auth's events). */
+export async function userInTimezone(h: Harness, timezone: string): Promise<TestUser> {
+  const user = h.tokens.user();
+  await Sql.pool(h.orm).rows(
+    'insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, now())',
+    [user.tenantId, user.userId, timezone],
+  );
+  return user;
 }

@@ -2304,7 +2304,7 @@ export interface components {
          *     }
          */
         ImportRequest: {
-            /** @description task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own */
+            /** @description task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own, as strictly as POST /tasks (a key it does not name is an error of the row) */
             rows: unknown[];
             /** @description Default: true. */
             commit?: boolean;

@@ -1,5 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
-import type { ZodType } from 'zod';
+import type { ZodType, z } from 'zod';
 import { type FieldError, MAX_PROBLEM_ERRORS } from '../errors.js';
 import { shapeKeysAt, unknownFields } from './unknown-fields.js';
 
@@ -32,12 +32,29 @@ interface Issue {
 export function zodValidatorCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
   const strict = httpPart === 'body' || httpPart === 'querystring';
   return (data: unknown) => {
-    const result = (schema as ZodType).safeParse(data);
-    const unknown = strict ? unknownFields(schema as ZodType, data) : [];
-    const issues = [...(result.success ? [] : result.error.issues), ...unknown];
-    if (issues.length > 0) return { error: Object.assign(new Error('validation'), { zodIssues: issues }) };
+    const result = checked(schema as ZodType, data, strict);
+    if (!result.success) return { error: Object.assign(new Error('validation'), { zodIssues: result.issues }) };
     return { value: result.data };
   };
+}
+
+/**
+ * `schema.safeParse` as strict as a request body's check: a field the schema does not name is an issue too, in
+ * the same list. For values that arrive inside a body as data of their own (an import's rows).
+ */
+export const strictParse = <T extends ZodType>(schema: T, data: unknown) => checked(schema, data, true);
+
+function checked<T extends ZodType>(
+  schema: T,
+  data: unknown,
+  strict: boolean,
+): { success: true; data: z.output<T> } | { success: false; issues: Issue[] } {
+  const result = schema.safeParse(data);
+  const issues: Issue[] = [
+    ...(result.success ? [] : result.error.issues),
+    ...(strict ? unknownFields(schema, data) : []),
+  ];
+  return result.success && issues.length === 0 ? { success: true, data: result.data } : { success: false, issues };
 }
 
 /** ", did you mean `status`?" when a known field is a small edit away (a typo, not another word). */
@@ -61,6 +78,18 @@ export function validationErrors(
   const loc = locOfPart(context);
   const raw = (error as { zodIssues?: Issue[] }).zodIssues;
   if (!raw) return { errors: [{ loc: [loc], msg: 'Invalid input', type: 'invalid' }], total: 1 };
+  return fieldErrors(raw, [loc], schemaOf(context));
+}
+
+/**
+ * Issues of a value checked against `schema` (`strictParse`) as field errors under `prefix`, one per field, the
+ * first MAX_PROBLEM_ERRORS of them with the count of all (see `validationErrors`).
+ */
+export function fieldErrors(
+  raw: readonly Issue[],
+  prefix: (string | number)[],
+  schema: unknown,
+): { errors: FieldError[]; total: number } {
   const path = (issue: Issue) => issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
   const errors: FieldError[] = [];
   let total = 0;
@@ -70,20 +99,20 @@ export function validationErrors(
   };
   for (const issue of raw) {
     if (issue.code !== 'unrecognized_keys') {
-      add(() => ({ loc: [loc, ...path(issue)], msg: issue.message, type: issue.code }));
+      add(() => ({ loc: [...prefix, ...path(issue)], msg: issue.message, type: issue.code }));
     } else if (!issue.keys) {
       const name = String(issue.path.at(-1));
       add(() => ({
-        loc: [loc, ...path(issue)],
+        loc: [...prefix, ...path(issue)],
         msg: `Unknown parameter: ${name}${didYouMean(name, issue.known ?? [])}`,
         type: issue.code,
       }));
     } else {
       // zod's own issue for a `.strict()` object: one per key, each named in `loc` like the others.
-      const known = shapeKeysAt(schemaOf(context), issue.path);
+      const known = shapeKeysAt(schema, issue.path);
       for (const key of issue.keys) {
         add(() => ({
-          loc: [loc, ...path(issue), key],
+          loc: [...prefix, ...path(issue), key],
           msg: `Unknown parameter: ${key}${didYouMean(key, known)}`,
           type: issue.code,
         }));

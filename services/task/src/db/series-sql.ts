@@ -175,12 +175,15 @@ export async function deleteSeriesFill(sql: Sql, seriesId: string): Promise<void
 
 /**
  * Claims up to `limit` series due for a fill, locked until the caller's transaction ends; rows another worker
- * holds are skipped, so replicas fill different series and never one twice at once.
+ * holds are skipped, so replicas fill different series and never one twice at once. The series' own row is
+ * locked with its fill row, as a series PATCH or DELETE locks it (task row, then fill row): a fill and a DELETE
+ * of one series never overlap, and a series being edited or deleted is skipped until the next pass.
  */
 export async function claimDueSeries(sql: Sql, now: Date, limit: number): Promise<SeriesFill[]> {
   const rows = await sql.rows<{ series_id: string; tenant_id: string; user_id: string; filled_through: string }>(
-    `select series_id, tenant_id, user_id, filled_through from task_series_fills
-     where due_at <= ? order by due_at limit ? for update skip locked`,
+    `select f.series_id, f.tenant_id, f.user_id, f.filled_through
+     from task_series_fills f join tasks t on t.id = f.series_id
+     where f.due_at <= ? order by f.due_at limit ? for update of f, t skip locked`,
     [now, limit],
   );
   return rows.map((r) => ({

@@ -188,15 +188,23 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
  * share their parent's owner) so the planner takes the primary key and tasks_parent_idx even before the
  * table has statistics; the owner filter applies to the result.
  */
-const SUBTREE = `with recursive sub as (
-       select ${COLUMNS} from tasks where id = ?
+const subtreesWhere = (roots: string) => `with recursive sub as (
+       select ${COLUMNS} from tasks where ${roots}
        union all
        select ${COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
      )
      select * from sub where tenant_id = ? and user_id = ? order by depth, sort_order, id`;
+const SUBTREE = subtreesWhere('id = ?');
+const SUBTREES = subtreesWhere('id = any(?::uuid[])');
 
 export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
   return taskRows(sql.rows<TaskRow>(SUBTREE, [rootId, owner.tenantId, owner.userId], 'task_subtree'));
+}
+
+/** The subtrees of several roots in one statement (roots that are not nested in each other). */
+export async function subtreesRows(sql: Sql, owner: Owner, rootIds: readonly string[]): Promise<TaskRow[]> {
+  if (rootIds.length === 0) return [];
+  return taskRows(sql.rows<TaskRow>(SUBTREES, [rootIds, owner.tenantId, owner.userId]));
 }
 
 /** Ids and depths of a subtree only (move needs them for the cycle and depth checks). */
@@ -308,9 +316,11 @@ export async function bumpVersions(sql: Sql, ids: readonly string[]): Promise<Ma
   return new Map(rows.map((row) => [row.id, Number(row.version)]));
 }
 
-export async function deleteTask(sql: Sql, owner: Owner, id: string): Promise<void> {
-  await sql.rows('delete from tasks where id = ? and tenant_id = ? and user_id = ?', [
-    id,
+/** Deletes the owner's tasks `ids` (their descendants go with them). */
+export async function deleteTasks(sql: Sql, owner: Owner, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.rows('delete from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ?', [
+    ids,
     owner.tenantId,
     owner.userId,
   ]);

@@ -1,6 +1,6 @@
 import { nameSchemas } from '@routinely/platform';
 import { parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
-import { TimeInputError } from '@routinely/time';
+import { isSupportedDate, SUPPORTED_DATES, TimeInputError } from '@routinely/time';
 import { z } from 'zod';
 import { type NewTask, REMINDER_CHANNELS, TASK_DEFAULTS } from './task-model.js';
 
@@ -24,6 +24,9 @@ export const taskFieldRules = {
 };
 const rules = taskFieldRules;
 
+/** A local date a routine input names (`YYYY-MM-DD`, years 1970..9999): one schema for every such field. */
+export const localDateIn = () => z.iso.date({ abort: true }).refine(isSupportedDate, `must be ${SUPPORTED_DATES}`);
+
 const wallTime = z.string().describe('local wall-clock time HH:MM (end may be 24:00)');
 
 /**
@@ -36,8 +39,8 @@ export const recurrenceInput = z
       .string()
       .describe('an RFC 5545 RRULE value without the RRULE: prefix, at most one occurrence a day')
       .meta({ examples: ['FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO,TH', 'FREQ=MONTHLY;BYDAY=-1FR'] }),
-    starts_on: z.iso.date().optional().describe("first local date (default: today in the user's timezone)"),
-    until: z.iso.date().nullable().optional().describe('last local date, inclusive'),
+    starts_on: localDateIn().optional().describe("first local date (default: today in the user's timezone)"),
+    until: localDateIn().nullable().optional().describe('last local date, inclusive'),
     window: z
       .object({ start: wallTime, end: wallTime })
       .nullable()

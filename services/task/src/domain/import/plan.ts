@@ -1,3 +1,4 @@
+import { fieldErrors, strictParse } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { DependencyInsert } from '../../db/dependency-sql.js';
@@ -41,15 +42,14 @@ export interface PlanContext {
 export function planImport(input: readonly unknown[], ctx: PlanContext): ImportPlan {
   const errors: RowError[] = [];
   const rows: (ImportRow | undefined)[] = input.map((raw, i) => {
-    const parsed = importRowSchema.safeParse(raw);
+    // As strict as POST /tasks: a key the row schema does not name (`series_id`, `status`, a typo) is an error
+    // of the row, never silently dropped; a row lists at most MAX_PROBLEM_ERRORS of them, then how many more.
+    const parsed = strictParse(importRowSchema, raw);
     if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      errors.push({
-        row: i + 1,
-        loc: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
-        msg: issue.message,
-      });
-    }
+    const { errors: lines, total } = fieldErrors(parsed.issues, [], importRowSchema);
+    for (const { loc, msg } of lines) errors.push({ row: i + 1, loc, msg });
+    if (total > lines.length)
+      errors.push({ row: i + 1, loc: [], msg: `${total - lines.length} more errors in this row` });
     return undefined;
   });
   const fail = (i: number, loc: (string | number)[], msg: string) => errors.push({ row: i + 1, loc, msg });

@@ -1,7 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
-import { localDateOf, Temporal } from '@routinely/time';
+import { LATEST_DATE, localDateOf, Temporal } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import { findTimezone } from '../../db/calendar-sql.js';
 import {
@@ -21,15 +21,17 @@ import {
 } from '../../db/series-sql.js';
 import {
   bumpVersions,
-  deleteTask,
+  deleteTasks,
   findTask,
   insertTasks,
   lockOwnerTree,
   nextSortOrder,
   saveTask,
   subtreeRows,
+  subtreesRows,
 } from '../../db/task-sql.js';
-import { emitTaskEvent } from '../events.js';
+import { emitTaskEvent, eventForChange } from '../events.js';
+import { applyStatusAndSlot } from '../scheduling.js';
 import type { RecurrenceInput } from '../task-input.js';
 import type { NewTask, StoredRecurrence, TaskRow } from '../task-model.js';
 import { type TaskPatch, type TaskService, writeWithOutbox } from '../tasks.js';
@@ -133,7 +135,13 @@ export class Routines {
    * occurrences (history never changes); on any other task (an occurrence included) it stays local.
    */
   update(owner: Owner, id: string, patch: TaskPatch, recurrence: RecurrenceInput | null | undefined) {
-    return this.tasks.update(owner, id, patch, {
+    if (recurrence && (patch.chosen_slot_start || patch.chosen_slot_end)) {
+      throw fieldError(['body', 'chosen_slot_start'], "a routine's series is never scheduled: its occurrences are");
+    }
+    // A task made a routine keeps nothing scheduled (its slot, reminder and feed event go with an unscheduled
+    // event): its occurrences are what gets placed.
+    const unscheduled = recurrence ? { ...patch, chosen_slot_start: null, chosen_slot_end: null } : patch;
+    return this.tasks.update(owner, id, unscheduled, {
       afterSave: async (sql, outbox, before, saved) => {
         if (recurrence === undefined && before.recurrence === null) {
           // A step of a routine's template: its copies in future open occurrences follow.
@@ -153,7 +161,9 @@ export class Routines {
         const series = recurrence === undefined ? saved : await saveRecurrence(sql, owner, id, next);
         if (series !== saved) emitTaskEvent(outbox, 'taskUpdated', series, context.now);
         if (!before.recurrence) {
-          if (next) await this.fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
+          if (!next) return series;
+          await this.unscheduleSteps(sql, outbox, owner, id, context.now);
+          await this.fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
           return series;
         }
         await this.carryEdit(sql, outbox, before, series, context);
@@ -177,11 +187,16 @@ export class Routines {
     });
   }
 
-  /** Deletes a task; a series takes its future open occurrences with it and leaves its history. */
+  /**
+   * Deletes a task; a series takes its future open occurrences with it and leaves its history. The task's row
+   * lock is what every fill of a series holds (a recurrence PATCH's, the worker's): a DELETE waits for a fill in
+   * progress and then sees the task as it left it, so a task that just became a series goes as one, with
+   * everything the fill wrote.
+   */
   async remove(owner: Owner, id: string): Promise<void> {
     await writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
-      const task = await findTask(sql, owner, id);
+      const task = await findTask(sql, owner, id, true);
       if (!task) throw notFound('Task');
       if (task.recurrence) {
         const context = await this.context(sql, owner);
@@ -204,7 +219,8 @@ export class Routines {
     const series = await findTask(sql, owner, id);
     if (!series || series.series_id !== null || series.parent_task_id !== null) throw notFound('Routine');
     const from = range.from ?? (await this.context(sql, owner)).today.subtract({ days: 30 }).toString();
-    const to = range.to ?? Temporal.PlainDate.from(from).add({ days: 90 }).toString();
+    const ninetyOn = Temporal.PlainDate.from(from).add({ days: 90 });
+    const to = range.to ?? (Temporal.PlainDate.compare(ninetyOn, LATEST_DATE) > 0 ? LATEST_DATE : ninetyOn).toString();
     const span = Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to)).days;
     if (span < 0 || span > MAX_OCCURRENCE_RANGE_DAYS) {
       throw fieldError(['query', 'to'], `must be from..from + ${MAX_OCCURRENCE_RANGE_DAYS} days`);
@@ -257,6 +273,7 @@ export class Routines {
   }
 
   private async refill(sql: Sql, outbox: EventEnvelope[], due: SeriesFill) {
+    // Read under the series' row lock (claimDueSeries): a series deleted or changed before the claim is seen so.
     const series = await findTask(sql, due, due.seriesId);
     if (!series?.recurrence) return deleteSeriesFill(sql, due.seriesId);
     const context = await this.context(sql, due);
@@ -272,7 +289,9 @@ export class Routines {
 
   /**
    * Writes the occurrences of every rule date in `[from, today + horizon]` that has none yet, records how far the
-   * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later.
+   * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later. Callers
+   * hold the series' row lock and pass the row read under it (creation, a PATCH, the worker's claim), so a
+   * DELETE of the series waits for the fill and then takes what it wrote.
    */
   private async fill(
     sql: Sql,
@@ -434,18 +453,29 @@ export class Routines {
     this.requestPlacement(outbox, series, replaced, context.now);
   }
 
-  /** Deletes whole subtrees with one deleted event per removed task (as a task DELETE does). */
+  /** The steps of a task made a routine lose their slots as the task did (the template is never scheduled). */
+  private async unscheduleSteps(sql: Sql, outbox: EventEnvelope[], owner: Owner, seriesId: string, now: Date) {
+    for (const row of await subtreeRows(sql, owner, seriesId)) {
+      if (row.id === seriesId || row.chosen_slot_start === null) continue;
+      const cleared = applyStatusAndSlot(row, { chosen_slot_start: null, chosen_slot_end: null }, now);
+      const saved = await saveTask(sql, { ...cleared, updated_at: now });
+      emitTaskEvent(outbox, eventForChange(row, saved), saved, now);
+    }
+  }
+
+  /**
+   * Deletes whole subtrees (roots not nested in each other) with one deleted event per removed task, as a task
+   * DELETE does: three statements however many (a series' 60 days of occurrences go at once).
+   */
   private async deleteTrees(sql: Sql, outbox: EventEnvelope[], owner: Owner, rootIds: readonly string[], now: Date) {
-    for (const rootId of rootIds) {
-      const rows = await subtreeRows(sql, owner, rootId);
-      const versions = await bumpVersions(
-        sql,
-        rows.map((row) => row.id),
-      );
-      await deleteTask(sql, owner, rootId);
-      for (const row of rows) {
-        emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
-      }
+    const rows = await subtreesRows(sql, owner, rootIds);
+    const versions = await bumpVersions(
+      sql,
+      rows.map((row) => row.id),
+    );
+    await deleteTasks(sql, owner, rootIds);
+    for (const row of rows) {
+      emitTaskEvent(outbox, 'taskDeleted', { ...row, version: versions.get(row.id) ?? row.version + 1 }, now);
     }
   }
 }

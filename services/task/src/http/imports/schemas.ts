@@ -13,7 +13,9 @@ const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const jsonImport = z.object({
   rows: z
     .array(z.unknown())
-    .describe('task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own'),
+    .describe(
+      'task create fields plus ref, parent_ref, depends_on_refs; each row is validated on its own, as strictly as POST /tasks (a key it does not name is an error of the row)',
+    ),
   commit: z.boolean().default(true),
   auto_schedule: z.boolean().default(false),
 });
