@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting a provider calendar (authorization code with PKCE)
-         * @description Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` with `integration_id`, `provider` and `status`.
+         * @description Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` (default `/settings/calendars`, the console's page) with `integration_id`, `provider` and `status` (`active`, or `error` with `error`). The body is optional.
          */
         post: operations["startIntegrationOauth"];
         delete?: never;
@@ -7925,7 +7925,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7934,8 +7934,8 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS */
-                    return_url: string;
-                };
+                    return_url?: string;
+                } | null;
             };
         };
         responses: {
