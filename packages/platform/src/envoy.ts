@@ -64,7 +64,8 @@ const accessLog = {
 /**
  * Envoy's own answers (no route, no healthy upstream, upstream timeout) as problem+json like every other error
  * (contract): a fixed detail, never Envoy's reason text ("upstream connect error ... reset reason"), which is
- * an internal. A 404 from Envoy means no route, so it reads as the services' own unknown-path answer.
+ * an internal. A 404 from Envoy means no route, so it reads as the services' own unknown-path answer (none
+ * while the console's catch-all route is last; kept for a file edited without it).
  */
 const problem = (code: string, title: string, detail: string) => ({
   json_format: {
