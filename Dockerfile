@@ -2,6 +2,7 @@
 # One image for the six services, their migrations and the all-in-one. The Helm chart runs
 #   node services/<service>/dist/main.js           a service (distributed mode)
 #   node apps/all-in-one/dist/migrate.js [svc]  the migrations, then exits
+#   node apps/all-in-one/dist/console.js        the web console's files (ADR 101), from apps/console/dist
 # and `docker run` alone starts the all-in-one (embedded PostgreSQL needs a writable DATA_DIR volume).
 # NODE_VERSION and PNPM_VERSION are the ones scripts/toolchain.mjs and package.json pin (a test keeps them equal).
 ARG NODE_VERSION=24.21.0

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { grpcAddressVariable, SERVICE_NAMES } from '@routinely/platform';
+import { CONSOLE_UPSTREAM, grpcAddressVariable, SERVICE_NAMES } from '@routinely/platform';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -67,6 +67,15 @@ describe('deploy/compose/compose.yaml', () => {
       }
       expect(services.envoy?.depends_on?.[String(address?.address)]).toEqual({ condition: 'service_healthy' });
     }
+  });
+
+  it("runs the console process under the name and port of Envoy's console cluster", () => {
+    const clusters = envoy.static_resources.clusters as { name: string; load_assignment: unknown }[];
+    const address = JSON.stringify(clusters.find((c) => c.name === CONSOLE_UPSTREAM)?.load_assignment);
+    expect(address).toContain('"address":"routinely-console","port_value":8080');
+    expect(services['routinely-console']?.command).toEqual(['node', 'apps/all-in-one/dist/console.js']);
+    expect(services['routinely-console']?.environment?.PORT).toBe('8080');
+    expect(services.envoy?.depends_on?.['routinely-console']).toEqual({ condition: 'service_healthy' });
   });
 
   it("runs the chart's Envoy image on the generated envoy.yaml", () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defaultGrpcAddress, renderEnvoyConfig, SERVICE_NAMES } from '@routinely/platform';
+import { CONSOLE_UPSTREAM, defaultGrpcAddress, renderEnvoyConfig, SERVICE_NAMES } from '@routinely/platform';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CHART_DIR, helm, type KubeObject, renderChart } from './support/helm.js';
@@ -256,8 +256,8 @@ describe('services, configuration and secrets', () => {
       'OTEL_EXPORTER_OTLP_ENDPOINT',
       'MIGRATE_ON_START',
     ];
-    // Meaningful only to the all-in-one, or to test hosts sharing servers.
-    const allInOneOnly = ['DATA_DIR', 'EMBEDDED_PG_PORT', 'INFRA_NAMESPACE'];
+    // Meaningful only to the all-in-one, or to test hosts sharing servers; the console's folder is console.dir.
+    const allInOneOnly = ['DATA_DIR', 'EMBEDDED_PG_PORT', 'INFRA_NAMESPACE', 'CONSOLE_DIR'];
     const variables = referenceVariables();
     expect(variables).toContain('DATABASE_URL');
     const missing = variables.filter(
@@ -344,6 +344,32 @@ describe('Envoy in the chart', () => {
       for (const service of SERVICE_NAMES)
         expect(find(objects, 'Service', `${fullname}-${service}`).spec.clusterIP).toBe('None');
     }
+  });
+
+  it('sends every path no service owns to the console process of the same image (ADR 101)', () => {
+    const objects = renderChart({ release: 'blue', valueFiles: ['ci/external-values.yaml'] });
+    const config = parse(
+      (find(objects, 'ConfigMap', 'blue-routinely-envoy').data as { 'envoy.yaml': string })['envoy.yaml'],
+    );
+    const routes = config.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config
+      .virtual_hosts[0].routes as { match: { prefix?: string }; route: { cluster: string } }[];
+    expect(routes.at(-1)).toMatchObject({ match: { prefix: '/' }, route: { cluster: CONSOLE_UPSTREAM } });
+    const cluster = (config.static_resources.clusters as { name: string; load_assignment: unknown }[]).find(
+      (c) => c.name === CONSOLE_UPSTREAM,
+    );
+    expect(JSON.stringify(cluster?.load_assignment)).toContain('"address":"blue-routinely-console"');
+    expect(find(objects, 'Service', 'blue-routinely-console').spec.clusterIP).toBe('None');
+    const deployment = find(objects, 'Deployment', 'blue-routinely-console');
+    const container = podSpec(deployment)?.containers[0] as Container;
+    expect(container.image).toBe(serviceContainer(objects, 'blue-routinely', 'auth').image);
+    expect(container.command).toEqual(['node', 'apps/all-in-one/dist/console.js']);
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    // No database, no secret: nothing of the Secret reaches the console.
+    expect((container.env ?? []).every((e) => e.valueFrom === undefined)).toBe(true);
+    expect(plainEnv(container)).toMatchObject({ PORT: '8080', NODE_ENV: 'production' });
+    find(objects, 'PodDisruptionBudget', 'blue-routinely-console');
+    const policy = find(objects, 'NetworkPolicy', 'blue-routinely-console');
+    expect(JSON.stringify(policy.spec)).toContain('"app.kubernetes.io/component":"envoy"');
   });
 
   it('runs a pinned image with probes on its admin port, resources, and admin kept off the public Service', () => {

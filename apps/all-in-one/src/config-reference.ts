@@ -2,7 +2,7 @@ import { configSchema as auth } from '@routinely/auth';
 import { configSchema as calendar } from '@routinely/calendar';
 import { configSchema as delivery } from '@routinely/delivery';
 import { configSchema as integration } from '@routinely/integration';
-import { hostConfigSchema } from '@routinely/runtime';
+import { consoleConfigSchema, hostConfigSchema } from '@routinely/runtime';
 import { configSchema as scheduler } from '@routinely/scheduler';
 import { configSchema as task } from '@routinely/task';
 import type { z } from 'zod';
@@ -10,6 +10,7 @@ import type { z } from 'zod';
 /** Every environment schema, the host's first: its variables are read by every process. */
 const SOURCES: [reader: string, schema: z.ZodObject][] = [
   ['every process', hostConfigSchema],
+  ['all-in-one, console', consoleConfigSchema],
   ['auth', auth],
   ['calendar', calendar],
   ['task', task],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SERVICE_NAMES } from '@routinely/platform';
+import { CONSOLE_UPSTREAM, SERVICE_NAMES } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readEnvoyConfig, routeFor } from '../src/envoy-config.js';
@@ -12,9 +12,9 @@ import { ENVOY_FILE } from '../src/topology.js';
 const envoyYaml = readFileSync(ENVOY_FILE, 'utf8');
 
 describe('the Envoy file as the gateway reads it', () => {
-  it('has one cluster per service and routes both mounts, rewriting /v1 to /api/v1', () => {
+  it('has one cluster per service and the console, and routes both mounts, rewriting /v1 to /api/v1', () => {
     const config = readEnvoyConfig(envoyYaml);
-    expect([...config.clusters.keys()].sort()).toEqual([...SERVICE_NAMES].sort());
+    expect([...config.clusters.keys()].sort()).toEqual([...SERVICE_NAMES, CONSOLE_UPSTREAM].sort());
     expect(routeFor(config, '/v1/service/tasks/abc')).toMatchObject({
       route: { cluster: 'task' },
       upstreamPath: '/api/v1/service/tasks/abc',
@@ -29,7 +29,9 @@ describe('the Envoy file as the gateway reads it', () => {
       route: { cluster: 'scheduler' },
       upstreamPath: '/api/v1/service/schedule',
     });
-    expect(routeFor(config, '/api/v1/service/tasksx')).toBeUndefined();
+    // No service owns it: the console's process answers (the API's 404 for an API path; ADR 101).
+    expect(routeFor(config, '/api/v1/service/tasksx')).toMatchObject({ route: { cluster: CONSOLE_UPSTREAM } });
+    expect(routeFor(config, '/calendar/week/2026-11-23')).toMatchObject({ route: { cluster: CONSOLE_UPSTREAM } });
   });
 
   it('refuses a route setting it does not implement, and a route to an undefined cluster', () => {
@@ -67,7 +69,7 @@ describe('the gateway', () => {
     const others = Object.fromEntries(SERVICE_NAMES.filter((s) => s !== 'task').map((s) => [s, [dead]]));
     gateway = await startGateway({
       config: readEnvoyConfig(envoyYaml),
-      upstreams: { ...others, task: [a, b], delivery: [dead, c] },
+      upstreams: { ...others, task: [a, b], delivery: [dead, c], [CONSOLE_UPSTREAM]: [dead] },
       port: 0,
     });
   });
@@ -96,15 +98,16 @@ describe('the gateway', () => {
     expect(seen.filter((s) => s.replica === 'delivery-c')).toHaveLength(4);
   });
 
-  it("answers in the file's problem+json format: 503 for a service whose process is gone, 404 for no route", async () => {
+  it("answers in the file's problem+json format: 503 for a service whose process is gone, the console's too", async () => {
     const down = await fetch(`${gateway.url}/api/v1/service/schedule`, { headers: { 'x-request-id': 'r-1' } });
     expect(down.status).toBe(503);
     expect(down.headers.get('content-type')).toBe('application/problem+json');
     const problem = await down.json();
     expect(problem).toMatchObject({ status: 503, code: 'service_unavailable', request_id: 'r-1' });
     expect(JSON.stringify(problem)).not.toMatch(/upstream|reset reason|connect error/);
+    // Every path has a route now: one no service owns goes to the console (ADR 101), whose process is gone here.
     const none = await fetch(`${gateway.url}/nowhere`);
-    expect(none.status).toBe(404);
-    expect(await none.json()).toMatchObject({ status: 404, code: 'not_found' });
+    expect(none.status).toBe(503);
+    expect(await none.json()).toMatchObject({ status: 503, code: 'service_unavailable' });
   });
 });

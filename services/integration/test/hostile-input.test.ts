@@ -68,7 +68,29 @@ describe('integrations: hostile input', () => {
     const doc = (await h.app.inject({ url: '/api/v1/openapi.json' })).json();
     const body = doc.paths['/api/v1/service/integrations/{integration_id}/reconnect'].post.requestBody;
     expect(body.required).toBe(false);
-    expect(doc.paths['/api/v1/service/integrations/{provider}/oauth/start'].post.requestBody.required).toBe(true);
+    expect(doc.paths['/api/v1/service/integrations/{provider}/oauth/start'].post.requestBody.required).toBe(false);
+  });
+
+  it("oauth/start without return_url comes back to the console's /settings/calendars, with the outcome", async () => {
+    const user = h.tokens.user();
+    for (const payload of [undefined, {}]) {
+      const res = await h.call(user, 'POST', '/service/integrations/google/oauth/start', payload);
+      expect(res.statusCode, res.body).toBe(200);
+      const back = await consentAndReturn(res.json().auth_url);
+      expect(back.headers.location).toBe(
+        `/settings/calendars?integration_id=${res.json().integration_id}&provider=google&status=active`,
+      );
+    }
+    // A refusal at the provider lands there too, with its error code for the page to show.
+    const refused = await h.call(user, 'POST', '/service/integrations/microsoft/oauth/start', {});
+    const state = new URL(refused.json().auth_url).searchParams.get('state');
+    const back = await h.app.inject({
+      url: `/api/v1/service/integrations/oauth/callback?state=${state}&error=access_denied`,
+    });
+    expect(back.statusCode).toBe(302);
+    expect(back.headers.location).toBe(
+      `/settings/calendars?integration_id=${refused.json().integration_id}&provider=microsoft&status=error&error=access_denied`,
+    );
   });
 
   it('repeated oauth/start calls reuse the pending row of the provider; only the newest state is good', async () => {

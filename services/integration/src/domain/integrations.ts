@@ -51,6 +51,9 @@ export async function findOwned(ctx: IntegrationContext, owner: Owner, id: strin
   return row;
 }
 
+/** Where a connection lands without a `return_url`: the console's calendar settings, which show the outcome. */
+export const DEFAULT_CONNECTION_RETURN_URL = '/settings/calendars';
+
 /** Where the browser goes back to after the provider: the platform's rule (ADR 014), same-site or allowed origins. */
 function returnUrlPolicy(ctx: IntegrationContext) {
   return { publicBaseUrl: ctx.config.PUBLIC_BASE_URL, allowedOrigins: ctx.config.OAUTH_ALLOWED_RETURN_ORIGINS };
@@ -140,7 +143,7 @@ export async function reconnect(ctx: IntegrationContext, owner: Owner, id: strin
     // No return URL given: where the row's last authorisation was to go back to (the contract's default).
     const target =
       returnUrl === undefined
-        ? safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx))
+        ? safeReturnLocation(row.oauthReturnUrl ?? DEFAULT_CONNECTION_RETURN_URL, returnUrlPolicy(ctx))
         : checkReturnUrl(ctx, returnUrl);
     const { change, answer } = authorize(ctx, row, target);
     await writeIntegrationChange(sql, row, change);
@@ -173,7 +176,7 @@ export async function finishConnection(
   const row = await loadIntegration(ctx, id);
   if (!row) throw new Error('the integration of a consumed OAuth state is gone');
   // Checked again as it leaves (a row stored under an older rule or origin list); kept as reconnect's default.
-  const returnUrl = safeReturnLocation(row.oauthReturnUrl ?? '/', returnUrlPolicy(ctx));
+  const returnUrl = safeReturnLocation(row.oauthReturnUrl ?? DEFAULT_CONNECTION_RETURN_URL, returnUrlPolicy(ctx));
   const verifier = row.oauthVerifierSealed ? ctx.box.open(row.oauthVerifierSealed, sealContext.verifier(id)) : '';
   // Changes not written yet: the verifier is single-use and goes with the row's next write.
   let unsaved: IntegrationPatch = { oauthVerifierSealed: null };

@@ -2,7 +2,14 @@ import { ownerOf, type Permission, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IntegrationContext } from '../../domain/context.js';
-import { disconnect, findOwned, listIntegrations, reconnect, startConnection } from '../../domain/integrations.js';
+import {
+  DEFAULT_CONNECTION_RETURN_URL,
+  disconnect,
+  findOwned,
+  listIntegrations,
+  reconnect,
+  startConnection,
+} from '../../domain/integrations.js';
 import { integrationView } from '../../domain/snapshots.js';
 import { syncOnRequest } from '../../domain/sync.js';
 import {
@@ -46,7 +53,7 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         schema: {
           operationId: 'startIntegrationOauth',
           description:
-            "Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` with `integration_id`, `provider` and `status`.",
+            "Creates a `pending` integration and answers the provider's consent URL; the browser returns through the OAuth callback, which redirects to `return_url` (default `/settings/calendars`, the console's page) with `integration_id`, `provider` and `status` (`active`, or `error` with `error`). The body is optional.",
           tags,
           summary: 'Start connecting a provider calendar (authorization code with PKCE)',
           params: providerParams,
@@ -57,7 +64,13 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
           },
         },
       },
-      async (request) => startConnection(ctx, ownerOf(request), request.params.provider, request.body.return_url),
+      async (request) =>
+        startConnection(
+          ctx,
+          ownerOf(request),
+          request.params.provider,
+          request.body?.return_url ?? DEFAULT_CONNECTION_RETURN_URL,
+        ),
     );
 
     r.post(

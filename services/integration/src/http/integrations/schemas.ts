@@ -23,7 +23,8 @@ const returnUrl = z
   .max(2048)
   .describe("A relative path, or an absolute URL of PUBLIC_BASE_URL's origin or of OAUTH_ALLOWED_RETURN_ORIGINS");
 
-export const returnUrlBody = z.object({ return_url: returnUrl });
+/** oauth/start: no body, or no return_url, means the console's calendar settings page (contract, "Web console"). */
+export const returnUrlBody = z.object({ return_url: returnUrl.optional() }).nullish();
 
 /** reconnect: no body, or no return_url, means the row's last return URL (contract). */
 export const reconnectBody = z.object({ return_url: returnUrl.optional() }).nullish();
