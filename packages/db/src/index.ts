@@ -3,6 +3,7 @@ export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export * from './changed-columns.js';
 export * from './embedded.js';
+export { LivenessLock } from './liveness-lock.js';
 export { withAdvisoryLock } from './lock-pool.js';
 export * from './orm.js';
 export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from './read-pool.js';
