@@ -2,6 +2,7 @@ export { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export * from './changed-columns.js';
+export * from './data-folder-lock.js';
 export * from './embedded.js';
 export { LivenessLock } from './liveness-lock.js';
 export { withAdvisoryLock } from './lock-pool.js';
