@@ -25,7 +25,15 @@ beforeAll(async () => {
     });
   }
   world = await startFaultWorld({
-    serviceEnv: { integration: { ...google.env(), PUBLIC_BASE_URL, INTEGRATION_POLL_INTERVAL_S: '3600' } },
+    serviceEnv: {
+      integration: {
+        ...google.env(),
+        PUBLIC_BASE_URL,
+        INTEGRATION_POLL_INTERVAL_S: '3600',
+        // Longer than any restart takes: a lease that only lapsed would still answer 409 after it.
+        INTEGRATION_SYNC_LEASE_MS: '300000',
+      },
+    },
   });
 }, 180_000);
 afterAll(async () => {

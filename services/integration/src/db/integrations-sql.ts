@@ -10,7 +10,8 @@ const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider,
   oauth_verifier_sealed as "oauthVerifierSealed", oauth_return_url as "oauthReturnUrl", channel_id as "channelId",
   channel_resource_id as "channelResourceId", channel_secret_sealed as "channelSecretSealed",
   push_expires_at as "pushExpiresAt", next_sync_at as "nextSyncAt", sync_lease_until as "syncLeaseUntil",
-  sync_lease_holder as "syncLeaseHolder", sync_lease_owner as "syncLeaseOwner", created_at as "createdAt", updated_at as "updatedAt"`;
+  sync_lease_holder as "syncLeaseHolder", sync_lease_owner as "syncLeaseOwner", created_at as "createdAt",
+  updated_at as "updatedAt"`;
 
 type MaybeTimes =
   | 'lastSyncedAt'
