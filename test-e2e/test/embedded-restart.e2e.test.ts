@@ -20,7 +20,8 @@ function launch(port: number, pgPort: number): { child: ChildProcess; output: ()
   };
   for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'INTERNAL_AUTH_SECRET', 'LOG_LEVEL'])
     delete env[name];
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, as `npm start` in a terminal has: a kill of the group takes its PostgreSQL too.
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk) => {
@@ -70,6 +71,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+const PASSWORD = 'correct horse battery staple';
+const readIn = (name: string) => readFileSync(join(dataDir, name), 'utf8');
+
 describe('all-in-one after its node process alone is killed', () => {
   it('stops the orphaned embedded PostgreSQL of its data folder and starts with the data intact', async () => {
     const port = await freePort();
@@ -91,6 +95,76 @@ describe('all-in-one after its node process alone is killed', () => {
     expect(login.response.status).toBe(200);
     second.kill('SIGTERM');
     expect(await exited(second)).toBe(0);
+  }, 300_000);
+
+  // embedded-postgres-restart.e2e.test.ts repeats the database's part of this 20 times.
+  it('starts again at once after a kill -9 of its node process and then of its process group, 3 of 3 times', async () => {
+    const port = await freePort();
+    const pgPort = await freePort();
+    const api = apiFor(targetAt(`http://127.0.0.1:${port}`));
+    const emails: string[] = [];
+    const restartsMs: number[] = [];
+    let running = await healthy(port, pgPort);
+    for (let round = 0; round < 3; round++) {
+      const email = `crash-${round}-${Date.now()}@example.test`;
+      const registered = await api.POST('/api/v1/auth/register', {
+        body: { email, password: PASSWORD, name: 'Crash' },
+      });
+      expect(registered.response.status).toBe(201);
+      emails.push(email);
+      // The node process first, then whatever is left of its group (its PostgreSQL, mid-exit or not), and the
+      // next start right away, as a supervisor or an impatient person does.
+      const pid = running.pid ?? 0;
+      process.kill(pid, 'SIGKILL');
+      process.kill(-pid, 'SIGKILL');
+      const restarted = Date.now();
+      running = await healthy(port, pgPort);
+      restartsMs.push(Date.now() - restarted);
+      for (const earlier of [emails[0], email]) {
+        const login = await api.POST('/api/v1/auth/login', { body: { email: String(earlier), password: PASSWORD } });
+        expect(login.response.status, `round ${round}: ${earlier}`).toBe(200);
+      }
+    }
+    for (const email of emails) {
+      expect((await api.POST('/api/v1/auth/login', { body: { email, password: PASSWORD } })).response.status).toBe(200);
+    }
+    console.info(`restart to healthy after kill -9 (ms): ${restartsMs.join(', ')}`);
+    running.kill('SIGTERM');
+    expect(await exited(running)).toBe(0);
+  }, 600_000);
+
+  it('a second start on the data folder of a running one refuses, says why, and changes nothing', async () => {
+    const port = await freePort();
+    const first = await healthy(port, await freePort());
+    const api = apiFor(targetAt(`http://127.0.0.1:${port}`));
+    const email = `first-${Date.now()}@example.test`;
+    expect(
+      (await api.POST('/api/v1/auth/register', { body: { email, password: PASSWORD, name: 'F' } })).response.status,
+    ).toBe(201);
+    const before = ['secrets.json', 'postgres/postmaster.pid'].map(readIn);
+
+    // Another HTTP port and another PostgreSQL port: nothing but the folder is shared.
+    const second = launch(await freePort(), await freePort());
+    const outcome = await Promise.race([
+      exited(second.child),
+      new Promise((resolve) => setTimeout(() => resolve('still running after 120 s'), 120_000)),
+    ]);
+    expect(outcome, second.output().slice(-2000)).toBe(1);
+    expect(second.output()).toContain(`${dataDir} is in use by another Routinely process (pid ${first.pid})`);
+
+    expect(['secrets.json', 'postgres/postmaster.pid'].map(readIn)).toEqual(before);
+    expect(readIn('routinely.lock').split('\n')[0]).toBe(String(first.pid));
+    const login = await api.POST('/api/v1/auth/login', { body: { email, password: PASSWORD } });
+    expect(login.response.status).toBe(200);
+    const other = `after-${Date.now()}@example.test`;
+    expect(
+      (await api.POST('/api/v1/auth/register', { body: { email: other, password: PASSWORD, name: 'A' } })).response
+        .status,
+    ).toBe(201);
+    // A graceful stop gives the folder up.
+    first.kill('SIGTERM');
+    expect(await exited(first)).toBe(0);
+    expect(existsSync(join(dataDir, 'routinely.lock'))).toBe(false);
   }, 300_000);
 
   it('refuses to start without secrets.json while data exists, saying what is wrong and what to do', async () => {

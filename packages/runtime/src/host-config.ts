@@ -61,7 +61,12 @@ export const hostConfigSchema = platformConfigSchema.extend({
   GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listener address'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('HTTP listener port'),
   HOST: z.string().default('0.0.0.0').describe('HTTP listener address'),
-  DATA_DIR: z.string().default('./.data').describe('embedded PostgreSQL data and generated secrets (all-in-one)'),
+  DATA_DIR: z
+    .string()
+    .default('./.data')
+    .describe(
+      'embedded PostgreSQL data and generated secrets (all-in-one); one start at a time holds it (routinely.lock)',
+    ),
   EMBEDDED_PG_PORT: z.coerce
     .number()
     .int()

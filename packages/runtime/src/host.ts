@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Orm, openOrm, serviceDatabaseUrl } from '@routinely/db';
+import { lockDataFolder, type Orm, openOrm, serviceDatabaseUrl } from '@routinely/db';
 import {
   createRpcClient,
   createRpcServer,
@@ -21,9 +21,9 @@ import type { FastifyInstance } from 'fastify';
 import { consoleConfigSchema, DEFAULT_CONSOLE_DIR } from './console.js';
 import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
-import { startInfrastructure } from './infrastructure.js';
+import { type Infrastructure, startInfrastructure } from './infrastructure.js';
 import { checkNoPendingMigrations } from './migrate.js';
-import { loadSecrets } from './secrets.js';
+import { loadSecrets, type RuntimeSecrets } from './secrets.js';
 import { observeServiceDatabase } from './service-metrics.js';
 import type { ServiceContext, ServiceModule } from './service-module.js';
 import { checkStartOrder, GrpcAddressBook } from './wiring.js';
@@ -59,17 +59,26 @@ export async function startHost(options: {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   const dataDir = resolve(config.DATA_DIR);
-  // Without DATABASE_URL (embedded default) missing secrets are generated once and kept beside the data.
-  const secrets = loadSecrets(options.env, config.DATABASE_URL ? undefined : dataDir);
-  const infra = await startInfrastructure({
-    logger,
-    databaseUrl: config.DATABASE_URL,
-    natsUrl: config.NATS_URL,
-    redisUrl: config.REDIS_URL,
-    dataDir,
-    embeddedPostgresPort: config.EMBEDDED_PG_PORT,
-    namespace: config.INFRA_NAMESPACE,
-  });
+  // The embedded default owns its data folder: a second start on it refuses before it reads or writes anything.
+  const dataLock = config.DATABASE_URL ? undefined : lockDataFolder(dataDir);
+  let infra: Infrastructure;
+  let secrets: RuntimeSecrets;
+  try {
+    // Without DATABASE_URL (embedded default) missing secrets are generated once and kept beside the data.
+    secrets = loadSecrets(options.env, config.DATABASE_URL ? undefined : dataDir);
+    infra = await startInfrastructure({
+      logger,
+      databaseUrl: config.DATABASE_URL,
+      natsUrl: config.NATS_URL,
+      redisUrl: config.REDIS_URL,
+      dataDir,
+      embeddedPostgresPort: config.EMBEDDED_PG_PORT,
+      namespace: config.INFRA_NAMESPACE,
+    });
+  } catch (error) {
+    dataLock?.release();
+    throw error;
+  }
   logger.info(infra.describe, 'infrastructure ready');
   const env = {
     ...options.env,
@@ -168,5 +177,6 @@ export async function startHost(options: {
     for (const server of servers) await stopRpcServer(server);
     for (const orm of orms) await orm.close().catch(() => {});
     await infra.stop();
+    dataLock?.release();
   }
 }

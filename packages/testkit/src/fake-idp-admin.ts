@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { type FakeIdpRealm, readBody } from './fake-idp-http.js';
+import type { FakeIdpClient, FakeIdpRole } from './fake-idp-store.js';
 
 function json(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) {
   if (body === undefined) {
@@ -89,26 +91,46 @@ export async function handleAdminApi(idp: FakeIdpRealm, provider: Provider, req:
   if (account && roleMatch) {
     const client = [...store.clients.values()].find((c) => c.uuid === roleMatch[1]);
     if (!client) return json(res, 404, { error: 'Client not found' });
+    const defined = client.roles ?? [];
     if (method === 'POST') {
       const roles = JSON.parse((await readBody(req)) || '[]') as { name: string }[];
+      if (roles.some((role) => !defined.some((d) => d.name === role.name)))
+        return json(res, 404, { error: 'Role not found' });
       const granted = new Set(account.clientRoles[client.clientId] ?? []);
       for (const role of roles) granted.add(role.name);
       account.clientRoles[client.clientId] = [...granted];
       return json(res, 204);
     }
-    const names = account.clientRoles[client.clientId] ?? [];
+    const granted = new Set(account.clientRoles[client.clientId] ?? []);
+    const brief = url.searchParams.get('briefRepresentation') !== 'false';
     return json(
       res,
       200,
-      names.map((name) => ({
-        id: `${client.uuid}:${name}`,
-        name,
-        description: client.roles?.find((r) => r.name === name)?.description ?? null,
-        composite: false,
-        clientRole: true,
-        containerId: client.uuid,
-      })),
+      defined.filter((role) => granted.has(role.name)).map((role) => roleRepresentation(client, role, brief)),
     );
   }
   return json(res, 404, { error: 'Not found' });
+}
+
+/**
+ * A client role as Keycloak's `ModelToRepresentation` writes it: its JSON leaves out null fields, so a role
+ * without a description has no `description` key; the brief form (the default of `.../composite`) has no
+ * `attributes`, the full one (`briefRepresentation=false`) has them, `{}` when none.
+ */
+function roleRepresentation(client: FakeIdpClient & { uuid: string }, role: FakeIdpRole, brief: boolean) {
+  return {
+    id: roleId(client.uuid, role.name),
+    name: role.name,
+    ...(role.description ? { description: role.description } : {}),
+    composite: false,
+    clientRole: true,
+    containerId: client.uuid,
+    ...(brief ? {} : { attributes: role.attributes ?? {} }),
+  };
+}
+
+/** A stable UUID-shaped id per client role (Keycloak's ids are UUIDs). */
+function roleId(clientUuid: string, name: string): string {
+  const hex = createHash('sha256').update(`${clientUuid}:${name}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -22,8 +22,15 @@ export interface FakeIdpClient {
   postLogoutRedirectUris?: string[];
   /** Where the provider POSTs logout tokens when a session it shares with this client ends. */
   backchannelLogoutUri?: string;
-  /** The client's roles (Keycloak client roles), with descriptions. */
-  roles?: { name: string; description?: string }[];
+  /** The client's roles (Keycloak client roles); a role may have no description, as in Keycloak. */
+  roles?: FakeIdpRole[];
+}
+
+/** A Keycloak client role: `attributes` are listed only when the caller asks for full representations. */
+export interface FakeIdpRole {
+  name: string;
+  description?: string;
+  attributes?: Record<string, string[]>;
 }
 
 /** In-memory accounts, clients and the provider's model storage, shared by the OIDC side and the admin API. */

@@ -9,7 +9,7 @@ import { escapeHtml } from './fake-idp-http.js';
 import { handleInteraction } from './fake-idp-interactions.js';
 import { type FakeIdpAccount, type FakeIdpClient, FakeIdpStore, storeAdapter } from './fake-idp-store.js';
 
-export type { FakeIdpAccount, FakeIdpClient } from './fake-idp-store.js';
+export type { FakeIdpAccount, FakeIdpClient, FakeIdpRole } from './fake-idp-store.js';
 
 export interface FakeIdpOptions {
   port?: number;

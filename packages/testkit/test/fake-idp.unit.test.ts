@@ -34,7 +34,10 @@ describe('FakeIdp (oidc-provider in Keycloak shape)', () => {
       redirectUris: [REDIRECT],
       postLogoutRedirectUris: ['http://rp.test/'],
       backchannelLogoutUri: `http://127.0.0.1:${port}/logout`,
-      roles: [{ name: 'admin', description: 'Administrators' }],
+      roles: [
+        { name: 'admin', description: 'Administrators' },
+        { name: 'viewer', attributes: { scope: ['read'] } },
+      ],
     });
     metadata = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
   });
@@ -149,9 +152,28 @@ describe('FakeIdp (oidc-provider in Keycloak shape)', () => {
     ).toBe(204);
     expect(idp.store.sentActions).toContainEqual({ sub: id, actions: ['VERIFY_EMAIL'] });
     const [client] = (await (await admin('/clients?clientId=routinely')).json()) as { id: string }[];
-    await admin(`/users/${id}/role-mappings/clients/${client?.id}`, { method: 'POST', body: '[{"name":"admin"}]' });
-    const roles = await (await admin(`/users/${id}/role-mappings/clients/${client?.id}/composite`)).json();
-    expect(roles).toMatchObject([{ name: 'admin', description: 'Administrators' }]);
+    const mappings = `/users/${id}/role-mappings/clients/${client?.id}`;
+    expect((await admin(mappings, { method: 'POST', body: '[{"name":"nope"}]' })).status).toBe(404);
+    await admin(mappings, { method: 'POST', body: '[{"name":"admin"},{"name":"viewer"}]' });
+    // Keycloak's JSON leaves null fields out: a role without a description has no such key, and the brief form
+    // (the default) no attributes.
+    const roles = (await (await admin(`${mappings}/composite`)).json()) as Record<string, unknown>[];
+    expect(roles).toEqual([
+      {
+        id: expect.any(String),
+        name: 'admin',
+        description: 'Administrators',
+        composite: false,
+        clientRole: true,
+        containerId: client?.id,
+      },
+      { id: expect.any(String), name: 'viewer', composite: false, clientRole: true, containerId: client?.id },
+    ]);
+    const full = (await (await admin(`${mappings}/composite?briefRepresentation=false`)).json()) as Record<
+      string,
+      unknown
+    >[];
+    expect(full.map((role) => role.attributes)).toEqual([{}, { scope: ['read'] }]);
   });
 
   it('can be made to fail or hang, and counts the requests that reach it', async () => {

@@ -108,6 +108,21 @@ describe("the provider's admin API (Keycloak realm admin REST)", () => {
     expect(refreshed.json().user.permissions).toContain('SERVICE_ADMIN');
   });
 
+  it('lists and grants a role the provider describes without a description (Keycloak leaves the key out)', async () => {
+    await register(s.h.app);
+    const account = newAccount(s.idp, { clientRoles: { [CLIENT_ID]: ['admin', 'user'] } });
+    const access = (await browserLogin(s, account)).session ?? '';
+    const roles = await s.h.app.inject({ url: '/api/v1/auth/available-roles', headers: bearer(access) });
+    expect(roles.statusCode).toBe(200);
+    expect(roles.json()).toEqual([
+      { name: 'user', description: 'Regular user' },
+      { name: 'admin', description: null },
+    ]);
+    const taken = await post('/auth/select-role', access, { role: 'admin' });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.json().roles).toEqual(['admin']);
+  });
+
   it('answers 503 sso_unavailable for the admin routes when no admin API is configured', async () => {
     const plain = await startSso({ admin: false });
     try {

@@ -47,7 +47,8 @@ export async function startSso(options: { redis?: boolean; admin?: boolean; env?
     backchannelLogoutUri: `${address}/api/v1/auth/sso/back-channel-logout`,
     roles: [
       { name: 'user', description: 'Regular user' },
-      { name: 'admin', description: 'Tenant administrator' },
+      // Created without a description: Keycloak's answers then have no `description` key.
+      { name: 'admin' },
       { name: 'auditor', description: 'Not a role the service knows' },
     ],
   });

@@ -8,10 +8,18 @@ export interface ProviderRole {
   description: string | null;
 }
 
-/** A role mapping as the admin API lists it; a role without a string name is not one this service can grant. */
+/**
+ * A role as the admin API lists it (Keycloak's RoleRepresentation). Keycloak leaves null fields out, so every key
+ * but `name` may be missing (`description` of a role without one; `attributes` of the brief form) and keys this
+ * service does not use (`id`, `composite`, `clientRole`, `containerId`, `attributes`, later ones) are ignored.
+ * A role without a string name is not one this service can grant.
+ */
 const roleMappingSchema = z.object({
   name: z.string(),
-  description: z.unknown().transform((value) => (typeof value === 'string' ? value : null)),
+  description: z
+    .unknown()
+    .optional()
+    .transform((value) => (typeof value === 'string' ? value : null)),
 });
 /** `GET /clients?clientId=`: the matching clients; the first one's internal id is this client's. */
 const clientsSchema = z.tuple([z.looseObject({ id: z.string().min(1) })], z.unknown());

@@ -38,6 +38,8 @@ export const Integration = defineEntity({
     /** The sync lease: renewed by its holder while the sync runs, so a dead holder's lease lapses within a TTL. */
     syncLeaseUntil: p.datetime().nullable().fieldName('sync_lease_until'),
     syncLeaseHolder: p.uuid().nullable().fieldName('sync_lease_holder'),
+    /** The process holding the lease: while it lives it holds a liveness lock, so a killed one frees it at once. */
+    syncLeaseOwner: p.uuid().nullable().fieldName('sync_lease_owner'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },

@@ -10,7 +10,8 @@ const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider,
   oauth_verifier_sealed as "oauthVerifierSealed", oauth_return_url as "oauthReturnUrl", channel_id as "channelId",
   channel_resource_id as "channelResourceId", channel_secret_sealed as "channelSecretSealed",
   push_expires_at as "pushExpiresAt", next_sync_at as "nextSyncAt", sync_lease_until as "syncLeaseUntil",
-  sync_lease_holder as "syncLeaseHolder", created_at as "createdAt", updated_at as "updatedAt"`;
+  sync_lease_holder as "syncLeaseHolder", sync_lease_owner as "syncLeaseOwner", created_at as "createdAt",
+  updated_at as "updatedAt"`;
 
 type MaybeTimes =
   | 'lastSyncedAt'
@@ -61,16 +62,36 @@ export async function ownerIntegrations(sql: Sql, owner: Owner): Promise<Integra
   return rows.map(integrationOf);
 }
 
+const SYNC_OWNER_KEY_PREFIX = 'integration.sync-owner:';
+
+/** The key of the liveness lock a lease owner (a SyncLeases, one per process) holds while it lives. */
+export const syncOwnerLockKey = (owner: string) => `${SYNC_OWNER_KEY_PREFIX}${owner}`;
+
+/**
+ * A row's sync lease is free at `?` (now): never taken, lapsed, or its owner is gone. The shared try-lock of the
+ * owner's liveness lock succeeds only when no session holds that lock (it ends with this statement's
+ * transaction), so a killed process's leases are free at once. A lease without an owner only lapses.
+ */
+const SYNC_LEASE_FREE = `(sync_lease_until is null or sync_lease_until <= ?
+  or (sync_lease_owner is not null
+    and pg_try_advisory_xact_lock_shared(hashtextextended('${SYNC_OWNER_KEY_PREFIX}' || sync_lease_owner::text, 0))))`;
+
+/** Who takes a lease: the take's own holder id and the process (owner) whose liveness lock vouches for it. */
+export interface LeaseTaker {
+  holder: string;
+  owner: string;
+}
+
 /**
  * Takes the sync lease of one integration for `holder`: only one sync of a connection runs at a time, across
- * replicas. Answers false when another holder's lease is unexpired (or the row is not syncable).
+ * replicas. Answers false when another live holder's lease is unexpired (or the row is not syncable).
  */
-export async function takeSyncLease(sql: Sql, id: string, holder: string, now: Date, until: Date): Promise<boolean> {
+export async function takeSyncLease(sql: Sql, id: string, taker: LeaseTaker, now: Date, until: Date): Promise<boolean> {
   const taken = await sql.rows(
-    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
-     where id = ? and status in ('active', 'error') and (sync_lease_until is null or sync_lease_until <= ?)
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
+     where id = ? and status in ('active', 'error') and ${SYNC_LEASE_FREE}
      returning id`,
-    [until, holder, id, now],
+    [until, taker.holder, taker.owner, id, now],
   );
   return taken.length === 1;
 }
@@ -86,7 +107,8 @@ export async function renewSyncLeases(sql: Sql, holders: readonly string[], unti
 /** Gives a lease back; a lease another holder took over after this one lapsed is left alone. */
 export async function releaseSyncLease(sql: Sql, id: string, holder: string): Promise<void> {
   await sql.rows(
-    'update integrations set sync_lease_until = null, sync_lease_holder = null where id = ? and sync_lease_holder = ?',
+    `update integrations set sync_lease_until = null, sync_lease_holder = null, sync_lease_owner = null
+     where id = ? and sync_lease_holder = ?`,
     [id, holder],
   );
 }
@@ -106,19 +128,19 @@ export async function lockedLeaseHolder(sql: Sql, id: string): Promise<string | 
  */
 export async function claimDueSyncs(
   sql: Sql,
-  holder: string,
+  taker: LeaseTaker,
   now: Date,
   until: Date,
   limit: number,
 ): Promise<string[]> {
   const claimed = await sql.rows<{ id: string }>(
-    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
      where id in (
        select id from integrations
-       where status = 'active' and next_sync_at <= ? and (sync_lease_until is null or sync_lease_until <= ?)
+       where status = 'active' and next_sync_at <= ? and ${SYNC_LEASE_FREE}
        order by next_sync_at limit ? for update skip locked)
      returning id`,
-    [until, holder, now, now, limit],
+    [until, taker.holder, taker.owner, now, now, limit],
   );
   return claimed.map((r) => r.id);
 }
@@ -126,21 +148,20 @@ export async function claimDueSyncs(
 /** Active integrations whose push channel expires before `before` (or was never opened), leased for renewal. */
 export async function claimChannelRenewals(
   sql: Sql,
-  holder: string,
+  taker: LeaseTaker,
   now: Date,
   before: Date,
   until: Date,
   limit: number,
 ): Promise<string[]> {
   const claimed = await sql.rows<{ id: string }>(
-    `update integrations set sync_lease_until = ?, sync_lease_holder = ?
+    `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
      where id in (
        select id from integrations
-       where status = 'active' and (push_expires_at is null or push_expires_at <= ?)
-         and (sync_lease_until is null or sync_lease_until <= ?)
+       where status = 'active' and (push_expires_at is null or push_expires_at <= ?) and ${SYNC_LEASE_FREE}
        order by push_expires_at nulls first limit ? for update skip locked)
      returning id`,
-    [until, holder, before, now, limit],
+    [until, taker.holder, taker.owner, before, now, limit],
   );
   return claimed.map((r) => r.id);
 }

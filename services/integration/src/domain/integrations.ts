@@ -211,7 +211,7 @@ export async function finishConnection(
   }
   const now = ctx.clock.now();
   // The first sync's lease is written with the activation, so the worker stays out while it runs.
-  const lease = ctx.leases.prepare(id);
+  const lease = await ctx.leases.prepare(id);
   let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
   try {
     await Sql.transaction(ctx.orm, async (sql) => {
@@ -222,6 +222,7 @@ export async function finishConnection(
         nextSyncAt: now,
         syncLeaseUntil: ctx.leases.until(),
         syncLeaseHolder: lease.holder,
+        syncLeaseOwner: lease.owner,
         updatedAt: now,
       };
       Object.assign(row, activation);

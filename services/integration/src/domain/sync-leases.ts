@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Orm, Sql } from '@routinely/db';
+import { LivenessLock, type Orm, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import {
   claimChannelRenewals,
   claimDueSyncs,
+  type LeaseTaker,
   releaseSyncLease,
   renewSyncLeases,
+  syncOwnerLockKey,
   takeSyncLease,
 } from '../db/integrations-sql.js';
 
@@ -18,56 +20,62 @@ export interface SyncLease {
 /**
  * The "a sync is running" state of integrations, as short leases this process renews while it holds them
  * (Kubernetes-lease style): every quarter of the TTL, one UPDATE extends all rows of the holders still open here.
- * A process that dies stops renewing, so its integrations are free again within one TTL (20 s by default),
- * where a fixed 5-minute lease used to keep a crashed sync's integration answering 409 for five minutes.
+ * Each lease also names its owner, this process (one owner id per start), which holds a liveness lock (a
+ * session advisory lock on a connection of its own) while it lives: a process that is killed loses its
+ * session, and its leases are free at once. The TTL stays as the bound when the owner's session outlives it
+ * (a network partition the server has not noticed yet).
  * Each take gets its own holder id, and the sync's commit checks it (`lockedLeaseHolder`), so a holder that
- * stalled past its TTL and lost the row cannot commit over the sync that took it.
+ * stalled (or whose liveness connection broke) and lost the row cannot commit over the sync that took it.
  */
 export class SyncLeases {
   /** Open holder ids and how many of their rows are not released yet. */
   private readonly open = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private owner = randomUUID();
+  private liveness: LivenessLock;
 
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
     private readonly ttlMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.liveness = new LivenessLock(orm, syncOwnerLockKey(this.owner));
+  }
 
   /** Until when a lease taken or renewed now lasts. */
   until(): Date {
     return new Date(this.clock.now().getTime() + this.ttlMs);
   }
 
-  /** The route's take of one row: null when another holder's lease is unexpired. */
+  /** The route's take of one row: null when another live holder's lease is unexpired. */
   async take(id: string): Promise<SyncLease | null> {
-    const holder = randomUUID();
-    if (!(await takeSyncLease(Sql.pool(this.orm), id, holder, this.clock.now(), this.until()))) return null;
-    this.hold(holder, 1);
-    return { id, holder };
+    const taker = await this.taker();
+    if (!(await takeSyncLease(Sql.pool(this.orm), id, taker, this.clock.now(), this.until()))) return null;
+    this.hold(taker.holder, 1);
+    return { id, holder: taker.holder };
   }
 
   /** A lease written by the caller in its own transaction (the first sync after a connection). */
-  prepare(id: string): SyncLease {
-    const holder = randomUUID();
-    this.hold(holder, 1);
-    return { id, holder };
+  async prepare(id: string): Promise<SyncLease & { owner: string }> {
+    const taker = await this.taker();
+    this.hold(taker.holder, 1);
+    return { id, ...taker };
   }
 
   async claimDue(limit: number): Promise<SyncLease[]> {
-    const holder = randomUUID();
-    const ids = await claimDueSyncs(Sql.pool(this.orm), holder, this.clock.now(), this.until(), limit);
-    this.hold(holder, ids.length);
-    return ids.map((id) => ({ id, holder }));
+    const taker = await this.taker();
+    const ids = await claimDueSyncs(Sql.pool(this.orm), taker, this.clock.now(), this.until(), limit);
+    this.hold(taker.holder, ids.length);
+    return ids.map((id) => ({ id, holder: taker.holder }));
   }
 
   async claimRenewals(before: Date, limit: number): Promise<SyncLease[]> {
-    const holder = randomUUID();
-    const ids = await claimChannelRenewals(Sql.pool(this.orm), holder, this.clock.now(), before, this.until(), limit);
-    this.hold(holder, ids.length);
-    return ids.map((id) => ({ id, holder }));
+    const taker = await this.taker();
+    const ids = await claimChannelRenewals(Sql.pool(this.orm), taker, this.clock.now(), before, this.until(), limit);
+    this.hold(taker.holder, ids.length);
+    return ids.map((id) => ({ id, holder: taker.holder }));
   }
 
   /** Gives the row back (only if this holder still has it) and stops renewing it. */
@@ -79,16 +87,30 @@ export class SyncLeases {
     await releaseSyncLease(Sql.pool(this.orm), lease.id, lease.holder);
   }
 
-  /** The service (re)starts: leases are renewed again. */
+  /** The service (re)starts: leases are renewed again, under a new owner (the old one's leases stay free). */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
+    this.owner = randomUUID();
+    this.liveness = new LivenessLock(this.orm, syncOwnerLockKey(this.owner));
   }
 
-  /** The process is going away: nothing is renewed from now on (what a crash does, without the crash). */
-  stop(): void {
+  /**
+   * The process is going away: nothing is renewed from now on and the liveness lock is given up, so this
+   * process's leases are free at once (what a crash does, without the crash). A sync still running commits
+   * nothing once another holder took its row.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.open.clear();
     this.stopTimer();
+    await this.liveness.release();
+  }
+
+  /** A new holder id under this owner, whose liveness lock is held before any lease names it. */
+  private async taker(): Promise<LeaseTaker> {
+    await this.liveness.hold();
+    return { holder: randomUUID(), owner: this.owner };
   }
 
   private hold(holder: string, rows: number): void {
@@ -101,6 +123,8 @@ export class SyncLeases {
   private async renew(): Promise<void> {
     if (this.open.size === 0) return;
     try {
+      // A liveness connection that broke is opened again (its leases may have been taken over meanwhile).
+      await this.liveness.hold();
       await renewSyncLeases(Sql.pool(this.orm), [...this.open.keys()], this.until());
     } catch (error) {
       // The next tick tries again; a sync whose lease lapses meanwhile loses its commit, nothing else.
