@@ -1,0 +1,65 @@
+import { useEffect } from 'react';
+import type { CalendarEvent, Decision, Task } from '../api/queries.js';
+import { zoned } from '../time/zone.js';
+import { providerName, slotName } from './names.js';
+
+export interface TipTarget {
+  id: string;
+  element: HTMLElement;
+}
+
+const PRIORITY = ['', 'Priority 1 (highest)', 'Priority 2', 'Priority 3', 'Priority 4', 'Priority 5 (lowest)'];
+
+/** Whether a decision still explains a block: the block sits in the decision's slot. */
+export function explains(decision: Decision | undefined, event: CalendarEvent): decision is Decision {
+  return (
+    !!decision &&
+    Date.parse(decision.chosen_slot_start) === Date.parse(event.start) &&
+    Date.parse(decision.chosen_slot_end) === Date.parse(event.end)
+  );
+}
+
+/**
+ * The tip of the hovered or focused block: its time, priority, state and, for a block the engine placed, the
+ * decision's rationale; for an external event its provider (read-only). One element for the whole grid, tied
+ * to the block by aria-describedby while shown.
+ */
+export function BlockTip({
+  tip,
+  event,
+  rationale,
+  task,
+  timeZone,
+}: {
+  tip: TipTarget;
+  event: CalendarEvent;
+  rationale: string | undefined;
+  task: Task | undefined;
+  timeZone: string;
+}) {
+  useEffect(() => {
+    tip.element.setAttribute('aria-describedby', 'block-tip');
+    return () => tip.element.removeAttribute('aria-describedby');
+  }, [tip.element]);
+  const column = tip.element.parentElement;
+  const top = tip.element.offsetTop + tip.element.offsetHeight + 4;
+  const left = (column?.offsetLeft ?? 0) + tip.element.offsetLeft;
+  const lines: string[] = [];
+  if (event.source !== 'task') lines.push(`${providerName(event)} · read-only`);
+  if (event.status === 'proposed') lines.push('Proposed by Plan my week');
+  if (task) lines.push(PRIORITY[task.priority] ?? `Priority ${task.priority}`);
+  if (event.status === 'done') lines.push('Done');
+  if (event.status === 'skipped') lines.push('Skipped');
+  return (
+    <div id="block-tip" role="tooltip" className="block-tip" style={{ top: `${top}px`, left: `${left}px` }}>
+      <p className="tip-title">{slotName(event.title, zoned(event.start, timeZone), zoned(event.end, timeZone))}</p>
+      {lines.length > 0 && <p className="tip-meta">{lines.join(' · ')}</p>}
+      {rationale && (
+        <p className="tip-why">
+          <span>Why here: </span>
+          {rationale}
+        </p>
+      )}
+    </div>
+  );
+}
