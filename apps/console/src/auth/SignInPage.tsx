@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Button, Form } from 'react-aria-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, data, problemText } from '../api/client.js';
@@ -25,6 +25,10 @@ export function SignInPage() {
     staleTime: 60_000,
   });
   const ssoError = search.get('error');
+  // The code box takes the focus when the step appears (the button that was pressed is gone by then).
+  useEffect(() => {
+    if (challenge) document.querySelector<HTMLInputElement>('input[name="code"]')?.focus();
+  }, [challenge]);
   const expired = search.get('expired') === '1';
 
   const finish = (answer: { expires_in: number }) => {
@@ -78,7 +82,6 @@ export function SignInPage() {
               name="code"
               autoComplete="one-time-code"
               isRequired
-              autoFocus
               value={code}
               onChange={setCode}
             />

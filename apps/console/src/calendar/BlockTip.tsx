@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { createPortal } from 'react-dom';
 import type { CalendarEvent, Decision, Task } from '../api/queries.js';
 import { zoned } from '../time/zone.js';
 import { providerName, slotName } from './names.js';
@@ -41,16 +42,17 @@ export function BlockTip({
     tip.element.setAttribute('aria-describedby', 'block-tip');
     return () => tip.element.removeAttribute('aria-describedby');
   }, [tip.element]);
-  const column = tip.element.parentElement;
-  const top = tip.element.offsetTop + tip.element.offsetHeight + 4;
-  const left = (column?.offsetLeft ?? 0) + tip.element.offsetLeft;
+  // Drawn outside the grid (a tooltip is no cell of it), under the block, kept inside the window.
+  const rect = tip.element.getBoundingClientRect();
+  const top = rect.bottom + 6 + 140 > window.innerHeight ? rect.top - 6 - 140 : rect.bottom + 6;
+  const left = Math.max(8, Math.min(rect.left, window.innerWidth - 268));
   const lines: string[] = [];
   if (event.source !== 'task') lines.push(`${providerName(event)} · read-only`);
   if (event.status === 'proposed') lines.push('Proposed by Plan my week');
   if (task) lines.push(PRIORITY[task.priority] ?? `Priority ${task.priority}`);
   if (event.status === 'done') lines.push('Done');
   if (event.status === 'skipped') lines.push('Skipped');
-  return (
+  return createPortal(
     <div id="block-tip" role="tooltip" className="block-tip" style={{ top: `${top}px`, left: `${left}px` }}>
       <p className="tip-title">{slotName(event.title, zoned(event.start, timeZone), zoned(event.end, timeZone))}</p>
       {lines.length > 0 && <p className="tip-meta">{lines.join(' · ')}</p>}
@@ -60,6 +62,7 @@ export function BlockTip({
           {rationale}
         </p>
       )}
-    </div>
+    </div>,
+    document.body,
   );
 }

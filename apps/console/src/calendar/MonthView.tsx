@@ -26,10 +26,10 @@ export function MonthView({
     const timed = layoutDays(events, days, timeZone);
     const allDay = allDayByDay(events, days, timeZone);
     return days.map((_, i) => [
-      ...(allDay[i] ?? []).map((event) => ({ event, label: event.title, name: `${event.title}, all day` })),
+      ...(allDay[i] ?? []).map((event) => ({ event, time: '', name: `${event.title}, all day` })),
       ...(timed[i] ?? [])
         .sort((a, b) => a.top - b.top)
-        .map((s) => ({ event: s.event, label: `${hhmm(s.start)} ${s.event.title}`, name: slotName(s.event.title, s.start, s.end) })),
+        .map((s) => ({ event: s.event, time: hhmm(s.start), name: slotName(s.event.title, s.start, s.end) })),
     ]);
   }, [events, days, timeZone]);
   const weeks = Array.from({ length: days.length / 7 }, (_, w) => days.slice(w * 7, w * 7 + 7));
@@ -52,19 +52,20 @@ export function MonthView({
             if (day.month !== month) classes.push('other-month');
             if (day.equals(today)) classes.push('is-today');
             return (
-              <div role="gridcell" key={day.toString()} className={classes.join(' ')} aria-label={longDay(day)}>
+              <div role="gridcell" key={day.toString()} className={classes.join(' ')}>
                 <Link className="month-day" to={`/calendar/day/${day.toString()}`} aria-label={`Open ${longDay(day)}`}>
                   {day.day}
                 </Link>
-                {items.slice(0, SHOWN).map(({ event, label, name }) => (
+                {items.slice(0, SHOWN).map(({ event, time, name }) => (
                   <button
                     type="button"
                     key={event.id}
                     className={`month-event ${event.source !== 'task' ? 'external' : ''} ${event.status === 'done' ? 'done' : ''}`}
                     aria-label={name}
+                    data-time={time || undefined}
                     onClick={() => event.task_id && onOpen(event.task_id)}
                   >
-                    {label}
+                    {event.title}
                   </button>
                 ))}
                 {items.length > SHOWN && (

@@ -30,7 +30,6 @@ export function UnscheduledPanel({
                 type="button"
                 className="unscheduled-item"
                 data-priority={task.priority}
-                aria-label={`${task.title}, ${durationLabel(task.duration_min)}, priority ${task.priority}`}
                 onPointerDown={(e) => {
                   if (e.button !== 0) return;
                   e.preventDefault();
@@ -51,7 +50,10 @@ export function UnscheduledPanel({
               >
                 <GripIcon />
                 <span className="u-title">{task.title}</span>
-                <span className="u-meta">{durationLabel(task.duration_min)}</span>
+                <span className="u-meta">
+                  {durationLabel(task.duration_min)}
+                  <span className="sr-only">, priority {task.priority}</span>
+                </span>
               </button>
             </li>
           ))}

@@ -88,12 +88,14 @@ export function WeekGrid(props: WeekGridProps) {
   const first = days[0];
   const label = first ? (single ? longDay(first) : `Week of ${longDay(first)}`) : 'Calendar';
   return (
+    <>
     <div
       className={`cal ${single ? 'cal-single' : ''}`}
       role="grid"
       aria-label={label}
       style={{ '--days': days.length } as React.CSSProperties}
     >
+      <div role="rowgroup">
       <div role="row" className="cal-head">
         <div role="columnheader" className="cal-gutter">
           <span className="sr-only">Time</span>
@@ -114,7 +116,9 @@ export function WeekGrid(props: WeekGridProps) {
           </div>
         ))}
       </div>
-      <div className="cal-scroll" ref={scrollRef}>
+      </div>
+      {/* The scrolling hours are a row group the keyboard can reach, so they scroll without a mouse. */}
+      <div role="rowgroup" className="cal-scroll" ref={scrollRef} tabIndex={0} aria-label="Hours of the day">
         <div
           role="row"
           className="cal-body"
@@ -173,10 +177,11 @@ export function WeekGrid(props: WeekGridProps) {
           )}
         </div>
       </div>
+    </div>
       <p className="sr-only" role="status" aria-live="polite">
         {interactions.announcement}
       </p>
-    </div>
+    </>
   );
 }
 
@@ -196,7 +201,7 @@ interface DayColumnProps {
 const DayColumn = memo(function DayColumn(props: DayColumnProps) {
   const { day, index, segments, ghosts, work, noGo, decisions, tasks, movingId, nowMinutes } = props;
   return (
-    <div role="gridcell" className="cal-day" data-day={index} aria-label={longDay(day)}>
+    <div role="gridcell" className="cal-day" data-day={index} data-date={day.toString()}>
       {work.map((b) => (
         <div key={`w${b.top}`} className="band work" aria-hidden="true" style={{ top: px(b.top), height: px(b.bottom - b.top) }} />
       ))}

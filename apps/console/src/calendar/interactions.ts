@@ -184,12 +184,13 @@ export function useGridInteractions(options: Options) {
         dayIndex: Number(block.parentElement?.dataset.day ?? slot.dayIndex),
         dragging: false,
       };
-      e.currentTarget.setPointerCapture(e.pointerId);
     },
     onPointerMove(e: PointerEvent<HTMLDivElement>) {
       const p = press.current;
       if (!p) return;
       if (!p.dragging && Math.hypot(e.clientX - p.x, e.clientY - p.y) < DRAG_THRESHOLD_PX) return;
+      // Captured only once it is a drag: a plain click keeps the block as its target (and opens the task).
+      if (!p.dragging) e.currentTarget.setPointerCapture(e.pointerId);
       p.dragging = true;
       const slot = slotAt(e.clientX, e.clientY);
       if (!slot) return;

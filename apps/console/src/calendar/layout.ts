@@ -16,8 +16,12 @@ export interface Segment {
   end: Temporal.ZonedDateTime;
 }
 
-/** The shortest block drawn, so a zero-length or 5-minute event stays visible and clickable. */
-const MIN_HEIGHT_MIN = 15;
+/**
+ * The shortest block drawn, in minutes of grid (33 min = 26 px at 48 px an hour): every block stays a target of
+ * at least 24 by 24 px (WCAG 2.2, 2.5.8). Its top stays at its true start; a short block takes this much room
+ * in the overlap layout too, so one starting soon after it goes beside it instead of under it.
+ */
+export const MIN_HEIGHT_MIN = 33;
 
 /**
  * Splits timed events into per-day segments in the settings timezone, then lays overlapping ones side by side.

@@ -1,6 +1,7 @@
 import { Button, Tag, TagGroup, TagList } from 'react-aria-components';
 import { useSettings } from '../api/queries.js';
-import { type ChipKey, chipsOf, type useQuickAdd } from './use-quick-add.js';
+import { type ChipKey, chipsOf } from './chips.js';
+import type { useQuickAdd } from './use-quick-add.js';
 
 /** The chips of the parse and the Add button, under the box (also in the palette). */
 export default function QuickAddPreview({ quick }: { quick: ReturnType<typeof useQuickAdd> }) {

@@ -2,42 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data, problemText } from '../api/client.js';
 import { keys } from '../api/queries.js';
-import { durationLabel, hhmm, longDay, zoned } from '../time/zone.js';
 import { useToasts } from '../ui/toasts.js';
-
-type Parsed = Awaited<ReturnType<typeof parse>>;
-type Fields = Parsed['fields'];
-export type ChipKey = 'duration_min' | 'priority' | 'deadline_at' | 'earliest_start_at' | 'recurrence' | `tag:${string}`;
-export interface Chip {
-  key: ChipKey;
-  label: string;
-}
+import { type ChipKey, type Fields, without } from './chips.js';
 
 async function parse(text: string) {
   return data(await api.POST('/api/v1/service/tasks/parse', { body: { text } }));
-}
-
-const when = (iso: string, timeZone: string) => {
-  const t = zoned(iso, timeZone);
-  return `${longDay(t.toPlainDate())} ${hhmm(t)}`;
-};
-
-/** The recognised parts of a parse as chips, in the user's timezone. */
-export function chipsOf(fields: Fields, timeZone: string): Chip[] {
-  const chips: Chip[] = [];
-  if (fields.duration_min !== undefined) chips.push({ key: 'duration_min', label: durationLabel(fields.duration_min) });
-  if (fields.earliest_start_at) chips.push({ key: 'earliest_start_at', label: `From ${when(fields.earliest_start_at, timeZone)}` });
-  if (fields.deadline_at) chips.push({ key: 'deadline_at', label: `Due ${when(fields.deadline_at, timeZone)}` });
-  if (fields.priority !== undefined) chips.push({ key: 'priority', label: `Priority ${fields.priority}` });
-  for (const tag of fields.tags ?? []) chips.push({ key: `tag:${tag}`, label: `#${tag}` });
-  if (fields.recurrence) chips.push({ key: 'recurrence', label: `Repeats ${fields.recurrence.rule}` });
-  return chips;
-}
-
-function without(fields: Fields, key: ChipKey): Fields {
-  if (key.startsWith('tag:')) return { ...fields, tags: (fields.tags ?? []).filter((t) => `tag:${t}` !== key) };
-  const { [key as keyof Fields]: _dropped, ...rest } = fields;
-  return rest;
 }
 
 /**

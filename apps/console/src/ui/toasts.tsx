@@ -35,6 +35,21 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return id;
   }, []);
   const value = useMemo(() => ({ show, dismiss }), [show, dismiss]);
+  // Ctrl/Cmd+Z runs the Undo on screen (outside text fields, where it undoes typing).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'z' || event.shiftKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA'].includes(target.tagName))) return;
+      const undo = items.findLast((t) => t.action?.label === 'Undo');
+      if (!undo?.action) return;
+      event.preventDefault();
+      dismiss(undo.id);
+      undo.action.run();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [items, dismiss]);
   return (
     <ToastContext.Provider value={value}>
       {children}
@@ -58,15 +73,17 @@ function ToastView({ toast, dismiss }: { toast: Toast; dismiss: (id: number) => 
     <div className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
       <span>{toast.text}</span>
       {toast.action && (
-        <Button
+        <button
+          type="button"
           className="btn btn-quiet"
-          onPress={() => {
+          aria-keyshortcuts={toast.action.label === 'Undo' ? 'Control+Z' : undefined}
+          onClick={() => {
             dismiss(toast.id);
             toast.action?.run();
           }}
         >
           {toast.action.label}
-        </Button>
+        </button>
       )}
       <Button className="btn btn-icon" aria-label="Dismiss" onPress={() => dismiss(toast.id)}>
         ×
