@@ -39,10 +39,13 @@ export async function registerUser(target: Target, joining?: E2eUser): Promise<E
   };
 }
 
-type LoginAnswer = Schemas['TokenResponse'] | Schemas['MfaRequired'];
+type LoginAnswer = Schemas['TokenResponse'] | Schemas['MfaRequired'] | Schemas['CookieRefreshResponse'];
 
-/** The tokens of a login answer; e2e users have no second factor, so an MFA challenge is a failure. */
+/**
+ * The tokens of a login or refresh answer; e2e users have no second factor, so an MFA challenge is a failure,
+ * and a refresh by the body's token answers tokens (a cookie refresh answers none).
+ */
 export function tokensOf(answer: LoginAnswer | undefined): Schemas['TokenResponse'] {
-  if (!answer || !('access_token' in answer)) throw new Error(`login gave no tokens: ${JSON.stringify(answer)}`);
+  if (!answer || !('access_token' in answer)) throw new Error(`no tokens in the answer: ${JSON.stringify(answer)}`);
   return answer;
 }

@@ -69,22 +69,73 @@ describe('authentication through both mounts', () => {
     expect(health.data).toMatchObject({ sso_configured: false, active_auth_method: 'local' });
   });
 
-  it('rejects a refresh token used twice and ends its family', async () => {
+  it('two refreshes of one token at once both get a working session (the reuse grace of two tabs)', async () => {
     const api = apiFor(target);
     const first = await api.POST('/api/v1/auth/register', {
       body: { email: newEmail(), password, tenant_id: crypto.randomUUID() },
     });
-    const refreshToken = String(first.data?.refresh_token);
-    const rotated = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
-    expect(rotated.response.status).toBe(200);
-    const reused = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
-    expect(reused.response.status).toBe(401);
-    const rotatedTokens = defined(rotated.data, 'the rotated tokens');
-    expect(
-      (await api.POST('/api/v1/auth/refresh', { body: { refresh_token: rotatedTokens.refresh_token } })).response
-        .status,
-    ).toBe(401);
-    expect((await apiFor(target, rotatedTokens.access_token).GET('/api/v1/auth/me')).response.status).toBe(401);
+    const refreshToken = tokensOf(first.data).refresh_token;
+    const both = await Promise.all([
+      api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } }),
+      api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } }),
+    ]);
+    for (const answer of both) {
+      expect(answer.response.status).toBe(200);
+      const me = await apiFor(target, tokensOf(answer.data).access_token).GET('/api/v1/auth/me');
+      expect(me.response.status).toBe(200);
+    }
+  });
+
+  it('with the grace off, rejects a refresh token used twice and ends its family', async () => {
+    const strict = await startTarget({ REFRESH_REUSE_GRACE_S: '0' });
+    try {
+      const api = apiFor(strict);
+      const first = await api.POST('/api/v1/auth/register', {
+        body: { email: newEmail(), password, tenant_id: crypto.randomUUID() },
+      });
+      const refreshToken = String(first.data?.refresh_token);
+      const rotated = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
+      expect(rotated.response.status).toBe(200);
+      const reused = await api.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } });
+      expect(reused.response.status).toBe(401);
+      const rotatedTokens = tokensOf(rotated.data);
+      expect(
+        (await api.POST('/api/v1/auth/refresh', { body: { refresh_token: rotatedTokens.refresh_token } })).response
+          .status,
+      ).toBe(401);
+      expect((await apiFor(strict, rotatedTokens.access_token).GET('/api/v1/auth/me')).response.status).toBe(401);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("a browser's session: login sets both cookies, an empty refresh rotates them, logout clears them", async () => {
+    const api = apiFor(target);
+    const email = newEmail();
+    await api.POST('/api/v1/auth/register', { body: { email, password, tenant_id: crypto.randomUUID() } });
+    const login = await api.POST('/api/v1/auth/login', { body: { email, password } });
+    const cookie = (res: Response, name: string) =>
+      res.headers
+        .getSetCookie()
+        .find((line) => line.startsWith(`${name}=`))
+        ?.split(';')[0]
+        ?.slice(name.length + 1);
+    const refreshCookie = cookie(login.response, 'routinely_refresh');
+    expect(refreshCookie).toBe(tokensOf(login.data).refresh_token);
+    // What the console's fetch sends: no body, the cookie, and the browser's same-origin marker.
+    const refreshed = await api.POST('/api/v1/auth/refresh', {
+      headers: { cookie: `routinely_refresh=${refreshCookie}`, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(refreshed.response.status).toBe(200);
+    expect(refreshed.data).not.toHaveProperty('access_token');
+    const session = cookie(refreshed.response, 'routinely_session');
+    const sameOrigin = { cookie: `routinely_session=${session}`, 'sec-fetch-site': 'same-origin' };
+    expect((await api.GET('/api/v1/auth/me', { headers: sameOrigin })).response.status).toBe(200);
+    const out = await api.POST('/api/v1/auth/logout', { headers: sameOrigin, body: {} });
+    expect(out.response.status).toBe(200);
+    expect(cookie(out.response, 'routinely_session')).toBe('');
+    expect(cookie(out.response, 'routinely_refresh')).toBe('');
+    expect((await api.GET('/api/v1/auth/me', { headers: sameOrigin })).response.status).toBe(401);
   });
 });
 

@@ -1,6 +1,14 @@
 import { databaseReady } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
-import { backgroundOf, createTokenVerifier, JwksCache, SecretBox, type ServiceInstance } from '@routinely/platform';
+import {
+  allowedOriginsFrom,
+  backgroundOf,
+  CookieCsrfGuard,
+  createTokenVerifier,
+  JwksCache,
+  SecretBox,
+  type ServiceInstance,
+} from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
@@ -88,6 +96,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
       revocations: deps.revocations,
       clock,
     }),
+    cookieWrites: new CookieCsrfGuard(allowedOriginsFrom(config)),
   };
 
   return {

@@ -16,6 +16,15 @@ export const configSchema = platformConfigSchema
     ENCRYPTION_KEY: encryptionKeySchema.describe('seals token signing keys and TOTP seeds at rest'),
     ACCESS_TOKEN_TTL_SECONDS: envPositiveInt(900).describe('access token lifetime'),
     REFRESH_TOKEN_TTL_SECONDS: envPositiveInt(30 * 24 * 3600).describe('refresh token lifetime (absolute, per family)'),
+    REFRESH_REUSE_GRACE_S: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60)
+      .default(10)
+      .describe(
+        'seconds after a rotation in which the rotated refresh token still refreshes (two tabs refreshing at once); a reuse after it revokes the family; 0: off',
+      ),
     MFA_TOKEN_TTL_SECONDS: envPositiveInt(300).describe('lifetime of the `mfa_token` between password and TOTP'),
     MFA_ISSUER: z.string().default('Routinely').describe('issuer shown by authenticator apps'),
     // The floor is OWASP's minimum for argon2id (19 MiB, 2 passes).

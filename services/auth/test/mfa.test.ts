@@ -99,6 +99,7 @@ describe('login with MFA', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ token_type: 'bearer', user: { email: user.email, mfa_enabled: true } });
     expect(String(first.headers['set-cookie'])).toContain('routinely_session=');
+    expect(String(first.headers['set-cookie'])).toContain(`routinely_refresh=${first.json().refresh_token};`);
     const replay = await post('/auth/mfa/verify', { code, mfa_token: await startLogin(user.email) });
     expect(replay.statusCode).toBe(401);
     expect(replay.json().code).toBe('invalid_mfa_code');

@@ -72,7 +72,7 @@ const TABLE: RouteGuardTable<Account> = {
     invalid: { body: 'password=x' },
   },
   'POST /auth/refresh': {
-    auth: { mode: 'none', reason: 'the refresh token in the body is the credential' },
+    auth: { mode: 'none', reason: 'the refresh token (in the body, or the refresh cookie) is the credential' },
     invalid: { body: { refresh_token: '' } },
   },
   'POST /auth/logout': { invalid: { body: { logout_all: 'yes' } } },

@@ -42,6 +42,18 @@ describe('single sign-on: the browser flow', () => {
     expect(flow.res.statusCode).toBe(302);
     expect(flow.res.headers.location).toBe('/dashboard?tab=today');
     expect(flow.session).toBeTruthy();
+    // Both web cookies, as after a password login: the refresh cookie works on its own.
+    const refreshCookie = cookieValue(flow.res, 'routinely_refresh');
+    expect(String(flow.res.headers['set-cookie'])).toMatch(
+      /routinely_refresh=[^;]+; Max-Age=\d+; Path=\/api\/v1\/auth; HttpOnly; SameSite=Strict/,
+    );
+    const refreshed = await s.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      headers: { cookie: `routinely_refresh=${refreshCookie}`, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(refreshed.json().access_token).toBeUndefined();
     const profile = await s.h.app.inject({
       url: '/api/v1/auth/me',
       headers: { cookie: `routinely_session=${flow.session}` },
@@ -69,7 +81,8 @@ describe('single sign-on: the browser flow', () => {
     // The same provider identity signs in to the same local user, even after an email change at the provider.
     account.email = `changed.${account.email}`;
     const again = await browserLogin(s, account);
-    expect(again.res.headers.location).toBe('/');
+    // Without a return_url the browser lands on the console's home page.
+    expect(again.res.headers.location).toBe('/home');
     const second = await me(s.h.app, again.session ?? '');
     expect(second.json().id).toBe(profile.json().id);
   });
@@ -171,6 +184,7 @@ describe('single sign-on: the browser flow', () => {
     expect(target.searchParams.get('id_token_hint')).toBeTruthy();
     expect(target.searchParams.get('post_logout_redirect_uri')).toBe('http://app.test/');
     expect(String(out.headers['set-cookie'])).toMatch(/routinely_session=;.*Max-Age=0/);
+    expect(String(out.headers['set-cookie'])).toMatch(/routinely_refresh=;.*Max-Age=0.*Path=\/api\/v1\/auth/);
     expect((await me(s.h.app, flow.session ?? '')).statusCode).toBe(401);
     // The provider accepts the hint and signs the browser out there too.
     expect(await flow.browser.signOut(target.toString())).toBe('http://app.test/');

@@ -71,8 +71,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate a refresh token
-         * @description Refresh tokens rotate: each use answers a new pair. Presenting a used refresh token is 401 and revokes every token of its family.
+         * Rotate a refresh token (from the body, or from the refresh cookie)
+         * @description Refresh tokens rotate: each use answers a new pair (and sets both cookies). Presenting a used refresh token is 401 and revokes every token of its family, except within `REFRESH_REUSE_GRACE_S` (default 10 s) of its rotation, when it answers a new pair of the same session (two tabs refreshing at once). Without `refresh_token` (no body, or `{}`) the `routinely_refresh` cookie is the credential: both cookies are rotated and the answer carries no token; such a request must come from an allowed origin like every cookie-authenticated write, and without the cookie it is 401.
          */
         post: operations["refreshToken"];
         delete?: never;
@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * End this session (or every session with logout_all)
-         * @description Ends the caller's session (and, with `logout_all`, every session of the user); the body is optional.
+         * @description Ends the caller's session (and, with `logout_all`, every session of the user) and clears both cookies; the body is optional.
          */
         post: operations["logout"];
         delete?: never;
@@ -2051,6 +2051,11 @@ export interface components {
             /** @enum {string} */
             visibility?: "private" | "shared" | "public";
         };
+        CookieRefreshResponse: {
+            expires_in: number;
+            refresh_expires_in: number;
+            user: components["schemas"]["UserProfile"];
+        };
         /** @description The caller's rollup; 'today' is the calendar day in their timezone. Delivery's and integration's figures are read from them over gRPC; when one does not answer, its figures are null and named in `degraded` (the answer stays 200): a dashboard shows what it has rather than nothing (ADR 025). The scheduler's spend comes from its events (ADR 056). */
         DashboardSummary: {
             /** @description open tasks (pending or scheduled) whose deadline lies between now and the end of local today */
@@ -3608,6 +3613,11 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie": string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3725,6 +3735,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3870,6 +3885,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3970,7 +3990,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -3978,8 +3998,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    refresh_token: string;
-                };
+                    refresh_token?: string;
+                } | null;
             };
         };
         responses: {
@@ -3987,6 +4007,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie": string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4030,10 +4055,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["TokenResponse"];
+                    "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["CookieRefreshResponse"];
                 };
             };
-            /** @description `invalid_token`: unknown, expired or already used refresh token (a reused one revokes its whole family). Codes: `invalid_token` */
+            /** @description `invalid_token`: unknown, expired or already used refresh token (a reused one revokes its whole family); `not_authenticated`: neither `refresh_token` nor the refresh cookie was sent. Codes: `invalid_token`, `not_authenticated` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4048,6 +4073,26 @@ export interface operations {
                      *       "status": 401,
                      *       "detail": "Invalid or expired token",
                      *       "code": "invalid_token",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: a cookie refresh from an origin that is not allowed, or with a body that is not JSON. Codes: `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Forbidden",
+                     *       "code": "forbidden",
                      *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
                      *     }
                      */
@@ -4560,6 +4605,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4752,7 +4802,7 @@ export interface operations {
     startSsoLogin: {
         parameters: {
             query?: {
-                /** @description Relative path, or an absolute URL of an allowed origin */
+                /** @description Relative path, or an absolute URL of an allowed origin; default `/home` (the console shows the outcome) */
                 return_url?: string | null;
             };
             header?: never;
@@ -4800,7 +4850,7 @@ export interface operations {
     startSsoRegistration: {
         parameters: {
             query?: {
-                /** @description Relative path, or an absolute URL of an allowed origin */
+                /** @description Relative path, or an absolute URL of an allowed origin; default `/home` (the console shows the outcome) */
                 return_url?: string | null;
             };
             header?: never;
@@ -4870,6 +4920,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https
+                     * @example routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax
+                     */
+                    "Set-Cookie": string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

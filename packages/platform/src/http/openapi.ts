@@ -137,6 +137,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
           HTTPBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           SessionCookie: { type: 'apiKey', in: 'cookie', name: 'routinely_session' },
+          // Sent by browsers to /api/v1/auth only; POST /auth/refresh without a body reads it.
+          RefreshCookie: { type: 'apiKey', in: 'cookie', name: 'routinely_refresh' },
         },
       },
     },
@@ -150,8 +152,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const auth = config.auth ?? 'required';
       const schema = out.schema as Record<string, unknown> | undefined;
       if (schema && !schema.hide) {
-        // Public: no credentials; optional: a token changes the answer, none is accepted too.
-        schema.security = auth === 'none' ? [] : auth === 'optional' ? [...SECURED, {}] : SECURED;
+        // Public: no credentials; optional: a token changes the answer, none is accepted too. A route that names
+        // its own credential (the refresh cookie) keeps it.
+        schema.security ??= auth === 'none' ? [] : auth === 'optional' ? [...SECURED, {}] : SECURED;
         const facts: RouteFacts = {
           auth,
           hasPermission: config.permission !== undefined,

@@ -129,6 +129,8 @@ export interface AnswerHeader {
   description: string;
   type?: 'integer' | 'string';
   example: string | number;
+  /** Default true; false for a header only some answers of the status send (a login that asks for MFA sets no cookie). */
+  required?: boolean;
 }
 
 const ANSWER_HEADERS = new WeakMap<object, Record<string, AnswerHeader>>();
@@ -262,7 +264,12 @@ export function withProblemResponses(
     }
     const own = Object.entries(facts.answerHeaders?.[code] ?? {}).map(([name, h]) => [
       name,
-      { description: h.description, required: true, schema: { type: h.type ?? 'string' }, example: h.example },
+      {
+        description: h.description,
+        required: h.required ?? true,
+        schema: { type: h.type ?? 'string' },
+        example: h.example,
+      },
     ]);
     const nullBody =
       facts.nullAnswers?.includes(code) && !declared?.content

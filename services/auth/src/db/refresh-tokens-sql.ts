@@ -58,3 +58,12 @@ export async function claimRefreshToken(sql: Sql, id: string, usedAt: Date): Pro
   ]);
   return rows.length;
 }
+
+/** When a token was rotated (null while it was not); read after a lost claim, so it sees the winner's commit. */
+export async function refreshTokenUsedAt(sql: Sql, id: string): Promise<Date | null> {
+  const row = await sql.first<{ usedAt: string | Date | null }>(
+    'select used_at as "usedAt" from refresh_tokens where id = ?',
+    [id],
+  );
+  return row?.usedAt ? new Date(row.usedAt) : null;
+}

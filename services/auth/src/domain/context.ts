@@ -1,5 +1,6 @@
 import {
   type Clock,
+  type CookieCsrfGuard,
   fieldError,
   type Principal,
   requirePrincipal,
@@ -32,6 +33,8 @@ export interface AuthContext {
   ssoSessions: SsoSessions;
   /** This service's own access-token check, for routes that read a cookie without requiring one. */
   verifyOwnToken: TokenVerifier;
+  /** The platform's check of cookie-authenticated writes, for the one the refresh cookie authenticates. */
+  cookieWrites: CookieCsrfGuard;
 }
 
 /** The tenant a new account joins: the body's, else X-Tenant-ID, else the deployment's default. */
@@ -76,26 +79,46 @@ export async function signedIn(
   return { principal, user: await ctx.accounts.current(principal.tenantId, principal.userId, options) };
 }
 
-function cookieAttributes(config: AuthConfig): string {
-  // A site served over https must never let its session cookie travel over plain http.
+/** Cookies are `Secure` wherever the site is served over https: they must never travel over plain http. */
+function secureAttribute(config: AuthConfig): string {
   const secure =
     config.COOKIE_SECURE || config.NODE_ENV === 'production' || config.PUBLIC_BASE_URL.startsWith('https:');
-  return `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return secure ? '; Secure' : '';
 }
 
-/** The web clients' session cookie: the access token, living as long as the token does. */
-export function setSessionCookie(reply: FastifyReply, config: AuthConfig, accessToken: string): void {
+function cookieAttributes(config: AuthConfig): string {
+  return `Path=/; HttpOnly; SameSite=Lax${secureAttribute(config)}`;
+}
+
+/** The refresh cookie goes only to the auth routes, and never with a request another site started. */
+export const REFRESH_COOKIE = 'routinely_refresh';
+const REFRESH_COOKIE_PATH = '/api/v1/auth';
+const refreshCookieAttributes = (config: AuthConfig) =>
+  `Path=${REFRESH_COOKIE_PATH}; HttpOnly; SameSite=Strict${secureAttribute(config)}`;
+const EXPIRED = 'Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT';
+
+/**
+ * The web clients' two cookies (contract, "Web console"): the session cookie holds the access token and lives
+ * as long as it does; the refresh cookie holds the refresh token and lives as long as its family.
+ */
+export function setSessionCookies(
+  reply: FastifyReply,
+  config: AuthConfig,
+  tokens: { access_token: string; refresh_token: string; refresh_expires_in: number },
+): void {
   reply.header(
     'set-cookie',
-    `${SESSION_COOKIE}=${accessToken}; Max-Age=${config.ACCESS_TOKEN_TTL_SECONDS}; ${cookieAttributes(config)}`,
+    `${SESSION_COOKIE}=${tokens.access_token}; Max-Age=${config.ACCESS_TOKEN_TTL_SECONDS}; ${cookieAttributes(config)}`,
+  );
+  reply.header(
+    'set-cookie',
+    `${REFRESH_COOKIE}=${tokens.refresh_token}; Max-Age=${tokens.refresh_expires_in}; ${refreshCookieAttributes(config)}`,
   );
 }
 
-export function clearSessionCookie(reply: FastifyReply, config: AuthConfig): void {
-  reply.header(
-    'set-cookie',
-    `${SESSION_COOKIE}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${cookieAttributes(config)}`,
-  );
+export function clearSessionCookies(reply: FastifyReply, config: AuthConfig): void {
+  reply.header('set-cookie', `${SESSION_COOKIE}=; ${EXPIRED}; ${cookieAttributes(config)}`);
+  reply.header('set-cookie', `${REFRESH_COOKIE}=; ${EXPIRED}; ${refreshCookieAttributes(config)}`);
 }
 
 /** Binds a started SSO login to this browser (see LoginStates); lives as long as the login state. */

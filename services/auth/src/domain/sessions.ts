@@ -10,7 +10,12 @@ import {
 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthConfig } from '../config.js';
-import { claimRefreshToken, findRefreshToken, insertRefreshToken } from '../db/refresh-tokens-sql.js';
+import {
+  claimRefreshToken,
+  findRefreshToken,
+  insertRefreshToken,
+  refreshTokenUsedAt,
+} from '../db/refresh-tokens-sql.js';
 import {
   findSession,
   findUnrevokedSession,
@@ -80,7 +85,11 @@ export class SessionService {
     return this.respond(user, sessionId, refresh, expiresAt);
   }
 
-  /** Rotates a refresh token. A token already used is reuse: the whole family is revoked and the call fails. */
+  /**
+   * Rotates a refresh token. A token already used is reuse: the whole family is revoked and the call fails,
+   * unless the rotation was at most REFRESH_REUSE_GRACE_S ago (two tabs, or two requests of one client, that
+   * refresh at once): then the caller gets a sibling token of the same family (docs/adr/011).
+   */
   async refresh(presented: string): Promise<TokenResponse> {
     const now = this.deps.clock.now();
     const pool = Sql.pool(this.deps.orm);
@@ -92,9 +101,10 @@ export class SessionService {
     if (!user?.isActive) throw invalidRefresh();
     const next = randomToken();
     const rotated = await Sql.transaction(this.deps.orm, async (sql) => {
-      // The conditional update is the atomic claim: of two concurrent uses, one wins and one is reuse.
+      // The conditional update is the atomic claim: of two concurrent uses, one wins; the other reads when
+      // the winner rotated it (its commit is visible once the claim stopped waiting on its row lock).
       const claimed = await claimRefreshToken(sql, row.id, now);
-      if (claimed === 0) return false;
+      if (claimed === 0 && !this.withinGrace(await refreshTokenUsedAt(sql, row.id), now)) return false;
       await this.addRefreshToken(sql, user, session.id, next);
       return true;
     });
@@ -103,6 +113,13 @@ export class SessionService {
       throw new AppError('invalid_token', 'Refresh token already used; the session has been revoked');
     }
     return this.respond(user, session.id, next, session.expiresAt);
+  }
+
+  /** A rotation this recent makes a second use of its token a sibling refresh, not reuse. */
+  private withinGrace(usedAt: Date | null, now: Date): boolean {
+    const grace = this.deps.config.REFRESH_REUSE_GRACE_S;
+    // Another replica's clock may be a little ahead: a rotation "in the future" is as recent as can be.
+    return usedAt !== null && grace > 0 && now.getTime() - usedAt.getTime() <= grace * 1000;
   }
 
   /** The session a refresh token belongs to, if it is the given user's. */

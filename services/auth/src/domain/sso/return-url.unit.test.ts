@@ -7,8 +7,9 @@ const check = (value: string | undefined) => checkReturnUrl(value, BASE, ALLOWED
 
 describe('checkReturnUrl', () => {
   it('accepts relative paths, the public origin and allowed origins', () => {
-    expect(check(undefined)).toBe('/');
-    expect(check('')).toBe('/');
+    // No return URL: the console's home page, which shows the outcome (contract, "Web console").
+    expect(check(undefined)).toBe('/home');
+    expect(check('')).toBe('/home');
     expect(check('/dashboard?x=1#top')).toBe('/dashboard?x=1#top');
     expect(check('https://app.example.test/a')).toBe('https://app.example.test/a');
     expect(check('https://web.example.test/after')).toBe('https://web.example.test/after');

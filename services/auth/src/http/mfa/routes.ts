@@ -1,7 +1,7 @@
 import { AppError, fieldError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, setSessionCookie, signedIn } from '../../domain/context.js';
+import { type AuthContext, setSessionCookies, signedIn } from '../../domain/context.js';
 import { mfaDisableBody, mfaDisabledSchema, mfaSetupSchema, mfaVerifyBody, mfaVerifyResponse } from './schemas.js';
 
 const tags = ['auth', 'mfa'];
@@ -53,7 +53,7 @@ export function mfaRoutes(ctx: AuthContext): FastifyPluginAsync {
         if (mfa_token !== undefined) {
           const user = await ctx.mfa.completeChallenge(mfa_token, code, request.ip);
           const tokens = await ctx.sessions.open(user);
-          setSessionCookie(reply, ctx.config, tokens.access_token);
+          setSessionCookies(reply, ctx.config, tokens);
           return tokens;
         }
         if (!request.principal)

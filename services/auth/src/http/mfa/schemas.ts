@@ -1,6 +1,6 @@
-import { nameSchemas } from '@routinely/platform';
+import { answerHeaders, nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
-import { tokenResponseSchema } from '../sessions/schemas.js';
+import { sometimesSessionCookies, tokenResponseSchema } from '../sessions/schemas.js';
 
 export const mfaSetupSchema = z.object({
   secret: z.string(),
@@ -14,7 +14,10 @@ export const mfaVerifyBody = z.object({
   mfa_token: z.string().min(1).max(512).optional(),
 });
 
-export const mfaVerifyResponse = z.union([tokenResponseSchema, z.object({ mfa_enabled: z.literal(true) })]);
+export const mfaVerifyResponse = answerHeaders(
+  z.union([tokenResponseSchema, z.object({ mfa_enabled: z.literal(true) })]),
+  sometimesSessionCookies,
+);
 
 export const mfaDisableBody = z.object({
   password: z.string().min(1).max(1024).optional(),

@@ -2,7 +2,14 @@ import { AppError, fieldError, problemAnswers, requirePrincipal } from '@routine
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UserRow } from '../../domain/accounts.js';
-import { type AuthContext, clearSessionCookie, requestTenant, setSessionCookie } from '../../domain/context.js';
+import {
+  type AuthContext,
+  clearSessionCookies,
+  cookieOf,
+  REFRESH_COOKIE,
+  requestTenant,
+  setSessionCookies,
+} from '../../domain/context.js';
 import {
   loginBody,
   loginFormBody,
@@ -11,9 +18,9 @@ import {
   okSchema,
   REGISTER_FIELDS,
   refreshBody,
+  refreshResponseSchema,
   registerBody,
   registerResponseSchema,
-  tokenResponseSchema,
 } from './schemas.js';
 
 const publicRoute = { auth: 'none' } as const;
@@ -31,7 +38,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         return { mfa_required: true as const, mfa_methods: ['totp' as const, 'backup_code' as const], ...challenge };
       }
       const tokens = await ctx.sessions.open(user);
-      setSessionCookie(reply, ctx.config, tokens.access_token);
+      setSessionCookies(reply, ctx.config, tokens);
       return tokens;
     }
 
@@ -76,7 +83,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         });
         const ssoLinked = await ctx.sso.createAtProvider(user, body.password);
         const tokens = await ctx.sessions.open(user);
-        setSessionCookie(reply, ctx.config, tokens.access_token);
+        setSessionCookies(reply, ctx.config, tokens);
         return reply.status(201).send(ssoLinked === undefined ? tokens : { ...tokens, sso_linked: ssoLinked });
       },
     );
@@ -107,7 +114,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         const { email, password, sso_token } = request.body;
         if (sso_token !== undefined) {
           const tokens = await ctx.sso.tokenLogin(sso_token, requestTenant(ctx.config, request));
-          setSessionCookie(reply, ctx.config, tokens.access_token);
+          setSessionCookies(reply, ctx.config, tokens);
           return tokens;
         }
         if (email === undefined || password === undefined) {
@@ -150,22 +157,39 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         schema: {
           operationId: 'refreshToken',
           description:
-            'Refresh tokens rotate: each use answers a new pair. Presenting a used refresh token is 401 and revokes every token of its family.',
+            'Refresh tokens rotate: each use answers a new pair (and sets both cookies). Presenting a used refresh token is 401 and revokes every token of its family, except within `REFRESH_REUSE_GRACE_S` (default 10 s) of its rotation, when it answers a new pair of the same session (two tabs refreshing at once). Without `refresh_token` (no body, or `{}`) the `routinely_refresh` cookie is the credential: both cookies are rotated and the answer carries no token; such a request must come from an allowed origin like every cookie-authenticated write, and without the cookie it is 401.',
           tags,
-          summary: 'Rotate a refresh token',
+          summary: 'Rotate a refresh token (from the body, or from the refresh cookie)',
+          // The body's token needs no other credential; without one, the refresh cookie is it.
+          security: [{}, { RefreshCookie: [] }],
           body: refreshBody,
           response: {
             ...problemAnswers({
               invalid_token: 'unknown, expired or already used refresh token (a reused one revokes its whole family)',
+              not_authenticated: 'neither `refresh_token` nor the refresh cookie was sent',
+              forbidden: 'a cookie refresh from an origin that is not allowed, or with a body that is not JSON',
             }),
-            200: tokenResponseSchema,
+            200: refreshResponseSchema,
           },
         },
       },
       async (request, reply) => {
-        const tokens = await ctx.sessions.refresh(request.body.refresh_token);
-        setSessionCookie(reply, ctx.config, tokens.access_token);
-        return tokens;
+        const presented = request.body?.refresh_token;
+        if (presented !== undefined) {
+          const tokens = await ctx.sessions.refresh(presented);
+          setSessionCookies(reply, ctx.config, tokens);
+          return tokens;
+        }
+        const cookie = cookieOf(request, REFRESH_COOKIE);
+        if (!cookie) throw new AppError('not_authenticated', 'Send refresh_token, or the refresh cookie');
+        ctx.cookieWrites.check(request);
+        const tokens = await ctx.sessions.refresh(cookie).catch((error: unknown) => {
+          // A dead refresh cookie is of no use to the browser any more.
+          clearSessionCookies(reply, ctx.config);
+          throw error;
+        });
+        setSessionCookies(reply, ctx.config, tokens);
+        return { expires_in: tokens.expires_in, refresh_expires_in: tokens.refresh_expires_in, user: tokens.user };
       },
     );
 
@@ -175,7 +199,7 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
         schema: {
           operationId: 'logout',
           description:
-            "Ends the caller's session (and, with `logout_all`, every session of the user); the body is optional.",
+            "Ends the caller's session (and, with `logout_all`, every session of the user) and clears both cookies; the body is optional.",
           tags,
           summary: 'End this session (or every session with logout_all)',
           body: logoutBody,
@@ -192,11 +216,16 @@ export function sessionRoutes(ctx: AuthContext): FastifyPluginAsync {
           if (!family) throw new AppError('not_found', 'Refresh token not found');
           ended.add(family);
         }
+        // The browser's refresh cookie (sent to the auth routes only) ends with it, should it name another session.
+        const cookieRefresh = cookieOf(request, REFRESH_COOKIE);
+        const cookieFamily =
+          cookieRefresh && (await ctx.sessions.sessionOfRefreshToken(cookieRefresh, tenantId, userId));
+        if (cookieFamily) ended.add(cookieFamily);
         if (request.body?.logout_all) {
           for (const id of await ctx.sessions.liveSessions(tenantId, userId)) ended.add(id);
         }
         await ctx.sessions.revoke(tenantId, userId, [...ended], request.body?.logout_all ? 'logout_all' : 'logout');
-        clearSessionCookie(reply, ctx.config);
+        clearSessionCookies(reply, ctx.config);
         return { ok: true as const };
       },
     );

@@ -1,9 +1,18 @@
-import { nameSchemas } from '@routinely/platform';
+import { type AnswerHeader, answerHeaders, nameSchemas } from '@routinely/platform';
 import { z } from 'zod';
 import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 import { localeSchema, shortText, timezoneSchema, userProfileSchema } from '../accounts/schemas.js';
 
-export const tokenResponseSchema = z.object({
+/** The web clients' two cookies (contract, "Web console"), set by every answer that opens or rotates a session. */
+export const SESSION_COOKIES_HEADER = {
+  description:
+    'Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https',
+  example: 'routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax',
+} satisfies AnswerHeader;
+/** Answers that are a session only sometimes (a login that asks for the MFA step sets no cookie). */
+export const sometimesSessionCookies = { 'Set-Cookie': { ...SESSION_COOKIES_HEADER, required: false } };
+
+const tokenResponseShape = z.object({
   access_token: z.string(),
   refresh_token: z.string(),
   token_type: z.literal('bearer'),
@@ -11,9 +20,12 @@ export const tokenResponseSchema = z.object({
   refresh_expires_in: z.number().int(),
   user: userProfileSchema,
 });
+export const tokenResponseSchema = answerHeaders(tokenResponseShape, { 'Set-Cookie': SESSION_COOKIES_HEADER });
 
 /** `sso_linked` is present when the provider's admin API is configured: whether the provider account exists too. */
-export const registerResponseSchema = tokenResponseSchema.extend({ sso_linked: z.boolean().optional() });
+export const registerResponseSchema = answerHeaders(tokenResponseShape.extend({ sso_linked: z.boolean().optional() }), {
+  'Set-Cookie': SESSION_COOKIES_HEADER,
+});
 
 const mfaRequiredSchema = z.object({
   mfa_required: z.literal(true),
@@ -22,7 +34,10 @@ const mfaRequiredSchema = z.object({
   expires_in: z.number().int(),
 });
 
-export const loginResponseSchema = z.union([tokenResponseSchema, mfaRequiredSchema]);
+export const loginResponseSchema = answerHeaders(
+  z.union([tokenResponseSchema, mfaRequiredSchema]),
+  sometimesSessionCookies,
+);
 
 /** Known registration fields; anything else is kept on the profile as `extra`. */
 export const REGISTER_FIELDS = [
@@ -83,7 +98,18 @@ export const loginFormBody = z.looseObject({
 });
 
 // Long enough for any token a client may mistake for a refresh token (an access JWT is answered 401, not 422).
-export const refreshBody = z.object({ refresh_token: z.string().min(1).max(8192) });
+// No body, or no `refresh_token`: the refresh cookie is the credential (contract, "Web console").
+export const refreshBody = z.object({ refresh_token: z.string().min(1).max(8192).optional() }).nullish();
+
+/** The cookie refresh's answer: the new tokens went into the cookies only. */
+export const cookieRefreshResponseSchema = tokenResponseShape.pick({
+  expires_in: true,
+  refresh_expires_in: true,
+  user: true,
+});
+export const refreshResponseSchema = answerHeaders(z.union([tokenResponseSchema, cookieRefreshResponseSchema]), {
+  'Set-Cookie': SESSION_COOKIES_HEADER,
+});
 
 export const logoutBody = z
   .object({ logout_all: z.boolean().optional(), refresh_token: z.string().min(1).max(8192).optional() })
@@ -96,6 +122,7 @@ nameSchemas({
   TokenResponse: tokenResponseSchema,
   RegisterResponse: registerResponseSchema,
   MfaRequired: mfaRequiredSchema,
+  CookieRefreshResponse: cookieRefreshResponseSchema,
   RegisterRequest: registerBody,
   LoginRequest: loginBody,
 });

@@ -4,13 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AuthContext,
   clearFlowCookie,
-  clearSessionCookie,
+  clearSessionCookies,
   cookieOf,
   optionalCaller,
   requestTenant,
   SSO_FLOW_COOKIE,
   setFlowCookie,
-  setSessionCookie,
+  setSessionCookies,
 } from '../../domain/context.js';
 import { LOGIN_STATE_TTL_SECONDS } from '../../domain/sso/login-states.js';
 import { checkReturnUrl, withError } from '../../domain/sso/return-url.js';
@@ -114,7 +114,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
           }
           return reply.redirect(withError(back(result.returnUrl), result.error), 302);
         }
-        setSessionCookie(reply, config, result.tokens.access_token);
+        setSessionCookies(reply, config, result.tokens);
         return reply.redirect(back(result.returnUrl), 302);
       },
     );
@@ -141,7 +141,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const tokens = await ctx.sso.tokenLogin(request.body.token, requestTenant(config, request));
-        setSessionCookie(reply, config, tokens.access_token);
+        setSessionCookies(reply, config, tokens);
         return tokens;
       },
     );
@@ -226,7 +226,7 @@ export function ssoLoginRoutes(ctx: AuthContext): FastifyPluginAsync {
         const caller = await optionalCaller(ctx, request);
         const target = caller ? await ctx.sso.logoutUrl(caller.sessionId) : undefined;
         if (caller) await ctx.sessions.revoke(caller.tenantId, caller.userId, [caller.sessionId], 'sso_logout');
-        clearSessionCookie(reply, config);
+        clearSessionCookies(reply, config);
         reply.header('cache-control', 'no-store');
         return reply.redirect(target ?? '/', 302);
       },

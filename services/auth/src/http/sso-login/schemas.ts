@@ -2,7 +2,13 @@ import { timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
 export const returnUrlQuery = z.object({
-  return_url: z.string().max(2048).nullish().describe('Relative path, or an absolute URL of an allowed origin'),
+  return_url: z
+    .string()
+    .max(2048)
+    .nullish()
+    .describe(
+      'Relative path, or an absolute URL of an allowed origin; default `/home` (the console shows the outcome)',
+    ),
 });
 
 /** The browser's return; left out of the OpenAPI document (it is not an API a client calls). */

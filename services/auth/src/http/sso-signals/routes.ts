@@ -2,7 +2,7 @@ import { AppError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
-import { type AuthContext, clearSessionCookie, optionalCaller } from '../../domain/context.js';
+import { type AuthContext, clearSessionCookies, optionalCaller } from '../../domain/context.js';
 import { okSchema } from '../sessions/schemas.js';
 import {
   backChannelLogoutError,
@@ -81,7 +81,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
         ctx.sso.configured();
         const caller = await optionalCaller(ctx, request);
         await ctx.ssoSignals.frontChannelLogout(caller, request.query.sub);
-        clearSessionCookie(reply, ctx.config);
+        clearSessionCookies(reply, ctx.config);
         reply.header('cache-control', 'no-store');
         return reply.type('image/gif').send(TRANSPARENT_GIF);
       },
