@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import type { CalendarEvent, Decision, Task } from '../api/queries.js';
-import { zoned } from '../time/zone.js';
-import { providerName, slotName } from './names.js';
+import { providerName, slotNameOf } from './names.js';
 
 export interface TipTarget {
   id: string;
@@ -54,7 +53,7 @@ export function BlockTip({
   if (event.status === 'skipped') lines.push('Skipped');
   return createPortal(
     <div id="block-tip" role="tooltip" className="block-tip" style={{ top: `${top}px`, left: `${left}px` }}>
-      <p className="tip-title">{slotName(event.title, zoned(event.start, timeZone), zoned(event.end, timeZone))}</p>
+      <p className="tip-title">{slotNameOf(event.title, event.start, event.end, timeZone)}</p>
       {lines.length > 0 && <p className="tip-meta">{lines.join(' · ')}</p>}
       {rationale && (
         <p className="tip-why">

@@ -44,7 +44,25 @@ export function WeekGrid(props: WeekGridProps) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [tip, setTip] = useState<TipTarget | undefined>();
-  const columns = useMemo(() => layoutDays(events, days, timeZone), [events, days, timeZone]);
+  const previous = useRef(new Map<string, Segment>());
+  const columns = useMemo(() => {
+    // A segment that did not change keeps its object, so after a move only the moved block renders again.
+    const next = new Map<string, Segment>();
+    const laid = layoutDays(events, days, timeZone).map((segments, day) =>
+      segments.map((seg) => {
+        const key = `${day}:${seg.event.id}`;
+        const old = previous.current.get(key);
+        const kept =
+          old && old.event === seg.event && old.top === seg.top && old.bottom === seg.bottom && old.col === seg.col && old.cols === seg.cols
+            ? old
+            : seg;
+        next.set(key, kept);
+        return kept;
+      }),
+    );
+    previous.current = next;
+    return laid;
+  }, [events, days, timeZone]);
   const ghostEvents = useMemo(
     () =>
       ghosts.map(

@@ -1,6 +1,9 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Settings } from '../api/queries.js';
-import { dayStart, WEEKDAY_KEYS, wallMinutes, zoned } from '../time/zone.js';
+import { type Wall, wallOf } from '../time/wall.js';
+import { dayStart, WEEKDAY_KEYS } from '../time/zone.js';
+
+const minutesOfDay = (w: Wall) => w.hour * 60 + w.minute;
 
 /** A stretch of one day in wall-clock minutes, with a label for no-go windows. */
 export interface Band {
@@ -40,8 +43,8 @@ export function noGoBands(settings: Settings, days: readonly Temporal.PlainDate[
       const e = Date.parse(w.end_at);
       if (e <= from || s >= to) continue;
       bands.push({
-        top: s <= from ? 0 : wallMinutes(zoned(w.start_at, timeZone)),
-        bottom: e >= to ? 1440 : wallMinutes(zoned(w.end_at, timeZone)),
+        top: s <= from ? 0 : minutesOfDay(wallOf(w.start_at, timeZone)),
+        bottom: e >= to ? 1440 : minutesOfDay(wallOf(w.end_at, timeZone)),
         label,
       });
     }

@@ -15,7 +15,7 @@ import { instantAt, MINUTES_PER_DAY, STEP_MIN, zoned } from '../time/zone.js';
 import type { TipTarget } from './BlockTip.js';
 import { layoutDays, type Segment } from './layout.js';
 import type { SlotChange } from './moves.js';
-import { slotName } from './names.js';
+import { slotNameOf } from './names.js';
 
 /** Height of one hour in the grid, in CSS pixels. */
 export const HOUR_PX = 48;
@@ -277,7 +277,7 @@ export function useGridInteractions(options: Options) {
 
   const announcement = useMemo(() => {
     if (pending?.mode !== 'key') return '';
-    const name = slotName(pending.event.title, zoned(pending.start, timeZone), zoned(pending.end, timeZone));
+    const name = slotNameOf(pending.event.title, pending.start, pending.end, timeZone);
     return `${name}. Enter saves, Escape cancels.`;
   }, [pending, timeZone]);
 

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { CalendarEvent } from '../api/queries.js';
-import { dayStart, MINUTES_PER_DAY, wallMinutes, zoned } from '../time/zone.js';
+import { type Wall, wallOf } from '../time/wall.js';
+import { dayStart, MINUTES_PER_DAY } from '../time/zone.js';
 
 /** What the grid draws of one event on one day: wall-clock minutes of that day, and its place among overlaps. */
 export interface Segment {
@@ -12,8 +13,8 @@ export interface Segment {
   col: number;
   cols: number;
   /** The event's own local start and end (for its name), which may lie on other days. */
-  start: Temporal.ZonedDateTime;
-  end: Temporal.ZonedDateTime;
+  start: Wall;
+  end: Wall;
 }
 
 /**
@@ -39,17 +40,17 @@ export function layoutDays(
   const perDay: Segment[][] = days.map(() => []);
   for (const event of events) {
     if (event.all_day) continue;
-    const start = zoned(event.start, timeZone);
-    const end = zoned(event.end, timeZone);
-    const s = start.epochMilliseconds;
-    const e = Math.max(end.epochMilliseconds, s);
+    const start = wallOf(event.start, timeZone);
+    const end = wallOf(event.end, timeZone);
+    const s = start.ms;
+    const e = Math.max(end.ms, s);
     for (let i = 0; i < days.length; i += 1) {
       const from = starts[i] ?? 0;
       const to = starts[i + 1] ?? 0;
       if (e <= from && !(s === e && s === from)) continue;
       if (s >= to) continue;
-      const top = s <= from ? 0 : wallMinutes(start);
-      let bottom = e >= to ? MINUTES_PER_DAY : wallMinutes(end);
+      const top = s <= from ? 0 : start.hour * 60 + start.minute;
+      let bottom = e >= to ? MINUTES_PER_DAY : end.hour * 60 + end.minute;
       if (bottom - top < MIN_HEIGHT_MIN) bottom = Math.min(MINUTES_PER_DAY, top + MIN_HEIGHT_MIN);
       perDay[i]?.push({ event, top, bottom, col: 0, cols: 1, start, end });
     }

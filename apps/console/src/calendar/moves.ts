@@ -1,7 +1,8 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data, problemText } from '../api/client.js';
 import { type CalendarEvent, keys, type Task } from '../api/queries.js';
-import { hhmm, weekdayName, zoned } from '../time/zone.js';
+import { wallOf } from '../time/wall.js';
+import { hhmm, weekdayName } from '../time/zone.js';
 import { useToasts } from '../ui/toasts.js';
 
 /** A task's new slot: ISO instants. `previous` is where it was (for Undo); none for a task placed from the panel. */
@@ -76,7 +77,7 @@ export function useSlotChange(timeZone: string) {
         toasts.show({ text: `“${change.title}” is back where it was`, tone: 'info' });
         return;
       }
-      const at = zoned(change.start, timeZone);
+      const at = wallOf(change.start, timeZone);
       const previous = change.previous;
       toasts.show({
         text: `${previous ? 'Moved' : 'Scheduled'} “${change.title}” to ${weekdayName(at)} ${hhmm(at)}`,

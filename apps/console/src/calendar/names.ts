@@ -1,11 +1,16 @@
-import type { Temporal } from 'temporal-polyfill';
 import type { CalendarEvent } from '../api/queries.js';
+import { sameDay, type Wall, wallOf } from '../time/wall.js';
 import { hhmm, weekdayName } from '../time/zone.js';
 
 /** A block's accessible name: "Water the plants, Tuesday 09:00 to 09:15" (the end's weekday when it differs). */
-export function slotName(title: string, start: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime): string {
-  const endDay = start.toPlainDate().equals(end.toPlainDate()) ? '' : `${weekdayName(end)} `;
+export function slotName(title: string, start: Wall, end: Wall): string {
+  const endDay = sameDay(start, end) ? '' : `${weekdayName(end)} `;
   return `${title}, ${weekdayName(start)} ${hhmm(start)} to ${endDay}${hhmm(end)}`;
+}
+
+/** The same name for ISO instants, read in the settings timezone. */
+export function slotNameOf(title: string, start: string, end: string, timeZone: string): string {
+  return slotName(title, wallOf(start, timeZone), wallOf(end, timeZone));
 }
 
 export const PROVIDERS: Record<string, string> = { google: 'Google Calendar', microsoft: 'Microsoft Outlook' };

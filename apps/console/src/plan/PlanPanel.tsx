@@ -2,9 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import type { Temporal } from 'temporal-polyfill';
 import { type Settings, type Task, useCost, useProviders } from '../api/queries.js';
-import { slotName } from '../calendar/names.js';
-import { reasonText } from '../calendar/names.js';
-import { dayStart, zoned } from '../time/zone.js';
+import { reasonText, slotNameOf } from '../calendar/names.js';
+import { dayStart } from '../time/zone.js';
 import type { Provider, usePlan } from './use-plan.js';
 
 const PROVIDER_LABEL: Record<string, string> = { builtin: 'Built-in solver', openai: 'OpenAI', anthropic: 'Anthropic' };
@@ -118,7 +117,7 @@ export default function PlanPanel({
             {proposal.decisions.map((d) => (
               <li key={d.id}>
                 <p className="proposal-name">
-                  {slotName(titles.get(d.task_id)?.title ?? 'Task', zoned(d.chosen_slot_start, timeZone), zoned(d.chosen_slot_end, timeZone))}
+                  {slotNameOf(titles.get(d.task_id)?.title ?? 'Task', d.chosen_slot_start, d.chosen_slot_end, timeZone)}
                 </p>
                 <p className="muted small">{d.rationale}</p>
               </li>

@@ -111,7 +111,7 @@ export function minutesLabel(minutes: number): string {
   return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
-export function weekdayName(date: Temporal.PlainDate | Temporal.ZonedDateTime): string {
+export function weekdayName(date: { dayOfWeek: number }): string {
   return WEEKDAYS[date.dayOfWeek - 1] ?? '';
 }
 
