@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { ENVOY_ADMIN_PORT, ROUTE_TABLE, renderEnvoyConfig, SERVICE_NAMES, serviceForPath } from '@routinely/platform';
+import {
+  CONSOLE_UPSTREAM,
+  ENVOY_ADMIN_PORT,
+  ROUTE_TABLE,
+  renderEnvoyConfig,
+  SERVICE_NAMES,
+  serviceForPath,
+} from '@routinely/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderEnvoyFiles } from '../scripts/envoy-files.mjs';
@@ -78,13 +85,17 @@ describe('Envoy configuration', () => {
       expect(routed?.cluster, path).toBe(serviceForPath(path));
       if (path.startsWith('/v1/')) expect(routed?.upstreamPath).toBe(`/api${path}`);
     }
-    expect(envoyRoute(routes, '/api/v1/unknown')).toBeUndefined();
-    expect(envoyRoute(routes, '/api/v1/service/tasksmuggled')).toBeUndefined();
+    // Whatever no service owns goes to the console (ADR 101), which answers an API-shaped path with the API's 404.
+    for (const path of ['/', '/home', '/calendar/week/2026-11-23', '/assets/index-B7kQ2xYz.js', '/api/v1/unknown']) {
+      expect(envoyRoute(routes, path)?.cluster, path).toBe(CONSOLE_UPSTREAM);
+    }
+    expect(envoyRoute(routes, '/api/v1/service/tasksmuggled')?.cluster).toBe(CONSOLE_UPSTREAM);
+    expect(routes.at(-1)?.match).toEqual({ prefix: '/' });
   });
 
-  it('has one cluster per service, health-checked on /readyz', () => {
+  it('has one cluster per service and the console, health-checked on /readyz', () => {
     const clusters = committed.static_resources.clusters;
-    expect(clusters.map((c: { name: string }) => c.name).sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(clusters.map((c: { name: string }) => c.name).sort()).toEqual([...SERVICE_NAMES, CONSOLE_UPSTREAM].sort());
     for (const c of clusters) expect(c.health_checks[0].http_health_check.path).toBe('/readyz');
   });
 

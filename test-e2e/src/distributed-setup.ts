@@ -1,5 +1,6 @@
 import { startTopology } from '@routinely/distributed';
 // Not the testkit's index: it carries vitest's expect, which a global setup cannot load.
+import { writeConsoleFixture } from '@routinely/testkit/console-fixture';
 import { TEST_RETRY_WAITS_MS, testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase, uniqueName } from '@routinely/testkit/infra';
 import type { TestProject } from 'vitest/node';
@@ -14,8 +15,8 @@ declare module 'vitest' {
 }
 
 /**
- * Boots the distributed topology once for the whole e2e run (six processes from their own entry points on a
- * fresh database, JetStream namespace and Redis key space, behind the envoy.yaml-driven gateway). Skipped when
+ * Boots the distributed topology once for the whole e2e run (six processes from their own entry points, and the
+ * console's, on a fresh database, JetStream namespace and Redis key space, behind the envoy.yaml-driven gateway). Skipped when
  * E2E_BASE_URL names a deployed cluster.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -32,6 +33,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       WEBHOOK_RETRY_WAITS_MS: TEST_RETRY_WAITS_MS,
       SHUTDOWN_DRAIN_MS: '0',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      // The console process serves a console laid out as Vite builds one (the app is not built for this tier).
+      CONSOLE_DIR: writeConsoleFixture().dir,
     },
     output: 'buffer',
   });

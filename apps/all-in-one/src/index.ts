@@ -20,6 +20,7 @@ export function startAllInOne(options: {
     modules: SERVICE_MODULES,
     env: { ...ALL_IN_ONE_ENV_DEFAULTS, ...options.env },
     logger: options.logger ?? createLogger({ name: 'all-in-one' }),
+    console: true,
     ...(options.clock ? { clock: options.clock } : {}),
   });
 }

@@ -2,19 +2,29 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { grpcAddressVariable, SERVICE_NAMES, type ServiceName } from '@routinely/platform';
+import {
+  CONSOLE_UPSTREAM,
+  grpcAddressVariable,
+  SERVICE_NAMES,
+  type ServiceName,
+  type UpstreamName,
+} from '@routinely/platform';
 import { readEnvoyConfig } from './envoy-config.js';
 import { type RunningGateway, startGateway } from './gateway.js';
 import { freePort } from './ports.js';
 
 /**
  * The six services as separate processes, each started from its own entry point (`services/<svc>/dist/main.js`)
- * on its own HTTP and gRPC ports and wired only by the `<SVC>_GRPC_ADDRESS` variables the Helm chart sets, with
- * the Envoy-file-driven gateway in front. PostgreSQL, NATS and Redis come from the URLs in `env`.
+ * on its own HTTP and gRPC ports and wired only by the `<SVC>_GRPC_ADDRESS` variables the Helm chart sets, and
+ * the web console's process (`apps/all-in-one/dist/console.js`, ADR 101), with the Envoy-file-driven gateway in
+ * front. PostgreSQL, NATS and Redis come from the URLs in `env`; CONSOLE_DIR there says which console is served.
  */
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const ENVOY_FILE = `${repoRoot}deploy/envoy/envoy.yaml`;
-export const entryPoint = (service: ServiceName) => `${repoRoot}services/${service}/dist/main.js`;
+export const entryPoint = (upstream: UpstreamName) =>
+  upstream === CONSOLE_UPSTREAM
+    ? `${repoRoot}apps/all-in-one/dist/console.js`
+    : `${repoRoot}services/${upstream}/dist/main.js`;
 
 export interface TopologyOptions {
   /** Shared by every process: DATABASE_URL, NATS_URL, REDIS_URL, ENCRYPTION_KEY, INTERNAL_AUTH_SECRET, ... */
@@ -31,7 +41,7 @@ export interface TopologyOptions {
 }
 
 export interface Replica {
-  service: ServiceName;
+  service: UpstreamName;
   index: number;
   httpPort: number;
   grpcPort: number;
@@ -43,7 +53,7 @@ export interface Replica {
 export interface Topology {
   gateway: RunningGateway;
   replicas: Replica[];
-  replica(service: ServiceName, index?: number): Replica;
+  replica(service: UpstreamName, index?: number): Replica;
   /** SIGKILL (a crash) or SIGTERM (a graceful stop, as Kubernetes does), resolving once the process exited. */
   stop(replica: Replica, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** Starts the replica again on its ports and resolves once /readyz answers 200. */
@@ -66,6 +76,15 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       });
     }
   }
+  // The console process serves files only: one is enough, and its gRPC port is never opened.
+  replicas.push({
+    service: CONSOLE_UPSTREAM,
+    index: 0,
+    httpPort: await freePort(),
+    grpcPort: 0,
+    child: undefined,
+    log: [],
+  });
   const grpcAddresses = Object.fromEntries(
     SERVICE_NAMES.map((service) => {
       const ports = replicas.filter((r) => r.service === service).map((r) => `127.0.0.1:${r.grpcPort}`);
@@ -76,7 +95,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     ...process.env,
     ...options.env,
     ...grpcAddresses,
-    ...options.serviceEnv?.[r.service],
+    ...(r.service === CONSOLE_UPSTREAM ? {} : options.serviceEnv?.[r.service]),
     HOST: '127.0.0.1',
     PORT: String(r.httpPort),
     GRPC_HOST: '127.0.0.1',

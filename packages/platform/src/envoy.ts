@@ -1,4 +1,4 @@
-import { ROUTE_TABLE, SERVICE_NAMES, type ServiceName } from './route-table.js';
+import { CONSOLE_UPSTREAM, ROUTE_TABLE, SERVICE_NAMES, type UpstreamName } from './route-table.js';
 
 /** Port every service's HTTP listener uses inside the cluster (distributed mode). */
 export const SERVICE_HTTP_PORT = 8080;
@@ -11,7 +11,7 @@ export interface EnvoyOptions {
    * DNS name of a service's pods. Envoy resolves it with STRICT_DNS and balances over every address, so in
    * Kubernetes it is a headless Service (one A record per ready pod). Default `routinely-<svc>`.
    */
-  upstreamHost?: (service: ServiceName) => string;
+  upstreamHost?: (upstream: UpstreamName) => string;
   /**
    * How many proxies in front of Envoy append to X-Forwarded-For and are trusted (0: Envoy's TCP peer is the
    * client). A string is written as is: the Helm chart's copy carries a placeholder the template fills.
@@ -104,8 +104,10 @@ const localReplyConfig = {
  */
 const retryPolicy = { retry_on: 'connect-failure,reset-before-request', num_retries: 2 };
 
+const UPSTREAMS: readonly UpstreamName[] = [...SERVICE_NAMES, CONSOLE_UPSTREAM];
+
 export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, unknown> {
-  const host = options.upstreamHost ?? ((service: ServiceName) => `routinely-${service}`);
+  const host = options.upstreamHost ?? ((upstream: UpstreamName) => `routinely-${upstream}`);
   const entries = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes: unknown[] = [];
   for (const entry of entries) {
@@ -123,6 +125,11 @@ export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, un
       routes.push({ match: { prefix: `${mount}${entry.prefix}/` }, route });
     }
   }
+  // Last, as Envoy takes the first match: whatever no service claims is the console's.
+  routes.push({
+    match: { prefix: '/' },
+    route: { cluster: CONSOLE_UPSTREAM, timeout: '30s', retry_policy: retryPolicy },
+  });
   return {
     admin: { address: { socket_address: { address: '0.0.0.0', port_value: ENVOY_ADMIN_PORT } } },
     static_resources: {
@@ -176,7 +183,7 @@ export function renderEnvoyConfig(options: EnvoyOptions = {}): Record<string, un
           ],
         },
       ],
-      clusters: SERVICE_NAMES.map((service) => ({
+      clusters: UPSTREAMS.map((service) => ({
         name: service,
         type: 'STRICT_DNS',
         dns_refresh_rate: '5s',

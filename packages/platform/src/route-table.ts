@@ -39,6 +39,14 @@ export const ROUTE_TABLE: readonly RouteTableEntry[] = [
   { prefix: '/service/notifications', service: 'delivery' },
 ];
 
+/**
+ * The web console (ADR 101): behind the gateway, every path no entry above claims goes to this upstream, which
+ * answers the console's files and client routes (and the API's problem+json 404 for an unknown API path). The
+ * all-in-one serves the console on its own listener.
+ */
+export const CONSOLE_UPSTREAM = 'console';
+export type UpstreamName = ServiceName | typeof CONSOLE_UPSTREAM;
+
 const MOUNT = /^\/(?:api\/)?v1(?=\/)/;
 
 /** The owning service of a request path (with or without a mount), by longest matching prefix. */

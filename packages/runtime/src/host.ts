@@ -18,6 +18,7 @@ import {
 } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
 import type { FastifyInstance } from 'fastify';
+import { consoleConfigSchema, DEFAULT_CONSOLE_DIR } from './console.js';
 import { hostConfigSchema } from './host-config.js';
 import { buildHttpHost } from './http-host.js';
 import { startInfrastructure } from './infrastructure.js';
@@ -45,8 +46,13 @@ export async function startHost(options: {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   clock?: Clock;
+  /** Serve the web console at `/` too (the all-in-one; CONSOLE_DIR says from where). */
+  console?: boolean;
 }): Promise<RunningHost> {
   const config = parseConfig(hostConfigSchema, options.env);
+  const consoleDir = options.console
+    ? (parseConfig(consoleConfigSchema, options.env).CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR)
+    : undefined;
   // Wiring mistakes fail before any infrastructure starts.
   checkStartOrder(options.modules);
   const addresses = new GrpcAddressBook(options.env);
@@ -126,6 +132,7 @@ export async function startHost(options: {
       redisNamespace: config.INFRA_NAMESPACE,
       draining: () => draining,
       metrics: config.METRICS_ENABLED,
+      ...(consoleDir !== undefined ? { consoleDir } : {}),
     });
     for (const service of started) await service.start();
     for (const service of started) unobserve.push(observeWorkers(service.name, service.backgroundWorkers ?? []));

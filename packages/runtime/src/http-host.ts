@@ -16,6 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { JSONWebKeySet } from 'jose';
+import { registerConsole } from './console.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +40,8 @@ export interface HttpHostOptions {
   draining?: () => boolean;
   /** Serve /metrics (default true). */
   metrics?: boolean;
+  /** Serve the web console from this folder at `/` (the all-in-one; ADR 101). */
+  consoleDir?: string;
 }
 
 /**
@@ -97,6 +100,7 @@ export async function buildHttpHost(options: HttpHostOptions): Promise<FastifyIn
   }
   registerHealth(app, readiness, draining ? { draining } : {});
   if (options.metrics !== false) registerMetricsRoute(app);
+  if (options.consoleDir !== undefined) await registerConsole(app, { dir: options.consoleDir });
   app.decorate('routesByService', routesByService);
   return app;
 }

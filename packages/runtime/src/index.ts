@@ -1,3 +1,5 @@
+export * from './console.js';
+export * from './console-server.js';
 export * from './host.js';
 export * from './host-config.js';
 export * from './http-host.js';

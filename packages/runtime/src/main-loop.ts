@@ -7,6 +7,8 @@ export interface MainOptions {
   logger?: Logger;
   /** Environment defaults of this entry point, under the process environment (the all-in-one's drain of 0). */
   envDefaults?: Record<string, string>;
+  /** Serve the web console at `/` too (the all-in-one). */
+  console?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function runUntilSignal(
   try {
     tracing = await startTracing({ env, serviceName: modules.length === 1 ? `routinely-${name}` : 'routinely' });
     if (tracing) log.info('tracing exports spans over OTLP');
-    running = await startHost({ modules, env, logger: log });
+    running = await startHost({ modules, env, logger: log, ...(options.console ? { console: true } : {}) });
   } catch (error) {
     log.fatal({ err: error }, `failed to start: ${reasonsOf(error)}`);
     await tracing?.shutdown().catch(() => {});

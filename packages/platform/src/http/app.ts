@@ -42,6 +42,11 @@ declare module 'fastify' {
     permission?: Permission | readonly Permission[];
     /** Exempt from the per-IP rate limit (probes). */
     rateLimit?: false;
+    /**
+     * A catch-all that answers what no other route does (the web console's `/*`): it never makes its methods
+     * "allowed" on the paths of the API, whose unknown paths stay 404 (and 405 only where a route exists).
+     */
+    fallback?: true;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -253,7 +258,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
 
   const routeMethods = new RouteMethods();
-  app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.fallback) routeMethods.add(route.url, route.method);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = routeMethods.allowed(path);
