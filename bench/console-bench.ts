@@ -8,9 +8,9 @@
 // scratch database of DATABASE_URL (with NATS_URL and REDIS_URL), as the ratios bench does.
 //   DATABASE_URL=... REDIS_URL=... NATS_URL=... npm run bench -- console-bench
 import { gzipSync } from 'node:zlib';
-import sparticuz from '@sparticuz/chromium';
 import { testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase } from '@routinely/testkit/infra';
+import sparticuz from '@sparticuz/chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { client, pool, saveResults } from './lib.ts';
 import { freePort, startChild, stopChild } from './processes.ts';
@@ -81,7 +81,9 @@ async function seed(target: string) {
 async function signedInPage(browser: Browser, target: string, user: { email: string; password: string }) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: target });
   const page = await context.newPage();
-  const answer = await page.request.post('/api/v1/auth/login', { data: { email: user.email, password: user.password } });
+  const answer = await page.request.post('/api/v1/auth/login', {
+    data: { email: user.email, password: user.password },
+  });
   if (!answer.ok()) throw new Error(`login failed: ${answer.status()}`);
   return page;
 }
@@ -126,7 +128,10 @@ async function dragOnce(page: Page, index: number) {
   });
   const block = page.getByRole('button', { name: new RegExp(`^Block ${index * 7 + 1}, `) });
   const box = await block.boundingBox();
-  const tuesday = await page.getByRole('columnheader').nth(2 + (index % 5)).boundingBox();
+  const tuesday = await page
+    .getByRole('columnheader')
+    .nth(2 + (index % 5))
+    .boundingBox();
   if (!box || !tuesday) throw new Error('nothing to drag');
   await page.mouse.move(box.x + box.width / 2, box.y + 5);
   await page.mouse.down();
@@ -173,7 +178,13 @@ async function main() {
     const child = await startChild(
       'all-in-one',
       [main],
-      { ...process.env, ...testHostEnv(db.url, `console_bench_${Date.now()}`), PORT: String(port), PUBLIC_BASE_URL: target, LOG_LEVEL: 'warn' },
+      {
+        ...process.env,
+        ...testHostEnv(db.url, `console_bench_${Date.now()}`),
+        PORT: String(port),
+        PUBLIC_BASE_URL: target,
+        LOG_LEVEL: 'warn',
+      },
       `${target}/readyz`,
     );
     stop = async () => {
@@ -183,7 +194,12 @@ async function main() {
   }
   const browser = await chromium.launch({
     executablePath: await sparticuz.executablePath(),
-    args: [...sparticuz.args.filter((a) => !/^--(disable-web-security|allow-running-insecure-content|single-process)/.test(a)), ...FLAGS],
+    args: [
+      ...sparticuz.args.filter(
+        (a) => !/^--(disable-web-security|allow-running-insecure-content|single-process)/.test(a),
+      ),
+      ...FLAGS,
+    ],
   });
   try {
     const user = await seed(target);

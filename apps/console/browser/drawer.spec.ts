@@ -67,7 +67,9 @@ test('skip and unschedule from the drawer; dark mode by the toggle', async ({ pa
   await page.getByRole('dialog').getByRole('button', { name: 'Unschedule' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(block(page, 'Post the letter')).toHaveCount(0);
-  await expect(page.getByRole('complementary', { name: /Unscheduled/ }).getByRole('button', { name: /Post the letter/ })).toBeVisible();
+  await expect(
+    page.getByRole('complementary', { name: /Unscheduled/ }).getByRole('button', { name: /Post the letter/ }),
+  ).toBeVisible();
 
   await page.getByRole('button', { name: 'Dark mode' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -81,7 +83,12 @@ test('the bell shows a new notification without a reload, and marks it read', as
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
   // A task starting in five minutes with the default ten-minute in-app reminder: it fires at once.
   const start = new Date(Date.now() + 5 * 60_000);
-  await scheduledTask(person, 'Take the cake out', start.toISOString(), new Date(start.getTime() + 15 * 60_000).toISOString());
+  await scheduledTask(
+    person,
+    'Take the cake out',
+    start.toISOString(),
+    new Date(start.getTime() + 15 * 60_000).toISOString(),
+  );
   const bell = page.getByRole('button', { name: 'Notifications, 1 unread' });
   await expect(bell).toBeVisible({ timeout: 30_000 });
   await bell.click();

@@ -54,9 +54,25 @@ export async function registerPerson(baseUrl: string, name = 'Ada Lovelace'): Pr
   return { email, password, name, api };
 }
 
-export const test = base.extend<{ person: Person }, { browser: Browser; baseUrl: string }>({
+export const test = base.extend<{ person: Person; cspGuard: undefined }, { browser: Browser; baseUrl: string }>({
   // The host's address is known only after the global setup started it.
   baseURL: async ({ baseUrl }, use) => use(baseUrl),
+  // Every page of every test: a Content-Security-Policy violation (an inline script or style, another origin)
+  // fails the test, so the console is known to run under the policy the server sends.
+  cspGuard: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      const watch = (page: Page) =>
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+        });
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use(undefined);
+      expect(violations, 'CSP violations').toEqual([]);
+    },
+    { auto: true },
+  ],
   baseUrl: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
     async ({}, use) => {
@@ -84,7 +100,9 @@ export { expect };
 
 /** Signs the page's context in through the API (the HttpOnly cookies land in the browser), then opens `path`. */
 export async function signIn(page: Page, person: Person, path: string): Promise<void> {
-  const answer = await page.request.post('/api/v1/auth/login', { data: { email: person.email, password: person.password } });
+  const answer = await page.request.post('/api/v1/auth/login', {
+    data: { email: person.email, password: person.password },
+  });
   expect(answer.status()).toBe(200);
   await page.goto(path);
 }
@@ -95,7 +113,9 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
     .options({ resultTypes: ['violations'] })
     .analyze();
-  const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const found = result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(found, `axe violations on ${state}`).toEqual([]);
 }
 

@@ -19,8 +19,15 @@ async function tabTo(page: Page, name: RegExp | string, limit = 60): Promise<voi
 
 test('keyboard only: sign in, plan the week, apply, move a block and save it', async ({ page, person }) => {
   const monday = nextMonday();
-  await person.api.POST('/api/v1/service/tasks', { body: { title: 'Read the contract', duration_min: 60, priority: 1 } });
-  await scheduledTask(person, 'Pay the rent', at(monday.add({ days: 2 }), '11:00'), at(monday.add({ days: 2 }), '11:30'));
+  await person.api.POST('/api/v1/service/tasks', {
+    body: { title: 'Read the contract', duration_min: 60, priority: 1 },
+  });
+  await scheduledTask(
+    person,
+    'Pay the rent',
+    at(monday.add({ days: 2 }), '11:00'),
+    at(monday.add({ days: 2 }), '11:30'),
+  );
 
   await page.goto(`/sign-in?return=${encodeURIComponent(weekPath(monday))}`);
   await tabTo(page, 'Email');
@@ -40,7 +47,9 @@ test('keyboard only: sign in, plan the week, apply, move a block and save it', a
   // Focus a block; arrows move it by 15 minutes (right: a day later), Escape cancels, Enter saves.
   await tabTo(page, /^Pay the rent, /);
   await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('status').filter({ hasText: 'Enter saves' })).toContainText('Pay the rent, Wednesday 11:15 to 11:45');
+  await expect(page.getByRole('status').filter({ hasText: 'Enter saves' })).toContainText(
+    'Pay the rent, Wednesday 11:15 to 11:45',
+  );
   await page.keyboard.press('Escape');
   await expect(page.getByRole('status').filter({ hasText: 'Enter saves' })).toHaveCount(0);
   await page.keyboard.press('ArrowDown');

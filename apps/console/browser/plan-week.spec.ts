@@ -1,14 +1,4 @@
-import {
-  block,
-  drag,
-  expect,
-  expectAccessible,
-  nextMonday,
-  pointOf,
-  test,
-  USER_TZ,
-  weekPath,
-} from './fixtures.js';
+import { block, drag, expect, expectAccessible, nextMonday, pointOf, test, USER_TZ, weekPath } from './fixtures.js';
 
 const WEEKDAY = /, (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) (\d\d):(\d\d) to (\d\d):(\d\d)/;
 
@@ -102,7 +92,11 @@ test('register, quick-add three tasks, plan the week, apply, drag to the next da
   const edge = await block(page, 'Water the plants').boundingBox();
   if (!edge) throw new Error('no block');
   const later = await pointOf(page, monday.add({ days: DAYS.indexOf(water.day) }), water.end + 30);
-  await drag(page, { x: edge.x + edge.width / 2, y: edge.y + edge.height - 3 }, { x: edge.x + edge.width / 2, y: later.y });
+  await drag(
+    page,
+    { x: edge.x + edge.width / 2, y: edge.y + edge.height - 3 },
+    { x: edge.x + edge.width / 2, y: later.y },
+  );
   const newEnd = water.end + 30;
   await expect(block(page, 'Water the plants')).toHaveAccessibleName(
     new RegExp(`to ${String(Math.floor(newEnd / 60)).padStart(2, '0')}:${String(newEnd % 60).padStart(2, '0')}$`),

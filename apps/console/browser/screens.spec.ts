@@ -40,7 +40,10 @@ async function sceneWeek(baseUrl: string) {
   );
   const done = created[0];
   if (done) {
-    await person.api.PATCH('/api/v1/service/tasks/{task_id}', { params: { path: { task_id: done.id } }, body: { status: 'done' } });
+    await person.api.PATCH('/api/v1/service/tasks/{task_id}', {
+      params: { path: { task_id: done.id } },
+      body: { status: 'done' },
+    });
   }
   await person.api.POST('/api/v1/service/settings/no-go-windows', {
     body: { kind: 'weekly', label: 'Lunch', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '12:30', end: '13:30' },

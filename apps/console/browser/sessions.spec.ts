@@ -1,10 +1,15 @@
 import { authenticator } from 'otplib';
-import { SSO_ACCOUNT } from './host.js';
 import { at, block, expect, expectAccessible, nextMonday, scheduledTask, signIn, test, weekPath } from './fixtures.js';
+import { SSO_ACCOUNT } from './host.js';
 
 test('sign out, and sign in again on the page that was asked for', async ({ page, person }) => {
   const monday = nextMonday();
-  await scheduledTask(person, 'Water the plants', at(monday.add({ days: 1 }), '09:00'), at(monday.add({ days: 1 }), '09:15'));
+  await scheduledTask(
+    person,
+    'Water the plants',
+    at(monday.add({ days: 1 }), '09:00'),
+    at(monday.add({ days: 1 }), '09:15'),
+  );
   await signIn(page, person, weekPath(monday));
   await expect(block(page, 'Water the plants')).toHaveAccessibleName('Water the plants, Tuesday 09:00 to 09:15');
 

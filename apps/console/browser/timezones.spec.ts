@@ -34,7 +34,13 @@ test('in a week with a daylight-saving change, every block sits at its true loca
   const topOf = async (title: string, date: Temporal.PlainDate) => {
     const [b, column] = await Promise.all([block(page, title).boundingBox(), dayColumn(page, date)]);
     if (!b) throw new Error(`${title} is not on screen`);
-    return { top: (b.y - column.y) / HOUR_PX, height: (b.height + 2) / HOUR_PX, x: b.x, left: column.x, right: column.x + column.width };
+    return {
+      top: (b.y - column.y) / HOUR_PX,
+      height: (b.height + 2) / HOUR_PX,
+      x: b.x,
+      left: column.x,
+      right: column.x + column.width,
+    };
   };
   const before = await topOf('Before the change', days.saturday);
   expect(before.top).toBeCloseTo(9, 1);

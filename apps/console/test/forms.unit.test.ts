@@ -23,7 +23,11 @@ describe('the task drawer edits times in the settings timezone', () => {
     const before = formOf(task, 'America/New_York');
     expect(patchOf(before, before, 'America/New_York')).toEqual({});
     const after = { ...before, tags: '#home, errands ,', deadline: '', priority: 1 };
-    expect(patchOf(before, after, 'America/New_York')).toEqual({ tags: ['home', 'errands'], deadline_at: null, priority: 1 });
+    expect(patchOf(before, after, 'America/New_York')).toEqual({
+      tags: ['home', 'errands'],
+      deadline_at: null,
+      priority: 1,
+    });
   });
 });
 

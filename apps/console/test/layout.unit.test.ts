@@ -19,7 +19,10 @@ describe('the week grid lays blocks out by wall-clock time in the settings timez
 
   it('puts 09:00 at the 09:00 line on both sides of a daylight-saving change', () => {
     const perDay = layoutDays(
-      [event(at('2027-03-13', '09:00'), at('2027-03-13', '09:30')), event(at('2027-03-14', '09:00'), at('2027-03-14', '10:30'))],
+      [
+        event(at('2027-03-13', '09:00'), at('2027-03-13', '09:30')),
+        event(at('2027-03-14', '09:00'), at('2027-03-14', '10:30')),
+      ],
       days,
       NY,
     );
@@ -29,7 +32,10 @@ describe('the week grid lays blocks out by wall-clock time in the settings timez
 
   it('draws an event across the gap by its wall-clock times, and one across midnight on both days', () => {
     const perDay = layoutDays(
-      [event(at('2027-03-14', '00:30'), at('2027-03-14', '04:00')), event(at('2027-03-12', '23:00'), at('2027-03-13', '01:00'))],
+      [
+        event(at('2027-03-14', '00:30'), at('2027-03-14', '04:00')),
+        event(at('2027-03-12', '23:00'), at('2027-03-13', '01:00')),
+      ],
       days,
       NY,
     );
@@ -67,7 +73,11 @@ describe('the days and steps of each view', () => {
   it('weeks start on Monday; a month covers whole weeks; the agenda is 30 days', () => {
     expect(mondayOf(date).toString()).toBe('2026-11-30');
     const month = daysOf('month', date);
-    expect([month[0]?.toString(), month[month.length - 1]?.toString(), month.length]).toEqual(['2026-11-30', '2027-01-03', 35]);
+    expect([month[0]?.toString(), month[month.length - 1]?.toString(), month.length]).toEqual([
+      '2026-11-30',
+      '2027-01-03',
+      35,
+    ]);
     expect(daysOf('agenda', date)).toHaveLength(30);
     expect(stepDate('week', date, -1).toString()).toBe('2026-11-25');
     expect(rangeTitle('week', date)).toBe('30 November – 6 December 2026');

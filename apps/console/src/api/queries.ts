@@ -61,7 +61,9 @@ export function rangeOfDays(days: readonly Temporal.PlainDate[], timeZone: strin
   if (!first || !last) throw new Error('a range needs at least one day');
   return {
     from: dayStart(first, timeZone).toInstant().toString(),
-    to: dayStart(last.add({ days: 1 }), timeZone).toInstant().toString(),
+    to: dayStart(last.add({ days: 1 }), timeZone)
+      .toInstant()
+      .toString(),
   };
 }
 

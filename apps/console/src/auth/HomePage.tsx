@@ -1,6 +1,6 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { returnTarget } from './signed-in.js';
 import { SignInPage } from './SignInPage.js';
+import { returnTarget } from './signed-in.js';
 
 /**
  * Where single sign-on returns (`/home`): with `error=<code>` the sign-in screen says what went wrong in

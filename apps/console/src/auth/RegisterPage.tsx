@@ -30,7 +30,7 @@ export function RegisterPage() {
         }),
       );
       signedIn(queryClient, answer);
-      navigate(returnTarget(search), { replace: true });
+      void navigate(returnTarget(search), { replace: true });
     } catch (failure) {
       setError(problemText(failure));
     } finally {
@@ -42,7 +42,15 @@ export function RegisterPage() {
     <AuthFrame title="Create your account">
       <Form className="stack" onSubmit={submit}>
         <Field label="Name" name="name" autoComplete="name" value={name} onChange={setName} />
-        <Field label="Email" name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          isRequired
+          value={email}
+          onChange={setEmail}
+        />
         <Field
           label="Password"
           name="password"

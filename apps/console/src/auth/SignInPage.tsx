@@ -34,7 +34,7 @@ export function SignInPage() {
   const finish = (answer: { expires_in: number }) => {
     setChallenge(undefined);
     signedIn(queryClient, answer);
-    navigate(returnTarget(search), { replace: true });
+    void navigate(returnTarget(search), { replace: true });
   };
 
   const submit = async (event: FormEvent) => {
@@ -65,7 +65,11 @@ export function SignInPage() {
 
   return (
     <AuthFrame title={challenge ? 'Two-step verification' : 'Sign in to Routinely'}>
-      {ssoError && <p className="notice notice-error" role="alert">{ssoErrorText(ssoError)}</p>}
+      {ssoError && (
+        <p className="notice notice-error" role="alert">
+          {ssoErrorText(ssoError)}
+        </p>
+      )}
       {expired && !ssoError && (
         <p className="notice" role="status">
           Your session ended. Sign in again to continue where you were.
@@ -74,9 +78,7 @@ export function SignInPage() {
       <Form className="stack" onSubmit={submit}>
         {challenge ? (
           <>
-            <p className="muted">
-              Enter the 6-digit code from your authenticator app, or one of your backup codes.
-            </p>
+            <p className="muted">Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
             <Field
               label="Authentication code"
               name="code"
@@ -88,7 +90,15 @@ export function SignInPage() {
           </>
         ) : (
           <>
-            <Field label="Email" name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              isRequired
+              value={email}
+              onChange={setEmail}
+            />
             <Field
               label="Password"
               name="password"

@@ -16,7 +16,7 @@ import {
   useSettings,
 } from '../api/queries.js';
 import { usePlan } from '../plan/use-plan.js';
-import { daysOf, isView, parseDay, rangeTitle, stepDate, todayIn, type View, VIEWS } from '../time/zone.js';
+import { daysOf, isView, parseDay, rangeTitle, stepDate, todayIn, VIEWS, type View } from '../time/zone.js';
 import { ChevronLeft, ChevronRight, SparkIcon } from '../ui/icons.js';
 import { AgendaView } from './AgendaView.js';
 import { MonthView } from './MonthView.js';
@@ -110,10 +110,18 @@ function Calendar({
           Today
         </Link>
         <div className="btn-pair">
-          <Link className="btn btn-icon" to={calendarPath(view, stepDate(view, date, -1))} aria-label={`Previous ${STEP_LABEL[view]}`}>
+          <Link
+            className="btn btn-icon"
+            to={calendarPath(view, stepDate(view, date, -1))}
+            aria-label={`Previous ${STEP_LABEL[view]}`}
+          >
             <ChevronLeft />
           </Link>
-          <Link className="btn btn-icon" to={calendarPath(view, stepDate(view, date, 1))} aria-label={`Next ${STEP_LABEL[view]}`}>
+          <Link
+            className="btn btn-icon"
+            to={calendarPath(view, stepDate(view, date, 1))}
+            aria-label={`Next ${STEP_LABEL[view]}`}
+          >
             <ChevronRight />
           </Link>
         </div>
@@ -133,7 +141,7 @@ function Calendar({
           className="btn btn-primary"
           onPress={() => {
             setPlanOpen(true);
-            if (view !== 'week') navigate(calendarPath('week', date));
+            if (view !== 'week') void navigate(calendarPath('week', date));
           }}
         >
           <SparkIcon />

@@ -2,8 +2,8 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { Temporal } from 'temporal-polyfill';
 import type { CalendarEvent, Decision, Settings, Task } from '../api/queries.js';
 import { hhmm, longDay, minutesLabel, wallMinutes, weekdayName } from '../time/zone.js';
-import { type Band, noGoBands, workingBands } from './bands.js';
 import { BlockTip, explains, type TipTarget } from './BlockTip.js';
+import { type Band, noGoBands, workingBands } from './bands.js';
 import { HOUR_PX, useGridInteractions } from './interactions.js';
 import { layoutDays, type Segment } from './layout.js';
 import type { SlotChange } from './moves.js';
@@ -53,7 +53,12 @@ export function WeekGrid(props: WeekGridProps) {
         const key = `${day}:${seg.event.id}`;
         const old = previous.current.get(key);
         const kept =
-          old && old.event === seg.event && old.top === seg.top && old.bottom === seg.bottom && old.col === seg.col && old.cols === seg.cols
+          old &&
+          old.event === seg.event &&
+          old.top === seg.top &&
+          old.bottom === seg.bottom &&
+          old.col === seg.col &&
+          old.cols === seg.cols
             ? old
             : seg;
         next.set(key, kept);
@@ -97,7 +102,8 @@ export function WeekGrid(props: WeekGridProps) {
 
   const tipEvent = tip ? eventById.get(tip.id) : undefined;
   const rationaleOf = (event: CalendarEvent) => {
-    if (event.status === 'proposed') return ghosts.find((g) => `ghost:${g.decision.task_id}` === event.id)?.decision.rationale;
+    if (event.status === 'proposed')
+      return ghosts.find((g) => `ghost:${g.decision.task_id}` === event.id)?.decision.rationale;
     const decision = event.task_id ? decisions.get(event.task_id) : undefined;
     return explains(decision, event) ? decision.rationale : undefined;
   };
@@ -107,95 +113,96 @@ export function WeekGrid(props: WeekGridProps) {
   const label = first ? (single ? longDay(first) : `Week of ${longDay(first)}`) : 'Calendar';
   return (
     <>
-    <div
-      className={`cal ${single ? 'cal-single' : ''}`}
-      role="grid"
-      aria-label={label}
-      style={{ '--days': days.length } as React.CSSProperties}
-    >
-      <div role="rowgroup">
-      <div role="row" className="cal-head">
-        <div role="columnheader" className="cal-gutter">
-          <span className="sr-only">Time</span>
-        </div>
-        {days.map((day, i) => (
-          <div
-            key={day.toString()}
-            role="columnheader"
-            aria-label={longDay(day)}
-            className={i === todayIndex ? 'cal-dayhead is-today' : 'cal-dayhead'}
-          >
-            <span className="dow" aria-hidden="true">
-              {weekdayName(day).slice(0, 3)}
-            </span>
-            <span className="dom" aria-hidden="true">
-              {day.day}
-            </span>
-          </div>
-        ))}
-      </div>
-      </div>
-      {/* The scrolling hours are a row group the keyboard can reach, so they scroll without a mouse. */}
-      <div role="rowgroup" className="cal-scroll" ref={scrollRef} tabIndex={0} aria-label="Hours of the day">
-        <div
-          role="row"
-          className="cal-body"
-          ref={bodyRef}
-          {...interactions.handlers}
-          onMouseOver={(e) => interactions.hover(e, showTip)}
-          onMouseOut={() => showTip(undefined)}
-          onFocus={(e) => interactions.hover(e, showTip)}
-          onBlur={() => showTip(undefined)}
-        >
-          <div role="rowheader" className="cal-hours" aria-label="Hours">
-            {HOURS.map((h) => (
-              <span key={h} style={{ top: px(h * 60) }} aria-hidden="true">
-                {h === 0 ? '' : minutesLabel(h * 60)}
-              </span>
+      <div
+        className={`cal ${single ? 'cal-single' : ''}`}
+        role="grid"
+        aria-label={label}
+        style={{ '--days': days.length } as React.CSSProperties}
+      >
+        <div role="rowgroup">
+          <div role="row" className="cal-head">
+            <div role="columnheader" className="cal-gutter">
+              <span className="sr-only">Time</span>
+            </div>
+            {days.map((day, i) => (
+              <div
+                key={day.toString()}
+                role="columnheader"
+                aria-label={longDay(day)}
+                className={i === todayIndex ? 'cal-dayhead is-today' : 'cal-dayhead'}
+              >
+                <span className="dow" aria-hidden="true">
+                  {weekdayName(day).slice(0, 3)}
+                </span>
+                <span className="dom" aria-hidden="true">
+                  {day.day}
+                </span>
+              </div>
             ))}
           </div>
-          {days.map((day, i) => (
-            <DayColumn
-              key={day.toString()}
-              day={day}
-              index={i}
-              segments={columns[i] ?? []}
-              ghosts={ghostColumns[i] ?? []}
-              work={work[i] ?? []}
-              noGo={noGo[i] ?? []}
-              decisions={decisions}
-              tasks={tasks}
-              movingId={interactions.pending?.event.id}
-              nowMinutes={i === todayIndex ? wallMinutes(now) : undefined}
-            />
-          ))}
-          {interactions.preview.map((seg) => (
-            <div
-              key={`preview-${seg.dayIndex}`}
-              className="block preview"
-              aria-hidden="true"
-              style={{
-                top: px(seg.top),
-                height: px(seg.bottom - seg.top),
-                gridColumn: `${seg.dayIndex + 2} / span 1`,
-              }}
-              data-time={`${minutesLabel(seg.top)} – ${minutesLabel(seg.bottom)}`}
-            >
-              {seg.title}
+        </div>
+        {/* The scrolling hours are a row group the keyboard can reach, so they scroll without a mouse. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus (axe: scrollable-region-focusable) */}
+        <div role="rowgroup" className="cal-scroll" ref={scrollRef} tabIndex={0} aria-label="Hours of the day">
+          <div
+            role="row"
+            className="cal-body"
+            ref={bodyRef}
+            {...interactions.handlers}
+            onMouseOver={(e) => interactions.hover(e, showTip)}
+            onMouseOut={() => showTip(undefined)}
+            onFocus={(e) => interactions.hover(e, showTip)}
+            onBlur={() => showTip(undefined)}
+          >
+            <div role="rowheader" className="cal-hours" aria-label="Hours">
+              {HOURS.map((h) => (
+                <span key={h} style={{ top: px(h * 60) }} aria-hidden="true">
+                  {h === 0 ? '' : minutesLabel(h * 60)}
+                </span>
+              ))}
             </div>
-          ))}
-          {tipEvent && tip && !interactions.pending && (
-            <BlockTip
-              tip={tip}
-              event={tipEvent}
-              rationale={rationaleOf(tipEvent)}
-              task={tipEvent.task_id ? tasks.get(tipEvent.task_id) : undefined}
-              timeZone={timeZone}
-            />
-          )}
+            {days.map((day, i) => (
+              <DayColumn
+                key={day.toString()}
+                day={day}
+                index={i}
+                segments={columns[i] ?? []}
+                ghosts={ghostColumns[i] ?? []}
+                work={work[i] ?? []}
+                noGo={noGo[i] ?? []}
+                decisions={decisions}
+                tasks={tasks}
+                movingId={interactions.pending?.event.id}
+                nowMinutes={i === todayIndex ? wallMinutes(now) : undefined}
+              />
+            ))}
+            {interactions.preview.map((seg) => (
+              <div
+                key={`preview-${seg.dayIndex}`}
+                className="block preview"
+                aria-hidden="true"
+                style={{
+                  top: px(seg.top),
+                  height: px(seg.bottom - seg.top),
+                  gridColumn: `${seg.dayIndex + 2} / span 1`,
+                }}
+                data-time={`${minutesLabel(seg.top)} – ${minutesLabel(seg.bottom)}`}
+              >
+                {seg.title}
+              </div>
+            ))}
+            {tipEvent && tip && !interactions.pending && (
+              <BlockTip
+                tip={tip}
+                event={tipEvent}
+                rationale={rationaleOf(tipEvent)}
+                task={tipEvent.task_id ? tasks.get(tipEvent.task_id) : undefined}
+                timeZone={timeZone}
+              />
+            )}
+          </div>
         </div>
       </div>
-    </div>
       <p className="sr-only" role="status" aria-live="polite">
         {interactions.announcement}
       </p>
@@ -221,7 +228,12 @@ const DayColumn = memo(function DayColumn(props: DayColumnProps) {
   return (
     <div role="gridcell" className="cal-day" data-day={index} data-date={day.toString()}>
       {work.map((b) => (
-        <div key={`w${b.top}`} className="band work" aria-hidden="true" style={{ top: px(b.top), height: px(b.bottom - b.top) }} />
+        <div
+          key={`w${b.top}`}
+          className="band work"
+          aria-hidden="true"
+          style={{ top: px(b.top), height: px(b.bottom - b.top) }}
+        />
       ))}
       {noGo.map((b) => (
         <div

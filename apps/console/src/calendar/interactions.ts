@@ -128,7 +128,7 @@ export function useGridInteractions(options: Options) {
   });
 
   // A task dragged from the side panel: follow the pointer over the grid, drop it where it is let go.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: slotAt, moveTo and commit read the latest options through refs
+  // slotAt, moveTo and commit read the latest options through `latest`: only a new drag restarts this.
   useEffect(() => {
     const task = options.placing;
     if (!task) return;
@@ -250,7 +250,9 @@ export function useGridInteractions(options: Options) {
       let next = { start, end };
       if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
         const step = e.key === 'ArrowUp' ? -STEP_MS : STEP_MS;
-        next = e.shiftKey ? { start, end: Math.max(start + STEP_MS, end + step) } : { start: start + step, end: end + step };
+        next = e.shiftKey
+          ? { start, end: Math.max(start + STEP_MS, end + step) }
+          : { start: start + step, end: end + step };
       } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         const moved = Temporal.Instant.fromEpochMilliseconds(start)
           .toZonedDateTimeISO(latest.current.timeZone)

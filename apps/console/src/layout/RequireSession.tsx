@@ -25,7 +25,7 @@ export function RequireSession() {
       onSignedOut((reason) => {
         queryClient.clear();
         const back = `return=${encodeURIComponent(`${window.location.pathname}${window.location.search}`)}`;
-        navigate(reason === 'expired' ? `/sign-in?expired=1&${back}` : '/sign-in', { replace: true });
+        void navigate(reason === 'expired' ? `/sign-in?expired=1&${back}` : '/sign-in', { replace: true });
       }),
     [navigate, queryClient],
   );

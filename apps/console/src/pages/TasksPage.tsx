@@ -16,7 +16,10 @@ export default function TasksPage() {
   const settings = useSettings();
   const [, setSearch] = useSearchParams();
   const timeZone = settings.data?.timezone ?? 'UTC';
-  const roots = useMemo(() => (tasks.data ?? []).filter((t) => t.parent_task_id === null && t.recurrence === null), [tasks.data]);
+  const roots = useMemo(
+    () => (tasks.data ?? []).filter((t) => t.parent_task_id === null && t.recurrence === null),
+    [tasks.data],
+  );
   return (
     <div className="content-page">
       <h1>Tasks</h1>

@@ -50,7 +50,6 @@ export default function PlanPanel({
     });
   };
   // Opening the panel plans the week with the provider the settings choose.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per week shown
   useEffect(() => start(provider), [weekStart]);
 
   const proposal = plan.proposal;
@@ -96,7 +95,9 @@ export default function PlanPanel({
         </p>
       )}
       {over && <p className="notice">This week is over: there is nothing left to plan in it.</p>}
-      {!over && unscheduled.length === 0 && <p className="notice">Nothing to plan: every task with a duration has a slot.</p>}
+      {!over && unscheduled.length === 0 && (
+        <p className="notice">Nothing to plan: every task with a duration has a slot.</p>
+      )}
       {plan.run.isPending && (
         <p className="muted" role="status">
           Planning…

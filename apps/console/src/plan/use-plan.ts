@@ -32,7 +32,13 @@ async function finishedRun(runId: string): Promise<Proposal> {
     const run = data(await api.GET('/api/v1/service/schedule/runs/{run_id}', { params: { path: { run_id: runId } } }));
     if (run.status === 'failed') throw new Error(run.error ?? 'the scheduling run failed');
     if (run.status === 'completed') {
-      return { runId, provider: run.provider, decisions: run.decisions, unscheduled: run.unscheduled, costUsd: run.cost_usd };
+      return {
+        runId,
+        provider: run.provider,
+        decisions: run.decisions,
+        unscheduled: run.unscheduled,
+        costUsd: run.cost_usd,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -86,7 +92,11 @@ export function usePlan() {
           data(
             await api.POST('/api/v1/service/schedule/decisions/{decision_id}/override', {
               params: { path: { decision_id: d.id } },
-              body: { chosen_slot_start: d.chosen_slot_start, chosen_slot_end: d.chosen_slot_end, rationale: d.rationale },
+              body: {
+                chosen_slot_start: d.chosen_slot_start,
+                chosen_slot_end: d.chosen_slot_end,
+                rationale: d.rationale,
+              },
             }),
           ),
         ),

@@ -18,7 +18,7 @@ export default function CommandPalette({ onClose, navigate }: { onClose(): void;
   const quick = useQuickAdd(onClose);
   const [filter, setFilter] = useState('');
   const go = (path: string) => () => {
-    navigate(path);
+    void navigate(path);
     onClose();
   };
   const commands: Command[] = [

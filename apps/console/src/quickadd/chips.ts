@@ -4,7 +4,13 @@ import { durationLabel, hhmm, longDay, zoned } from '../time/zone.js';
 /** What `POST /tasks/parse` understood (the document's type). */
 export type Fields =
   paths['/api/v1/service/tasks/parse']['post']['responses'][200]['content']['application/json']['fields'];
-export type ChipKey = 'duration_min' | 'priority' | 'deadline_at' | 'earliest_start_at' | 'recurrence' | `tag:${string}`;
+export type ChipKey =
+  | 'duration_min'
+  | 'priority'
+  | 'deadline_at'
+  | 'earliest_start_at'
+  | 'recurrence'
+  | `tag:${string}`;
 export interface Chip {
   key: ChipKey;
   label: string;
@@ -19,7 +25,8 @@ const when = (iso: string, timeZone: string) => {
 export function chipsOf(fields: Fields, timeZone: string): Chip[] {
   const chips: Chip[] = [];
   if (fields.duration_min !== undefined) chips.push({ key: 'duration_min', label: durationLabel(fields.duration_min) });
-  if (fields.earliest_start_at) chips.push({ key: 'earliest_start_at', label: `From ${when(fields.earliest_start_at, timeZone)}` });
+  if (fields.earliest_start_at)
+    chips.push({ key: 'earliest_start_at', label: `From ${when(fields.earliest_start_at, timeZone)}` });
   if (fields.deadline_at) chips.push({ key: 'deadline_at', label: `Due ${when(fields.deadline_at, timeZone)}` });
   if (fields.priority !== undefined) chips.push({ key: 'priority', label: `Priority ${fields.priority}` });
   for (const tag of fields.tags ?? []) chips.push({ key: `tag:${tag}`, label: `#${tag}` });

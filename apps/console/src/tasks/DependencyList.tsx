@@ -17,7 +17,9 @@ export function DependencyList({ taskId }: { taskId: string }) {
   const changed = () => queryClient.invalidateQueries({ queryKey: keys.dependencies(taskId) });
   const add = useMutation({
     mutationFn: async (dependsOn: string) =>
-      data(await api.POST('/api/v1/service/tasks/dependencies', { body: { task_id: taskId, depends_on_id: dependsOn } })),
+      data(
+        await api.POST('/api/v1/service/tasks/dependencies', { body: { task_id: taskId, depends_on_id: dependsOn } }),
+      ),
     onSuccess: changed,
     onError: (failure) => setError(problemText(failure)),
   });
@@ -34,12 +36,18 @@ export function DependencyList({ taskId }: { taskId: string }) {
   return (
     <section className="drawer-section" aria-labelledby="deps-title">
       <h3 id="deps-title">Waits for</h3>
-      {deps.data && deps.data.depends_on.length === 0 && <p className="muted small">No other task has to come first.</p>}
+      {deps.data && deps.data.depends_on.length === 0 && (
+        <p className="muted small">No other task has to come first.</p>
+      )}
       <ul className="deps">
         {deps.data?.depends_on.map((d) => (
           <li key={d.id}>
             <span>{titleOf(d.depends_on_id)}</span>
-            <Button className="btn btn-small btn-quiet" aria-label={`Remove waiting for ${titleOf(d.depends_on_id)}`} onPress={() => remove.mutate(d.id)}>
+            <Button
+              className="btn btn-small btn-quiet"
+              aria-label={`Remove waiting for ${titleOf(d.depends_on_id)}`}
+              onPress={() => remove.mutate(d.id)}
+            >
               Remove
             </Button>
           </li>
@@ -51,7 +59,12 @@ export function DependencyList({ taskId }: { taskId: string }) {
         </p>
       )}
       {candidates.length > 0 && (
-        <Select className="field" selectedKey={null} onSelectionChange={(key) => key && add.mutate(String(key))} placeholder="Choose a task">
+        <Select
+          className="field"
+          selectedKey={null}
+          onSelectionChange={(key) => key && add.mutate(String(key))}
+          placeholder="Choose a task"
+        >
           <Label>Add a task it waits for</Label>
           <Button className="select-button">
             <SelectValue />

@@ -17,7 +17,11 @@ export function StepList({ parent, steps, onChanged }: { parent: Task; steps: Ta
 
   const add = useMutation({
     mutationFn: async (stepTitle: string) =>
-      data(await api.POST('/api/v1/service/tasks', { body: { title: stepTitle, parent_task_id: parent.id, duration_min: 15 } })),
+      data(
+        await api.POST('/api/v1/service/tasks', {
+          body: { title: stepTitle, parent_task_id: parent.id, duration_min: 15 },
+        }),
+      ),
     onSuccess: () => {
       setTitle('');
       onChanged();

@@ -71,7 +71,10 @@ function TaskEditor({
   const [form, setForm] = useState<TaskForm>(initial);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const set = <K extends keyof TaskForm>(key: K) => (value: TaskForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof TaskForm>(key: K) =>
+    (value: TaskForm[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: keys.tasks });
     void queryClient.invalidateQueries({ queryKey: keys.events });
@@ -127,7 +130,10 @@ function TaskEditor({
           </Button>
         )}
         {!open && (
-          <Button className="btn" onPress={() => patch.mutate({ status: 'pending', chosen_slot_start: null, chosen_slot_end: null })}>
+          <Button
+            className="btn"
+            onPress={() => patch.mutate({ status: 'pending', chosen_slot_start: null, chosen_slot_end: null })}
+          >
             Reopen
           </Button>
         )}
@@ -143,7 +149,8 @@ function TaskEditor({
       {confirmDelete && (
         <div className="confirm" role="alertdialog" aria-labelledby="confirm-delete">
           <p id="confirm-delete">
-            Delete “{task.title}”{task.children.length ? ` and its ${task.children.length} steps` : ''}? This cannot be undone.
+            Delete “{task.title}”{task.children.length ? ` and its ${task.children.length} steps` : ''}? This cannot be
+            undone.
           </p>
           <div className="row">
             <Button className="btn btn-danger" autoFocus onPress={() => remove.mutate()}>
@@ -168,7 +175,14 @@ function TaskEditor({
             <Label>Priority (1 highest)</Label>
             <Input />
           </NumberField>
-          <NumberField className="field" minValue={0} maxValue={1440} step={5} value={form.duration_min} onChange={set('duration_min')}>
+          <NumberField
+            className="field"
+            minValue={0}
+            maxValue={1440}
+            step={5}
+            value={form.duration_min}
+            onChange={set('duration_min')}
+          >
             <Label>Duration (minutes)</Label>
             <Input />
           </NumberField>

@@ -1,5 +1,5 @@
-import { Temporal } from 'temporal-polyfill';
 import type { Schemas } from '@routinely/api-client';
+import { Temporal } from 'temporal-polyfill';
 import type { Task } from '../api/queries.js';
 
 export type TaskPatch = Schemas['TaskPatch'];
@@ -27,7 +27,10 @@ export function localInput(iso: string | null, timeZone: string): string {
 /** A datetime-local value read in the settings timezone (not the browser's), as an ISO instant. */
 export function fromLocalInput(value: string, timeZone: string): string | null {
   if (!value) return null;
-  return Temporal.PlainDateTime.from(value).toZonedDateTime(timeZone, { disambiguation: 'compatible' }).toInstant().toString();
+  return Temporal.PlainDateTime.from(value)
+    .toZonedDateTime(timeZone, { disambiguation: 'compatible' })
+    .toInstant()
+    .toString();
 }
 
 export function formOf(task: Task, timeZone: string): TaskForm {
@@ -60,6 +63,7 @@ export function patchOf(before: TaskForm, after: TaskForm, timeZone: string): Ta
       .filter(Boolean);
   }
   if (after.reminder_offset_min !== before.reminder_offset_min) patch.reminder_offset_min = after.reminder_offset_min;
-  if (after.reminder_channels.join() !== before.reminder_channels.join()) patch.reminder_channels = after.reminder_channels;
+  if (after.reminder_channels.join() !== before.reminder_channels.join())
+    patch.reminder_channels = after.reminder_channels;
   return patch;
 }

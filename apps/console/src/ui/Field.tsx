@@ -7,7 +7,12 @@ export function Field({
   placeholder,
   className,
   ...props
-}: Omit<TextFieldProps, 'className'> & { label: string; multiline?: boolean; placeholder?: string; className?: string }) {
+}: Omit<TextFieldProps, 'className'> & {
+  label: string;
+  multiline?: boolean;
+  placeholder?: string;
+  className?: string;
+}) {
   return (
     <TextField {...props} className={`field ${className ?? ''}`}>
       <Label>{label}</Label>

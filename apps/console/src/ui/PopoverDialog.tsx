@@ -17,7 +17,13 @@ export default function PopoverDialog({
   children: ReactNode;
 }) {
   return (
-    <Popover triggerRef={triggerRef} isOpen onOpenChange={(open) => !open && onClose()} placement="bottom end" className="popover">
+    <Popover
+      triggerRef={triggerRef}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+      placement="bottom end"
+      className="popover"
+    >
       <Dialog className={className} aria-label={label}>
         {children}
       </Dialog>
