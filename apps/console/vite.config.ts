@@ -17,6 +17,12 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
+    rolldownOptions: {
+      // Libraries marked "use client" for server components: the marker means nothing in a browser bundle.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
   server: {
     proxy: { '/api': process.env.CONSOLE_API_URL ?? 'http://127.0.0.1:8080' },

@@ -2,7 +2,7 @@ import type { Schemas } from '@routinely/api-client';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import type { Temporal } from 'temporal-polyfill';
 import { dayStart, type View } from '../time/zone.js';
-import { api, data } from './client.js';
+import { ApiError, api, data } from './client.js';
 
 /**
  * The console's reads, one hook each, over the typed client: the answer types come from the OpenAPI document,
@@ -34,7 +34,8 @@ export function useMe() {
     queryKey: keys.me,
     queryFn: async () => data(await api.GET('/api/v1/auth/me')),
     staleTime: 5 * 60_000,
-    retry: false,
+    // No session is an answer (sign-in); a server or network failure is tried again.
+    retry: (count, error) => count < 3 && !(error instanceof ApiError && error.status < 500),
   });
 }
 

@@ -41,7 +41,8 @@ export function BlockTip({
     tip.element.setAttribute('aria-describedby', 'block-tip');
     return () => tip.element.removeAttribute('aria-describedby');
   }, [tip.element]);
-  // Drawn outside the grid (a tooltip is no cell of it), under the block, kept inside the window.
+  // Drawn outside the grid (a tooltip is no cell of it) but inside the main landmark, under the block, kept
+  // inside the window.
   const rect = tip.element.getBoundingClientRect();
   const top = rect.bottom + 6 + 140 > window.innerHeight ? rect.top - 6 - 140 : rect.bottom + 6;
   const left = Math.max(8, Math.min(rect.left, window.innerWidth - 268));
@@ -62,6 +63,6 @@ export function BlockTip({
         </p>
       )}
     </div>,
-    document.body,
+    document.getElementById('main') ?? document.body,
   );
 }

@@ -39,7 +39,7 @@ export function MonthView({
       <div role="row" className="month-row month-head">
         {WEEKDAYS.map((d) => (
           <div role="columnheader" key={d} aria-label={d}>
-            <span aria-hidden="true">{d.slice(0, 3)}</span>
+            {d.slice(0, 3)}
           </div>
         ))}
       </div>

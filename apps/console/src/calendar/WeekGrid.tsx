@@ -131,10 +131,10 @@ export function WeekGrid(props: WeekGridProps) {
                 aria-label={longDay(day)}
                 className={i === todayIndex ? 'cal-dayhead is-today' : 'cal-dayhead'}
               >
-                <span className="dow" aria-hidden="true">
+                <span className="dow">
                   {weekdayName(day).slice(0, 3)}
                 </span>
-                <span className="dom" aria-hidden="true">
+                <span className="dom">
                   {day.day}
                 </span>
               </div>
@@ -156,7 +156,7 @@ export function WeekGrid(props: WeekGridProps) {
           >
             <div role="rowheader" className="cal-hours" aria-label="Hours">
               {HOURS.map((h) => (
-                <span key={h} style={{ top: px(h * 60) }} aria-hidden="true">
+                <span key={h} style={{ top: px(h * 60) }}>
                   {h === 0 ? '' : minutesLabel(h * 60)}
                 </span>
               ))}

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../api/client.js';
 import { useMe } from '../api/queries.js';
 import { onSignedOut, sessionExpiresAt } from '../api/session.js';
 
@@ -31,6 +32,23 @@ export function RequireSession() {
   );
 
   if (me.isPending) return <div className="splash" aria-busy="true" />;
-  if (me.isError) return <Navigate to={`/sign-in?return=${encodeURIComponent(here)}`} replace />;
+  if (me.error instanceof ApiError && me.error.status === 401) {
+    return <Navigate to={`/sign-in?return=${encodeURIComponent(here)}`} replace />;
+  }
+  if (me.isError) {
+    return (
+      <main className="auth">
+        <div className="auth-card">
+          <h1>Routinely cannot be reached</h1>
+          <p className="notice notice-error" role="alert">
+            {me.error.message}
+          </p>
+          <button type="button" className="btn btn-primary" onClick={() => void me.refetch()}>
+            Try again
+          </button>
+        </div>
+      </main>
+    );
+  }
   return <Outlet />;
 }

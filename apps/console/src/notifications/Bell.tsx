@@ -57,12 +57,8 @@ export function Bell() {
                     <p className="notif-time">{timeAgo(n.created_at)}</p>
                   </div>
                   {!n.read && (
-                    <Button
-                      className="btn btn-small"
-                      aria-label={`Mark “${n.title}” read`}
-                      onPress={() => markRead.mutate(n.id)}
-                    >
-                      Mark read
+                    <Button className="btn btn-small" onPress={() => markRead.mutate(n.id)}>
+                      Mark read<span className="sr-only">: {n.title}</span>
                     </Button>
                   )}
                 </li>
