@@ -69,10 +69,10 @@ function writeSharedExpiry(at: number): void {
   }
 }
 
-async function refreshNow(): Promise<boolean> {
-  // Another tab refreshed past the expiry this tab knows: the cookies are already the new ones.
+async function refreshNow(asked: number): Promise<boolean> {
+  // Another tab refreshed past the expiry this tab knew when it asked: the cookies are already the new ones.
   const shared = readSharedExpiry();
-  if (shared > knownExpiry) {
+  if (shared > asked) {
     sessionExpiresAt(shared);
     return true;
   }
@@ -86,11 +86,11 @@ async function refreshNow(): Promise<boolean> {
 }
 
 /** Runs the refresh while holding the origin-wide lock, so two tabs never refresh at once. */
-function underLock(): Promise<boolean> {
+function underLock(asked: number): Promise<boolean> {
   const locks = navigator.locks;
-  if (!locks) return refreshNow();
+  if (!locks) return refreshNow(asked);
   return new Promise((resolve, reject) => {
-    locks.request(LOCK, () => refreshNow().then(resolve, reject)).catch(reject);
+    locks.request(LOCK, () => refreshNow(asked).then(resolve, reject)).catch(reject);
   });
 }
 
@@ -98,7 +98,7 @@ function underLock(): Promise<boolean> {
 export function refreshSession(): Promise<boolean> {
   const running =
     inFlight ??
-    underLock().finally(() => {
+    underLock(knownExpiry).finally(() => {
       inFlight = undefined;
     });
   inFlight = running;

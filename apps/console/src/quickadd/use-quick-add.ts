@@ -32,8 +32,9 @@ export function useQuickAdd(onCreated?: () => void) {
           body: { ...fields, title: fields.title || input, raw_input: input },
         }),
       ),
-    onSuccess: (task) => {
-      setTextState('');
+    onSuccess: (task, { input }) => {
+      // What was typed meanwhile stays: only the text that was added is cleared.
+      setTextState((current) => (current.trim() === input ? '' : current));
       setParsed(undefined);
       void queryClient.invalidateQueries({ queryKey: keys.tasks });
       toasts.show({ text: `Added “${task.title}”`, tone: 'info' });

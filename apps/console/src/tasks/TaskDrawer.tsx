@@ -47,7 +47,7 @@ export default function TaskDrawer({ taskId, onClose }: { taskId: string; onClos
             </>
           )}
           {tree.data && settings.data && (
-            <TaskEditor key={tree.data.updated_at} task={tree.data} timeZone={timeZone} onClose={onClose} />
+            <TaskEditor key={tree.data.id} task={tree.data} timeZone={timeZone} onClose={onClose} />
           )}
           {tree.isPending && <p aria-busy="true">Loading…</p>}
         </Dialog>
