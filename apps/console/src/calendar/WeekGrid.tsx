@@ -131,12 +131,8 @@ export function WeekGrid(props: WeekGridProps) {
                 aria-label={longDay(day)}
                 className={i === todayIndex ? 'cal-dayhead is-today' : 'cal-dayhead'}
               >
-                <span className="dow">
-                  {weekdayName(day).slice(0, 3)}
-                </span>
-                <span className="dom">
-                  {day.day}
-                </span>
+                <span className="dow">{weekdayName(day).slice(0, 3)}</span>
+                <span className="dom">{day.day}</span>
               </div>
             ))}
           </div>

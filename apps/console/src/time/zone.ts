@@ -76,9 +76,20 @@ export function stepDate(view: View, date: Temporal.PlainDate, direction: 1 | -1
   return direction === 1 ? date.add(amount) : date.subtract(amount);
 }
 
-/** The instant a local day starts (midnight, or the first instant after a gap). */
+const dayStarts = new Map<string, Temporal.ZonedDateTime>();
+
+/**
+ * The instant a local day starts (midnight, or the first instant after a gap). Remembered per day and zone: the
+ * polyfill's conversion is slow, and every render of a week asks for the same eight days.
+ */
 export function dayStart(date: Temporal.PlainDate, timeZone: string): Temporal.ZonedDateTime {
-  return date.toZonedDateTime({ timeZone });
+  const key = `${date.toString()}|${timeZone}`;
+  let start = dayStarts.get(key);
+  if (!start) {
+    start = date.toZonedDateTime({ timeZone });
+    dayStarts.set(key, start);
+  }
+  return start;
 }
 
 export function zoned(iso: string, timeZone: string): Temporal.ZonedDateTime {
