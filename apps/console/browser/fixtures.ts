@@ -3,6 +3,7 @@ import { type Browser, test as base, chromium, expect, type Locator, type Page }
 import { type ApiClient, createApiClient } from '@routinely/api-client';
 import sparticuz from '@sparticuz/chromium';
 import { Temporal } from 'temporal-polyfill';
+import { longDay } from '../src/time/zone.js';
 
 /** The user's settings timezone in every test; the browser runs in another one (playwright.config.ts). */
 export const USER_TZ = 'America/New_York';
@@ -137,25 +138,9 @@ export function block(page: Page, title: string): Locator {
   return page.getByRole('grid').getByRole('button', { name: new RegExp(`^${title}, `) });
 }
 
-const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /** The column of a day: its header ("Tuesday 1 December") gives x and width, the hours' row header the top. */
 export async function dayColumn(page: Page, date: Temporal.PlainDate) {
-  const name = `${DAY_NAMES[date.dayOfWeek - 1]} ${date.day} ${MONTH_NAMES[date.month - 1]}`;
+  const name = longDay(date);
   const [head, hours] = await Promise.all([
     page.getByRole('columnheader', { name, exact: true }).boundingBox(),
     page.getByRole('rowheader', { name: 'Hours' }).boundingBox(),
