@@ -4,7 +4,8 @@
 //   start            build the all-in-one runtime and run it (signals forwarded, exit code kept)
 //   start:distributed  build the six services and run them as separate processes behind the gateway
 //                    driven by deploy/envoy/envoy.yaml (needs DATABASE_URL, NATS_URL, REDIS_URL and the secrets)
-//   test             build, typecheck the tests, lint, then every test tier in turn (unit, integration, e2e, faults)
+//   test             build, typecheck the tests, lint, then every test tier in turn (unit, integration, e2e, faults,
+//                    browser)
 //   typecheck        build (which checks the sources), then the tests' types in one program
 //   test:<tier>      build and run one tier (vitest's arguments may follow)
 //   lint             Biome over the repository, then the packages' own lint tasks (the API document's redocly)
@@ -104,11 +105,23 @@ function typecheckTests(env) {
   run(join(binDir, 'pnpm'), ['exec', 'tsc', '-p', 'bench/tsconfig.json'], { env });
 }
 
-/** The test tiers of the root vitest configuration, in the order `npm test` runs them. */
-const TIERS = ['unit', 'integration', 'e2e', 'faults'];
+/**
+ * The test tiers in the order `npm test` runs them: the root vitest configuration's projects, then the browser
+ * tier (Playwright Test driving Chromium against an all-in-one, apps/console/playwright.config.ts).
+ */
+const TIERS = ['unit', 'integration', 'e2e', 'faults', 'browser'];
 
-/** Runs one tier as one vitest process; its JSON report goes to test-results/<tier>.json. */
+/** Runs one tier as one vitest (or Playwright) process; its JSON report goes to test-results/<tier>.json. */
 function runTier(env, tier, args) {
+  if (tier === 'browser') {
+    const config = join(root, 'apps', 'console', 'playwright.config.ts');
+    const result = spawnSync(join(binDir, 'pnpm'), ['exec', 'playwright', 'test', '--config', config, ...args], {
+      stdio: 'inherit',
+      cwd: join(root, 'apps', 'console'),
+      env,
+    });
+    return result.status === 0;
+  }
   const flags = tier === 'faults' ? ['--no-file-parallelism'] : [];
   const result = spawnSync(
     join(binDir, 'pnpm'),
@@ -128,6 +141,14 @@ function summariseTestReports(tiers, since) {
       continue;
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
+    if (report.stats) {
+      // Playwright's JSON report: expected, unexpected, flaky and skipped tests, one top-level suite per file.
+      totals.passed += report.stats.expected ?? 0;
+      totals.failed += (report.stats.unexpected ?? 0) + (report.stats.flaky ?? 0) + (report.errors?.length ?? 0);
+      totals.skipped += report.stats.skipped ?? 0;
+      totals.files += report.suites?.length ?? 0;
+      continue;
+    }
     totals.passed += report.numPassedTests ?? 0;
     totals.failed += report.numFailedTests || report.numFailedTestSuites || 0;
     totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
