@@ -120,7 +120,9 @@ async function dragOnce(page: Page, index: number) {
     w.__events = [];
     w.__frames = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as PerformanceEventTiming[]) if (e.interactionId) w.__events.push(e.duration);
+      // interactionId (Event Timing level 2) is newer than TypeScript's DOM typings.
+      for (const e of list.getEntries() as (PerformanceEventTiming & { interactionId?: number })[])
+        if (e.interactionId) w.__events.push(e.duration);
     }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__frames.push(e.duration);
