@@ -1,6 +1,6 @@
 import type { JsonCall } from '@routinely/llm';
-import { type CapturedTask, parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
-import { offsetAt, wallClockOf } from '@routinely/time';
+import { type CapturedTask, capturedTaskSchema, parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
+import { offsetAt, type Temporal, wallClockOf } from '@routinely/time';
 import { z } from 'zod';
 
 /**
@@ -128,8 +128,12 @@ function validWindow(window: { start: string; end: string }): boolean {
   }
 }
 
-/** The fields of a model's answer, as the builtin parser would write them; undefined when the answer does not fit. */
-export function capturedFieldsOf(document: unknown): CapturedTask | undefined {
+/**
+ * The fields of a model's answer, as the builtin parser would write them; undefined when the answer does not fit,
+ * or when a field is one `POST /tasks` would refuse (a NUL in the title, an instant past year 9999, a routine
+ * starting more than a year ago, ...): the same rule the builtin parser keeps to (`capturedTaskSchema`).
+ */
+export function capturedFieldsOf(document: unknown, today: Temporal.PlainDate): CapturedTask | undefined {
   const parsed = captureAnswerSchema.safeParse(document);
   if (!parsed.success) return undefined;
   const answer = parsed.data;
@@ -144,5 +148,6 @@ export function capturedFieldsOf(document: unknown): CapturedTask | undefined {
     const { rule, window, starts_on } = answer.recurrence;
     fields.recurrence = { rule, ...(window ? { window } : {}), ...(starts_on ? { starts_on } : {}) };
   }
-  return fields;
+  const accepted = capturedTaskSchema(today).safeParse(fields);
+  return accepted.success ? accepted.data : undefined;
 }
