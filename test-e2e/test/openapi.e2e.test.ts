@@ -144,7 +144,7 @@ describe('the OpenAPI document', () => {
       const route = path.replace(/\{([^}]+)\}/g, ':$1');
       // A method the document leaves out on purpose (the SSO callback's browser GET) is still served.
       for (const method of METHODS.filter(
-        (m) => !served.has(m) && !local.running.app.hasRoute({ method, url: route }),
+        (m) => !served.has(m) && !local.running.app.hasRoute({ method: m, url: route }),
       )) {
         const res = await local.running.app.inject({ method, url: concrete });
         const where = `${method} ${path}`;
