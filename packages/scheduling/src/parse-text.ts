@@ -1,11 +1,11 @@
 import { localDateOf, MINUTES_PER_DAY, wallTimeToInstant } from '@routinely/time';
 import * as chrono from 'chrono-node';
 import { Temporal } from 'temporal-polyfill';
-import { parseDayWindow } from './recurrence.js';
 import { findRecurrencePhrase, PARTS_OF_DAY } from './recurrence-phrases.js';
 import {
   type CapturedTask,
   capturedTaskFields,
+  isDayWindow,
   isTaskInstant,
   startsOnAccepted,
   TASK_TAG_MAX,
@@ -73,12 +73,7 @@ function taskInstant(timezone: string, date: Temporal.PlainDate, minutes: number
 /** A `{ start, end }` window when it is one (start before end), else undefined. */
 function windowOf(start: number, end: number): { start: string; end: string } | undefined {
   const window = { start: wallTime(start), end: wallTime(end) };
-  try {
-    parseDayWindow(window);
-    return window;
-  } catch {
-    return undefined;
-  }
+  return isDayWindow(window) ? window : undefined;
 }
 
 /** At most `max` UTF-16 units, never half of a surrogate pair. */

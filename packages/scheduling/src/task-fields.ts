@@ -57,6 +57,9 @@ function accepts(check: () => unknown): boolean {
   }
 }
 
+/** Whether `{ start, end }` is a window of a day (`HH:MM`, start before end; end may be 24:00). */
+export const isDayWindow = (window: { start: string; end: string }) => accepts(() => parseDayWindow(window));
+
 /** Whether a routine may start on `date` (`starts_on`) when it is `today` in the user's zone. */
 export function startsOnAccepted(date: string, today: Temporal.PlainDate): boolean {
   const earliest = today.subtract({ days: RECURRENCE_MAX_PAST_DAYS }).toString();
@@ -79,7 +82,7 @@ export const capturedTaskFields = z.object({
       rule: z.string().refine((rule) => accepts(() => parseRecurrenceRule(rule)), 'not a rule of the contract'),
       window: z
         .object({ start: z.string(), end: z.string() })
-        .refine((window) => accepts(() => parseDayWindow(window)), 'not a window (HH:MM, start before end)')
+        .refine(isDayWindow, 'not a window (HH:MM, start before end)')
         .optional(),
       starts_on: z.iso.date().optional(),
     })

@@ -1,5 +1,5 @@
 import type { JsonCall } from '@routinely/llm';
-import { type CapturedTask, capturedTaskSchema, parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
+import { type CapturedTask, capturedTaskSchema } from '@routinely/scheduling';
 import { offsetAt, type Temporal, wallClockOf } from '@routinely/time';
 import { z } from 'zod';
 
@@ -98,35 +98,15 @@ const captureAnswerSchema = z.object({
         .regex(/^#?[^\s#]{1,50}$/, 'one tag, at most 50 characters'),
     )
     .max(20),
+  // The rule and the window are checked with the other fields, by the rule POST /tasks keeps (below).
   recurrence: z
     .object({
-      rule: z.string().refine(validRule, 'not a rule of the contract'),
-      window: z
-        .object({ start: z.string(), end: z.string() })
-        .nullable()
-        .refine((window) => window === null || validWindow(window), 'not a window'),
+      rule: z.string(),
+      window: z.object({ start: z.string(), end: z.string() }).nullable(),
       starts_on: z.iso.date().nullable(),
     })
     .nullable(),
 });
-
-function validRule(rule: string): boolean {
-  try {
-    parseRecurrenceRule(rule);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function validWindow(window: { start: string; end: string }): boolean {
-  try {
-    parseDayWindow(window);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The fields of a model's answer, as the builtin parser would write them; undefined when the answer does not fit,
