@@ -13,12 +13,10 @@ const UNDOCUMENTED = new Set([
   'GET /api/v1/service/integrations/oauth/callback',
   'POST /api/v1/service/integrations/google/notifications',
   'POST /api/v1/service/integrations/microsoft/notifications',
-  // The calendar feed polled by calendar apps (contract: public, left out of the schema).
-  'GET /api/v1/service/calendar/feed/:file',
 ]);
 
-/** Answers a standard fixes as OAuth-style `{ error, error_description }` JSON, not problem+json. */
-const OAUTH_ERRORS = new Set(['POST /api/v1/auth/sso/back-channel-logout 400']);
+/** Answers bad input as a standard fixes it (OIDC Back-Channel Logout: 400 invalid_request), not 422. */
+const INVALID_AS_400 = new Set(['POST /api/v1/auth/sso/back-channel-logout']);
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -43,6 +41,13 @@ describe('the OpenAPI document', () => {
     doc = (await (await fetchUndocumented(targetAt(local.running.url), '/api/v1/openapi.json')).json()) as Document;
   });
   afterAll(() => local?.close());
+
+  /** The required properties of a response schema, through its $ref. */
+  const problemProperties = (schema: Json | undefined): string[] => {
+    const ref = typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+    const target = ref ? (doc.components.schemas?.[ref] as Json | undefined) : schema;
+    return (target?.required as string[] | undefined) ?? [];
+  };
 
   const resolve = (response: Json): Json =>
     typeof response.$ref === 'string'
@@ -95,7 +100,7 @@ describe('the OpenAPI document', () => {
           const codes = Object.keys(operation.responses);
           // Public routes document a 401 only where they answer one of their own (a login's wrong password).
           if (!isPublic) expect(codes, `${where} documents 401`).toContain('401');
-          if ((operation.parameters?.length || operation.requestBody) && !OAUTH_ERRORS.has(`${method} ${url} 400`)) {
+          if ((operation.parameters?.length || operation.requestBody) && !INVALID_AS_400.has(`${method} ${url}`)) {
             expect(codes, where).toContain('422');
           }
           if (path.includes('{')) expect(codes, where).toContain('404');
@@ -105,9 +110,14 @@ describe('the OpenAPI document', () => {
               (response.headers as Json | undefined)?.['X-Request-Id'],
               `${where} ${code} X-Request-Id`,
             ).toBeDefined();
-            if (Number(code) >= 400 && !OAUTH_ERRORS.has(`${method} ${url} ${code}`)) {
-              const media = (response.content as Record<string, Json>)['application/problem+json'];
-              expect(media?.schema, `${where} ${code}`).toEqual({ $ref: '#/components/schemas/Problem' });
+            if (Number(code) >= 400) {
+              // Every error is a problem: the Problem schema, or one extending it (the back-channel logout's 400).
+              const content = response.content as Record<string, Json>;
+              expect(Object.keys(content), `${where} ${code}`).toEqual(['application/problem+json']);
+              expect(
+                problemProperties(content['application/problem+json']?.schema as Json),
+                `${where} ${code}`,
+              ).toEqual(expect.arrayContaining(problemProperties({ $ref: '#/components/schemas/Problem' })));
             }
             if (code === '429') expect(response.headers, where).toHaveProperty('Retry-After');
           }
@@ -115,6 +125,39 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(seen.length).toBeGreaterThan(100);
+  });
+
+  // One host serves every service's routes: a static path of one (POST /tasks/parse, the scheduler's) beside a
+  // parametric one of another (GET /tasks/{task_id}) must still answer its own methods only.
+  it('answers 405 problem+json with Allow for every documented path and each method it does not serve', async () => {
+    const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+    const methodsOf = new Map<string, Set<string>>();
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      const methods = methodsOf.get(shape(path)) ?? new Set<string>();
+      for (const method of Object.keys(operations)) methods.add(method.toUpperCase());
+      methodsOf.set(shape(path), methods);
+    }
+    let checked = 0;
+    for (const path of Object.keys(doc.paths)) {
+      const concrete = path.replace(/\{[^}]+\}/g, '0195f3a2-0000-7000-8000-000000000001');
+      const route = path.replace(/\{([^}]+)\}/g, ':$1');
+      // What the host serves there: the documented methods, and any it leaves out on purpose (the SSO callback's
+      // browser GET).
+      const documented = methodsOf.get(shape(path)) ?? new Set<string>();
+      const served = METHODS.filter((m) => documented.has(m) || local.running.app.hasRoute({ method: m, url: route }));
+      for (const method of METHODS.filter((m) => !served.includes(m))) {
+        const res = await local.running.app.inject({ method, url: concrete });
+        const where = `${method} ${path}`;
+        expect(res.statusCode, `${where}: ${res.body}`).toBe(405);
+        expect(res.headers['content-type'], where).toContain('application/problem+json');
+        const allowed = String(res.headers.allow)
+          .split(', ')
+          .filter((m) => m !== 'HEAD');
+        expect(allowed.sort(), where).toEqual([...served].sort());
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
   });
 
   it('names the resources and writes the task tree as a recursive component', () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { aliasApiFor, apiFor, startTarget, type Target } from '../src/harness.js';
-import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
 let target: Target;
@@ -60,18 +59,24 @@ describe('routines across the task service and the scheduler', () => {
 
     const feed = await api.POST('/api/v1/service/calendar/feed');
     expect(feed.response.status).toBe(201);
-    const path = new URL(String(feed.data?.url)).pathname;
-    const ics = await fetchUndocumented(target, path);
-    expect(ics.status).toBe(200);
-    expect(ics.headers.get('content-type')).toMatch(/^text\/calendar/);
+    const token = String(new URL(String(feed.data?.url)).pathname.split('/').at(-1)).replace(/\.ics$/, '');
+    // The public feed: no token of the API, the URL's secret is the credential.
+    const feedApi = apiFor(target);
+    const poll = (headers: Record<string, string> = {}) =>
+      feedApi.GET('/api/v1/service/calendar/feed/{token}.ics', {
+        params: { path: { token } },
+        headers,
+        parseAs: 'text',
+      });
+    const ics = await poll();
+    expect(ics.response.status).toBe(200);
+    expect(ics.response.headers.get('content-type')).toMatch(/^text\/calendar/);
     // RFC 5545 text (the task service's tests parse it with ical.js): one VEVENT per scheduled occurrence.
-    const uids = [...(await ics.text()).matchAll(/^UID:(.+?)\r?$/gm)].map((match) => String(match[1]));
+    const uids = [...String(ics.data).matchAll(/^UID:(.+?)\r?$/gm)].map((match) => String(match[1]));
     expect(uids.sort()).toEqual(placed.map((o) => `${o.id}@routinely`).sort());
-    expect(
-      (await fetchUndocumented(target, path, { headers: { 'if-none-match': String(ics.headers.get('etag')) } })).status,
-    ).toBe(304);
+    expect((await poll({ 'if-none-match': `W/${ics.response.headers.get('etag')}` })).response.status).toBe(304);
     expect((await api.DELETE('/api/v1/service/calendar/feed')).response.status).toBe(204);
-    expect((await fetchUndocumented(target, path)).status).toBe(404);
+    expect((await poll()).response.status).toBe(404);
   });
 
   it('reads a task from text, and creates one from raw_input alone', async () => {

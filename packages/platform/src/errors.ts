@@ -3,6 +3,8 @@
  * turns it into an RFC 9457 problem and the gRPC layer into a status, both from this table.
  */
 export const ERROR_TABLE = {
+  /** A request a standard answers with 400 (OIDC Back-Channel Logout); everything else invalid is 422. */
+  invalid_request: { status: 400, grpc: 3, title: 'Invalid request' },
   validation_failed: { status: 422, grpc: 3, title: 'Validation failed' },
   provider_not_configured: { status: 422, grpc: 9, title: 'Provider not configured' },
   provider_unavailable: { status: 422, grpc: 9, title: 'Provider unavailable' },
@@ -41,8 +43,17 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
+/**
+ * What the first element of a field error's `loc` names, the one spelling of each part of a request (the
+ * contract's `body.title`, `query.<name>`): `params` a path parameter, `path` the URL itself, `request` the
+ * message as a whole (a gRPC request, a malformed HTTP one).
+ */
+export const LOC_PARTS = ['body', 'query', 'params', 'path', 'headers', 'request'] as const;
+export type LocPart = (typeof LOC_PARTS)[number];
+export type FieldLoc = [LocPart, ...(string | number)[]];
+
 export interface FieldError {
-  loc: (string | number)[];
+  loc: FieldLoc;
   msg: string;
   type: string;
 }
@@ -74,7 +85,7 @@ export const notFound = (what = 'Resource') => new AppError('not_found', `${what
 export const forbidden = (detail = 'Missing permission') => new AppError('forbidden', detail);
 
 /** A 422 naming one field, for rules a schema cannot express (e.g. end after start). */
-export function fieldError(loc: (string | number)[], msg: string, type = 'value_error'): AppError {
+export function fieldError(loc: FieldLoc, msg: string, type = 'value_error'): AppError {
   return new AppError('validation_failed', msg, { errors: [{ loc, msg, type }] });
 }
 

@@ -9,6 +9,7 @@ export * from './envoy.js';
 export * from './errors.js';
 export * from './grpc-addresses.js';
 export * from './http/app.js';
+export * from './http/conditional.js';
 export * from './http/csrf.js';
 export * from './http/formats.js';
 export * from './http/health.js';

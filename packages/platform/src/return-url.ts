@@ -1,4 +1,4 @@
-import { fieldError } from './errors.js';
+import { type FieldLoc, fieldError } from './errors.js';
 
 export interface ReturnUrlPolicy {
   /** PUBLIC_BASE_URL: its origin is always allowed, and relative paths stay on it. */
@@ -6,7 +6,7 @@ export interface ReturnUrlPolicy {
   /** Further origins an absolute return URL may name (`SSO_ALLOWED_RETURN_ORIGINS`, `OAUTH_ALLOWED_RETURN_ORIGINS`). */
   allowedOrigins: readonly string[];
   /** Where the value came from, for the 422 (`['query', 'return_url']`). */
-  loc: (string | number)[];
+  loc: FieldLoc;
 }
 
 export const RETURN_URL_MAX_LENGTH = 2048;
@@ -54,7 +54,7 @@ export function checkReturnUrl(raw: string, policy: ReturnUrlPolicy): string {
 /** The Location for a return URL stored earlier: checked again (the policy may have changed), else `/`. */
 export function safeReturnLocation(stored: string, policy: Omit<ReturnUrlPolicy, 'loc'>): string {
   try {
-    return checkReturnUrl(stored, { ...policy, loc: ['return_url'] });
+    return checkReturnUrl(stored, { ...policy, loc: ['request', 'return_url'] });
   } catch {
     return '/';
   }

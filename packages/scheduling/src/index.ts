@@ -7,4 +7,5 @@ export * from './solver-candidates.js';
 export * from './solver-check.js';
 export * from './solver-reflow.js';
 export * from './solver-rules.js';
+export * from './task-fields.js';
 export * from './working-time.js';

@@ -1,23 +1,25 @@
-import { MINUTES_PER_DAY, wallTimeToInstant } from '@routinely/time';
+import { localDateOf, MINUTES_PER_DAY, wallTimeToInstant } from '@routinely/time';
 import * as chrono from 'chrono-node';
 import { Temporal } from 'temporal-polyfill';
 import { findRecurrencePhrase, PARTS_OF_DAY } from './recurrence-phrases.js';
+import {
+  type CapturedTask,
+  capturedTaskFields,
+  isDayWindow,
+  isTaskInstant,
+  startsOnAccepted,
+  TASK_TAG_MAX,
+  TASK_TAGS_MAX,
+  TASK_TITLE_MAX,
+} from './task-fields.js';
+
+export type { CapturedTask } from './task-fields.js';
 
 /**
  * The builtin capture parser: what a line of English says about a task, deterministic and free. Durations,
  * priorities, tags and recurrences are read by the small grammar below; dates and times by chrono-node, relative
  * to now in the user's timezone; the title is what is left. Nothing is created here.
  */
-export interface CapturedTask {
-  title?: string;
-  duration_min?: number;
-  priority?: number;
-  deadline_at?: string;
-  earliest_start_at?: string;
-  tags?: string[];
-  recurrence?: { rule: string; window?: { start: string; end: string }; starts_on?: string };
-}
-
 const TAG = /(?<=^|\s)#([\p{L}\p{N}_-]{1,50})/gu;
 const PRIORITY = /(?<=^|\s)(?:p([1-5])|!([1-5])|priority ([1-5]))(?=\s|$|[,.;])/i;
 /** "1h30", "1h 30m", "for 2 hours", "90 min", "1.5h", "half an hour"; never "in 2 hours" (a date). */
@@ -54,12 +56,30 @@ function minutesOf(component: chrono.ParsedComponents): number {
   return (component.get('hour') ?? 0) * 60 + (component.get('minute') ?? 0);
 }
 
-function localDate(component: chrono.ParsedComponents): Temporal.PlainDate {
-  return Temporal.PlainDate.from({
-    year: component.get('year') ?? 1970,
-    month: component.get('month') ?? 1,
-    day: component.get('day') ?? 1,
-  });
+/** The component's local date, or undefined when its year lies outside what a task may carry (1970..9999). */
+function localDate(component: chrono.ParsedComponents): Temporal.PlainDate | undefined {
+  const year = component.get('year') ?? 1970;
+  // A day either side of the range still reaches it in some zone; Temporal itself stops at year 275760.
+  if (year < 1969 || year > 10_000) return undefined;
+  return Temporal.PlainDate.from({ year, month: component.get('month') ?? 1, day: component.get('day') ?? 1 });
+}
+
+/** The instant as the API writes it, or undefined when a task cannot carry it. */
+function taskInstant(timezone: string, date: Temporal.PlainDate, minutes: number): string | undefined {
+  const at = wallTimeToInstant(timezone, date, minutes);
+  return isTaskInstant(at.getTime()) ? at.toISOString() : undefined;
+}
+
+/** A `{ start, end }` window when it is one (start before end), else undefined. */
+function windowOf(start: number, end: number): { start: string; end: string } | undefined {
+  const window = { start: wallTime(start), end: wallTime(end) };
+  return isDayWindow(window) ? window : undefined;
+}
+
+/** At most `max` UTF-16 units, never half of a surrogate pair. */
+function cut(text: string, max: number): string {
+  const head = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head;
 }
 
 export function parseTaskText(text: string, context: { now: Date; timezone: string }): CapturedTask {
@@ -70,9 +90,15 @@ export function parseTaskText(text: string, context: { now: Date; timezone: stri
     rest = rest.slice(0, index) + ' '.repeat(length) + rest.slice(index + length);
   };
 
-  const tags = [...rest.matchAll(TAG)];
-  if (tags.length > 0) out.tags = [...new Set(tags.map((m) => m[1] ?? ''))];
-  for (const m of tags) blank(m.index ?? 0, m[0].length);
+  // A tag a task could not carry (over 50 UTF-16 units, or past the 20th) stays in the title.
+  const tags = new Set<string>();
+  for (const m of rest.matchAll(TAG)) {
+    const tag = m[1] ?? '';
+    if (tag.length > TASK_TAG_MAX || (!tags.has(tag) && tags.size >= TASK_TAGS_MAX)) continue;
+    tags.add(tag);
+    blank(m.index ?? 0, m[0].length);
+  }
+  if (tags.size > 0) out.tags = [...tags];
 
   const priority = PRIORITY.exec(rest);
   if (priority) {
@@ -101,34 +127,41 @@ export function parseTaskText(text: string, context: { now: Date; timezone: stri
   }
 
   const reference = { instant: wallClockAsUtc(context.now, context.timezone), timezone: 0 };
+  const today = localDateOf(context.now, context.timezone);
   for (const found of chrono.parse(rest, reference, { forwardDate: true })) {
     const before = rest.slice(0, found.index);
     const component = found.start;
     const date = localDate(component);
+    if (!date) continue;
     const hasTime = component.isCertain('hour');
     const deadlineWord = DEADLINE_WORD.exec(before);
     const startWord = START_WORD.exec(before);
     if (recurrence) {
       // With a recurrence a time is where the occurrence belongs, a date where the series starts.
+      const startsOn = date.toString();
+      const namesDay = component.isCertain('day') || component.isCertain('weekday');
+      if (namesDay && !startsOnAccepted(startsOn, today)) continue;
       if (hasTime && !out.recurrence) {
         // "at 7am" starts the window there; "by 5pm" ends it there. Either way it is as long as the task.
         const length = out.duration_min ?? 30;
         const at = minutesOf(component);
         const start = deadlineWord ? Math.max(0, at - length) : at;
         const end = deadlineWord ? at : Math.min(MINUTES_PER_DAY, at + length);
-        out.recurrence = { rule: recurrence.rule, window: { start: wallTime(start), end: wallTime(end) } };
+        const window = windowOf(start, end);
+        if (window) out.recurrence = { rule: recurrence.rule, window };
+        else if (!namesDay) continue;
       }
-      if (component.isCertain('day') || component.isCertain('weekday')) {
-        out.recurrence = { ...(out.recurrence ?? { rule: recurrence.rule }), starts_on: date.toString() };
-      }
+      if (namesDay) out.recurrence = { ...(out.recurrence ?? { rule: recurrence.rule }), starts_on: startsOn };
     } else if (deadlineWord && !out.deadline_at) {
       // "by Friday" is due at the end of Friday, "before Friday" at its start.
       const endOfDay = /^before/i.test(deadlineWord[1] ?? '') ? 0 : MINUTES_PER_DAY;
-      const minutes = hasTime ? minutesOf(component) : endOfDay;
-      out.deadline_at = wallTimeToInstant(context.timezone, date, minutes).toISOString();
+      const deadline = taskInstant(context.timezone, date, hasTime ? minutesOf(component) : endOfDay);
+      if (!deadline) continue;
+      out.deadline_at = deadline;
     } else if (!out.earliest_start_at) {
-      const minutes = hasTime ? minutesOf(component) : 0;
-      out.earliest_start_at = wallTimeToInstant(context.timezone, date, minutes).toISOString();
+      const start = taskInstant(context.timezone, date, hasTime ? minutesOf(component) : 0);
+      if (!start) continue;
+      out.earliest_start_at = start;
     } else {
       continue;
     }
@@ -144,7 +177,22 @@ export function parseTaskText(text: string, context: { now: Date; timezone: stri
 
   let title = rest.replace(/\s+/g, ' ').trim();
   while (DANGLING.test(title)) title = title.replace(DANGLING, '').trim();
-  title = title.replace(/^(?:,|-|–|:)\s*/, '').trim();
-  if (title.length > 0) out.title = title.slice(0, 500);
-  return out;
+  title = cut(title.replace(/^(?:,|-|–|:)\s*/, '').trim(), TASK_TITLE_MAX).trim();
+  if (title.length > 0) out.title = title;
+  return onlyAccepted(out, today);
+}
+
+/**
+ * The fields `POST /tasks` accepts, each checked by its rule (task-fields.ts). The parser above already keeps
+ * to them; this is the one place that says so, and a field that still slipped through is left out, not answered.
+ */
+function onlyAccepted(fields: CapturedTask, today: Temporal.PlainDate): CapturedTask {
+  const rules = capturedTaskFields.shape;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (rules[key as keyof CapturedTask].safeParse(value).success) out[key] = value;
+  }
+  const startsOn = fields.recurrence?.starts_on;
+  if (out.recurrence && startsOn !== undefined && !startsOnAccepted(startsOn, today)) delete out.recurrence;
+  return out as CapturedTask;
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { type CapturedTask, parseTaskText } from './parse-text.js';
+import { capturedTaskSchema } from './task-fields.js';
 
 // Thursday 2026-11-26, 12:00 in New York (17:00 UTC).
 const NOW = new Date('2026-11-26T17:00:00Z');
@@ -232,6 +234,26 @@ describe('the builtin capture parser', () => {
         expect((fields.title ?? '').length).toBeLessThanOrEqual(500);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('answers only what POST /tasks accepts: the edges of years, tags and windows stay in the title', () => {
+    const today = Temporal.PlainDate.from('2026-11-26');
+    expect(parseTaskText('Call bank in 7975 years', NEW_YORK)).toEqual({ title: 'Call bank in 7975 years' });
+    expect(parseTaskText('task in 10000000 years', NEW_YORK)).toEqual({ title: 'task in 10000000 years' });
+    expect(parseTaskText(`x #${'𝐀'.repeat(30)}`, NEW_YORK)).toEqual({ title: `x #${'𝐀'.repeat(30)}` });
+    expect(parseTaskText('Gym every day by midnight', NEW_YORK).recurrence).toEqual({ rule: 'FREQ=DAILY' });
+    const many = Array.from({ length: 25 }, (_, i) => `#t${i}`).join(' ');
+    expect(parseTaskText(many, NEW_YORK).tags).toHaveLength(20);
+    expect(parseTaskText(`${'a'.repeat(499)}😀`, NEW_YORK).title).toBe('a'.repeat(499));
+    const words = fc.constantFrom('in', 'years', 'every', 'day', 'by', 'at', 'from', '1900', '9999', 'Dec 31', '#t');
+    const piece = fc.oneof(words, fc.nat(10_000_000).map(String), fc.string({ unit: 'grapheme', maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), (pieces) => {
+        const fields = parseTaskText(pieces.join(' '), NEW_YORK);
+        expect(capturedTaskSchema(today).safeParse(fields).success, JSON.stringify(fields)).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -20,6 +20,8 @@ export interface RegisteredRoute {
   permissions: readonly Permission[];
   /** Which parts of the request the route's schema validates. */
   validates: { body: boolean; params: boolean; querystring: boolean; headers: boolean };
+  /** In the OpenAPI document (not `hide`): its query string is strict (ADR 071). */
+  documented: boolean;
 }
 
 export interface TestHttpApp {
@@ -71,6 +73,7 @@ export async function buildServiceHttpApp(
           querystring: Boolean(schema.querystring),
           headers: Boolean(schema.headers),
         },
+        documented: !schema.hide,
       });
     }
   });

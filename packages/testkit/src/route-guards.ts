@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission, problemCodesIn } from '@routinely/platform';
+import { PERMISSIONS, type Permission, problemCodesIn, problemSchema } from '@routinely/platform';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from './http.js';
@@ -74,6 +74,8 @@ export function tokenGuardTarget(
 }
 
 const routeKey = (route: RegisteredRoute) => `${route.method} ${route.path}`;
+/** A query parameter no route declares. */
+const UNKNOWN_QUERY = 'zz_unknown';
 
 function fill(path: string, ids: Ids): string {
   return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
@@ -249,6 +251,31 @@ export function runRouteGuards<U>(name: string, target: () => GuardTarget<U>, ta
           if (!entry.invalidAnswer) {
             expect(res.json()).toMatchObject({ code: 'validation_failed', errors: expect.any(Array) });
           }
+          // The Problem schema of the document, `loc` naming the request part by its one spelling.
+          expect(problemSchema.safeParse(res.json()).error?.issues ?? [], res.body).toEqual([]);
+        });
+      }
+      // A documented route refuses a query parameter it does not know, named `query` like every 422 (ADR 071).
+      if (!entry.invalidAnswer) {
+        it(`${key}: 422 naming query.${UNKNOWN_QUERY} for an unknown query parameter`, async (context) => {
+          const route = target().routes.find((r) => routeKey(r) === key);
+          // Left out of the document (providers' callbacks stay lenient), or no valid body to get past.
+          if (!route?.documented || (route.validates.body && !entry.body)) return context.skip();
+          const ids = await idsFor(key, entry);
+          const [method, path] = key.split(' ') as [Method, string];
+          const query = [entry.query?.(ids), `${UNKNOWN_QUERY}=1`].filter(Boolean).join('&');
+          // Validation comes before the handler: a user holding every permission is refused for the query alone.
+          const anyone = await target().stranger();
+          const res = await target().call(
+            anyone,
+            method,
+            `${fill(path, ids)}?${query}`,
+            entry.body?.(ids),
+            entry.headers,
+          );
+          expect(res.statusCode, res.body).toBe(422);
+          expect(problemSchema.safeParse(res.json()).error?.issues ?? [], res.body).toEqual([]);
+          expect(res.json().errors.map((e: { loc: unknown[] }) => e.loc)).toContainEqual(['query', UNKNOWN_QUERY]);
         });
       }
     }

@@ -24,6 +24,8 @@ const widgets: FastifyPluginAsync = async (app) => {
     { schema: { params: z.object({ widget_id: z.uuid() }), response: { 200: z.object({ id: z.string() }) } } },
     async (request) => ({ id: request.params.widget_id }),
   );
+  // A static sibling of /service/widgets/:widget_id that only POSTs (as POST /tasks/parse beside GET /tasks/:id).
+  r.post('/service/widgets/import', { schema: { body: z.object({ text: z.string() }) } }, async () => ({ ok: true }));
   r.get('/service/widgets/boom', { config: { auth: 'none' } }, async () => {
     throw new Error('secret internals');
   });
@@ -115,6 +117,28 @@ describe('platform HTTP app', () => {
       detail: 'Widget not found',
     });
     expect((await app.inject({ url: '/api/v1/nope' })).statusCode).toBe(404);
+  });
+
+  it('answers a known path with a method it does not serve 405 with Allow, also where a parametric route would take it', async () => {
+    const user = tokens.user();
+    for (const method of ['GET', 'PATCH', 'DELETE', 'HEAD'] as const) {
+      for (const auth of [{}, await tokens.auth(user)]) {
+        const res = await app.inject({ method, url: '/api/v1/service/widgets/import', headers: auth });
+        expect(res.statusCode, `${method} ${res.body}`).toBe(405);
+        expect(res.headers.allow).toBe('POST');
+        expect(res.headers['content-type']).toContain('application/problem+json');
+        if (method !== 'HEAD') expect(res.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
+      }
+    }
+    // The parametric route keeps every other path, and a method no route of the path has is 405 as before.
+    const id = '0195f3a2-0000-7000-8000-000000000001';
+    const own = await app.inject({ url: `/api/v1/service/widgets/${id}`, headers: await tokens.auth(user) });
+    expect(own.statusCode).toBe(200);
+    expect(
+      (await app.inject({ url: '/api/v1/service/widgets/not-an-id', headers: await tokens.auth(user) })).statusCode,
+    ).toBe(422);
+    const put = await app.inject({ method: 'PUT', url: '/api/v1/service/widgets' });
+    expect([put.statusCode, put.headers.allow]).toEqual([405, 'POST']);
   });
 
   it('documents only canonical routes in one OpenAPI 3.1 document', async () => {

@@ -8,6 +8,7 @@ const route = (method: string, path: string, extra: Partial<RegisteredRoute> = {
   auth: 'required',
   permissions: [],
   validates: { body: false, params: path.includes(':'), querystring: false, headers: false },
+  documented: true,
   ...extra,
 });
 const fixture = async () => ({ id: 'x' });

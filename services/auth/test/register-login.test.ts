@@ -73,7 +73,7 @@ describe('POST /auth/register', () => {
       payload: { email: uniqueEmail(), password: STRONG_PASSWORD },
     });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors[0].loc).toEqual(['header', 'x-tenant-id']);
+    expect(bad.json().errors[0].loc).toEqual(['headers', 'x-tenant-id']);
   });
 
   it('refuses an existing email (any case) with 409 email_taken', async () => {

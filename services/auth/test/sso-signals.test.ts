@@ -105,7 +105,16 @@ function signalSuite(label: string, redis: boolean) {
       for (const [kind, token] of Object.entries(bad)) {
         const res = await backChannel(token);
         expect(res.statusCode, kind).toBe(400);
-        expect(res.json(), kind).toMatchObject({ error: 'invalid_request' });
+        // A problem (every error answer is one) that keeps the OIDC members the contract names.
+        expect(res.headers['content-type'], kind).toContain('application/problem+json');
+        expect(res.json(), kind).toMatchObject({
+          type: 'urn:routinely:problem:invalid_request',
+          status: 400,
+          code: 'invalid_request',
+          request_id: expect.any(String),
+          error: 'invalid_request',
+          error_description: expect.any(String),
+        });
         expect(res.headers['cache-control']).toBe('no-store');
       }
       for (const access of [u.first.access, u.second.access, u.local.access])

@@ -134,7 +134,7 @@ describe('single sign-on: provider tokens presented by clients', () => {
       payload: { token },
     });
     expect(badTenant.statusCode).toBe(422);
-    expect(badTenant.json().errors[0].loc).toEqual(['header', 'x-tenant-id']);
+    expect(badTenant.json().errors[0].loc).toEqual(['headers', 'x-tenant-id']);
     const tenant = crypto.randomUUID();
     const res = await s.h.app.inject({
       method: 'POST',

@@ -135,6 +135,30 @@ describe('capture from text', () => {
     });
   });
 
+  it('refuses a model answer holding what POST /tasks refuses (NUL, half a surrogate pair, year 10000, a routine starting years ago)', async () => {
+    const user = await berliner();
+    const usage = { inputTokens: 1000, outputTokens: 500 };
+    const refused = [
+      { ...MODEL_FIELDS, title: 'Gym\u0000' },
+      { ...MODEL_FIELDS, title: 'Gym \ud83c' },
+      { ...MODEL_FIELDS, tags: ['he\u0000alth'] },
+      // A valid instant whose UTC reading is in year 10000.
+      { ...MODEL_FIELDS, recurrence: null, deadline_at: '9999-12-31T23:00:00-05:00' },
+      { ...MODEL_FIELDS, recurrence: { ...MODEL_FIELDS.recurrence, starts_on: '2020-01-06' } },
+    ];
+    llm.enqueue(...refused.map((document) => ({ kind: 'answer' as const, document, usage })));
+    for (const document of refused) {
+      const answer = await ok(await parse(user, { text: 'Gym for 1h', provider: 'openai' }));
+      expect(answer, JSON.stringify(document)).toEqual({
+        fields: { title: 'Gym', duration_min: 60 },
+        provider: 'builtin',
+        model: null,
+        cost_usd: 0.002,
+      });
+    }
+    expect(llm.requests).toHaveLength(refused.length);
+  });
+
   it('falls back to the builtin parser for free when the provider gives no answer', async () => {
     const user = await berliner();
     llm.enqueue({ kind: 'error', status: 500 }, { kind: 'error', status: 500 });

@@ -133,12 +133,19 @@ const TABLE: RouteGuardTable<TestUser> = {
   },
   'POST /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
   'DELETE /service/calendar/feed': { permission: 'SERVICE_TASK_READ' },
-  'GET /service/calendar/feed/:file': {
+  'GET /service/calendar/feed/:token.ics': {
     fixture: async (owner) => {
       const res = await call(h, owner, 'POST', '/service/calendar/feed');
-      return { file: String(res.json().url).split('/').at(-1) as string };
+      return {
+        token: String(res.json().url)
+          .split('/')
+          .at(-1)
+          ?.replace(/\.ics$/, '') as string,
+      };
     },
     auth: { mode: 'none', reason: 'polled by calendar apps: the secret token in the URL is the credential' },
+    // Any text is a token (an unknown one is 404); a NUL is refused before the route, as everywhere.
+    invalid: { params: { token: '\u0000' } },
   },
   'GET /service/routine-tasks/tree': { permission: 'SERVICE_TASK_READ', invalid: { query: 'limit=0' } },
   'GET /service/calendar/events': { permission: 'SERVICE_TASK_READ', invalid: { query: 'view=year' } },

@@ -1402,11 +1402,31 @@ export interface paths {
         put?: never;
         /**
          * Create or rotate the calendar feed URL
-         * @description A new secret `.ics` URL of your scheduled tasks (30 days back to 90 ahead) for Google, Apple or Outlook calendars; an earlier URL stops working. The URL is shown only here: keep it secret.
+         * @description A new secret `.ics` URL of your scheduled tasks (30 days back to 90 ahead, at most 5,000 events: every upcoming one first (soonest first), then the most recent past ones) for Google, Apple or Outlook calendars; an earlier URL stops working. The URL is shown only here: keep it secret.
          */
         post: operations["createCalendarFeed"];
         /** Revoke the calendar feed URL (it answers 404 from now on) */
         delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/calendar/feed/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calendar feed itself, as calendar apps poll it (public: the token is the credential)
+         * @description Your scheduled tasks (30 days back to 90 ahead, at most 5,000 events: every upcoming one first (soonest first), then the most recent past ones) as RFC 5545 `text/calendar`: one VEVENT each with `UID` `{task_id}@routinely`, `DTSTART`/`DTEND` in UTC, `SUMMARY`, `STATUS` (`CONFIRMED`, or `CANCELLED` for skipped), `TRANSP` (`TRANSPARENT` once done or skipped), `SEQUENCE` (the task's revision) and `LAST-MODIFIED`. The `ETag` changes whenever the body does; `If-None-Match` (weak comparison, lists and `*`) answers 304. An unknown or revoked token, or any other spelling of the URL (a trailing slash, percent-encoding), is 404.
+         */
+        get: operations["readCalendarFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1962,6 +1982,49 @@ export interface components {
             };
             auth_methods: string[];
             active_auth_method: string;
+        };
+        /**
+         * @example {
+         *       "type": "urn:routinely:problem:invalid_request",
+         *       "title": "Invalid request",
+         *       "status": 400,
+         *       "detail": "logout_token missing",
+         *       "code": "invalid_request",
+         *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
+         *       "error": "invalid_request",
+         *       "error_description": "logout_token missing"
+         *     }
+         */
+        BackChannelLogoutProblem: {
+            /** @description A URI naming the kind of problem */
+            type: string;
+            /** @description Short summary of the kind of problem */
+            title: string;
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description Stable machine-readable code
+             * @enum {string}
+             */
+            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
+            /** @description The X-Request-Id of the request, for support */
+            request_id: string;
+            /** @description Each invalid field (422 only); at most 50, `errors_total` counts them all when there were more */
+            errors?: {
+                /** @description Where: the request part (`params` is a path parameter, `path` the URL itself, `request` the whole message), then the path inside it */
+                loc: [
+                    "body" | "query" | "params" | "path" | "headers" | "request"
+                ];
+                msg: string;
+                /** @description Kind of failure, e.g. too_small, invalid_format, unrecognized_keys */
+                type: string;
+            }[];
+            /** @description How many invalid fields were found, when `errors` lists only the first 50 */
+            errors_total?: number;
+            /** @constant */
+            error: "invalid_request";
+            error_description: string;
         };
         Calendar: {
             /** Format: uuid */
@@ -2617,13 +2680,15 @@ export interface components {
              * @description Stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
+            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
             /** @description The X-Request-Id of the request, for support */
             request_id: string;
             /** @description Each invalid field (422 only); at most 50, `errors_total` counts them all when there were more */
             errors?: {
-                /** @description Where: the request part (body, query, params, path, headers) then the path inside it */
-                loc: (string | number)[];
+                /** @description Where: the request part (`params` is a path parameter, `path` the URL itself, `request` the whole message), then the path inside it */
+                loc: [
+                    "body" | "query" | "params" | "path" | "headers" | "request"
+                ];
                 msg: string;
                 /** @description Kind of failure, e.g. too_small, invalid_format, unrecognized_keys */
                 type: string;
@@ -5290,7 +5355,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description Bad request */
+            /** @description `invalid_request`: the logout token is missing, malformed, not signed by the provider, or fails a claim check (OIDC Back-Channel Logout 1.0: `error` and `error_description` are sent too) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5299,15 +5364,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "urn:routinely:problem:invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "logout_token missing",
+                     *       "code": "invalid_request",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e",
                      *       "error": "invalid_request",
                      *       "error_description": "logout_token missing"
                      *     }
                      */
-                    "application/json": {
-                        /** @enum {string} */
-                        error: "invalid_request";
-                        error_description: string;
-                    };
+                    "application/problem+json": components["schemas"]["BackChannelLogoutProblem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -10434,14 +10501,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://routinely.example/api/v1/service/calendar/feed/<token>.ics",
+                     *       "url": "https://routinely.example/api/v1/service/calendar/feed/q3Zk9pW2xLr7TfB0sVd4NmHc8YgJu1AeKo5iQzXn6Ew.ics",
                      *       "created_at": "2026-03-02T09:00:00Z"
                      *     }
                      */
                     "application/json": {
                         /**
                          * Format: uri
-                         * @example https://routinely.example/api/v1/service/calendar/feed/<token>.ics
+                         * @example https://routinely.example/api/v1/service/calendar/feed/q3Zk9pW2xLr7TfB0sVd4NmHc8YgJu1AeKo5iQzXn6Ew.ics
                          */
                         url: string;
                         created_at: string;
@@ -10475,6 +10542,78 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    readCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the secret of the feed URL (`POST /calendar/feed` answers the whole URL)
+                 * @example q3Zk9pW2xLr7TfB0sVd4NmHc8YgJu1AeKo5iQzXn6Ew
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 5545 iCalendar: one VEVENT per scheduled, done or skipped task */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Strong validator of this body; send it back in `If-None-Match` to get a 304 while nothing changed
+                     * @example "SOZxf5DleDurI2WkbGNLSrWFapr"
+                     */
+                    ETag: string;
+                    /**
+                     * @description Calendar apps may keep the feed 5 minutes
+                     * @example private, max-age=300
+                     */
+                    "Cache-Control": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//Routinely//Routinely//EN
+                     *     NAME:Routinely
+                     *     X-WR-CALNAME:Routinely
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current ETag (or is `*`); no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Strong validator of this body; send it back in `If-None-Match` to get a 304 while nothing changed
+                     * @example "SOZxf5DleDurI2WkbGNLSrWFapr"
+                     */
+                    ETag: string;
+                    /**
+                     * @description Calendar apps may keep the feed 5 minutes
+                     * @example private, max-age=300
+                     */
+                    "Cache-Control": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -12497,7 +12636,7 @@ export interface operations {
                      *             "start": "2026-03-02T09:00:00Z",
                      *             "end": "2026-03-02T09:30:00Z"
                      *           },
-                     *           "starts_on": "string"
+                     *           "starts_on": "2026-03-02"
                      *         }
                      *       },
                      *       "provider": "builtin",
@@ -12506,11 +12645,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description what the text says, each field a value `POST /tasks` accepts */
                         fields: {
                             title?: string;
                             duration_min?: number;
                             priority?: number;
+                            /** Format: date-time */
                             deadline_at?: string;
+                            /** Format: date-time */
                             earliest_start_at?: string;
                             tags?: string[];
                             recurrence?: {
@@ -12519,6 +12661,7 @@ export interface operations {
                                     start: string;
                                     end: string;
                                 };
+                                /** Format: date */
                                 starts_on?: string;
                             };
                         };

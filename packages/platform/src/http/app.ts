@@ -19,7 +19,6 @@ import {
   frameworkProblem,
   MAX_URL_LENGTH,
   problemClientErrorHandler,
-  RouteMethods,
   requestIdOf,
 } from './framework-errors.js';
 import { registerRequestObservability } from './observability.js';
@@ -27,6 +26,7 @@ import { DOCS_PATH, registerOpenApi } from './openapi.js';
 import type { IpRateLimiter } from './rate-limit.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { refuseUndeclaredQuery, registerBodyParsing } from './request-shape.js';
+import { RouteMethods } from './route-methods.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { compiledResponseSerializer } from './serializer.js';
 import { refuseUnsafeText } from './unsafe-text.js';
@@ -128,6 +128,13 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   );
 }
 
+/** 405 with the `Allow` header RFC 9110 requires. */
+function methodNotAllowed(method: string, path: string, allowed: readonly string[]): AppError {
+  return new AppError('method_not_allowed', `${method} is not allowed on ${path}`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+}
+
 function sendProblem(reply: FastifyReply, error: AppError) {
   const problem = problemOf(error, String(reply.request.id));
   if (error.headers) reply.headers(error.headers);
@@ -158,6 +165,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     logController: new LogController({ disableRequestLogging: true }),
   });
   const csrf = new CookieCsrfGuard(options.allowedOrigins ?? []);
+  const routeMethods = new RouteMethods();
   registerRequestObservability(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(compiledResponseSerializer);
@@ -193,6 +201,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
         });
       }
     }
+    // A known path with a method it does not serve, which a parametric route of that method took (GET
+    // /tasks/parse reaching GET /tasks/:task_id): 405, before any check of the route it never meant.
+    const url = request.routeOptions.url;
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = url === undefined ? undefined : routeMethods.shadowing(url, request.method, path);
+    if (allowed) throw methodNotAllowed(request.method, path, allowed);
     if (caller !== undefined) {
       if (caller.token === '' || !verified) throw new AppError('not_authenticated', 'Malformed Authorization header');
       if (caller.source === 'cookie') csrf.check(request);
@@ -258,16 +272,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
 
   const routeMethods = new RouteMethods();
+  // Routes of the API from here on (the CORS preflight's `*` and the docs are not paths of the API); the console's
+  // catch-all (`fallback`) never makes its methods "allowed" on the API's paths.
   app.addHook('onRoute', (route) => {
     if (!route.config?.fallback) routeMethods.add(route.url, route.method);
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = routeMethods.allowed(path);
-    if (allowed.length > 0) {
-      reply.header('Allow', allowed.join(', '));
-      return sendProblem(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}`));
-    }
+    if (allowed.length > 0) return sendProblem(reply, methodNotAllowed(request.method, path, allowed));
     return sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${path}`));
   });
   return app;

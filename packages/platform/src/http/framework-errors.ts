@@ -60,33 +60,6 @@ export function problemClientErrorHandler(error: Error & { code?: string }, sock
   socket.destroy(error);
 }
 
-/**
- * Which methods serve a path, for 405 answers: fastify's router answers a known path with an unknown method as
- * 404. Route templates are compiled once (`:param` one segment, `*` the rest).
- */
-export class RouteMethods {
-  private readonly routes: { pattern: RegExp; methods: string[] }[] = [];
-
-  add(url: string, method: string | string[]): void {
-    const source = url
-      .replace(/\/+$/, '')
-      .split('/')
-      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegExp(segment)))
-      .join('/');
-    this.routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [method].flat() });
-  }
-
-  allowed(path: string): string[] {
-    const methods = new Set<string>();
-    for (const route of this.routes) if (route.pattern.test(path)) for (const m of route.methods) methods.add(m);
-    return [...methods];
-  }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Fastify's own router errors (its `frameworkErrors` hook), as the problem each one is. */
 export function frameworkProblem(error: Error & { code?: string }): AppError {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

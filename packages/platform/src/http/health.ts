@@ -4,7 +4,9 @@ export type ReadinessCheck = () => Promise<void>;
 
 /**
  * Liveness (/livez: the process answers) and readiness (/readyz: every dependency answers). While the host
- * drains before shutdown, /readyz answers 503 so the load balancer stops sending new requests.
+ * drains before shutdown, /readyz answers 503 so the load balancer stops sending new requests. The probes are
+ * public, so a failed check answers its name and `unavailable` only: why it failed (a database's host, port and
+ * socket error) goes to the log, and administrators see the components on `GET /admin/health`.
  */
 export function registerHealth(
   app: FastifyInstance,
@@ -15,7 +17,7 @@ export function registerHealth(
   // Probes hit every few seconds: their request lines stay below info.
   const route = { config, schema: { hide: true }, logLevel: 'warn' } as const;
   app.get('/livez', route, async () => ({ status: 'ok' }));
-  app.get('/readyz', route, async (_request, reply) => {
+  app.get('/readyz', route, async (request, reply) => {
     if (options.draining?.()) return reply.status(503).send({ status: 'draining', checks: {} });
     const results: Record<string, string> = {};
     let ok = true;
@@ -26,7 +28,8 @@ export function registerHealth(
           results[name] = 'ok';
         } catch (error) {
           ok = false;
-          results[name] = error instanceof Error ? error.message : 'failed';
+          results[name] = 'unavailable';
+          request.log.warn({ check: name, err: error }, 'readiness check failed');
         }
       }),
     );

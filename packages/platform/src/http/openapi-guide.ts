@@ -12,7 +12,9 @@ the \`/v1\` alias (\`/v1/service/tasks\` is \`/api/v1/service/tasks\`).
   \`/login\` (or the \`routinely_session\` cookie for browsers). Operations marked with no security are public.
 - **Errors** are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) \`application/problem+json\` bodies
   (the \`Problem\` schema) with a stable \`code\` and, for 422, \`errors[]\` naming each field as
-  \`loc: [part, ...path]\`. Unknown body fields are refused the same way (\`type: unrecognized_keys\`).
+  \`loc: [part, ...path]\`, the part one of \`body\`, \`query\`, \`params\` (a path parameter), \`path\`,
+  \`headers\` or \`request\`. Unknown body fields and query parameters are refused the same way
+  (\`type: unrecognized_keys\`). A known path with a method it does not serve is 405 with \`Allow\`.
 - **Request ids**: every answer carries \`X-Request-Id\` (yours when you send a valid one); errors repeat it as
   \`request_id\`.
 - **Rate limits**: per client IP; answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and

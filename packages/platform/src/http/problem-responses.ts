@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_TABLE, type ErrorCode } from '../errors.js';
+import { ERROR_TABLE, type ErrorCode, LOC_PARTS } from '../errors.js';
 
 /** RFC 9457 problem body of every error answer (see errors.ts problemOf); the document's `Problem` schema. */
 export const problemSchema = z
@@ -14,8 +14,10 @@ export const problemSchema = z
       .array(
         z.object({
           loc: z
-            .array(z.union([z.string(), z.number().int()]))
-            .describe('Where: the request part (body, query, params, path, headers) then the path inside it'),
+            .tuple([z.enum(LOC_PARTS)], z.union([z.string(), z.number().int()]))
+            .describe(
+              'Where: the request part (`params` is a path parameter, `path` the URL itself, `request` the whole message), then the path inside it',
+            ),
           msg: z.string(),
           type: z.string().describe('Kind of failure, e.g. too_small, invalid_format, unrecognized_keys'),
         }),
@@ -320,18 +322,23 @@ function guardCode(status: number, facts: RouteFacts): ErrorCode | undefined {
 /**
  * A declared error answer: its own description with the codes it names, plus the guard's code when the guard
  * answers that status on this route too (a login's 401 is `invalid_credentials`; a 422 of a route taking input is
- * also `validation_failed`). A declared body that is not a problem (the OIDC back-channel logout's
- * `{ error, error_description }`) is kept as declared.
+ * also `validation_failed`). A declared schema of its own (a problem with members of its own, as the OIDC
+ * back-channel logout's `error` and `error_description`) is kept, under `application/problem+json` too.
  */
 function errorResponse(status: number, declared: ResponseObject | undefined, facts: RouteFacts): unknown {
   const content = declared?.content as Record<string, { schema?: { $ref?: string } }> | undefined;
-  const json = content?.['application/json']?.schema;
-  if (json && json.$ref !== PROBLEM_REF) {
+  const json = content?.['application/json'];
+  if (json?.schema && json.schema.$ref !== PROBLEM_REF) {
     const description =
       declared?.description === undefined || GENERIC.has(declared.description)
         ? (DESCRIPTIONS[status] ?? 'Error')
         : declared.description;
-    return { ...declared, description, headers: { ...(declared?.headers ?? {}), ...REQUEST_ID_HEADER } };
+    return {
+      ...declared,
+      description,
+      headers: { ...(declared?.headers ?? {}), ...REQUEST_ID_HEADER },
+      content: { 'application/problem+json': json },
+    };
   }
   const stated = declared?.description;
   const description = stated === undefined || GENERIC.has(stated) ? undefined : stated;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../errors.js';
+import { AppError, type FieldError, type FieldLoc } from '../errors.js';
 
 /**
  * NUL (PostgreSQL text cannot hold it) and unpaired UTF-16 surrogates (not encodable as UTF-8, refused by
@@ -11,7 +11,7 @@ const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 const MAX_DEPTH = 64;
 const MAX_ERRORS = 20;
 
-function scan(value: unknown, loc: (string | number)[], out: FieldError[], depth: number): void {
+function scan(value: unknown, loc: FieldLoc, out: FieldError[], depth: number): void {
   if (out.length >= MAX_ERRORS) return;
   if (typeof value === 'string') {
     if (UNSAFE.test(value)) {

@@ -1,17 +1,20 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { ZodType, z } from 'zod';
-import { type FieldError, MAX_PROBLEM_ERRORS } from '../errors.js';
+import { type FieldError, type LocPart, MAX_PROBLEM_ERRORS } from '../errors.js';
 import { shapeKeysAt, unknownFields } from './unknown-fields.js';
 
-/** What a 422 calls each request part in `loc` (the contract's `query.<name>`, not fastify's `querystring`). */
-const LOC_OF_PART: Record<string, string> = {
+/**
+ * What a 422 calls each part fastify validates in `loc`: the contract's `query.<name>`, never fastify's own
+ * `querystring` (LOC_PARTS, errors.ts, is the one list; the Problem schema enumerates it).
+ */
+const LOC_OF_PART: Record<string, LocPart> = {
   querystring: 'query',
   body: 'body',
   params: 'params',
   headers: 'headers',
 };
 
-export const locOfPart = (part: string | undefined): string => LOC_OF_PART[part ?? 'body'] ?? part ?? 'body';
+export const locOfPart = (part: string | undefined): LocPart => LOC_OF_PART[part ?? 'body'] ?? 'request';
 
 interface Issue {
   path: PropertyKey[];

@@ -42,7 +42,7 @@ export function requestTenant(config: AuthConfig, request: FastifyRequest, bodyT
   if (bodyTenant) return bodyTenant.toLowerCase();
   if (request.tenantId) {
     if (!z.uuid().safeParse(request.tenantId).success) {
-      throw fieldError(['header', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
+      throw fieldError(['headers', 'x-tenant-id'], 'must be a UUID', 'uuid_parsing');
     }
     return request.tenantId;
   }

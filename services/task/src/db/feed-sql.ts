@@ -25,14 +25,27 @@ export async function findFeedOwner(sql: Sql, tokenHash: string): Promise<(Owner
   return row && { tenantId: row.tenant_id, userId: row.user_id, tokenHash: row.token_hash };
 }
 
-/** The owner's tasks with a slot starting in `[from, to)` that the feed shows (scheduled, done or skipped). */
-export async function feedTasks(sql: Sql, owner: Owner, from: Date, to: Date): Promise<TaskRow[]> {
+/**
+ * The owner's tasks with a slot starting in `[from, to)` that the feed shows (scheduled, done or skipped): the
+ * `limit` soonest of those not yet ended at `now`, and the `limit` most recently ended. Each half walks
+ * `tasks_owner_slot_idx` in its own order and stops at the limit.
+ */
+export async function feedTasks(
+  sql: Sql,
+  owner: Owner,
+  window: { from: Date; to: Date; now: Date },
+  limit: number,
+): Promise<TaskRow[]> {
+  const shown = `tenant_id = ? and user_id = ? and status in ('scheduled', 'done', 'skipped')
+       and chosen_slot_start is not null and chosen_slot_start >= ? and chosen_slot_start < ?`;
+  const params = [owner.tenantId, owner.userId, window.from, window.to, window.now];
   const rows = await sql.rows<TaskRow>(
-    `select ${TASK_COLUMNS} from tasks
-     where tenant_id = ? and user_id = ? and status in ('scheduled', 'done', 'skipped')
-       and chosen_slot_start is not null and chosen_slot_start >= ? and chosen_slot_start < ?
-     order by chosen_slot_start, id limit 5000`,
-    [owner.tenantId, owner.userId, from, to],
+    `(select ${TASK_COLUMNS} from tasks where ${shown} and chosen_slot_end > ?
+       order by chosen_slot_start, id limit ?)
+     union all
+     (select ${TASK_COLUMNS} from tasks where ${shown} and chosen_slot_end <= ?
+       order by chosen_slot_start desc, id desc limit ?)`,
+    [...params, limit, ...params, limit],
   );
   return rows.map(parseTaskRow);
 }

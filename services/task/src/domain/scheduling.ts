@@ -1,4 +1,4 @@
-import { fieldError } from '@routinely/platform';
+import { type FieldLoc, fieldError } from '@routinely/platform';
 import type { TaskRow, TaskStatus } from './task-model.js';
 
 /** Contract: a manual or override slot is at most 31 days long, checked before any work. */
@@ -14,7 +14,12 @@ export interface StatusAndSlotPatch {
  * Applies a status and/or slot change to a row: a task with a slot is `scheduled`, clearing the slot returns
  * it to `pending`, `done` stamps completed_at. `loc` prefixes field paths in errors (body, or a gRPC field).
  */
-export function applyStatusAndSlot(row: TaskRow, patch: StatusAndSlotPatch, now: Date, loc = ['body']): TaskRow {
+export function applyStatusAndSlot(
+  row: TaskRow,
+  patch: StatusAndSlotPatch,
+  now: Date,
+  loc: FieldLoc = ['body'],
+): TaskRow {
   const next = { ...row };
   const touchesSlot = patch.chosen_slot_start !== undefined || patch.chosen_slot_end !== undefined;
   if (patch.chosen_slot_start !== undefined) next.chosen_slot_start = patch.chosen_slot_start;

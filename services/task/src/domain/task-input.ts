@@ -1,26 +1,23 @@
 import { nameSchemas } from '@routinely/platform';
-import { parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
+import { parseDayWindow, parseRecurrenceRule, taskFieldRules as sharedFieldRules } from '@routinely/scheduling';
 import { isSupportedDate, SUPPORTED_DATES, TimeInputError } from '@routinely/time';
 import { z } from 'zod';
 import { type NewTask, REMINDER_CHANNELS, TASK_DEFAULTS } from './task-model.js';
 
-const datetime = z.iso.datetime({ offset: true });
 const longText = z.string().max(10_000);
 /** Repeated channels and tags are dropped (on create and on update alike). */
 export const unique = <T>(items: T[]) => [...new Set(items)];
 
-/** The limits of each editable field, once: create adds defaults, a patch makes every field optional. */
+/**
+ * The limits of each editable field, once: create adds defaults, a patch makes every field optional. The fields
+ * capture from text fills come from the scheduling package, whose parsers answer only what these accept.
+ */
 export const taskFieldRules = {
-  title: z.string().trim().min(1).max(500),
+  ...sharedFieldRules,
   description: longText.nullable(),
   raw_input: longText.nullable(),
-  priority: z.number().int().min(1).max(5),
-  duration_min: z.number().int().min(0).max(1440),
-  deadline_at: datetime.nullable(),
-  earliest_start_at: datetime.nullable(),
   reminder_channels: z.array(z.enum(REMINDER_CHANNELS)).max(3),
   reminder_offset_min: z.number().int().min(0).max(10_080),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20),
 };
 const rules = taskFieldRules;
 

@@ -262,7 +262,7 @@ export class TaskService {
           before,
           { chosen_slot_start: assignment.start, chosen_slot_end: assignment.end },
           now,
-          ['assignments', String(index)],
+          ['request', 'assignments', String(index)],
         );
         const row = await saveTask(sql, { ...next, updated_at: now });
         rows.set(row.id, row);

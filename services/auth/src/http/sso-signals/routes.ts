@@ -1,12 +1,12 @@
-import { AppError, problemAnswers } from '@routinely/platform';
+import { AppError, problemAnswers, problemOf } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
 import { type AuthContext, clearSessionCookies, optionalCaller } from '../../domain/context.js';
 import { okSchema } from '../sessions/schemas.js';
 import {
-  backChannelLogoutError,
   backChannelLogoutForm,
+  backChannelLogoutRefused,
   frontChannelLogoutQuery,
   idpEventBody,
   idpSignatureHeaders,
@@ -31,7 +31,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
       '/auth/sso/back-channel-logout',
       {
         config: publicRoute,
-        // Every malformed request is the contract's 400 invalid_request, never a 422.
+        // Every malformed request is the contract's 400 invalid_request (a problem), never a 422.
         attachValidation: true,
         schema: {
           operationId: 'ssoBackChannelLogout',
@@ -42,7 +42,7 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           response: {
             ...problemAnswers({ sso_unavailable: 'single sign-on is not configured' }),
             200: sessionsEnded,
-            400: backChannelLogoutError,
+            400: backChannelLogoutRefused,
           },
         },
       },
@@ -55,7 +55,11 @@ export function ssoSignalRoutes(ctx: AuthContext): FastifyPluginAsync {
           : { ok: false as const, reason: 'logout_token missing' };
         if (!result.ok) {
           request.log.info({ reason: result.reason }, 'back-channel logout refused');
-          return reply.status(400).send({ error: 'invalid_request' as const, error_description: result.reason });
+          const problem = problemOf(new AppError('invalid_request', result.reason), String(request.id));
+          return reply
+            .status(400)
+            .type('application/problem+json')
+            .send({ ...problem, error: 'invalid_request' as const, error_description: result.reason });
         }
         return reply.status(200).send(null);
       },

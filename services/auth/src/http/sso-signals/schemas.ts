@@ -1,7 +1,24 @@
+import { nameSchemas, problemSchema } from '@routinely/platform';
 import { z } from 'zod';
 
 export const backChannelLogoutBody = z.object({ logout_token: z.string().max(16_384).optional() });
-export const backChannelLogoutError = z.object({ error: z.literal('invalid_request'), error_description: z.string() });
+/** A problem (contract, every error) that also carries the OIDC `error` and `error_description` members. */
+export const backChannelLogoutProblem = problemSchema
+  .extend({ error: z.literal('invalid_request'), error_description: z.string() })
+  .meta({
+    examples: [
+      {
+        type: 'urn:routinely:problem:invalid_request',
+        title: 'Invalid request',
+        status: 400,
+        detail: 'logout_token missing',
+        code: 'invalid_request',
+        request_id: '0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e',
+        error: 'invalid_request',
+        error_description: 'logout_token missing',
+      },
+    ],
+  });
 
 export const frontChannelLogoutQuery = z.object({
   jti: z.string().max(512).default(''),
@@ -29,3 +46,10 @@ export const idpSignatureHeaders = z.looseObject({
     .optional()
     .describe('t=<unix seconds>,v1=<hex HMAC-SHA256(SSO_WEBHOOK_SECRET, t + "." + raw body)>; 300 s window'),
 });
+/** The route's 400, described where the document lists its codes. */
+export const backChannelLogoutRefused = backChannelLogoutProblem.describe(
+  '`invalid_request`: the logout token is missing, malformed, not signed by the provider, or fails a claim check (OIDC Back-Channel Logout 1.0: `error` and `error_description` are sent too)',
+);
+
+// Named in the OpenAPI document (components.schemas).
+nameSchemas({ BackChannelLogoutProblem: backChannelLogoutProblem });

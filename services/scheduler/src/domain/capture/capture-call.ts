@@ -1,6 +1,6 @@
 import type { JsonCall } from '@routinely/llm';
-import { type CapturedTask, parseDayWindow, parseRecurrenceRule } from '@routinely/scheduling';
-import { offsetAt, wallClockOf } from '@routinely/time';
+import { type CapturedTask, capturedTaskSchema } from '@routinely/scheduling';
+import { offsetAt, type Temporal, wallClockOf } from '@routinely/time';
 import { z } from 'zod';
 
 /**
@@ -98,38 +98,22 @@ const captureAnswerSchema = z.object({
         .regex(/^#?[^\s#]{1,50}$/, 'one tag, at most 50 characters'),
     )
     .max(20),
+  // The rule and the window are checked with the other fields, by the rule POST /tasks keeps (below).
   recurrence: z
     .object({
-      rule: z.string().refine(validRule, 'not a rule of the contract'),
-      window: z
-        .object({ start: z.string(), end: z.string() })
-        .nullable()
-        .refine((window) => window === null || validWindow(window), 'not a window'),
+      rule: z.string(),
+      window: z.object({ start: z.string(), end: z.string() }).nullable(),
       starts_on: z.iso.date().nullable(),
     })
     .nullable(),
 });
 
-function validRule(rule: string): boolean {
-  try {
-    parseRecurrenceRule(rule);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function validWindow(window: { start: string; end: string }): boolean {
-  try {
-    parseDayWindow(window);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The fields of a model's answer, as the builtin parser would write them; undefined when the answer does not fit. */
-export function capturedFieldsOf(document: unknown): CapturedTask | undefined {
+/**
+ * The fields of a model's answer, as the builtin parser would write them; undefined when the answer does not fit,
+ * or when a field is one `POST /tasks` would refuse (a NUL in the title, an instant past year 9999, a routine
+ * starting more than a year ago, ...): the same rule the builtin parser keeps to (`capturedTaskSchema`).
+ */
+export function capturedFieldsOf(document: unknown, today: Temporal.PlainDate): CapturedTask | undefined {
   const parsed = captureAnswerSchema.safeParse(document);
   if (!parsed.success) return undefined;
   const answer = parsed.data;
@@ -144,5 +128,6 @@ export function capturedFieldsOf(document: unknown): CapturedTask | undefined {
     const { rule, window, starts_on } = answer.recurrence;
     fields.recurrence = { rule, ...(window ? { window } : {}), ...(starts_on ? { starts_on } : {}) };
   }
-  return fields;
+  const accepted = capturedTaskSchema(today).safeParse(fields);
+  return accepted.success ? accepted.data : undefined;
 }

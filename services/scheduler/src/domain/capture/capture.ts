@@ -1,6 +1,7 @@
 import { type JsonCallResult, ModelCallError, type ProviderRegistry } from '@routinely/llm';
 import { AppError, type Clock, type Owner } from '@routinely/platform';
 import { type CapturedTask, parseTaskText } from '@routinely/scheduling';
+import { localDateOf } from '@routinely/time';
 import type { ProviderErrorClass, ProviderOutcomes } from '../provider-outcomes.js';
 import type { ProviderName } from '../providers.js';
 import type { UsageService } from '../usage.js';
@@ -68,7 +69,7 @@ export class CaptureService {
       return builtin(0);
     }
     const spent = await this.record(owner, adapter, result.usage, reservationId);
-    const fields = capturedFieldsOf(result.document);
+    const fields = capturedFieldsOf(result.document, localDateOf(now, timezone));
     if (!fields) {
       await this.deps.outcomes.report(owner.tenantId, adapter.name, 'error', 'invalid_answer');
       return builtin(spent);

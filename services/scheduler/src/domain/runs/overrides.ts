@@ -1,5 +1,5 @@
 import { Sql } from '@routinely/db';
-import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { type Clock, type FieldLoc, fieldError, notFound, type Owner } from '@routinely/platform';
 import {
   expandNoGoWindows,
   expandWorkingHours,
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 export const MAX_SLOT_MS = 31 * DAY_MS;
 
 /** The contract's bounds of a slot the user chose: end after start, at most 31 days; checked before any work. */
-export function checkUserSlot(slot: { start: Date; end: Date }, field: [string, string]): void {
+export function checkUserSlot(slot: { start: Date; end: Date }, field: FieldLoc): void {
   if (slot.end <= slot.start) throw fieldError(field, 'chosen_slot_end must be after chosen_slot_start');
   if (slot.end.getTime() - slot.start.getTime() > MAX_SLOT_MS)
     throw fieldError(field, 'a slot is at most 31 days long');

@@ -1,5 +1,5 @@
 import { type Orm, Sql } from '@routinely/db';
-import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { AppError, type Clock, type FieldLoc, fieldError, notFound, type Owner } from '@routinely/platform';
 import { plusLocalDays, plusLocalMonths, startOfLocalDay } from '@routinely/time';
 import { externalEventsIn, findExternalEvent, findTimezone, slottedTasksIn } from '../../db/calendar-sql.js';
 import type { TaskRow } from '../task-model.js';
@@ -46,7 +46,7 @@ function onCalendar(row: TaskRow): UnifiedEvent {
 }
 
 /** `toLoc` names the end field in the caller's terms (a query parameter, a gRPC request field). */
-function checkWindow(from: Date, to: Date, maxDays: number, toLoc = ['query', 'to']): void {
+function checkWindow(from: Date, to: Date, maxDays: number, toLoc: FieldLoc = ['query', 'to']): void {
   if (to <= from) throw fieldError(toLoc, 'must be after the start of the window');
   if (to.getTime() - from.getTime() > maxDays * DAY_MS) {
     throw fieldError(toLoc, `the window spans at most ${maxDays} days`);

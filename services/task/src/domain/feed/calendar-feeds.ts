@@ -2,11 +2,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Orm, Sql } from '@routinely/db';
 import type { Clock, Owner } from '@routinely/platform';
 import { deleteFeedToken, feedTasks, findFeedOwner, saveFeedToken } from '../../db/feed-sql.js';
-import { FEED_DAYS_AHEAD, FEED_DAYS_BACK, type FeedTask, renderFeed } from './feed-ics.js';
+import type { TaskRow } from '../task-model.js';
+import { FEED_DAYS_AHEAD, FEED_DAYS_BACK, FEED_MAX_EVENTS, type FeedTask, renderFeed } from './feed-ics.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** 32 random bytes, base64url: what a feed URL carries. Anything else is not a token and reads nothing. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const byStart = (a: TaskRow, b: TaskRow) =>
+  (a.chosen_slot_start as Date).getTime() - (b.chosen_slot_start as Date).getTime() || a.id.localeCompare(b.id);
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -33,22 +37,29 @@ export class CalendarFeeds {
     return deleteFeedToken(Sql.pool(this.orm), owner);
   }
 
-  /** The feed a token opens (30 days back to 90 ahead), or undefined for an unknown or revoked token. */
+  /**
+   * The feed a token opens (30 days back to 90 ahead, at most FEED_MAX_EVENTS events, upcoming ones kept
+   * first), or undefined for an unknown or revoked token.
+   */
   async read(token: string): Promise<{ body: string; etag: string } | undefined> {
     if (!TOKEN.test(token)) return undefined;
     const sql = Sql.pool(this.orm);
     const hash = hashOf(token);
     const owner = await findFeedOwner(sql, hash);
     if (!owner || !timingSafeEqual(Buffer.from(owner.tokenHash), Buffer.from(hash))) return undefined;
-    const now = this.clock.now().getTime();
-    const rows = await feedTasks(
-      sql,
-      owner,
-      new Date(now - FEED_DAYS_BACK * DAY_MS),
-      new Date(now + FEED_DAYS_AHEAD * DAY_MS),
-    );
+    const now = this.clock.now();
+    const window = {
+      from: new Date(now.getTime() - FEED_DAYS_BACK * DAY_MS),
+      to: new Date(now.getTime() + FEED_DAYS_AHEAD * DAY_MS),
+      now,
+    };
+    const rows = await feedTasks(sql, owner, window, FEED_MAX_EVENTS);
+    // Upcoming first: with more than the cap, the past gives way (a calendar app shows what is ahead).
+    const upcoming = rows.filter((row) => (row.chosen_slot_end as Date) > now);
+    const past = rows.filter((row) => (row.chosen_slot_end as Date) <= now);
+    const kept = [...upcoming, ...past].slice(0, FEED_MAX_EVENTS).sort(byStart);
     return renderFeed(
-      rows.map(
+      kept.map(
         (row): FeedTask => ({
           id: row.id,
           title: row.title,
@@ -56,6 +67,7 @@ export class CalendarFeeds {
           start: row.chosen_slot_start as Date,
           end: row.chosen_slot_end as Date,
           updatedAt: row.updated_at,
+          version: row.version,
         }),
       ),
     );

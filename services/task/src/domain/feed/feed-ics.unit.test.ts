@@ -9,6 +9,7 @@ const task = (id: string, overrides: Partial<FeedTask> = {}): FeedTask => ({
   start: new Date('2026-11-27T14:00:00Z'),
   end: new Date('2026-11-27T14:30:00Z'),
   updatedAt: new Date('2026-11-26T10:00:00Z'),
+  version: 1,
   ...overrides,
 });
 
@@ -63,6 +64,25 @@ describe('the calendar feed', () => {
     const moved = renderFeed([task('a', { updatedAt: new Date('2026-11-26T11:00:00Z') }), task('b')]);
     expect(moved.etag).not.toBe(first.etag);
     expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+
+  it('changes bytes and ETag when a task changes within the second of its last change (done: SEQUENCE, TRANSP)', () => {
+    const scheduled = renderFeed([task('a', { version: 2 })]);
+    // Marked done in the same second: DTSTAMP and LAST-MODIFIED read the same, the revision does not.
+    const done = renderFeed([task('a', { status: 'done', version: 3 })]);
+    expect(done.etag).not.toBe(scheduled.etag);
+    expect(done.body).toContain('SEQUENCE:2');
+    expect(done.body).toContain('TRANSP:TRANSPARENT');
+    expect(scheduled.body).toContain('TRANSP:OPAQUE');
+  });
+
+  it('writes a line break of a title as RFC 5545 \\n and drops the control characters TEXT cannot hold', () => {
+    const { body } = renderFeed([task('a', { title: 'Call\r\nbank\rtoday\nor\u0007 \u0000tomorrow\u001b' })]);
+    expect(events(body)[0]?.summary).toBe('Call\nbank\ntoday\nor tomorrow');
+    // Every content line ends with CR LF and holds no control character of its own.
+    const lines = body.split('\r\n');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be there
+    for (const line of lines) expect(line, JSON.stringify(line)).not.toMatch(/[\u0000-\u001f\u007f]/);
   });
 
   it('is a valid empty calendar without tasks', () => {

@@ -1,6 +1,7 @@
 import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
+import { RECURRENCE_MAX_PAST_DAYS } from '@routinely/scheduling';
 import { LATEST_DATE, localDateOf, Temporal } from '@routinely/time';
 import { v7 as uuidv7 } from 'uuid';
 import { findTimezone } from '../../db/calendar-sql.js';
@@ -51,8 +52,8 @@ export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
 const MAX_IDS_PER_RUN = 1_000;
 /** Series one worker fills concurrently, each in its own transaction. */
 const FILLS_AT_ONCE = 4;
-/** How far back `starts_on` may reach: past dates are created (as missed history) on creation. */
-const MAX_PAST_DAYS = 366;
+/** How far back `starts_on` may reach: past dates are created (as missed history) on creation; capture keeps to it. */
+const MAX_PAST_DAYS = RECURRENCE_MAX_PAST_DAYS;
 /** The longest span `GET /tasks/{id}/occurrences` reads (contract: at most 366 days). */
 export const MAX_OCCURRENCE_RANGE_DAYS = 366;
 /** Fields of the series root that its future open occurrences follow. */

@@ -1,15 +1,16 @@
-import { notFound, ownerOf, problemAnswers } from '@routinely/platform';
+import { ifNoneMatchHits, notFound, ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CalendarFeeds } from '../../domain/feed/calendar-feeds.js';
-import { feedCreated, feedRevoked } from './schemas.js';
+import { FEED_DAYS_AHEAD, FEED_DAYS_BACK, FEED_MAX_EVENTS } from '../../domain/feed/feed-ics.js';
+import { feedCalendar, feedCreated, feedNotModified, feedParams, feedRevoked } from './schemas.js';
 
 const tags = ['calendar'];
-const FEED_FILE = /^(.+)\.ics$/;
+const REACH = `${FEED_DAYS_BACK} days back to ${FEED_DAYS_AHEAD} ahead, at most ${FEED_MAX_EVENTS.toLocaleString('en')} events: every upcoming one first (soonest first), then the most recent past ones`;
 
 /**
  * The calendar feed: the owner creates (or rotates) and revokes its secret URL; calendar apps poll the URL
- * itself, which is public (the token is the credential) and left out of the API document.
+ * itself, which is public (the token is the credential).
  */
 export function feedRoutes(feeds: CalendarFeeds): FastifyPluginAsync {
   return async (app) => {
@@ -21,8 +22,7 @@ export function feedRoutes(feeds: CalendarFeeds): FastifyPluginAsync {
         config: { permission: 'SERVICE_TASK_READ' },
         schema: {
           operationId: 'createCalendarFeed',
-          description:
-            'A new secret `.ics` URL of your scheduled tasks (30 days back to 90 ahead) for Google, Apple or Outlook calendars; an earlier URL stops working. The URL is shown only here: keep it secret.',
+          description: `A new secret \`.ics\` URL of your scheduled tasks (${REACH}) for Google, Apple or Outlook calendars; an earlier URL stops working. The URL is shown only here: keep it secret.`,
           tags,
           summary: 'Create or rotate the calendar feed URL',
           response: {
@@ -50,16 +50,29 @@ export function feedRoutes(feeds: CalendarFeeds): FastifyPluginAsync {
       },
     );
 
-    app.get(
-      '/service/calendar/feed/:file',
-      { config: { auth: 'none' }, schema: { operationId: 'readCalendarFeed', hide: true } },
+    r.get(
+      '/service/calendar/feed/:token.ics',
+      {
+        config: { auth: 'none' },
+        schema: {
+          operationId: 'readCalendarFeed',
+          tags,
+          summary: 'The calendar feed itself, as calendar apps poll it (public: the token is the credential)',
+          description: `Your scheduled tasks (${REACH}) as RFC 5545 \`text/calendar\`: one VEVENT each with \`UID\` \`{task_id}@routinely\`, \`DTSTART\`/\`DTEND\` in UTC, \`SUMMARY\`, \`STATUS\` (\`CONFIRMED\`, or \`CANCELLED\` for skipped), \`TRANSP\` (\`TRANSPARENT\` once done or skipped), \`SEQUENCE\` (the task's revision) and \`LAST-MODIFIED\`. The \`ETag\` changes whenever the body does; \`If-None-Match\` (weak comparison, lists and \`*\`) answers 304. An unknown or revoked token, or any other spelling of the URL (a trailing slash, percent-encoding), is 404.`,
+          params: feedParams,
+          produces: ['text/calendar'],
+          response: { 200: feedCalendar, 304: feedNotModified },
+        },
+      },
       async (request, reply) => {
-        const file = (request.params as { file: string }).file;
-        const feed = await feeds.read(FEED_FILE.exec(file)?.[1] ?? '');
+        const { token } = request.params;
+        // The URL as it was handed out, byte for byte: the router would also take `.../x.ics/` or `%41`.
+        const path = request.url.split('?')[0] ?? '';
+        const feed = path.endsWith(`/${token}.ics`) ? await feeds.read(token) : undefined;
         if (!feed) throw notFound('Feed');
         reply.header('cache-control', 'private, max-age=300');
         reply.header('etag', feed.etag);
-        if (request.headers['if-none-match'] === feed.etag) return reply.status(304).send();
+        if (ifNoneMatchHits(request.headers['if-none-match'], feed.etag)) return reply.status(304).send(null);
         return reply.type('text/calendar; charset=utf-8').send(feed.body);
       },
     );
