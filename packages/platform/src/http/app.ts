@@ -271,7 +271,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     return sendProblem(reply, new AppError('internal_error', 'An unexpected error occurred'));
   });
 
-  const routeMethods = new RouteMethods();
   // Routes of the API from here on (the CORS preflight's `*` and the docs are not paths of the API); the console's
   // catch-all (`fallback`) never makes its methods "allowed" on the API's paths.
   app.addHook('onRoute', (route) => {

@@ -84,19 +84,22 @@ export function validationErrors(
   return fieldErrors(raw, [loc], schemaOf(context));
 }
 
+/** A field error whose `loc` starts with `P` (a request part for a problem's `errors`, nothing for an import row). */
+type PrefixedError<P extends (string | number)[]> = Omit<FieldError, 'loc'> & { loc: [...P, ...(string | number)[]] };
+
 /**
  * Issues of a value checked against `schema` (`strictParse`) as field errors under `prefix`, one per field, the
  * first MAX_PROBLEM_ERRORS of them with the count of all (see `validationErrors`).
  */
-export function fieldErrors(
+export function fieldErrors<const P extends (string | number)[]>(
   raw: readonly Issue[],
-  prefix: (string | number)[],
+  prefix: P,
   schema: unknown,
-): { errors: FieldError[]; total: number } {
+): { errors: PrefixedError<P>[]; total: number } {
   const path = (issue: Issue) => issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
-  const errors: FieldError[] = [];
+  const errors: PrefixedError<P>[] = [];
   let total = 0;
-  const add = (make: () => FieldError) => {
+  const add = (make: () => PrefixedError<P>) => {
     total++;
     if (errors.length < MAX_PROBLEM_ERRORS) errors.push(make());
   };
