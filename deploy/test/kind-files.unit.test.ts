@@ -119,3 +119,13 @@ describe('.github/workflows/kind-e2e.yml', () => {
     expect(steps.indexOf(script as never)).toBe(steps.length - 1);
   });
 });
+
+describe('.github/workflows/ci.yml', () => {
+  it('gives the runner the servers and then runs .ci/run as its last step', () => {
+    const workflow = parse(read('.github/workflows/ci.yml'));
+    const steps = workflow.jobs.test.steps as { run?: string }[];
+    const servers = steps.find((s) => s.run?.includes('nats-server'))?.run ?? '';
+    for (const server of ['redis-server', 'postgresql', '-js']) expect(servers).toContain(server);
+    expect(steps.at(-1)?.run).toMatch(/\.ci\/run$/);
+  });
+});

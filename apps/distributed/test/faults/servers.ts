@@ -20,7 +20,8 @@ const answers = (port: number) =>
 const waitForPort = (port: number) =>
   waitFor(() => answers(port), { what: `an answer on port ${port}`, timeoutMs: 60_000, intervalMs: 100 });
 
-export const NATS_SERVER = '/usr/sbin/nats-server';
+/** Where Debian (/usr/sbin) or Ubuntu's package (/usr/bin) put nats-server; undefined when neither has it. */
+export const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((path) => existsSync(path));
 
 /** nats-server with JetStream on a free port; its store survives a kill, as a volume would. */
 export async function startNats() {
@@ -28,7 +29,9 @@ export async function startNats() {
   const store = mkdtempSync(join(tmpdir(), 'faults-nats-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+    child = spawn(NATS_SERVER ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+      stdio: 'ignore',
+    });
     await waitForPort(port);
   };
   await start();
