@@ -1,5 +1,5 @@
 import { type EntityManager, type Orm, Sql } from '@routinely/db';
-import { type Logger, runInEventSpan } from '@routinely/platform';
+import { errorClassOf, errorSummary, type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { insertDeadLetter } from './db/dead-letters-sql.js';
@@ -126,7 +126,7 @@ export async function deliverParsed(
     await runInEventSpan(event, () => handleOnce(deps.orm, consumer, event), consumer.durable);
   } catch (error) {
     if (delivery.attempt < consumer.policy.maxDeliver) throw error;
-    await deadLetter(deps, consumer, delivery, parsed.event.id, errorMessage(error));
+    await deadLetter(deps, consumer, delivery, parsed.event.id, error);
   }
 }
 
@@ -147,14 +147,19 @@ export async function handleOnce(
   });
 }
 
-/** Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it. */
+/**
+ * Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it.
+ * `failure` is our own text (poison) or what the handler threw: stored and logged by `errorSummary` and its
+ * class and code, never a database error's message, which holds the statement and its bind values.
+ */
 async function deadLetter(
   deps: ConsumerDeps,
   consumer: ConsumerDefinition,
   delivery: Delivery,
   eventId: string | null,
-  error: string,
+  failure: unknown,
 ): Promise<void> {
+  const error = errorSummary(failure);
   await insertDeadLetter(Sql.pool(deps.orm), {
     id: uuidv7(),
     consumer: consumer.durable,
@@ -164,13 +169,10 @@ async function deadLetter(
     error,
     attempts: delivery.attempt,
   });
+  const cause = typeof failure === 'string' ? { error_class: 'poison' } : errorClassOf(failure);
   deps.logger.error(
-    { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error },
+    { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error, ...cause },
     'event dead-lettered',
   );
-  eventMetrics.deadLetters.inc({ consumer: consumer.durable });
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  eventMetrics.deadLettered.inc({ consumer: consumer.durable, type: delivery.subject });
 }

@@ -1,8 +1,8 @@
 import { type Orm, Sql } from '@routinely/db';
+import { errorSummary } from '@routinely/platform';
 import {
   type AnyEventDefinition,
   type ConsumerDefinition,
-  errorMessage,
   handleOnce,
   parseDelivery,
 } from './consumer.js';
@@ -38,7 +38,7 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
       );
       result.replayed.push(letter.id);
     } catch (error) {
-      const message = errorMessage(error);
+      const message = errorSummary(error);
       await recordDeadLetterFailure(Sql.pool(orm), letter.id, message);
       result.failed.push({ id: letter.id, error: message });
     }
