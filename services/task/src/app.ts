@@ -129,7 +129,11 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       relay,
       importWorker,
       routineWorker,
-      consumerSubscriptions(Object.values(taskConsumers), { orm: deps.orm, transport: deps.transport, logger }),
+      consumerSubscriptions(Object.values(taskConsumers({ routines })), {
+        orm: deps.orm,
+        transport: deps.transport,
+        logger,
+      }),
     ]),
   };
 }

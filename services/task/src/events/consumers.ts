@@ -1,7 +1,8 @@
-import { Sql } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
+  type EventEnvelope,
   enqueue,
   integrationEvents,
   makeEvent,
@@ -15,11 +16,13 @@ import type { z } from 'zod';
 import {
   deleteExternalEvent,
   dropIntegrationEvents,
+  findTimezone,
   rememberSettingsTimezone,
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
 import { CONFIGURED, rememberProviderStatus, rememberSpendDay } from '../db/scheduler-copies-sql.js';
+import type { Routines } from '../domain/routines/routines.js';
 
 type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
 
@@ -29,11 +32,31 @@ function ownerOfEnvelope(event: { tenant_id: string; user_id: string | null }): 
 }
 
 /**
- * The task service's consumers: the integration service's events keep the unified calendar's copy of provider
- * events; auth user events keep the user's timezone (calendar defaults are local days). Both only write rows,
- * in the transaction of the inbox insert that makes a redelivery a no-op.
+ * Writes a timezone report with `remember` and, when the user's effective zone (the settings one, else the
+ * profile's) changed with it, moves their open routine occurrences to the new zone in the same transaction.
  */
-export const taskConsumers = {
+async function followTimezoneChange(
+  em: EntityManager,
+  owner: Owner,
+  routines: Pick<Routines, 'followTimezone'>,
+  remember: () => Promise<void>,
+): Promise<void> {
+  const sql = Sql.within(em);
+  const before = await findTimezone(sql, owner);
+  await remember();
+  if ((await findTimezone(sql, owner)) === (before ?? 'UTC')) return;
+  const outbox: EventEnvelope[] = [];
+  await routines.followTimezone(sql, outbox, owner);
+  await enqueue(sql, ...outbox);
+}
+
+/**
+ * The task service's consumers: the integration service's events keep the unified calendar's copy of provider
+ * events; auth user events and the scheduler's settings keep the user's timezone (calendar defaults are local
+ * days; routine occurrences follow a change). They only write rows, in the transaction of the inbox insert that
+ * makes a redelivery a no-op.
+ */
+export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'> }) => ({
   externalEvents: defineConsumer({
     durable: 'task.external-events',
     events: [integrationEvents.eventUpserted, integrationEvents.eventDeleted, integrationEvents.integrationRevoked],
@@ -81,7 +104,10 @@ export const taskConsumers = {
       // A cleared timezone means UTC again; a name this runtime does not know keeps the last good one.
       const zone = user.timezone ?? 'UTC';
       if (!isValidTimeZone(zone)) return;
-      await rememberTimezone(em, { tenantId: user.tenant_id, userId: user.id }, zone, event.occurred_at);
+      const owner = { tenantId: user.tenant_id, userId: user.id };
+      await followTimezoneChange(em, owner, deps.routines, () =>
+        rememberTimezone(em, owner, zone, event.occurred_at),
+      );
     },
   }),
   settingsTimezones: defineConsumer({
@@ -91,7 +117,10 @@ export const taskConsumers = {
     handle: async (em, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner || !isValidTimeZone(event.data.timezone)) return;
-      await rememberSettingsTimezone(em, owner, event.data.timezone, event.data.updated_at);
+      const { timezone, updated_at } = event.data;
+      await followTimezoneChange(em, owner, deps.routines, () =>
+        rememberSettingsTimezone(em, owner, timezone, updated_at),
+      );
     },
   }),
   /**
@@ -134,4 +163,4 @@ export const taskConsumers = {
       }
     },
   }),
-};
+});
