@@ -3,8 +3,9 @@ import { errorClassOf, errorSummary, type Logger, runInEventSpan } from '@routin
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { insertDeadLetter } from './db/dead-letters-sql.js';
+import { enqueue } from './db/outbox-sql.js';
 import { recordInbox } from './db/inbox-sql.js';
-import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
+import { type EventDefinition, type EventOf, envelopeSchema, makeEvent } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import type { Delivery, DeliveryPolicy, EventTransport } from './transport.js';
 
@@ -70,6 +71,13 @@ export interface ConsumerDeps {
   orm: Orm;
   transport: EventTransport;
   logger: Logger;
+  /**
+   * When set, every dead letter also enqueues this event (`{ consumer, type, at }`, tenant '') in the transaction
+   * that stores it: how a service whose health nobody asks over gRPC reports its consumers' failures (ADR 029).
+   */
+  deadLettered?: EventDefinition<z.ZodType<{ consumer: string; type: string; at: string }>, string>;
+  /** The clock the reported event is dated by (the system's when absent). */
+  clock?: { now(): Date };
 }
 
 export type ParsedDelivery =
@@ -160,7 +168,7 @@ async function deadLetter(
   failure: unknown,
 ): Promise<void> {
   const error = errorSummary(failure);
-  await insertDeadLetter(Sql.pool(deps.orm), {
+  const letter = {
     id: uuidv7(),
     consumer: consumer.durable,
     event_id: eventId,
@@ -168,7 +176,22 @@ async function deadLetter(
     payload: delivery.payload,
     error,
     attempts: delivery.attempt,
-  });
+  };
+  const { deadLettered } = deps;
+  if (deadLettered) {
+    const at = deps.clock?.now() ?? new Date();
+    const report = makeEvent(
+      deadLettered,
+      { tenantId: '', userId: null, at },
+      { consumer: consumer.durable, type: delivery.subject, at: at.toISOString() },
+    );
+    await Sql.rawTransaction(deps.orm, async (sql) => {
+      await insertDeadLetter(sql, letter);
+      await enqueue(sql, report);
+    });
+  } else {
+    await insertDeadLetter(Sql.pool(deps.orm), letter);
+  }
   const cause = typeof failure === 'string' ? { error_class: 'poison' } : errorClassOf(failure);
   deps.logger.error(
     { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error, ...cause },

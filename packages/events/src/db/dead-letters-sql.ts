@@ -49,3 +49,21 @@ export async function deleteDeadLetter(sql: Sql, id: string): Promise<void> {
 export async function recordDeadLetterFailure(sql: Sql, id: string, error: string): Promise<void> {
   await sql.rows('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);
 }
+
+/** Dead letters stored since `since`, per consumer and event type: how many and the newest one's time. */
+export async function deadLettersSince(
+  sql: Sql,
+  since: Date,
+): Promise<{ consumer: string; type: string; count: number; last_at: Date }[]> {
+  const rows = await sql.rows<{ consumer: string; subject: string; count: number; last_at: string | Date }>(
+    `select consumer, subject, count(*)::int as count, max(created_at) as last_at from event_dead_letter
+     where created_at > ? group by consumer, subject order by consumer, subject`,
+    [since],
+  );
+  return rows.map((row) => ({
+    consumer: row.consumer,
+    type: row.subject,
+    count: row.count,
+    last_at: new Date(row.last_at),
+  }));
+}

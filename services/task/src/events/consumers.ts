@@ -21,7 +21,12 @@ import {
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
-import { CONFIGURED, rememberProviderStatus, rememberSpendDay } from '../db/scheduler-copies-sql.js';
+import {
+  CONFIGURED,
+  rememberProviderStatus,
+  rememberSchedulerDeadLetter,
+  rememberSpendDay,
+} from '../db/scheduler-copies-sql.js';
 import type { Routines } from '../domain/routines/routines.js';
 
 type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
@@ -133,6 +138,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       schedulerEvents.usageDailyChanged,
       schedulerEvents.modelRegistryConfigured,
       schedulerEvents.modelCallFinished,
+      schedulerEvents.consumerDeadLettered,
     ],
     policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
@@ -160,6 +166,9 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
           await rememberProviderStatus(sql, { tenant_id: event.tenant_id, provider, ...call, at });
           return;
         }
+        case 'scheduler.consumer.dead_lettered':
+          await rememberSchedulerDeadLetter(sql, event.data);
+          return;
       }
     },
   }),
