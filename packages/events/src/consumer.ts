@@ -76,7 +76,7 @@ export interface ConsumerDeps {
    * that stores it: how a service whose health nobody asks over gRPC reports its consumers' failures (ADR 029).
    */
   deadLettered?: EventDefinition<z.ZodType<{ consumer: string; type: string; at: string }>, string>;
-  /** The clock the reported event is dated by (the system's when absent). */
+  /** The service's clock: dates a dead letter (the health page ages it by the same clock) and its report. */
   clock?: { now(): Date };
 }
 
@@ -168,6 +168,7 @@ async function deadLetter(
   failure: unknown,
 ): Promise<void> {
   const error = errorSummary(failure);
+  const at = deps.clock?.now() ?? new Date();
   const letter = {
     id: uuidv7(),
     consumer: consumer.durable,
@@ -176,10 +177,10 @@ async function deadLetter(
     payload: delivery.payload,
     error,
     attempts: delivery.attempt,
+    created_at: at,
   };
   const { deadLettered } = deps;
   if (deadLettered) {
-    const at = deps.clock?.now() ?? new Date();
     const report = makeEvent(
       deadLettered,
       { tenantId: '', userId: null, at },

@@ -169,7 +169,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       },
       consumerSubscriptions(
         Object.values(deliveryConsumers({ clock, onReminderChanged: () => reminderWorker.wake() })),
-        { orm, transport: deps.transport, logger },
+        { orm, transport: deps.transport, logger, clock },
       ),
       ...(config.DELIVERY_WORKERS_ENABLED
         ? [

@@ -133,6 +133,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
         orm: deps.orm,
         transport: deps.transport,
         logger,
+        clock: deps.clock,
       }),
     ]),
   };

@@ -14,11 +14,11 @@ export interface DeadLetterRow {
 /** Stores a message a consumer gave up on, once per consumer and event. */
 export async function insertDeadLetter(
   sql: Sql,
-  letter: Omit<DeadLetterRow, 'created_at' | 'payload'> & { payload: unknown },
+  letter: Omit<DeadLetterRow, 'payload'> & { payload: unknown },
 ): Promise<void> {
   await sql.rows(
     `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
-     values (?, ?, ?, ?, ?::jsonb, ?, ?, now()) on conflict do nothing`,
+     values (?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict do nothing`,
     [
       letter.id,
       letter.consumer,
@@ -27,6 +27,7 @@ export async function insertDeadLetter(
       JSON.stringify(letter.payload ?? null),
       letter.error,
       letter.attempts,
+      letter.created_at,
     ],
   );
 }
