@@ -9,6 +9,7 @@ import {
   ROW_WRITER_POLICY,
   schedulerEvents,
   taskCalendarEvents,
+  taskSettingsEvents,
 } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { isValidTimeZone } from '@routinely/time';
@@ -126,6 +127,13 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       await followTimezoneChange(em, owner, deps.routines, () =>
         rememberSettingsTimezone(em, owner, timezone, updated_at),
       );
+      // Told in this transaction: the scheduler's PATCH answers once the change is readable here.
+      const applied = makeEvent(
+        taskSettingsEvents.timezoneApplied,
+        { ...owner, at: new Date(event.occurred_at) },
+        { source_event_id: event.id },
+      );
+      await enqueue(Sql.within(em), applied);
     },
   }),
   /**
