@@ -118,7 +118,11 @@ describe('GET /admin/health', () => {
       data: { not: 'what the catalog says' },
     });
     // The task service's settings consumer, a delivery consumer of task events, the scheduler's placement consumer.
-    for (const type of ['scheduler.settings.timezone_changed', 'task.task.created', 'task.series.occurrences_generated']) {
+    for (const type of [
+      'scheduler.settings.timezone_changed',
+      'task.task.created',
+      'task.series.occurrences_generated',
+    ]) {
       await h.transport.publish(poison(type));
     }
     const letters = async () => {

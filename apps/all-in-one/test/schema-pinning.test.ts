@@ -58,9 +58,7 @@ describe('every statement of a service runs on its own schema', () => {
         const seen = await Sql.transaction(outerOrm, async () => {
           const nested = await Sql.transaction(innerOrm, currentSchema);
           const later = await new Promise<string | undefined>((resolve, reject) =>
-            setImmediate(() =>
-              Sql.transaction(innerOrm, currentSchema).then((row) => resolve(row?.schema), reject),
-            ),
+            setImmediate(() => Sql.transaction(innerOrm, currentSchema).then((row) => resolve(row?.schema), reject)),
           );
           const raw = await Sql.rawTransaction(innerOrm, currentSchema);
           const pooled = await currentSchema(Sql.pool(innerOrm));

@@ -5,9 +5,9 @@ import { searchPathOf } from './search-path.js';
 
 /** The search_path each pool of the ORM hands its connections out with (one connection of each asked). */
 export async function searchPathsOf(orm: Orm): Promise<{ orm: string; read: string; lock: string }> {
-  const rows = (await orm.em
-    .getConnection()
-    .execute("select current_setting('search_path') as path")) as { path: string }[];
+  const rows = (await orm.em.getConnection().execute("select current_setting('search_path') as path")) as {
+    path: string;
+  }[];
   const ormPath = String(rows[0]?.path).replace(/^"(.*)"$/, '$1');
   const fromPool = async (pool: ReturnType<typeof readPoolOf>) => {
     const client = await pool.connect();

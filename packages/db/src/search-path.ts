@@ -18,5 +18,7 @@ export function quoteIdentifier(name: string): string {
 /** The search_path a connection reports, unquoted (`"task"` -> `task`). */
 export async function searchPathOf(client: Pick<pg.ClientBase, 'query'>): Promise<string> {
   const { rows } = await client.query<{ path: string }>("select current_setting('search_path') as path");
-  return String(rows[0]?.path).replace(/^"(.*)"$/, '$1').replace(/""/g, '"');
+  return String(rows[0]?.path)
+    .replace(/^"(.*)"$/, '$1')
+    .replace(/""/g, '"');
 }

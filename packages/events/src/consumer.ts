@@ -3,8 +3,8 @@ import { errorClassOf, errorSummary, type Logger, runInEventSpan } from '@routin
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { insertDeadLetter } from './db/dead-letters-sql.js';
-import { enqueue } from './db/outbox-sql.js';
 import { recordInbox } from './db/inbox-sql.js';
+import { enqueue } from './db/outbox-sql.js';
 import { type EventDefinition, type EventOf, envelopeSchema, makeEvent } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import type { Delivery, DeliveryPolicy, EventTransport } from './transport.js';

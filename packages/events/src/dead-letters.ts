@@ -1,11 +1,6 @@
 import { type Orm, Sql } from '@routinely/db';
 import { errorSummary } from '@routinely/platform';
-import {
-  type AnyEventDefinition,
-  type ConsumerDefinition,
-  handleOnce,
-  parseDelivery,
-} from './consumer.js';
+import { type AnyEventDefinition, type ConsumerDefinition, handleOnce, parseDelivery } from './consumer.js';
 import {
   type DeadLetterRow,
   deadLettersOf,

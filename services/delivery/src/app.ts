@@ -139,7 +139,8 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   return {
     name: 'delivery',
     routes: apiRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }),
-    addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, clock, workers: [reminderWorker, deliveryWorker] }),
+    addGrpc: (server) =>
+      addDeliveryRpc(server, deps.internalAuth, { orm, clock, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),
     },

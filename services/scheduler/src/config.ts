@@ -57,7 +57,7 @@ export const configSchema = platformConfigSchema
       .min(0)
       .default(5_000)
       .describe(
-        "how long PATCH /settings/me waits for the task service to apply a timezone change before answering (0 = no wait; ADR 029)",
+        'how long PATCH /settings/me waits for the task service to apply a timezone change before answering (0 = no wait; ADR 029)',
       ),
     TASK_CALL_DEADLINE_MS: z.coerce
       .number()

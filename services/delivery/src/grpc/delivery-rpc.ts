@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
 import { recentDeadLettersReply } from '@routinely/events';
+import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
 import { delivery_v1 } from '@routinely/proto';
 import { z } from 'zod';

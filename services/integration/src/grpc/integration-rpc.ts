@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
-import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
 import { recentDeadLettersReply } from '@routinely/events';
+import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
 import { integration_v1 } from '@routinely/proto';
 import { countConnected, tenantIntegrationHealth } from '../db/status-sql.js';

@@ -65,5 +65,10 @@ export async function schedulerDeadLettersSince(sql: Sql, since: Date) {
     'select consumer, type, count, last_at from scheduler_dead_letters where last_at > ? order by consumer, type',
     [since],
   );
-  return rows.map((row) => ({ consumer: row.consumer, type: row.type, count: row.count, lastAt: new Date(row.last_at) }));
+  return rows.map((row) => ({
+    consumer: row.consumer,
+    type: row.type,
+    count: row.count,
+    lastAt: new Date(row.last_at),
+  }));
 }

@@ -111,9 +111,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       const zone = user.timezone ?? 'UTC';
       if (!isValidTimeZone(zone)) return;
       const owner = { tenantId: user.tenant_id, userId: user.id };
-      await followTimezoneChange(em, owner, deps.routines, () =>
-        rememberTimezone(em, owner, zone, event.occurred_at),
-      );
+      await followTimezoneChange(em, owner, deps.routines, () => rememberTimezone(em, owner, zone, event.occurred_at));
     },
   }),
   settingsTimezones: defineConsumer({

@@ -358,7 +358,8 @@ export class Routines {
     const context = await this.context(sql, owner);
     const open = await openOccurrencesOfOwner(sql, owner, context.today.toString(), context.now);
     const bySeries = new Map<string, TaskRow[]>();
-    for (const row of open) bySeries.set(row.series_id as string, [...(bySeries.get(row.series_id as string) ?? []), row]);
+    for (const row of open)
+      bySeries.set(row.series_id as string, [...(bySeries.get(row.series_id as string) ?? []), row]);
     for (const [seriesId, occurrences] of bySeries) {
       const series = await findTask(sql, owner, seriesId);
       if (!series?.recurrence) continue;
@@ -369,7 +370,11 @@ export class Routines {
           occurrence.earliest_start_at?.getTime() === bounds.earliestStartAt.getTime() &&
           occurrence.deadline_at?.getTime() === bounds.deadlineAt.getTime();
         if (sameBounds) continue;
-        const unplaced = applyStatusAndSlot(occurrence, { chosen_slot_start: null, chosen_slot_end: null }, context.now);
+        const unplaced = applyStatusAndSlot(
+          occurrence,
+          { chosen_slot_start: null, chosen_slot_end: null },
+          context.now,
+        );
         const saved = await saveTask(sql, {
           ...unplaced,
           earliest_start_at: bounds.earliestStartAt,
