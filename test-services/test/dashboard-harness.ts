@@ -24,6 +24,8 @@ const PUBLIC_BASE_URL = 'https://routinely.test';
 /** What the dashboard tests use of the four services. */
 export interface DashboardHarness {
   clock: ManualClock;
+  /** The one event transport between the four services (a test publishes what a producer would). */
+  transport: InProcessTransport;
   task: { call: CallAs; tokens: TestTokens; db: TestDatabase };
   /** The scheduler, with its database and domain for setting up what its own routes do not write directly. */
   scheduler: { call: CallAs; orm: Orm; service: Awaited<ReturnType<typeof schedulerModule.build>> };
@@ -108,6 +110,7 @@ export async function startDashboardHarness(
 
   return {
     clock,
+    transport,
     task,
     scheduler,
     delivery,

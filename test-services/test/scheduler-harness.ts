@@ -25,7 +25,12 @@ export function startSchedulerHarness(
   } = {},
 ): Promise<Harness> {
   return startServiceHarness(schedulerModule, {
-    env: { SCHEDULER_OUTBOX_POLL_MS: '20', ...env },
+    // Without a task service nobody acknowledges a timezone change: PATCH /settings/me answers without waiting.
+    env: {
+      SCHEDULER_OUTBOX_POLL_MS: '20',
+      ...(options.grpcAddresses?.task ? {} : { SCHEDULER_SETTINGS_WAIT_MS: '0' }),
+      ...env,
+    },
     internalSecret: INTERNAL_SECRET,
     ...(options.clock ? { clock: options.clock } : {}),
     grpcAddresses: options.grpcAddresses ?? { task: NO_PEER },

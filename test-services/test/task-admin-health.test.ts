@@ -31,12 +31,14 @@ describe('GET /admin/health', () => {
       'cache',
       'calendar_worker',
       'database',
+      'event_consumers',
       'integrations',
       'model_registry',
       'reminder_worker',
     ]);
     for (const c of Object.values(components) as { status: string }[]) expect(c.status).toBe('ok');
     expect(components.database.latency_ms).toEqual(expect.any(Number));
+    expect(components.event_consumers).toMatchObject({ dead_letters: [], detail: 'no dead letters in the last hour' });
     expect(components.cache.detail).toMatch(/in-process/);
     expect(components.model_registry.providers).toEqual(
       expect.arrayContaining([
@@ -103,6 +105,49 @@ describe('GET /admin/health', () => {
       { timeout: 10_000, interval: 50 },
     );
     expect(await openai(admin)).toMatchObject({ last_outcome: null, last_call_at: null, last_error: null });
+  });
+
+  it("is degraded while any service's consumer has a dead letter younger than an hour (issue 37)", async () => {
+    // Events whose data fail the catalog: each consumer that takes them dead-letters them at once (poison).
+    const poison = (type: string) => ({
+      id: crypto.randomUUID(),
+      type,
+      tenant_id: admin.tenantId,
+      user_id: admin.userId,
+      occurred_at: h.clock.now().toISOString(),
+      data: { not: 'what the catalog says' },
+    });
+    // The task service's settings consumer, a delivery consumer of task events, the scheduler's placement consumer.
+    for (const type of [
+      'scheduler.settings.timezone_changed',
+      'task.task.created',
+      'task.series.occurrences_generated',
+    ]) {
+      await h.transport.publish(poison(type));
+    }
+    const letters = async () => {
+      const { components } = await healthOf(admin);
+      return components.event_consumers as { status: string; dead_letters: { consumer: string; type: string }[] };
+    };
+    await vi.waitFor(
+      async () => {
+        const component = await letters();
+        expect(component.status).toBe('degraded');
+        const seen = component.dead_letters.map((l) => `${l.consumer.split('.')[0]}:${l.type}`);
+        expect(seen).toEqual(
+          expect.arrayContaining([
+            'task:scheduler.settings.timezone_changed',
+            'delivery:task.task.created',
+            'scheduler:task.series.occurrences_generated',
+          ]),
+        );
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect((await healthOf(admin)).status).toBe('degraded');
+    // An hour later they are history: the component is ok again.
+    h.clock.advance(61 * 60_000);
+    expect(await letters()).toMatchObject({ status: 'ok', dead_letters: [] });
   });
 
   it('answers 403 to a user without SERVICE_ADMIN', async () => {

@@ -1,4 +1,7 @@
+import { openOrm } from '@routinely/db';
+import { defineConsumer, InProcessTransport, makeEvent, startConsumer, taskEvents } from '@routinely/events';
 import { createLogger } from '@routinely/platform';
+import { quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestAllInOne } from './start.js';
 
@@ -134,5 +137,67 @@ describe('GET /metrics on the all-in-one', () => {
     });
     expect(typeof requests[0]?.duration_ms).toBe('number');
     expect(JSON.stringify(logLines)).not.toContain(user.token);
+  });
+  it("counts a consumer's dead letters by consumer and type, and the health page is degraded while one is recent", async () => {
+    // A consumer of the task schema whose handler fails every attempt (a broken consumer, as in issue 37).
+    const orm = await openOrm(target.databaseUrl, { schema: 'task', entities: [], migrations: [] }, { migrate: false });
+    const transport = new InProcessTransport();
+    const broken = defineConsumer({
+      durable: 'task.metrics-probe',
+      events: [taskEvents.taskDeleted],
+      policy: { ackWaitMs: 1_000, maxDeliver: 2, backoffMs: [1] },
+      handle: async () => {
+        throw new Error('cannot apply');
+      },
+    });
+    const subscription = await startConsumer(broken, { orm, transport, logger: quietLogger() });
+    try {
+      const event = makeEvent(
+        taskEvents.taskDeleted,
+        { tenantId: crypto.randomUUID(), userId: crypto.randomUUID(), at: new Date() },
+        {
+          task: {
+            id: crypto.randomUUID(),
+            tenant_id: 't',
+            user_id: 'u',
+            parent_task_id: null,
+            title: 'x',
+            description: null,
+            status: 'pending',
+            priority: 3,
+            duration_min: 30,
+            tags: [],
+            deadline_at: null,
+            chosen_slot_start: null,
+            chosen_slot_end: null,
+            reminder_channels: [],
+            reminder_offset_min: 10,
+            updated_at: new Date().toISOString(),
+            version: 1,
+          },
+        },
+      );
+      await transport.publish(event);
+      await transport.whenHandled(event.id).catch(() => {});
+      const series = 'routinely_events_dead_lettered_total{consumer="task.metrics-probe",type="task.task.deleted"}';
+      expect(sample((await scrape()).text, series)).toBe(1);
+      const admin = await register(baseUrl);
+      const health = await call(baseUrl, 'GET', '/api/v1/service/admin/health', { token: admin.token });
+      expect(health.status).toBe(200);
+      expect(health.json).toMatchObject({
+        status: 'degraded',
+        components: {
+          event_consumers: {
+            status: 'degraded',
+            dead_letters: [
+              expect.objectContaining({ consumer: 'task.metrics-probe', type: 'task.task.deleted', count: 1 }),
+            ],
+          },
+        },
+      });
+    } finally {
+      await subscription.stop();
+      await orm.close();
+    }
   });
 });

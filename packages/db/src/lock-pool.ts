@@ -1,11 +1,12 @@
 import pg from 'pg';
+import { searchPathOption } from './search-path.js';
 
 /**
- * What the lock pool needs of an ORM: its connection URL. Structural, so this module and orm.ts (which closes
- * the pool with the ORM) do not import each other.
+ * What the lock pool needs of an ORM: its connection URL and schema. Structural, so this module and orm.ts
+ * (which closes the pool with the ORM) do not import each other.
  */
 interface LockPoolOwner {
-  config: { get(key: 'clientUrl'): unknown };
+  config: { get(key: 'clientUrl' | 'schema'): unknown };
 }
 
 /** Connections a process may hold advisory locks on at once (each waiting for or holding one key). */
@@ -13,11 +14,14 @@ const LOCK_POOL_MAX = 20;
 
 const pools = new WeakMap<LockPoolOwner, pg.Pool>();
 
-function lockPoolOf(orm: LockPoolOwner): pg.Pool {
+export function lockPoolOf(orm: LockPoolOwner): pg.Pool {
   let pool = pools.get(orm);
   if (!pool) {
     pool = new pg.Pool({
       connectionString: String(orm.config.get('clientUrl')),
+      // Pinned like every pool of the service (search-path.ts), though it only takes locks today: a statement
+      // added here later must not depend on what the server's default search_path happens to be.
+      options: searchPathOption(String(orm.config.get('schema'))),
       max: LOCK_POOL_MAX,
       idleTimeoutMillis: 30_000,
     });

@@ -4,6 +4,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { closeLockPool } from './lock-pool.js';
 import { closeReadPool } from './read-pool.js';
+import { searchPathOption } from './search-path.js';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -50,6 +51,11 @@ export async function openOrm(
     driver: PostgreSqlDriver,
     clientUrl: url,
     schema: config.schema,
+    // MikroORM finds the EntityManager of a running transaction by this name in the async context. With the
+    // default name every ORM of a process shares one: a service's transaction opened while another service's
+    // ran (an in-process consumer woken from inside that transaction) forked the other one's EntityManager and
+    // ran on its connection, its schema (issue 37, ADR 029). One name per schema keeps each on its own pool.
+    contextName: config.schema,
     entities: config.entities,
     extensions: [Migrator],
     migrations: {
@@ -60,7 +66,7 @@ export async function openOrm(
       snapshot: false,
       silent: true,
     },
-    driverOptions: { connection: { options: `-c search_path="${config.schema}"` } },
+    driverOptions: { connection: { options: searchPathOption(config.schema) } },
     pool: { min: 0, max: options.poolMax ?? 10 },
     allowGlobalContext: false,
     forceUtcTimezone: true,

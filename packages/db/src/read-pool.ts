@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { searchPathOption } from './search-path.js';
 
 /**
  * What the read pool needs of an ORM: its URL, schema and pool size. Structural, so this module and orm.ts
@@ -40,7 +41,7 @@ export function readPoolOf(orm: ReadPoolOwner): pg.Pool {
     const schema = String(orm.config.get('schema'));
     pool = new pg.Pool({
       connectionString: String(orm.config.get('clientUrl')),
-      options: `-c search_path="${schema}"`,
+      options: searchPathOption(schema),
       types: ormTypes(),
       max: orm.config.get('pool')?.max ?? 10,
       idleTimeoutMillis: 30_000,

@@ -62,6 +62,9 @@ async function provisionRole(client: pg.Client, role: string, password: string, 
   );
   await client.query(`create schema if not exists "${schema}" authorization "${role}"`);
   await client.query(`alter schema "${schema}" owner to "${role}"`);
+  // The role's own default as well as each pool's startup option (search-path.ts): a connection opened with the
+  // service's URL by anything else (a LISTEN connection, an operator's psql) still sees only its schema.
+  await client.query(`alter role "${role}" set search_path = "${schema}"`);
   await client.query(`grant all on all tables in schema "${schema}" to "${role}"`);
   await client.query(`grant all on all sequences in schema "${schema}" to "${role}"`);
   const { rows } = await client.query<{ name: string }>('select current_database() as name');

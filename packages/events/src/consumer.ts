@@ -1,10 +1,11 @@
 import { type EntityManager, type Orm, Sql } from '@routinely/db';
-import { type Logger, runInEventSpan } from '@routinely/platform';
+import { errorClassOf, errorSummary, type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { insertDeadLetter } from './db/dead-letters-sql.js';
 import { recordInbox } from './db/inbox-sql.js';
-import { type EventDefinition, type EventOf, envelopeSchema } from './envelope.js';
+import { enqueue } from './db/outbox-sql.js';
+import { type EventDefinition, type EventOf, envelopeSchema, makeEvent } from './envelope.js';
 import { eventMetrics } from './metrics.js';
 import type { Delivery, DeliveryPolicy, EventTransport } from './transport.js';
 
@@ -70,6 +71,13 @@ export interface ConsumerDeps {
   orm: Orm;
   transport: EventTransport;
   logger: Logger;
+  /**
+   * When set, every dead letter also enqueues this event (`{ consumer, type, at }`, tenant '') in the transaction
+   * that stores it: how a service whose health nobody asks over gRPC reports its consumers' failures (ADR 029).
+   */
+  deadLettered?: EventDefinition<z.ZodType<{ consumer: string; type: string; at: string }>, string>;
+  /** The service's clock: dates a dead letter (the health page ages it by the same clock) and its report. */
+  clock?: { now(): Date };
 }
 
 export type ParsedDelivery =
@@ -126,7 +134,7 @@ export async function deliverParsed(
     await runInEventSpan(event, () => handleOnce(deps.orm, consumer, event), consumer.durable);
   } catch (error) {
     if (delivery.attempt < consumer.policy.maxDeliver) throw error;
-    await deadLetter(deps, consumer, delivery, parsed.event.id, errorMessage(error));
+    await deadLetter(deps, consumer, delivery, parsed.event.id, error);
   }
 }
 
@@ -147,15 +155,21 @@ export async function handleOnce(
   });
 }
 
-/** Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it. */
+/**
+ * Stores the message as a dead letter (once per consumer and event), logs it without the payload, counts it.
+ * `failure` is our own text (poison) or what the handler threw: stored and logged by `errorSummary` and its
+ * class and code, never a database error's message, which holds the statement and its bind values.
+ */
 async function deadLetter(
   deps: ConsumerDeps,
   consumer: ConsumerDefinition,
   delivery: Delivery,
   eventId: string | null,
-  error: string,
+  failure: unknown,
 ): Promise<void> {
-  await insertDeadLetter(Sql.pool(deps.orm), {
+  const error = errorSummary(failure);
+  const at = deps.clock?.now() ?? new Date();
+  const letter = {
     id: uuidv7(),
     consumer: consumer.durable,
     event_id: eventId,
@@ -163,14 +177,26 @@ async function deadLetter(
     payload: delivery.payload,
     error,
     attempts: delivery.attempt,
-  });
+    created_at: at,
+  };
+  const { deadLettered } = deps;
+  if (deadLettered) {
+    const report = makeEvent(
+      deadLettered,
+      { tenantId: '', userId: null, at },
+      { consumer: consumer.durable, type: delivery.subject, at: at.toISOString() },
+    );
+    await Sql.rawTransaction(deps.orm, async (sql) => {
+      await insertDeadLetter(sql, letter);
+      await enqueue(sql, report);
+    });
+  } else {
+    await insertDeadLetter(Sql.pool(deps.orm), letter);
+  }
+  const cause = typeof failure === 'string' ? { error_class: 'poison' } : errorClassOf(failure);
   deps.logger.error(
-    { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error },
+    { event: eventId, type: delivery.subject, consumer: consumer.durable, attempts: delivery.attempt, error, ...cause },
     'event dead-lettered',
   );
-  eventMetrics.deadLetters.inc({ consumer: consumer.durable });
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  eventMetrics.deadLettered.inc({ consumer: consumer.durable, type: delivery.subject });
 }

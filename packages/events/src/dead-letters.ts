@@ -1,12 +1,13 @@
 import { type Orm, Sql } from '@routinely/db';
+import { errorSummary } from '@routinely/platform';
+import { type AnyEventDefinition, type ConsumerDefinition, handleOnce, parseDelivery } from './consumer.js';
 import {
-  type AnyEventDefinition,
-  type ConsumerDefinition,
-  errorMessage,
-  handleOnce,
-  parseDelivery,
-} from './consumer.js';
-import { type DeadLetterRow, deadLettersOf, deleteDeadLetter, recordDeadLetterFailure } from './db/dead-letters-sql.js';
+  type DeadLetterRow,
+  deadLettersOf,
+  deadLettersSince,
+  deleteDeadLetter,
+  recordDeadLetterFailure,
+} from './db/dead-letters-sql.js';
 
 export type { DeadLetterRow };
 
@@ -38,10 +39,33 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
       );
       result.replayed.push(letter.id);
     } catch (error) {
-      const message = errorMessage(error);
+      const message = errorSummary(error);
       await recordDeadLetterFailure(Sql.pool(orm), letter.id, message);
       result.failed.push({ id: letter.id, error: message });
     }
   }
   return result;
+}
+
+/** A consumer's dead letters of one event type stored in the last hour (what the health page reports). */
+export interface RecentDeadLetters {
+  consumer: string;
+  type: string;
+  count: number;
+  lastAt: Date;
+}
+
+/** How long a dead letter keeps its consumer `degraded` on the health page (ADR 029). */
+export const RECENT_DEAD_LETTER_MS = 60 * 60 * 1000;
+
+/** The service's dead letters younger than RECENT_DEAD_LETTER_MS at `now`, per consumer and type. */
+export async function recentDeadLetters(orm: Orm, now: Date): Promise<RecentDeadLetters[]> {
+  const since = new Date(now.getTime() - RECENT_DEAD_LETTER_MS);
+  const rows = await deadLettersSince(Sql.pool(orm), since);
+  return rows.map(({ last_at, ...row }) => ({ ...row, lastAt: last_at }));
+}
+
+/** `recentDeadLetters` as the health RPCs answer it (`ConsumerDeadLetters` of delivery.v1 and integration.v1). */
+export async function recentDeadLettersReply(orm: Orm, now: Date) {
+  return (await recentDeadLetters(orm, now)).map(({ lastAt, ...row }) => ({ ...row, lastAt: lastAt.toISOString() }));
 }

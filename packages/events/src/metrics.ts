@@ -1,12 +1,15 @@
 import { counterMetric } from '@routinely/platform';
 import type { Counter } from 'prom-client';
 
-export const eventMetrics: { readonly deadLetters: Counter<'consumer'>; readonly redeliveries: Counter<'consumer'> } = {
-  get deadLetters() {
+export const eventMetrics: {
+  readonly deadLettered: Counter<'consumer' | 'type'>;
+  readonly redeliveries: Counter<'consumer'>;
+} = {
+  get deadLettered() {
     return counterMetric(
-      'routinely_event_dead_letters_total',
-      'Events a consumer gave up on and stored as dead letters.',
-      ['consumer'],
+      'routinely_events_dead_lettered_total',
+      'Events a consumer gave up on and stored as dead letters, by consumer and event type.',
+      ['consumer', 'type'],
     );
   },
   get redeliveries() {

@@ -22,11 +22,13 @@ afterAll(() => close?.());
 
 const policy = { ackWaitMs: 1_000, maxDeliver: 3, backoffMs: [5, 10] };
 
-async function counterValue(name: string, consumer: string): Promise<number> {
+async function counterValue(name: string, consumer: string, type?: string): Promise<number> {
   const metric = register.getSingleMetric(name);
   const values = (await metric?.get())?.values ?? [];
-  return values.find((v) => v.labels.consumer === consumer)?.value ?? 0;
+  return values.find((v) => v.labels.consumer === consumer && (!type || v.labels.type === type))?.value ?? 0;
 }
+
+const DEAD_LETTERED = 'routinely_events_dead_lettered_total';
 
 describe('typed consumers', () => {
   it('hands the handler catalog-parsed data, discriminated on type, and handles each event once', async () => {
@@ -101,7 +103,7 @@ describe('dead letters', () => {
         handled.push(event.data.task.title);
       },
     });
-    const deadBefore = await counterValue('routinely_event_dead_letters_total', 'evt.dlq');
+    const deadBefore = await counterValue(DEAD_LETTERED, 'evt.dlq', 'task.task.created');
     const redeliveredBefore = await counterValue('routinely_event_redeliveries_total', 'evt.dlq');
     const sub = await startConsumer(consumer, { orm, transport, logger });
     await transport.publish(poison);
@@ -122,7 +124,7 @@ describe('dead letters', () => {
       payload: { id: poison.id, data: { task: { title: 'poison' } } },
     });
     expect(await count(orm, 'inbox where event_id = ?', [poison.id])).toBe(0);
-    expect(await counterValue('routinely_event_dead_letters_total', 'evt.dlq')).toBe(deadBefore + 1);
+    expect(await counterValue(DEAD_LETTERED, 'evt.dlq', 'task.task.created')).toBe(deadBefore + 1);
     expect(await counterValue('routinely_event_redeliveries_total', 'evt.dlq')).toBe(redeliveredBefore + 2);
     const logged = lines().filter((l) => l.msg === 'event dead-lettered');
     expect(logged).toEqual([
@@ -132,6 +134,7 @@ describe('dead letters', () => {
         type: 'task.task.created',
         consumer: 'evt.dlq',
         error: 'reminder table locked',
+        error_class: 'Error',
       }),
     ]);
     expect(JSON.stringify(logged)).not.toContain('poison');
@@ -143,6 +146,51 @@ describe('dead letters', () => {
     expect(handled).toEqual(['fine', 'poison']);
     expect(await count(orm, "event_dead_letter where consumer = 'evt.dlq'")).toBe(0);
     expect(await count(orm, 'inbox where event_id = ?', [poison.id])).toBe(1);
+    await sub.stop();
+  });
+
+  it('logs and stores a failed statement by its class and SQLSTATE, never the statement or its bind values', async () => {
+    const transport = new InProcessTransport();
+    const { logger, lines } = capturingLogger();
+    const event = taskCreated({ title: 'statement' });
+    const consumer = defineConsumer({
+      durable: 'evt.dlq-sql',
+      events: [taskEvents.taskCreated],
+      policy,
+      handle: async (em) => {
+        // A statement that fails with its bind value quoted in PostgreSQL's reason, on a table that does not exist.
+        await em
+          .getConnection()
+          .execute(
+            'insert into no_such_table (secret_column) values (?)',
+            ['s3cret-bind-value'],
+            'run',
+            em.getTransactionContext(),
+          );
+      },
+    });
+    const sub = await startConsumer(consumer, { orm, transport, logger });
+    await transport.publish(event);
+    await transport.whenHandled(event.id);
+    const logged = lines().filter((l) => l.msg === 'event dead-lettered');
+    expect(logged).toEqual([
+      expect.objectContaining({
+        consumer: 'evt.dlq-sql',
+        type: 'task.task.created',
+        error_class: 'DatabaseError',
+        error_code: '42P01',
+        error: 'DatabaseError (SQLSTATE 42P01)',
+      }),
+    ]);
+    const letters = (await orm.em
+      .fork()
+      .getConnection()
+      .execute("select error from event_dead_letter where consumer = 'evt.dlq-sql'")) as { error: string }[];
+    expect(letters).toEqual([{ error: 'DatabaseError (SQLSTATE 42P01)' }]);
+    for (const text of [JSON.stringify(logged), JSON.stringify(letters)]) {
+      expect(text).not.toMatch(/insert into|no_such_table|secret_column|s3cret-bind-value/i);
+    }
+    expect(await counterValue(DEAD_LETTERED, 'evt.dlq-sql', 'task.task.created')).toBe(1);
     await sub.stop();
   });
 

@@ -22,6 +22,7 @@ export * from './http/query.js';
 export * from './http/rate-limit.js';
 export * from './http/unknown-fields.js';
 export { fieldErrors, strictParse } from './http/validation.js';
+export { type ErrorClass, errorClassOf, errorSummary } from './log-safety.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './pacer.js';

@@ -56,3 +56,31 @@ export function safeError(value: unknown, depth = 0): unknown {
   if (error.previous instanceof Error && depth < MAX_CAUSE_DEPTH) out.previous = safeError(error.previous, depth + 1);
   return out;
 }
+
+/** What a failure is, for a log line's fields and a stored record: its class and, when it has one, its code. */
+export interface ErrorClass {
+  error_class: string;
+  error_code?: string;
+}
+
+export function errorClassOf(value: unknown): ErrorClass {
+  if (!(value instanceof Error)) return { error_class: typeof value };
+  const error = value as Error & Record<string, unknown>;
+  const code = error.sqlState ?? error.code;
+  return {
+    error_class: error.constructor?.name ?? error.name,
+    ...(typeof code === 'string' || typeof code === 'number' ? { error_code: String(code) } : {}),
+  };
+}
+
+/**
+ * One line that says why something failed without what it ran on: a database error as its class and SQLSTATE
+ * (its message holds the statement and the bind values), anything else as its message (ours, written to be read).
+ */
+export function errorSummary(value: unknown): string {
+  if (!(value instanceof Error)) return String(value);
+  const error = value as Error & Record<string, unknown>;
+  if (!isDatabaseError(error)) return error.message;
+  const { error_class, error_code } = errorClassOf(error);
+  return `${error_class} (SQLSTATE ${error_code})`;
+}

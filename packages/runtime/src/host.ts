@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { lockDataFolder, type Orm, openOrm, serviceDatabaseUrl } from '@routinely/db';
+import { assertPinnedToSchema, lockDataFolder, type Orm, openOrm, serviceDatabaseUrl } from '@routinely/db';
 import {
   createRpcClient,
   createRpcServer,
@@ -101,6 +101,7 @@ export async function startHost(options: {
       );
       const orm = await openOrm(serviceUrl, module.dbConfig, { migrate: config.MIGRATE_ON_START });
       orms.push(orm);
+      await assertPinnedToSchema(orm);
       if (!config.MIGRATE_ON_START) await checkNoPendingMigrations(module.name, orm);
       unobserve.push(observeServiceDatabase(module.name, orm, clock));
       const internalAuth = new InternalAuth(secrets.internalAuthSecret, module.name);

@@ -139,7 +139,8 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   return {
     name: 'delivery',
     routes: apiRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }),
-    addGrpc: (server) => addDeliveryRpc(server, deps.internalAuth, { orm, workers: [reminderWorker, deliveryWorker] }),
+    addGrpc: (server) =>
+      addDeliveryRpc(server, deps.internalAuth, { orm, clock, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -169,7 +170,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       },
       consumerSubscriptions(
         Object.values(deliveryConsumers({ clock, onReminderChanged: () => reminderWorker.wake() })),
-        { orm, transport: deps.transport, logger },
+        { orm, transport: deps.transport, logger, clock },
       ),
       ...(config.DELIVERY_WORKERS_ENABLED
         ? [

@@ -79,7 +79,12 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     ...backgroundOf([
       relay,
       ctx.leases,
-      consumerSubscriptions(Object.values(integrationConsumers({ clock })), { orm, transport: deps.transport, logger }),
+      consumerSubscriptions(Object.values(integrationConsumers({ clock })), {
+        orm,
+        transport: deps.transport,
+        logger,
+        clock,
+      }),
       ...(config.INTEGRATION_WORKERS_ENABLED ? [syncWorker, channelWorker] : []),
     ]),
   };

@@ -1,5 +1,5 @@
 import { databaseReady } from '@routinely/db';
-import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
+import { consumerSubscriptions, OutboxRelay, schedulerEvents } from '@routinely/events';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
@@ -197,7 +197,14 @@ export function buildService(deps: SchedulerServiceDeps) {
             onRunQueued: () => runWorker.wake(),
           }),
         ),
-        { orm: deps.orm, transport: deps.transport, logger },
+        {
+          orm: deps.orm,
+          transport: deps.transport,
+          logger,
+          // The task service's health page learns of the scheduler's dead letters from this event (ADR 029).
+          deadLettered: schedulerEvents.consumerDeadLettered,
+          clock: deps.clock,
+        },
       ),
     ]),
   } satisfies ServiceInstance & Record<string, unknown>;

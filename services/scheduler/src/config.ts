@@ -51,6 +51,14 @@ export const configSchema = platformConfigSchema
       .min(1)
       .default(5)
       .describe('claims of one run or calendar-conflict check before it is marked `failed`'),
+    SCHEDULER_SETTINGS_WAIT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(5_000)
+      .describe(
+        'how long PATCH /settings/me waits for the task service to apply a timezone change before answering (0 = no wait; ADR 029)',
+      ),
     TASK_CALL_DEADLINE_MS: z.coerce
       .number()
       .int()

@@ -30,7 +30,8 @@ export function startHarness(
   } = {},
 ): Promise<Harness> {
   return startServiceHarness(schedulerModule, {
-    env: { SCHEDULER_OUTBOX_POLL_MS: '20', ...env },
+    // No task service here to acknowledge a timezone change: PATCH /settings/me answers without waiting (ADR 029).
+    env: { SCHEDULER_OUTBOX_POLL_MS: '20', SCHEDULER_SETTINGS_WAIT_MS: '0', ...env },
     internalSecret: INTERNAL_SECRET,
     ...(options.clock ? { clock: options.clock } : {}),
     grpcAddresses: options.grpcAddresses ?? { task: NO_PEER },

@@ -99,7 +99,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const calendar = new CalendarService(deps.orm, deps.clock, tasks);
   const peers = new DashboardPeers(deps.grpcAddress, deps.internalAuth, deps.config.DASHBOARD_CALL_DEADLINE_MS);
   const dashboard = new DashboardSummaryReader(deps.orm, deps.clock, peers, logger);
-  const health = new AdminHealth(deps.orm, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS);
+  const health = new AdminHealth(deps.orm, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS, deps.clock);
 
   return {
     name: 'task',
@@ -129,7 +129,12 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       relay,
       importWorker,
       routineWorker,
-      consumerSubscriptions(Object.values(taskConsumers), { orm: deps.orm, transport: deps.transport, logger }),
+      consumerSubscriptions(Object.values(taskConsumers({ routines })), {
+        orm: deps.orm,
+        transport: deps.transport,
+        logger,
+        clock: deps.clock,
+      }),
     ]),
   };
 }

@@ -1489,6 +1489,9 @@ export interface paths {
          *     - `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):
          *       `degraded` when not running in the answering process or when the last finished pass is older than
          *       max(3 poll intervals, 60 s); `down` when the owning service does not answer.
+         *     - `event_consumers` (ADR 029): every service's event consumers; `degraded` while any of them stored a dead letter
+         *       in the last hour (`dead_letters`: consumer, event type, count, newest). A service that does not answer is
+         *       named in `detail` (its own component says it is down).
          *     Overall: `down` when the database is down, else `degraded` when any component is not `ok`, else `ok`. The
          *     answer is 200 whatever the status: the body says it.
          */
@@ -1961,6 +1964,16 @@ export interface components {
                     [key: string]: unknown;
                 };
                 calendar_worker: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @description how long the probe took, milliseconds */
+                    latency_ms?: number;
+                    /** @description what the status rests on, for people */
+                    detail?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                event_consumers: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                     /** @description how long the probe took, milliseconds */
@@ -10753,6 +10766,11 @@ export interface operations {
                      *           "detail": "Task not found"
                      *         },
                      *         "calendar_worker": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1,
+                     *           "detail": "Task not found"
+                     *         },
+                     *         "event_consumers": {
                      *           "status": "ok",
                      *           "latency_ms": 1,
                      *           "detail": "Task not found"

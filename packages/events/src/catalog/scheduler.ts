@@ -45,6 +45,15 @@ export const schedulerEvents = {
     }),
   ),
   /**
+   * One of the scheduler's consumers gave up on an event (stored a dead letter): the task service keeps the newest
+   * per consumer and type for the health page (ADR 029), as the task service never calls the scheduler (ADR 056).
+   * Tenant '': operational, nobody's. Never the payload or the error.
+   */
+  consumerDeadLettered: defineEvent(
+    'scheduler.consumer.dead_lettered',
+    z.object({ consumer: z.string(), type: z.string(), at: z.string() }),
+  ),
+  /**
    * A user's spend of one local day reached the soft cap: at most one per user and local day. The delivery
    * service turns it into a `quota.soft_breached` bell notification.
    */

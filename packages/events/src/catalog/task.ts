@@ -76,6 +76,15 @@ export const taskCalendarEvents = {
 };
 
 /**
+ * The task service applied (or, being older than its copy, declined) a `scheduler.settings.timezone_changed`
+ * (`source_event_id`), in the transaction that did: the scheduler's PATCH /settings/me waits for it, so a routine
+ * created right after the answer is in the new zone (read-your-writes without a call back, ADR 029 and 061).
+ */
+export const taskSettingsEvents = {
+  timezoneApplied: defineEvent('task.settings.timezone_applied', z.object({ source_event_id: z.string().uuid() })),
+};
+
+/**
  * A routine's fill wrote new occurrences dated today or later whose series asks for `auto_schedule`: the scheduler
  * places them with the builtin solver in one queued run under `run_id` (chosen by the task service, so a
  * redelivery queues nothing twice). Only ids travel; the run reads the tasks.

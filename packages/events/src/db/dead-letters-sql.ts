@@ -14,11 +14,11 @@ export interface DeadLetterRow {
 /** Stores a message a consumer gave up on, once per consumer and event. */
 export async function insertDeadLetter(
   sql: Sql,
-  letter: Omit<DeadLetterRow, 'created_at' | 'payload'> & { payload: unknown },
+  letter: Omit<DeadLetterRow, 'payload'> & { payload: unknown },
 ): Promise<void> {
   await sql.rows(
     `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
-     values (?, ?, ?, ?, ?::jsonb, ?, ?, now()) on conflict do nothing`,
+     values (?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict do nothing`,
     [
       letter.id,
       letter.consumer,
@@ -27,6 +27,7 @@ export async function insertDeadLetter(
       JSON.stringify(letter.payload ?? null),
       letter.error,
       letter.attempts,
+      letter.created_at,
     ],
   );
 }
@@ -48,4 +49,22 @@ export async function deleteDeadLetter(sql: Sql, id: string): Promise<void> {
 /** A replay that failed again: its error and one more attempt. */
 export async function recordDeadLetterFailure(sql: Sql, id: string, error: string): Promise<void> {
   await sql.rows('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);
+}
+
+/** Dead letters stored since `since`, per consumer and event type: how many and the newest one's time. */
+export async function deadLettersSince(
+  sql: Sql,
+  since: Date,
+): Promise<{ consumer: string; type: string; count: number; last_at: Date }[]> {
+  const rows = await sql.rows<{ consumer: string; subject: string; count: number; last_at: string | Date }>(
+    `select consumer, subject, count(*)::int as count, max(created_at) as last_at from event_dead_letter
+     where created_at > ? group by consumer, subject order by consumer, subject`,
+    [since],
+  );
+  return rows.map((row) => ({
+    consumer: row.consumer,
+    type: row.subject,
+    count: row.count,
+    last_at: new Date(row.last_at),
+  }));
 }

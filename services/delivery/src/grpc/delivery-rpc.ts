@@ -1,6 +1,7 @@
 import type { Orm } from '@routinely/db';
+import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
-import type { RpcServiceRegistry, Worker } from '@routinely/platform';
+import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
 import { delivery_v1 } from '@routinely/proto';
 import { z } from 'zod';
 import { userSummary } from '../domain/user-summary.js';
@@ -18,6 +19,7 @@ const summaryRequest = z
 
 export interface DeliveryRpcDeps {
   orm: Orm;
+  clock: Clock;
   /** Its background workers: the health page reads their heartbeats. */
   workers: readonly Worker[];
 }
@@ -37,6 +39,8 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
           const beat = worker.beat();
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
+        // Which consumers gave up on events lately: operational, not any tenant's data.
+        recentDeadLetters: await recentDeadLettersReply(deps.orm, deps.clock.now()),
       };
     },
   });

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
 import { integration_v1 } from '@routinely/proto';
@@ -37,6 +38,8 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
           const beat = worker.beat();
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
+        // Which consumers gave up on events lately: operational, not any tenant's data.
+        recentDeadLetters: await recentDeadLettersReply(deps.orm, now),
       };
     },
   });

@@ -236,7 +236,21 @@ export const ScheduleConflictCheck = defineEntity({
   },
 });
 
+/**
+ * The task service's acknowledgements of settings timezone changes (`task.settings.timezone_applied`): the id of
+ * our event it applied, and when. PATCH /settings/me waits for its row; rows older than an hour are pruned.
+ */
+export const SettingsAcknowledgement = defineEntity({
+  name: 'SettingsAcknowledgement',
+  tableName: 'settings_acknowledgements',
+  properties: {
+    eventId: p.uuid().primary().fieldName('event_id'),
+    at: p.datetime(),
+  },
+});
+
 export const schedulerEntities = [
+  SettingsAcknowledgement,
   ScheduleConflictCheck,
   ScheduleRun,
   ScheduleDecision,

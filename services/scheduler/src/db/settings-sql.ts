@@ -168,3 +168,16 @@ export const upsertKnownUser = (
 /** The timezone of the user's settings row, if they have one. */
 export const findSettingsTimezone = (sql: Sql, userId: string) =>
   sql.first<{ timezone: string }>('select timezone from user_settings where user_id = ?', [userId]);
+
+/** Records that the task service applied our settings event `eventId`; drops acknowledgements older than an hour. */
+export async function rememberSettingsAcknowledgement(sql: Sql, eventId: string, at: Date): Promise<void> {
+  await sql.rows('insert into settings_acknowledgements (event_id, at) values (?, ?) on conflict do nothing', [
+    eventId,
+    at,
+  ]);
+  await sql.rows('delete from settings_acknowledgements where at < ?', [new Date(at.getTime() - 3_600_000)]);
+}
+
+export async function isSettingsChangeAcknowledged(sql: Sql, eventId: string): Promise<boolean> {
+  return (await sql.first('select 1 from settings_acknowledgements where event_id = ?', [eventId])) !== undefined;
+}

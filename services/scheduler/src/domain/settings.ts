@@ -8,6 +8,7 @@ import {
   findSettings,
   insertSettingsIfMissing,
   insertWindow,
+  isSettingsChangeAcknowledged,
   listWindows,
   type SettingsRow,
   updateSettings,
@@ -83,6 +84,7 @@ export class SettingsService {
       provider = undefined;
     }
     const now = this.ctx.clock.now();
+    let changeId: string | undefined;
     // A new timezone is published with the change (outbox): the task service reads routines' dates in it.
     const row = await Sql.rawTransaction(this.ctx.orm, async (tx) => {
       const updated = await updateSettings(
@@ -100,14 +102,34 @@ export class SettingsService {
       );
       if (updated && patch.timezone) {
         const data = { timezone: updated.timezone, updated_at: now.toISOString() };
-        await enqueue(tx, makeEvent(schedulerEvents.settingsTimezoneChanged, { ...owner, at: now }, data));
+        const changed = makeEvent(schedulerEvents.settingsTimezoneChanged, { ...owner, at: now }, data);
+        await enqueue(tx, changed);
+        changeId = changed.id;
       }
       return updated;
     });
     if (!row) throw notFound('Settings');
-    if (patch.timezone) this.ctx.relay.kick();
+    if (changeId) {
+      this.ctx.relay.kick();
+      await this.untilApplied(changeId);
+    }
     const out = await this.present(sql, owner, row);
     return ignored.length ? { ...out, ignored } : out;
+  }
+
+  /**
+   * Read-your-writes for the timezone (ADR 029, as ADR 061 for the calendar): waits, at most
+   * SCHEDULER_SETTINGS_WAIT_MS of wall time, until the task service acknowledged our event, so a routine created
+   * right after this answer has its windows in the new zone. Past the bound the answer goes anyway (the change
+   * is committed and reaches the task service when it catches up).
+   */
+  private async untilApplied(eventId: string): Promise<void> {
+    const deadline = performance.now() + this.ctx.config.SCHEDULER_SETTINGS_WAIT_MS;
+    const sql = Sql.pool(this.ctx.orm);
+    while (!(await isSettingsChangeAcknowledged(sql, eventId))) {
+      if (performance.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   async workingHours(owner: Owner): Promise<WorkingHours> {

@@ -6,11 +6,12 @@ import {
   seriesEvents,
   taskCalendarEvents,
   taskImportEvents,
+  taskSettingsEvents,
 } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { insertConflictCheck } from '../db/conflicts-sql.js';
-import { upsertKnownUser } from '../db/settings-sql.js';
+import { rememberSettingsAcknowledgement, upsertKnownUser } from '../db/settings-sql.js';
 import type { RunService } from '../domain/runs/runs.js';
 import { canonicalTimeZone } from '../domain/settings-model.js';
 
@@ -101,6 +102,14 @@ export function schedulerConsumers(options: {
       events: [authEvents.userRegistered, authEvents.userUpdated],
       policy: ROW_WRITER_POLICY,
       handle: async (em, event) => rememberUser(em, event.data.user, options.clock.now()),
+    }),
+    /** The task service applied a settings timezone change: PATCH /settings/me may answer (ADR 029). */
+    settingsAcknowledgements: defineConsumer({
+      durable: 'scheduler.settings-acknowledgements',
+      events: [taskSettingsEvents.timezoneApplied],
+      policy: ROW_WRITER_POLICY,
+      handle: (em, event) =>
+        rememberSettingsAcknowledgement(Sql.within(em), event.data.source_event_id, options.clock.now()),
     }),
   };
 }

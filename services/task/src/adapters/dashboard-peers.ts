@@ -7,6 +7,14 @@ export interface Actor extends Owner {
   permissions: string[];
 }
 
+/** A peer's consumer's dead letters of one event type in the last hour (`lastAt` ISO-8601). */
+export interface DeadLetterReport {
+  consumer: string;
+  type: string;
+  count: number;
+  lastAt: string;
+}
+
 export interface WorkerReport {
   name: string;
   running: boolean;
@@ -45,7 +53,7 @@ export class DashboardPeers {
     return this.integration.getUserSummary({}, { actor });
   }
 
-  deliveryWorkers(actor: Actor): Promise<{ workers: WorkerReport[] }> {
+  deliveryWorkers(actor: Actor): Promise<{ workers: WorkerReport[]; recentDeadLetters: DeadLetterReport[] }> {
     return this.delivery.getWorkerStatus({}, { actor });
   }
 

@@ -1,9 +1,16 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import { type EntityManager, quoteIdentifier, type Sql } from '@routinely/db';
 import type { ExternalEventSnapshot } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import type { ExternalEventRow } from '../domain/calendar/unified.js';
 import type { TaskRow } from '../domain/task-model.js';
+import { TASK_SCHEMA } from './config.js';
 import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+
+/**
+ * The timezone copy, named with its schema: the settings consumer's statement once ran on a connection whose
+ * search_path was another schema and dead-lettered every change (issue 37, ADR 029).
+ */
+const USER_TIMEZONES = `${quoteIdentifier(TASK_SCHEMA)}.user_timezones`;
 
 const EXTERNAL_COLUMNS = `id, tenant_id, user_id, integration_id, provider, external_id, title, start_at, end_at, all_day,
   status, busy, version, updated_at`;
@@ -109,9 +116,9 @@ export async function dropIntegrationEvents(
 export async function rememberTimezone(em: EntityManager, owner: Owner, timezone: string, at: string): Promise<void> {
   await run(
     em,
-    `insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, ?)
+    `insert into ${USER_TIMEZONES} as stored (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, ?)
      on conflict (tenant_id, user_id) do update set timezone = excluded.timezone, updated_at = excluded.updated_at
-     where user_timezones.updated_at <= excluded.updated_at`,
+     where stored.updated_at <= excluded.updated_at`,
     [owner.tenantId, owner.userId, timezone, at],
   );
 }
@@ -123,11 +130,12 @@ export async function rememberTimezone(em: EntityManager, owner: Owner, timezone
 export async function rememberSettingsTimezone(em: EntityManager, owner: Owner, timezone: string, at: string) {
   await run(
     em,
-    `insert into user_timezones (tenant_id, user_id, timezone, updated_at, settings_timezone, settings_updated_at)
+    `insert into ${USER_TIMEZONES} as stored
+       (tenant_id, user_id, timezone, updated_at, settings_timezone, settings_updated_at)
      values (?, ?, ?, 'epoch', ?, ?)
      on conflict (tenant_id, user_id) do update
        set settings_timezone = excluded.settings_timezone, settings_updated_at = excluded.settings_updated_at
-     where user_timezones.settings_updated_at is null or user_timezones.settings_updated_at <= excluded.settings_updated_at`,
+     where stored.settings_updated_at is null or stored.settings_updated_at <= excluded.settings_updated_at`,
     [owner.tenantId, owner.userId, timezone, timezone, at],
   );
 }
@@ -135,7 +143,7 @@ export async function rememberSettingsTimezone(em: EntityManager, owner: Owner, 
 /** The user's timezone: the settings one once set, else the profile's. */
 export async function findTimezone(sql: Sql, owner: Owner): Promise<string | undefined> {
   const row = await sql.first<{ timezone: string }>(
-    'select coalesce(settings_timezone, timezone) as timezone from user_timezones where tenant_id = ? and user_id = ?',
+    `select coalesce(settings_timezone, timezone) as timezone from ${USER_TIMEZONES} where tenant_id = ? and user_id = ?`,
     [owner.tenantId, owner.userId],
   );
   return row?.timezone;

@@ -195,6 +195,21 @@ export const ModelProviderStatus = defineEntity({
 });
 
 /**
+ * The scheduler's consumers' dead letters as its `scheduler.consumer.dead_lettered` events reported them: the
+ * newest per consumer and event type and how many were reported (ADR 029). The health page reads it.
+ */
+export const SchedulerDeadLetter = defineEntity({
+  name: 'SchedulerDeadLetter',
+  tableName: 'scheduler_dead_letters',
+  properties: {
+    consumer: p.string().length(100).primary(),
+    type: p.string().length(200).primary(),
+    count: p.integer(),
+    lastAt: p.datetime().fieldName('last_at'),
+  },
+});
+
+/**
  * The unified calendar's copy of provider events (fed by the integration service's events). A deleted event
  * stays as a tombstone (`deleted_at`) so a late, older upsert cannot bring it back; `version` orders copies.
  */
@@ -281,6 +296,7 @@ export const taskEntities = [
   ImportLimit,
   SpendDay,
   ModelProviderStatus,
+  SchedulerDeadLetter,
   TaskTreeVersion,
   TaskSeriesFill,
   CalendarFeed,

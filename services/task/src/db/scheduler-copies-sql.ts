@@ -50,3 +50,25 @@ export const providerStatuses = (sql: Sql, tenantId: string) =>
     'select tenant_id, provider, model, available, last_outcome, last_error, at from model_provider_status where tenant_id in (?, ?)',
     [CONFIGURED, tenantId],
   );
+
+/** One more dead letter the scheduler reported for (consumer, type); the newest time wins (reports may cross). */
+export const rememberSchedulerDeadLetter = (sql: Sql, report: { consumer: string; type: string; at: string }) =>
+  sql.rows(
+    `insert into scheduler_dead_letters as stored (consumer, type, count, last_at) values (?, ?, 1, ?)
+     on conflict (consumer, type) do update set count = stored.count + 1, last_at = greatest(stored.last_at, excluded.last_at)`,
+    [report.consumer, report.type, report.at],
+  );
+
+/** The scheduler's dead letters reported newer than `since`, per consumer and type. */
+export async function schedulerDeadLettersSince(sql: Sql, since: Date) {
+  const rows = await sql.rows<{ consumer: string; type: string; count: number; last_at: string | Date }>(
+    'select consumer, type, count, last_at from scheduler_dead_letters where last_at > ? order by consumer, type',
+    [since],
+  );
+  return rows.map((row) => ({
+    consumer: row.consumer,
+    type: row.type,
+    count: row.count,
+    lastAt: new Date(row.last_at),
+  }));
+}

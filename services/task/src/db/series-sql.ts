@@ -118,6 +118,23 @@ export async function futureOpenOccurrences(sql: Sql, owner: Owner, seriesId: st
   ).map(parseTaskRow);
 }
 
+/**
+ * The owner's open occurrence roots of every series dated `today` or later whose slot (if any) has not started,
+ * by series and date, locked: what a timezone change moves (ADR 029).
+ */
+export async function openOccurrencesOfOwner(sql: Sql, owner: Owner, today: string, now: Date) {
+  return (
+    await sql.rows<TaskRow>(
+      `select ${TASK_COLUMNS} from tasks
+       where tenant_id = ? and user_id = ? and series_id is not null and occurrence_date >= ?::date
+         and status in ('pending', 'scheduled') and (chosen_slot_start is null or chosen_slot_start > ?)
+       order by series_id, occurrence_date
+       for update`,
+      [owner.tenantId, owner.userId, today, now],
+    )
+  ).map(parseTaskRow);
+}
+
 /** Occurrence roots of a series between two local dates (inclusive), by date. */
 export async function occurrencesBetween(sql: Sql, owner: Owner, seriesId: string, from: string, to: string) {
   return (

@@ -1,13 +1,15 @@
-import { Sql } from '@routinely/db';
+import { type EntityManager, Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
+  type EventEnvelope,
   enqueue,
   integrationEvents,
   makeEvent,
   ROW_WRITER_POLICY,
   schedulerEvents,
   taskCalendarEvents,
+  taskSettingsEvents,
 } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { isValidTimeZone } from '@routinely/time';
@@ -15,11 +17,18 @@ import type { z } from 'zod';
 import {
   deleteExternalEvent,
   dropIntegrationEvents,
+  findTimezone,
   rememberSettingsTimezone,
   rememberTimezone,
   upsertExternalEvent,
 } from '../db/calendar-sql.js';
-import { CONFIGURED, rememberProviderStatus, rememberSpendDay } from '../db/scheduler-copies-sql.js';
+import {
+  CONFIGURED,
+  rememberProviderStatus,
+  rememberSchedulerDeadLetter,
+  rememberSpendDay,
+} from '../db/scheduler-copies-sql.js';
+import type { Routines } from '../domain/routines/routines.js';
 
 type Data = Omit<z.input<typeof taskCalendarEvents.externalEventApplied.schema>, 'source_event_id'>;
 
@@ -29,11 +38,31 @@ function ownerOfEnvelope(event: { tenant_id: string; user_id: string | null }): 
 }
 
 /**
- * The task service's consumers: the integration service's events keep the unified calendar's copy of provider
- * events; auth user events keep the user's timezone (calendar defaults are local days). Both only write rows,
- * in the transaction of the inbox insert that makes a redelivery a no-op.
+ * Writes a timezone report with `remember` and, when the user's effective zone (the settings one, else the
+ * profile's) changed with it, moves their open routine occurrences to the new zone in the same transaction.
  */
-export const taskConsumers = {
+async function followTimezoneChange(
+  em: EntityManager,
+  owner: Owner,
+  routines: Pick<Routines, 'followTimezone'>,
+  remember: () => Promise<void>,
+): Promise<void> {
+  const sql = Sql.within(em);
+  const before = await findTimezone(sql, owner);
+  await remember();
+  if ((await findTimezone(sql, owner)) === (before ?? 'UTC')) return;
+  const outbox: EventEnvelope[] = [];
+  await routines.followTimezone(sql, outbox, owner);
+  await enqueue(sql, ...outbox);
+}
+
+/**
+ * The task service's consumers: the integration service's events keep the unified calendar's copy of provider
+ * events; auth user events and the scheduler's settings keep the user's timezone (calendar defaults are local
+ * days; routine occurrences follow a change). They only write rows, in the transaction of the inbox insert that
+ * makes a redelivery a no-op.
+ */
+export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'> }) => ({
   externalEvents: defineConsumer({
     durable: 'task.external-events',
     events: [integrationEvents.eventUpserted, integrationEvents.eventDeleted, integrationEvents.integrationRevoked],
@@ -81,7 +110,8 @@ export const taskConsumers = {
       // A cleared timezone means UTC again; a name this runtime does not know keeps the last good one.
       const zone = user.timezone ?? 'UTC';
       if (!isValidTimeZone(zone)) return;
-      await rememberTimezone(em, { tenantId: user.tenant_id, userId: user.id }, zone, event.occurred_at);
+      const owner = { tenantId: user.tenant_id, userId: user.id };
+      await followTimezoneChange(em, owner, deps.routines, () => rememberTimezone(em, owner, zone, event.occurred_at));
     },
   }),
   settingsTimezones: defineConsumer({
@@ -91,7 +121,17 @@ export const taskConsumers = {
     handle: async (em, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner || !isValidTimeZone(event.data.timezone)) return;
-      await rememberSettingsTimezone(em, owner, event.data.timezone, event.data.updated_at);
+      const { timezone, updated_at } = event.data;
+      await followTimezoneChange(em, owner, deps.routines, () =>
+        rememberSettingsTimezone(em, owner, timezone, updated_at),
+      );
+      // Told in this transaction: the scheduler's PATCH answers once the change is readable here.
+      const applied = makeEvent(
+        taskSettingsEvents.timezoneApplied,
+        { ...owner, at: new Date(event.occurred_at) },
+        { source_event_id: event.id },
+      );
+      await enqueue(Sql.within(em), applied);
     },
   }),
   /**
@@ -104,6 +144,7 @@ export const taskConsumers = {
       schedulerEvents.usageDailyChanged,
       schedulerEvents.modelRegistryConfigured,
       schedulerEvents.modelCallFinished,
+      schedulerEvents.consumerDeadLettered,
     ],
     policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
@@ -131,7 +172,10 @@ export const taskConsumers = {
           await rememberProviderStatus(sql, { tenant_id: event.tenant_id, provider, ...call, at });
           return;
         }
+        case 'scheduler.consumer.dead_lettered':
+          await rememberSchedulerDeadLetter(sql, event.data);
+          return;
       }
     },
   }),
-};
+});

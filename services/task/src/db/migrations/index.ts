@@ -7,6 +7,7 @@ import { Migration20261123153341 } from './Migration20261123153341.js';
 import { Migration20261125170241 } from './Migration20261125170241.js';
 import { Migration20261126194947 } from './Migration20261126194947.js';
 import { Migration20261126230956 } from './Migration20261126230956.js';
+import { Migration20261129100512 } from './Migration20261129100512.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261121090008', class: Migration20261121090008 },
@@ -17,4 +18,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261125170241', class: Migration20261125170241 },
   { name: 'Migration20261126194947', class: Migration20261126194947 },
   { name: 'Migration20261126230956', class: Migration20261126230956 },
+  { name: 'Migration20261129100512', class: Migration20261129100512 },
 ];

@@ -1,6 +1,13 @@
 import { databaseReady, type Orm, Sql } from '@routinely/db';
-import type { Actor, DashboardPeers, WorkerReport } from '../../adapters/dashboard-peers.js';
-import { CONFIGURED, type ProviderStatusRow, providerStatuses } from '../../db/scheduler-copies-sql.js';
+import { RECENT_DEAD_LETTER_MS, recentDeadLetters } from '@routinely/events';
+import type { Clock } from '@routinely/platform';
+import type { Actor, DashboardPeers, DeadLetterReport, WorkerReport } from '../../adapters/dashboard-peers.js';
+import {
+  CONFIGURED,
+  type ProviderStatusRow,
+  providerStatuses,
+  schedulerDeadLettersSince,
+} from '../../db/scheduler-copies-sql.js';
 import { type HealthStatus, judgeWorker, overall, worst } from './health-rules.js';
 
 /** What the cache component needs of Redis; absent when the process keeps its counters in memory. */
@@ -126,6 +133,36 @@ function integrationCounts(h: IntegrationHealth): ComponentBody {
   };
 }
 
+type Letters = { consumer: string; type: string; count: number; lastAt: Date | string }[];
+
+/**
+ * The event consumers of every service (ADR 029): `degraded` while any of them stored a dead letter in the last
+ * hour (the task service's own, delivery's and integration's as their health RPCs answer, the scheduler's as its
+ * events reported them). A peer that did not answer is named; its own component already says it is down.
+ */
+function eventConsumers(sources: { service: string; letters: Settled<Letters> | null }[]): ComponentBody {
+  const unknown = sources.filter((s) => s.letters && !s.letters.ok).map((s) => s.service);
+  const letters = sources.flatMap((s) => (s.letters?.ok ? s.letters.value : []));
+  const deadLetters = letters.map((l) => ({
+    consumer: l.consumer,
+    type: l.type,
+    count: l.count,
+    last_at: new Date(l.lastAt).toISOString(),
+  }));
+  const silent = unknown.length ? `; not answered: ${unknown.join(', ')}` : '';
+  return {
+    status: deadLetters.length > 0 ? 'degraded' : 'ok',
+    detail:
+      deadLetters.length > 0
+        ? `dead letters in the last hour: ${deadLetters.map((l) => `${l.consumer} (${l.type}) x${l.count}`).join(', ')}${silent}`
+        : `no dead letters in the last hour${silent}`,
+    dead_letters: deadLetters,
+  };
+}
+
+const settledPart = <T, U>(settled: Settled<T>, part: (value: T) => U): Settled<U> =>
+  settled.ok ? { ...settled, value: part(settled.value) } : settled;
+
 /** The administrators' health page (ADR 026): every component probed at once. */
 export class AdminHealth {
   constructor(
@@ -133,17 +170,22 @@ export class AdminHealth {
     private readonly peers: DashboardPeers,
     private readonly cache: CachePing | undefined,
     private readonly probeTimeoutMs: number,
+    private readonly clock: Clock,
   ) {}
 
   async check(actor: Actor) {
     const cache = this.cache;
-    const [database, ping, registry, integration, delivery] = await Promise.all([
+    const now = this.clock.now();
+    const [database, ping, registry, integration, delivery, ownLetters, schedulerLetters] = await Promise.all([
       settle(within(this.probeTimeoutMs, () => databaseReady(this.orm))),
       cache ? settle(within(this.probeTimeoutMs, () => cache.ping())) : Promise.resolve(null),
       settle(() => providerStatuses(Sql.pool(this.orm), actor.tenantId)),
       settle(() => this.peers.integrationHealth(actor)),
       settle(() => this.peers.deliveryWorkers(actor)),
+      settle(() => recentDeadLetters(this.orm, now)),
+      settle(() => schedulerDeadLettersSince(Sql.pool(this.orm), new Date(now.getTime() - RECENT_DEAD_LETTER_MS))),
     ]);
+    const peerLetters = (reply: { recentDeadLetters?: DeadLetterReport[] }) => reply.recentDeadLetters ?? [];
     const components = {
       database: component(
         database,
@@ -168,6 +210,17 @@ export class AdminHealth {
         integration,
         (i) => workers(i.workers, ['sync', 'channels']),
         unreachable('integration'),
+      ),
+      event_consumers: component(
+        ownLetters,
+        () =>
+          eventConsumers([
+            { service: 'task', letters: ownLetters },
+            { service: 'delivery', letters: settledPart(delivery, peerLetters) },
+            { service: 'integration', letters: settledPart(integration, peerLetters) },
+            { service: 'scheduler', letters: schedulerLetters },
+          ]),
+        () => ({ status: 'down', detail: 'the task database did not answer' }),
       ),
     };
     return { status: overall(components), components };

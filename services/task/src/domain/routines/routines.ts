@@ -15,6 +15,7 @@ import {
   occurrenceDates,
   occurrenceHistory,
   occurrencesBetween,
+  openOccurrencesOfOwner,
   type SeriesFill,
   saveRecurrence,
   saveSeriesFill,
@@ -343,6 +344,54 @@ export class Routines {
     }
     const dueAt = new Date(context.now.getTime() + SERIES_FILL_INTERVAL_MS);
     await saveSeriesFill(sql, { ...owner, seriesId: series.id, filledThrough: to.toString() }, dueAt);
+  }
+
+  /**
+   * The user's timezone changed (their settings, or their profile's while no settings zone is set): every open
+   * occurrence dated today or later (in the new zone) whose slot has not started moves to its window in the new
+   * zone, loses its slot (and its steps theirs: the reminders go with them) and, for `auto_schedule`, is placed
+   * again. Done, skipped and past occurrences keep theirs. Runs in the caller's transaction (the consumer's, with
+   * its inbox row) under the owner's tree lock; the events go to `outbox`.
+   */
+  async followTimezone(sql: Sql, outbox: EventEnvelope[], owner: Owner): Promise<void> {
+    await lockOwnerTree(sql, owner);
+    const context = await this.context(sql, owner);
+    const open = await openOccurrencesOfOwner(sql, owner, context.today.toString(), context.now);
+    const bySeries = new Map<string, TaskRow[]>();
+    for (const row of open)
+      bySeries.set(row.series_id as string, [...(bySeries.get(row.series_id as string) ?? []), row]);
+    for (const [seriesId, occurrences] of bySeries) {
+      const series = await findTask(sql, owner, seriesId);
+      if (!series?.recurrence) continue;
+      const moved: string[][] = [];
+      for (const occurrence of occurrences) {
+        const bounds = occurrenceBounds(series.recurrence, occurrence.occurrence_date as string, context.timezone);
+        const sameBounds =
+          occurrence.earliest_start_at?.getTime() === bounds.earliestStartAt.getTime() &&
+          occurrence.deadline_at?.getTime() === bounds.deadlineAt.getTime();
+        if (sameBounds) continue;
+        const unplaced = applyStatusAndSlot(
+          occurrence,
+          { chosen_slot_start: null, chosen_slot_end: null },
+          context.now,
+        );
+        const saved = await saveTask(sql, {
+          ...unplaced,
+          earliest_start_at: bounds.earliestStartAt,
+          deadline_at: bounds.deadlineAt,
+          updated_at: context.now,
+        });
+        emitTaskEvent(outbox, eventForChange(occurrence, saved), saved, context.now);
+        const steps = (await subtreeRows(sql, owner, occurrence.id)).filter((row) => row.id !== occurrence.id);
+        for (const step of steps.filter((row) => row.chosen_slot_start !== null)) {
+          const cleared = applyStatusAndSlot(step, { chosen_slot_start: null, chosen_slot_end: null }, context.now);
+          const savedStep = await saveTask(sql, { ...cleared, updated_at: context.now });
+          emitTaskEvent(outbox, eventForChange(step, savedStep), savedStep, context.now);
+        }
+        moved.push([occurrence.id, ...steps.map((row) => row.id)]);
+      }
+      this.requestPlacement(outbox, series, moved, context.now);
+    }
   }
 
   /**

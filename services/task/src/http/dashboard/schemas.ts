@@ -80,6 +80,7 @@ export const adminHealth = z.object({
     integrations: component,
     reminder_worker: component,
     calendar_worker: component,
+    event_consumers: component,
   }),
 });
 
@@ -95,6 +96,9 @@ export const ADMIN_HEALTH_DESCRIPTION = [
   "- `reminder_worker` (delivery's reminder firer) and `calendar_worker` (integration's sync and channel renewal):",
   '  `degraded` when not running in the answering process or when the last finished pass is older than',
   '  max(3 poll intervals, 60 s); `down` when the owning service does not answer.',
+  "- `event_consumers` (ADR 029): every service's event consumers; `degraded` while any of them stored a dead letter",
+  '  in the last hour (`dead_letters`: consumer, event type, count, newest). A service that does not answer is',
+  '  named in `detail` (its own component says it is down).',
   'Overall: `down` when the database is down, else `degraded` when any component is not `ok`, else `ok`. The',
   'answer is 200 whatever the status: the body says it.',
 ].join('\n');

@@ -55,6 +55,19 @@ export interface WorkerStatus {
 
 export interface GetWorkerStatusResponse {
   workers: WorkerStatus[];
+  /** The delivery service's event consumers' dead letters of the last hour (the health page's event_consumers). */
+  recentDeadLetters: ConsumerDeadLetters[];
+}
+
+/** Dead letters of one of the answering service's event consumers and event types, stored in the last hour. */
+export interface ConsumerDeadLetters {
+  /** The consumer's durable name (`<svc>.<purpose>`). */
+  consumer: string;
+  /** The event type (subject) it gave up on. */
+  type: string;
+  count: number;
+  /** ISO-8601 UTC of the newest one. */
+  lastAt: string;
 }
 
 function createBaseGetUserSummaryRequest(): GetUserSummaryRequest {
@@ -377,13 +390,16 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
 };
 
 function createBaseGetWorkerStatusResponse(): GetWorkerStatusResponse {
-  return { workers: [] };
+  return { workers: [], recentDeadLetters: [] };
 }
 
 export const GetWorkerStatusResponse: MessageFns<GetWorkerStatusResponse> = {
   encode(message: GetWorkerStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.workers) {
       WorkerStatus.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.recentDeadLetters) {
+      ConsumerDeadLetters.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -403,6 +419,14 @@ export const GetWorkerStatusResponse: MessageFns<GetWorkerStatusResponse> = {
           message.workers.push(WorkerStatus.decode(reader, reader.uint32()));
           continue;
         }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.recentDeadLetters.push(ConsumerDeadLetters.decode(reader, reader.uint32()));
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -417,6 +441,9 @@ export const GetWorkerStatusResponse: MessageFns<GetWorkerStatusResponse> = {
       workers: globalThis.Array.isArray(object?.workers)
         ? object.workers.map((e: any) => WorkerStatus.fromJSON(e))
         : [],
+      recentDeadLetters: globalThis.Array.isArray(object?.recentDeadLetters)
+        ? object.recentDeadLetters.map((e: any) => ConsumerDeadLetters.fromJSON(e))
+        : [],
     };
   },
 
@@ -424,6 +451,9 @@ export const GetWorkerStatusResponse: MessageFns<GetWorkerStatusResponse> = {
     const obj: any = {};
     if (message.workers?.length) {
       obj.workers = message.workers.map((e) => WorkerStatus.toJSON(e));
+    }
+    if (message.recentDeadLetters?.length) {
+      obj.recentDeadLetters = message.recentDeadLetters.map((e) => ConsumerDeadLetters.toJSON(e));
     }
     return obj;
   },
@@ -434,6 +464,115 @@ export const GetWorkerStatusResponse: MessageFns<GetWorkerStatusResponse> = {
   fromPartial<I extends Exact<DeepPartial<GetWorkerStatusResponse>, I>>(object: I): GetWorkerStatusResponse {
     const message = createBaseGetWorkerStatusResponse();
     message.workers = object.workers?.map((e) => WorkerStatus.fromPartial(e)) || [];
+    message.recentDeadLetters = object.recentDeadLetters?.map((e) => ConsumerDeadLetters.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseConsumerDeadLetters(): ConsumerDeadLetters {
+  return { consumer: "", type: "", count: 0, lastAt: "" };
+}
+
+export const ConsumerDeadLetters: MessageFns<ConsumerDeadLetters> = {
+  encode(message: ConsumerDeadLetters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.consumer !== "") {
+      writer.uint32(10).string(message.consumer);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.count !== 0) {
+      writer.uint32(24).int32(message.count);
+    }
+    if (message.lastAt !== "") {
+      writer.uint32(34).string(message.lastAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsumerDeadLetters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseConsumerDeadLetters();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.consumer = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.type = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.count = reader.int32();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.lastAt = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ConsumerDeadLetters {
+    return {
+      consumer: isSet(object.consumer) ? globalThis.String(object.consumer) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      lastAt: isSet(object.lastAt) ? globalThis.String(object.lastAt) : "",
+    };
+  },
+
+  toJSON(message: ConsumerDeadLetters): unknown {
+    const obj: any = {};
+    if (message.consumer !== "") {
+      obj.consumer = message.consumer;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.lastAt !== "") {
+      obj.lastAt = message.lastAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsumerDeadLetters>, I>>(base?: I): ConsumerDeadLetters {
+    return ConsumerDeadLetters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsumerDeadLetters>, I>>(object: I): ConsumerDeadLetters {
+    const message = createBaseConsumerDeadLetters();
+    message.consumer = object.consumer ?? "";
+    message.type = object.type ?? "";
+    message.count = object.count ?? 0;
+    message.lastAt = object.lastAt ?? "";
     return message;
   },
 };
