@@ -1,41 +1,11 @@
-import {
-  type Clock,
-  type CookieCsrfGuard,
-  fieldError,
-  type Principal,
-  requirePrincipal,
-  SESSION_COOKIE,
-  type TokenVerifier,
-} from '@routinely/platform';
+// What the routes of several resources share about a request: its tenant, its caller, and the web clients'
+// cookies (set and cleared on replies). HTTP only: domain/ never sees a request or a reply.
+import { fieldError, type Principal, requirePrincipal, SESSION_COOKIE } from '@routinely/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthConfig } from '../config.js';
-import type { AccountService, UserRow } from './accounts.js';
-import type { MfaService } from './mfa.js';
-import type { SessionService } from './sessions.js';
-import type { SsoAccounts } from './sso/sso-accounts.js';
-import type { SsoLogin } from './sso/sso-login.js';
-import type { SsoSessions } from './sso/sso-sessions.js';
-import type { SsoSignals } from './sso/sso-signals.js';
-import type { TenantPolicies } from './tenants.js';
-
-/** What the route plugins need, built once in buildService. */
-export interface AuthContext {
-  config: AuthConfig;
-  clock: Clock;
-  accounts: AccountService;
-  sessions: SessionService;
-  mfa: MfaService;
-  tenants: TenantPolicies;
-  sso: SsoLogin;
-  ssoSignals: SsoSignals;
-  ssoAccounts: SsoAccounts;
-  ssoSessions: SsoSessions;
-  /** This service's own access-token check, for routes that read a cookie without requiring one. */
-  verifyOwnToken: TokenVerifier;
-  /** The platform's check of cookie-authenticated writes, for the one the refresh cookie authenticates. */
-  cookieWrites: CookieCsrfGuard;
-}
+import type { UserRow } from '../domain/accounts.js';
+import type { AuthContext } from '../domain/context.js';
 
 /** The tenant a new account joins: the body's, else X-Tenant-ID, else the deployment's default. */
 export function requestTenant(config: AuthConfig, request: FastifyRequest, bodyTenant?: string): string {
