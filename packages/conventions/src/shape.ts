@@ -13,6 +13,8 @@ export const SERVICE_SHAPE = {
   optionalFolders: ['adapters', 'events', 'grpc', 'workers'],
   /** `http/<resource>/` holds these and nothing else (routes.ts required). */
   resourceFiles: ['routes.ts', 'schemas.ts'],
+  /** The one file directly in `http/`: what several resources' routes share about a request (caller, cookies). */
+  httpSharedFile: 'request.ts',
   /** What a file of a folder is named: servers in grpc/, consumers in events/, SQL modules in db/. */
   fileNames: {
     grpc: /^[a-z-]+-rpc\.ts$/,
@@ -60,7 +62,7 @@ export function shapeDeviations(root: string, service: string): string[] {
   }
   for (const { name, isDir } of entries(join(src, 'http'))) {
     if (!isDir) {
-      say(`src/http/${name} is not in a resource folder`);
+      if (name !== SERVICE_SHAPE.httpSharedFile) say(`src/http/${name} is not in a resource folder`);
       continue;
     }
     const files = entries(join(src, 'http', name));
