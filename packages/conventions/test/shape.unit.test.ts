@@ -55,6 +55,17 @@ describe('the service shape', () => {
     ]);
   });
 
+  it('names a test/ without its harness or its drift test', () => {
+    const dir = writeService('gizmo', scratch);
+    rmSync(join(dir, 'test/harness.ts'));
+    writeFileSync(join(dir, 'test/helpers.ts'), '');
+    rmSync(join(dir, 'test/schema.test.ts'));
+    expect(shapeDeviations(scratch, 'gizmo')).toEqual([
+      'gizmo: test/harness.ts is missing',
+      'gizmo: test/schema.test.ts is missing',
+    ]);
+  });
+
   it('reads the names an index exports, types and renames included', () => {
     expect(exportedNames("export { a, type B } from './x.js';\nexport type { C as D } from './y.js';")).toEqual([
       'a',
