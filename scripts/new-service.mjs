@@ -188,6 +188,16 @@ export function ${svc}Routes(items: ${Name}Items): FastifyPluginAsync {
   };
 }
 `,
+    'test/harness.ts': `import { startServiceHarness } from '@routinely/testkit';
+import { ${svc}Module } from '../src/module.js';
+
+/** The ${name} service built from its module by the shared harness; this service's test helpers go here. */
+export function startHarness(env: Record<string, string> = {}) {
+  return startServiceHarness(${svc}Module, { env });
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+`,
     'test/schema.test.ts': `import { schemaDriftOnFreshDatabase } from '@routinely/testkit';
 import { describe, expect, it } from 'vitest';
 import { dbConfig } from '../src/db/config.js';

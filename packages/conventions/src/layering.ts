@@ -35,6 +35,27 @@ export const LAYERING_RULES: IForbiddenRuleType[] = [
     to: { path: '^services/[^/]+/src/(http|grpc|events|workers)/' },
   },
   {
+    name: 'domain-uses-adapters-as-ports',
+    comment: 'domain/ sees an adapter only through a type or port; app.ts builds the adapter and passes it in',
+    severity: 'error',
+    from: { path: '^services/[^/]+/src/domain/' },
+    to: { path: '^services/[^/]+/src/adapters/', dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'no-fastify-in-domain',
+    comment: 'domain/ never sees a request or a reply: HTTP helpers live in http/',
+    severity: 'error',
+    from: { path: '^services/[^/]+/src/domain/' },
+    to: { path: '(^|node_modules/)(fastify[^/]*|@fastify/[^/]+)(/|$)' },
+  },
+  {
+    name: 'transports-reach-db-through-domain',
+    comment: 'consumers and gRPC handlers delegate to domain/, which alone calls db/ (as routes do)',
+    severity: 'error',
+    from: { path: '^services/[^/]+/src/(events|grpc)/' },
+    to: { path: '^services/[^/]+/src/db/' },
+  },
+  {
     name: 'http-not-to-db',
     comment: 'routes see domain types; db/ row types stay behind domain/',
     severity: 'error',

@@ -13,6 +13,10 @@ export const SERVICE_SHAPE = {
   optionalFolders: ['adapters', 'events', 'grpc', 'workers'],
   /** `http/<resource>/` holds these and nothing else (routes.ts required). */
   resourceFiles: ['routes.ts', 'schemas.ts'],
+  /** What `test/` always holds: the service's harness (a thin wrapper over the testkit's) and the drift test. */
+  testFiles: ['harness.ts', 'schema.test.ts'],
+  /** The one file directly in `http/`: what several resources' routes share about a request (caller, cookies). */
+  httpSharedFile: 'request.ts',
   /** What a file of a folder is named: servers in grpc/, consumers in events/, SQL modules in db/. */
   fileNames: {
     grpc: /^[a-z-]+-rpc\.ts$/,
@@ -52,7 +56,9 @@ export function shapeDeviations(root: string, service: string): string[] {
   for (const file of SERVICE_SHAPE.rootFiles) if (!existsSync(join(src, file))) say(`src/${file} is missing`);
   for (const folder of SERVICE_SHAPE.requiredFolders)
     if (!existsSync(join(src, folder))) say(`src/${folder}/ is missing`);
-  if (!existsSync(join(root, 'services', service, 'test'))) say('test/ is missing');
+  const test = join(root, 'services', service, 'test');
+  if (!existsSync(test)) say('test/ is missing');
+  else for (const file of SERVICE_SHAPE.testFiles) if (!existsSync(join(test, file))) say(`test/${file} is missing`);
   for (const { name, isDir } of entries(src)) {
     if (isDir && !allowedFolders.includes(name)) say(`src/${name}/ is not a folder of the shape`);
     if (!isDir && !(SERVICE_SHAPE.rootFiles as readonly string[]).includes(name))
@@ -60,7 +66,7 @@ export function shapeDeviations(root: string, service: string): string[] {
   }
   for (const { name, isDir } of entries(join(src, 'http'))) {
     if (!isDir) {
-      say(`src/http/${name} is not in a resource folder`);
+      if (name !== SERVICE_SHAPE.httpSharedFile) say(`src/http/${name} is not in a resource folder`);
       continue;
     }
     const files = entries(join(src, 'http', name));

@@ -39,6 +39,7 @@ describe('the service shape', () => {
     const dir = writeService('gadget', scratch);
     writeFileSync(join(dir, 'src/helpers.ts'), '');
     writeFileSync(join(dir, 'src/http/common.ts'), '');
+    writeFileSync(join(dir, 'src/http/request.ts'), ''); // the one shared file http/ may hold: not listed
     writeFileSync(join(dir, 'src/http/gadget/more-routes.ts'), '');
     mkdirSync(join(dir, 'src/grpc'));
     writeFileSync(join(dir, 'src/grpc/task-client.ts'), '');
@@ -51,6 +52,17 @@ describe('the service shape', () => {
       'gadget: src/http/common.ts is not in a resource folder',
       'gadget: src/http/gadget/more-routes.ts is not routes.ts or schemas.ts',
       'gadget: test/ is missing',
+    ]);
+  });
+
+  it('names a test/ without its harness or its drift test', () => {
+    const dir = writeService('gizmo', scratch);
+    rmSync(join(dir, 'test/harness.ts'));
+    writeFileSync(join(dir, 'test/helpers.ts'), '');
+    rmSync(join(dir, 'test/schema.test.ts'));
+    expect(shapeDeviations(scratch, 'gizmo')).toEqual([
+      'gizmo: test/harness.ts is missing',
+      'gizmo: test/schema.test.ts is missing',
     ]);
   });
 

@@ -1,6 +1,5 @@
-import { localDateOf, MINUTES_PER_DAY, wallTimeToInstant } from '@routinely/time';
+import { localDateOf, MINUTES_PER_DAY, Temporal, wallTimeToInstant } from '@routinely/time';
 import * as chrono from 'chrono-node';
-import { Temporal } from 'temporal-polyfill';
 import { findRecurrencePhrase, PARTS_OF_DAY } from './recurrence-phrases.js';
 import {
   type CapturedTask,

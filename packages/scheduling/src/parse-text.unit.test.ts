@@ -1,5 +1,5 @@
+import { Temporal } from '@routinely/time';
 import fc from 'fast-check';
-import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { type CapturedTask, parseTaskText } from './parse-text.js';
 import { capturedTaskSchema } from './task-fields.js';

@@ -4,11 +4,11 @@ import {
   MINUTES_PER_DAY,
   parseWallTime,
   SUPPORTED_DATES,
+  Temporal,
   TimeInputError,
   wallClockOf,
 } from '@routinely/time';
 import { RRuleTemporal } from 'rrule-temporal';
-import { Temporal } from 'temporal-polyfill';
 
 /**
  * Routines: which local dates an RFC 5545 rule names, and the instants of an occurrence's window on each. The

@@ -2,13 +2,13 @@ import {
   assertTimeZone,
   localDateOf,
   parseWallTime,
+  Temporal,
   TimeInputError,
   WEEKDAYS,
   type Weekday,
   wallTimeToInstant,
   weekdayOf,
 } from '@routinely/time';
-import { Temporal } from 'temporal-polyfill';
 import { clipIntervals, type Interval, mergeIntervals, subtractIntervals } from './intervals.js';
 
 /** One working-hours interval of a day, wall-clock `HH:MM` in the user's zone; `end` may be `24:00`. */

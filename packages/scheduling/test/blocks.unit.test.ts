@@ -1,4 +1,4 @@
-import { Temporal } from 'temporal-polyfill';
+import { Temporal } from '@routinely/time';
 import { describe, expect, it } from 'vitest';
 import {
   candidatesFor,

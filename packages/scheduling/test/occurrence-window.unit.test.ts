@@ -1,5 +1,5 @@
+import { Temporal } from '@routinely/time';
 import fc from 'fast-check';
-import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { occurrenceWindow, parseDayWindow } from '../src/index.js';
 

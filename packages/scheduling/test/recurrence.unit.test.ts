@@ -1,6 +1,5 @@
-import { TimeInputError } from '@routinely/time';
+import { Temporal, TimeInputError } from '@routinely/time';
 import fc from 'fast-check';
-import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { occurrenceWindow, parseDayWindow, parseRecurrenceRule, recurrenceDates } from '../src/index.js';
 

@@ -1,6 +1,5 @@
-import { WEEKDAYS, type Weekday } from '@routinely/time';
+import { Temporal, WEEKDAYS, type Weekday } from '@routinely/time';
 import fc from 'fast-check';
-import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
   expandWorkingTime,

@@ -1,5 +1,4 @@
-import { isValidTimeZone, TimeInputError, wallTimeToInstant } from '@routinely/time';
-import { Temporal } from 'temporal-polyfill';
+import { isValidTimeZone, Temporal, TimeInputError, wallTimeToInstant } from '@routinely/time';
 import { describe, expect, it } from 'vitest';
 import {
   expandNoGoWindows,

@@ -7,9 +7,9 @@ import {
   type ServiceInstance,
   type TokenVerifier,
 } from '@routinely/platform';
+import type { TestTokens } from '@routinely/platform/testing';
 import type { FastifyInstance } from 'fastify';
 import { quietLogger } from './infra.js';
-import type { TestTokens } from './tokens.js';
 
 /** One route a service registered, as written after the mount, with what the platform guards read. */
 export interface RegisteredRoute {

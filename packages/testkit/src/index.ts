@@ -1,4 +1,5 @@
-export * from './defined.js';
+// TestTokens and defined live in @routinely/platform/testing; re-exported for the tests that take them from here.
+export { defined, TestTokens, type TestUser } from '@routinely/platform/testing';
 export * from './fake-calendar-oauth.js';
 export * from './fake-google.js';
 export * from './fake-idp.js';
@@ -11,6 +12,5 @@ export * from './infra.js';
 export * from './route-guards.js';
 export * from './service-harness.js';
 export * from './smtp.js';
-export * from './tokens.js';
 export * from './wait.js';
 export * from './webhook-receiver.js';

@@ -1,8 +1,8 @@
 import { PERMISSIONS, type Permission, problemCodesIn, problemSchema } from '@routinely/platform';
+import type { TestTokens, TestUser } from '@routinely/platform/testing';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from './http.js';
-import type { TestTokens, TestUser } from './tokens.js';
 
 type Ids = Record<string, string>;
 type Method = NonNullable<InjectOptions['method']>;

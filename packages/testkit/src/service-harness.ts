@@ -8,11 +8,11 @@ import {
   type ServiceName,
   type TokenVerifier,
 } from '@routinely/platform';
+import { TestTokens, type TestUser } from '@routinely/platform/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildServiceHttpApp, type RegisteredRoute } from './http.js';
 import { createTestDatabase, quietLogger } from './infra.js';
-import { TestTokens, type TestUser } from './tokens.js';
 
 /**
  * The part of a runtime service module (`defineServiceModule` in @routinely/runtime) a harness needs. It is

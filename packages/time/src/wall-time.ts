@@ -46,6 +46,28 @@ export function isValidTimeZone(timezone: string): boolean {
   }
 }
 
+let zonesByLowerName: Map<string, string> | undefined;
+
+/**
+ * The zone's IANA name as the user wrote it, in its proper case (`europe/berlin` -> `Europe/Berlin`), or
+ * undefined for anything Intl does not know (offsets like `+01:00` too). Names are not replaced by ICU's
+ * legacy canonical ones: `Asia/Kolkata` stays `Asia/Kolkata`.
+ */
+export function canonicalTimeZone(value: string): string | undefined {
+  if (!/^[A-Za-z]/.test(value)) return undefined;
+  zonesByLowerName ??= new Map(
+    [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone] as const),
+  );
+  const listed = zonesByLowerName.get(value.toLowerCase());
+  if (listed) return listed;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
 export function assertTimeZone(timezone: string, field = 'timezone'): void {
   if (!isValidTimeZone(timezone)) throw new TimeInputError(field, `unknown IANA timezone ${JSON.stringify(timezone)}`);
 }

@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  canonicalTimeZone,
   daysBetween,
   daysOfMonth,
   instantOfWallClock,
@@ -50,6 +51,14 @@ describe('local dates of a zone', () => {
     expect(isValidTimeZone('Mars/Olympus')).toBe(false);
     // A fixed offset has no daylight-saving rules: never a person's or a calendar's zone.
     expect(isValidTimeZone('+01:00')).toBe(false);
+  });
+
+  it('names a zone in its proper case, keeping the name the user chose', () => {
+    expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('utc')).toBe('UTC');
+    expect(canonicalTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('Mars/Olympus')).toBeUndefined();
+    expect(canonicalTimeZone('+01:00')).toBeUndefined();
   });
 
   it('counts days and lists a month', () => {

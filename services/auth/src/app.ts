@@ -1,17 +1,21 @@
-import { databaseReady } from '@routinely/db';
+import { databaseReady, type Orm } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
 import {
   allowedOriginsFrom,
   backgroundOf,
+  type Clock,
   CookieCsrfGuard,
   createTokenVerifier,
   JwksCache,
+  type Logger,
   SecretBox,
   type ServiceInstance,
 } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
+import { KeycloakAdmin } from './adapters/keycloak-admin.js';
+import { RelyingParty } from './adapters/relying-party.js';
 import type { AuthConfig } from './config.js';
 import { AccountService } from './domain/accounts.js';
 import type { AuthContext } from './domain/context.js';
@@ -21,7 +25,12 @@ import { PasswordHasher } from './domain/passwords.js';
 import { ProfileCache } from './domain/profile.js';
 import { SessionService } from './domain/sessions.js';
 import { SigningKeyStore } from './domain/signing-keys.js';
-import { buildSso } from './domain/sso/build-sso.js';
+import { CircuitBreaker } from './domain/sso/circuit-breaker.js';
+import { LoginStates } from './domain/sso/login-states.js';
+import { SsoAccounts, type TenantAdmission } from './domain/sso/sso-accounts.js';
+import { SsoLogin } from './domain/sso/sso-login.js';
+import { SsoSessions } from './domain/sso/sso-sessions.js';
+import { SsoSignals } from './domain/sso/sso-signals.js';
 import { TenantPolicies } from './domain/tenants.js';
 import { addAuthRpc } from './grpc/auth-rpc.js';
 import { accountRoutes } from './http/accounts/routes.js';
@@ -54,6 +63,65 @@ export function apiRoutes(ctx: AuthContext): FastifyPluginAsync {
     await app.register(ssoSignalRoutes(ctx));
     await app.register(providerRoutes(ctx));
     await app.register(tenantRoutes(ctx));
+  };
+}
+
+interface SsoDeps {
+  config: AuthConfig;
+  clock: Clock;
+  orm: Orm;
+  box: SecretBox;
+  cache: ProfileCache;
+  relay: Pick<OutboxRelay, 'kick'>;
+  sessions: SessionService;
+  logger: Logger;
+  admission: TenantAdmission;
+}
+
+/** Builds the SSO side of the service; without SSO_ISSUER_URL the parts exist but every SSO route is 503. */
+function buildSso(deps: SsoDeps) {
+  const { config, clock, orm } = deps;
+  if (config.NODE_ENV === 'production' && config.SSO_ISSUER_URL?.startsWith('http:') && !config.SSO_ALLOW_HTTP_ISSUER) {
+    throw new Error('SSO_ISSUER_URL must be https in production (or set SSO_ALLOW_HTTP_ISSUER=true)');
+  }
+  const breaker = new CircuitBreaker({
+    clock,
+    failureThreshold: config.SSO_BREAKER_FAILURE_THRESHOLD,
+    openMs: config.SSO_BREAKER_OPEN_SECONDS * 1000,
+    timeoutMs: config.SSO_PROVIDER_TIMEOUT_MS,
+  });
+  const rp = config.SSO_ISSUER_URL
+    ? new RelyingParty({
+        issuer: config.SSO_ISSUER_URL,
+        clientId: config.SSO_CLIENT_ID,
+        clientSecret: config.SSO_CLIENT_SECRET,
+        redirectUri: `${config.PUBLIC_BASE_URL}/api/v1/auth/sso/callback`,
+        allowHttp: config.SSO_ISSUER_URL.startsWith('http:'),
+        breaker,
+        clock,
+      })
+    : undefined;
+  const admin =
+    rp && config.SSO_ADMIN_API_URL && config.SSO_CLIENT_SECRET
+      ? new KeycloakAdmin(config.SSO_ADMIN_API_URL, rp, breaker)
+      : undefined;
+  const ssoAccounts = new SsoAccounts(orm, clock, deps.cache, deps.relay, deps.admission);
+  const ssoSessions = new SsoSessions(orm, deps.box, clock);
+  const parts = {
+    config,
+    breaker,
+    rp,
+    admin,
+    accounts: ssoAccounts,
+    states: new LoginStates(orm, deps.box, clock),
+    ssoSessions,
+    sessions: deps.sessions,
+  };
+  return {
+    sso: new SsoLogin(parts, deps.logger),
+    ssoSignals: new SsoSignals(parts, clock, deps.logger),
+    ssoAccounts,
+    ssoSessions,
   };
 }
 

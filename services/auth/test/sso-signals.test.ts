@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKCHANNEL_LOGOUT_EVENT } from '../src/adapters/provider-signals.js';
+import { BACKCHANNEL_LOGOUT_EVENT } from '../src/domain/sso/logout-claims.js';
 import { postLogin, register, STRONG_PASSWORD } from './harness.js';
 import {
   browserLogin,

@@ -1,7 +1,6 @@
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, schemaDriftOnFreshDatabase, uniqueName, waitFor } from '@routinely/testkit';
+import { quietLogger, requireEnv, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbConfig } from '../src/index.js';
 import { type AuthHarness, bearer, register, startAuth } from './harness.js';
 
 let h: AuthHarness;
@@ -17,10 +16,6 @@ afterAll(async () => {
 });
 
 describe('storage', () => {
-  it('migrations match the entities', async () => {
-    expect(await schemaDriftOnFreshDatabase(dbConfig)).toBe('');
-  });
-
   it('hashes passwords with argon2id (>= 19 MiB, >= 2 passes) and keeps the signing key sealed', async () => {
     const { userId } = await register(h.app);
     const conn = h.orm.em.getConnection();

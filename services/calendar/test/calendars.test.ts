@@ -1,6 +1,4 @@
-import { schemaDriftOnFreshDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbConfig } from '../src/index.js';
 import { errorLocs, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -10,10 +8,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('calendars', () => {
-  it('has migrations matching the entities', async () => {
-    expect(await schemaDriftOnFreshDatabase(dbConfig)).toBe('');
-  });
-
   it('documents every route on the canonical mount only, and reports ready', async () => {
     const doc = (await h.app.inject({ url: '/api/v1/openapi.json' })).json();
     const paths = Object.keys(doc.paths).filter((p) => p.includes('/calendars'));

@@ -3,14 +3,14 @@ import { consumerSubscriptions } from '@routinely/events';
 import { backgroundOf, defineWorker, SecretBox, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
 import type { FastifyPluginAsync } from 'fastify';
+import { warmUpHttpClient } from './adapters/http-client-warm-up.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './adapters/mailer.js';
+import type { HostResolver, TargetPolicy } from './adapters/target-guard.js';
+import { WebhookSender } from './adapters/webhook-sender.js';
 import type { DeliveryConfig } from './config.js';
 import { rememberContact } from './db/contacts-sql.js';
 import type { DeliveryContext } from './domain/context.js';
-import { warmUpHttpClient } from './domain/http-client-warm-up.js';
 import { resealUnboundSecrets } from './domain/secret-reseal.js';
-import type { HostResolver, TargetPolicy } from './domain/target-guard.js';
-import { WebhookSender } from './domain/webhook-sender.js';
 import { deliveryConsumers } from './events/consumers.js';
 import { addDeliveryRpc } from './grpc/delivery-rpc.js';
 import { notificationRoutes } from './http/notifications/routes.js';
@@ -37,16 +37,7 @@ export type DeliveryDeps = ServiceDeps<DeliveryConfig> & {
   allowCidrs?: string[];
 };
 
-export interface DeliveryService extends ServiceInstance {
-  /** Direct handles on the workers, for hosts that drive them by hand and for tests with a manual clock. */
-  workers: {
-    fireDueReminders(): Promise<number>;
-    runDueDeliveries(): Promise<number>;
-    deliveries: DeliveryWorker;
-    /** Stops the reminder worker alone, as a crashed or wedged worker would stop (health-page drills, tests). */
-    stopReminders(): Promise<void>;
-  };
-}
+export type DeliveryService = ServiceInstance;
 
 /** What the delivery service's routes call while answering. */
 export type DeliveryApi = DeliveryContext & {
@@ -80,7 +71,23 @@ export function apiRoutes(api: DeliveryApi): FastifyPluginAsync {
   };
 }
 
-export function buildService(deps: DeliveryDeps): DeliveryService {
+/** What sending needs: the webhook client, the mailer and the two workers' passes. */
+export interface DeliveryEngine {
+  box: SecretBox;
+  sender: WebhookSender;
+  mailer: Mailer;
+  deliveries: DeliveryWorker;
+  firer: ReminderFirer;
+}
+
+/**
+ * Composes the sending side from the config: buildService runs it once, with `wake` hooks to its pacers; a test
+ * harness runs it again to drive passes by hand on the same database, as a second replica would.
+ */
+export function deliveryEngine(
+  deps: Pick<DeliveryDeps, 'config' | 'logger' | 'clock' | 'orm' | 'mailer' | 'resolveHost' | 'allowCidrs'>,
+  wake: { onSettled?: () => void; onFired?: () => Promise<void> } = {},
+): DeliveryEngine {
   const { config, logger, clock, orm } = deps;
   const box = new SecretBox(config.ENCRYPTION_KEY);
   const policy: TargetPolicy = {
@@ -109,14 +116,23 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     circuit: { threshold: config.WEBHOOK_CIRCUIT_THRESHOLD, openMs: config.WEBHOOK_CIRCUIT_OPEN_MS },
     sendTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryWaitsMs: config.WEBHOOK_RETRY_WAITS_MS,
+    ...(wake.onSettled ? { onSettled: wake.onSettled } : {}),
+  });
+  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, wake.onFired ?? (async () => {}));
+  return { box, sender, mailer, deliveries, firer };
+}
+
+export function buildService(deps: DeliveryDeps): DeliveryService {
+  const { config, logger, clock, orm } = deps;
+  const { box, sender, mailer, deliveries, firer } = deliveryEngine(deps, {
     onSettled: () => deliveryWorker.wake(),
+    onFired: () => deliveryWorker.wakeAndWait(),
   });
   // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
   const deliveryWorker = defineWorker(
     { name: 'deliveries', pollMs: config.DELIVERY_POLL_MS, pass: () => deliveries.pass() },
     { clock, logger },
   );
-  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, () => deliveryWorker.wakeAndWait());
   const reminderWorker = defineWorker(
     { name: 'reminders', pollMs: config.DELIVERY_POLL_MS, pass: () => firer.pass() },
     { clock, logger },
@@ -131,7 +147,6 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     orm,
     clock,
     box,
-    policy,
     sender,
     maxEndpointsPerUser: config.WEBHOOK_MAX_ENDPOINTS_PER_USER,
   };
@@ -143,12 +158,6 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       addDeliveryRpc(server, deps.internalAuth, { orm, clock, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),
-    },
-    workers: {
-      fireDueReminders: () => firer.fireDue(),
-      runDueDeliveries: () => deliveries.runDue(),
-      deliveries,
-      stopReminders: () => reminderWorker.stop(),
     },
     backgroundWorkers: [reminderWorker, deliveryWorker],
     ...backgroundOf([

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countEndpointFailure, insertEndpoint, ownerEndpoint, writeEndpointChange } from '../src/db/endpoints-sql.js';
 import type { ReminderRow, WebhookEndpointRow } from '../src/db/entities.js';
 import { insertReminders, tasksReminders, writeReminderChanges } from '../src/db/reminders-sql.js';
-import { type Harness, sqlRows, startHarness } from './helpers.js';
+import { type Harness, sqlRows, startHarness } from './harness.js';
 
 // A row read without a lock may be changed by a worker before the write that follows: the write names only
 // the columns it changed, so the worker's column keeps its value (as the unit of work's update did).

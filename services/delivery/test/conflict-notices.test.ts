@@ -2,7 +2,7 @@ import { makeEvent, schedulerEvents } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, publishHandled, startHarness } from './helpers.js';
+import { type Harness, publishHandled, startHarness } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;

@@ -2,7 +2,7 @@ import { ManualClock } from '@routinely/platform';
 import type { TestUser, WebhookReceiver } from '@routinely/testkit';
 import { defined } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -25,8 +25,8 @@ async function fire(user: TestUser, status: number) {
     reminder_channels: ['webhook', 'inapp'],
     reminder_offset_min: 0,
   });
-  await h.service.workers.fireDueReminders();
-  await h.service.workers.runDueDeliveries();
+  await h.workers.fireDueReminders();
+  await h.workers.runDueDeliveries();
   const [reminder] = await sqlRows<{ id: string }>(h.orm, 'select id from reminders where task_id = ?', [task?.id]);
   return { endpoint, reminderId: reminder?.id };
 }
@@ -108,7 +108,7 @@ describe('delivery log, redeliver, dead-letter queue', () => {
     });
     expect(requeued.json().id).not.toBe(letter.delivery_id);
     expect((await h.app.inject({ url: '/api/v1/service/reminders/dlq', headers: auth })).json().total).toBe(0);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const fresh = (
       await h.app.inject({ url: `/api/v1/service/reminders/deliveries/${requeued.json().id}`, headers: auth })
     ).json();
@@ -165,7 +165,7 @@ describe('delivery log, redeliver, dead-letter queue', () => {
       next_attempt_at: clock.now().toISOString(),
     });
     receiver.setResponder(() => ({ status: 200 }));
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(receiver.received.at(-1)?.headers['x-service-delivery-id']).toBe(failed.id);
     expect((defined(receiver.received.at(-1)).json as { attempt: number }).attempt).toBe(1);
     const after = (

@@ -13,7 +13,7 @@ import {
 } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
+import { createEndpoint, type Harness, sqlRows, startHarness, taskFor } from './harness.js';
 
 // Real time, real JetStream, workers running as in production: task events go through an outbox relay into
 // JetStream, the service's durable consumer builds reminders, its timers fire them.

@@ -1,7 +1,7 @@
 import { ManualClock } from '@routinely/platform';
 import type { TestUser, WebhookReceiver } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -72,36 +72,36 @@ describe('per-endpoint circuit', () => {
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 500 }));
     await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] }, 8);
-    expect(await h.service.workers.fireDueReminders()).toBe(8);
+    expect(await h.workers.fireDueReminders()).toBe(8);
     const hits = () => receiver.received.filter((hit) => hit.path === '/circuit').length;
     // Two at a time (the endpoint's limit) until the third failure opens the circuit.
-    expect(await h.service.workers.runDueDeliveries()).toBe(2);
-    expect(await h.service.workers.runDueDeliveries()).toBe(2);
+    expect(await h.workers.runDueDeliveries()).toBe(2);
+    expect(await h.workers.runDueDeliveries()).toBe(2);
     expect(hits()).toBe(4);
-    expect(await h.service.workers.runDueDeliveries()).toBe(0);
+    expect(await h.workers.runDueDeliveries()).toBe(0);
     expect(await endpointState(endpoint.id)).toMatchObject({ consecutive_failures: 4 });
     expect((await bell(user)).map((n) => [n.kind, n.data.endpoint_id])).toEqual([
       ['webhook.endpoint_failing', endpoint.id],
     ]);
     // Open: nothing goes out until the pause is over, then exactly one probe.
     clock.advance(30_000);
-    expect(await h.service.workers.runDueDeliveries()).toBe(0);
+    expect(await h.workers.runDueDeliveries()).toBe(0);
     clock.advance(90_000);
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
     expect(hits()).toBe(5);
     // The failed probe doubles the pause.
     const reopened = await endpointState(endpoint.id);
     expect(new Date(reopened?.circuit_open_until ?? 0).getTime() - clock.now().getTime()).toBe(240_000);
     clock.advance(200_000);
-    expect(await h.service.workers.runDueDeliveries()).toBe(0);
+    expect(await h.workers.runDueDeliveries()).toBe(0);
     clock.advance(40_000);
     receiver.setResponder(() => ({ status: 200 }));
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
     expect(await endpointState(endpoint.id)).toEqual({ consecutive_failures: 0, circuit_open_until: null });
     // Closed again: the rest flows (two at a time), and the owner was told once.
-    expect(await h.service.workers.runDueDeliveries()).toBe(2);
+    expect(await h.workers.runDueDeliveries()).toBe(2);
     expect(hits()).toBe(8);
-    expect(await h.service.workers.runDueDeliveries()).toBe(0);
+    expect(await h.workers.runDueDeliveries()).toBe(0);
     expect(await bell(user)).toHaveLength(1);
   });
 
@@ -111,9 +111,9 @@ describe('per-endpoint circuit', () => {
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 500 }));
     await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] }, 4);
-    await h.service.workers.fireDueReminders();
-    await h.service.workers.runDueDeliveries();
-    await h.service.workers.runDueDeliveries();
+    await h.workers.fireDueReminders();
+    await h.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect((await endpointState(endpoint.id))?.circuit_open_until).not.toBeNull();
     const patched = await h.call(user, 'PATCH', `/service/webhooks/${endpoint.id}`, { url: `${receiver.url}/fixed` });
     expect(patched.json()).toMatchObject({ consecutive_failures: 0 });

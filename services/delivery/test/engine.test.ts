@@ -3,7 +3,7 @@ import type { ReceivedWebhook, TestUser, WebhookReceiver } from '@routinely/test
 import { defined } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './harness.js';
 
 const stripe = new Stripe('sk_test_not_used');
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
@@ -31,7 +31,7 @@ interface DeliveryDb {
 /** A user with one endpoint whose reminder has just fired: returns its webhook delivery id. */
 async function firedWebhook(user: TestUser, endpointId: string): Promise<string> {
   const [task] = await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
-  expect(await h.service.workers.fireDueReminders()).toBe(1);
+  expect(await h.workers.fireDueReminders()).toBe(1);
   const rows = await sqlRows<{ id: string }>(
     h.orm,
     `select id from deliveries where endpoint_id = ? and payload->'task'->>'id' = ?`,
@@ -48,14 +48,14 @@ const hitsFor = (id: string) => receiver.received.filter((r) => r.headers['x-ser
 /** Runs the worker at each next_attempt_at until the delivery settles; returns the waits between tries. */
 async function walk(id: string): Promise<number[]> {
   const waits: number[] = [];
-  await h.service.workers.runDueDeliveries();
+  await h.workers.runDueDeliveries();
   for (let d = await delivery(id); d.status === 'failed'; d = await delivery(id)) {
     const wait = new Date(defined(d.next_attempt_at)).getTime() - clock.now().getTime();
     waits.push(wait);
     clock.advance(wait - 1);
-    expect(await h.service.workers.runDueDeliveries()).toBe(0); // not a millisecond early
+    expect(await h.workers.runDueDeliveries()).toBe(0); // not a millisecond early
     clock.advance(1);
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
   }
   return waits;
 }
@@ -108,14 +108,14 @@ describe('classification table against a real loopback receiver', () => {
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status }));
     const id = await firedWebhook(user, endpoint.id);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(await delivery(id)).toMatchObject({ status: expected, attempts: 1, last_status_code: status });
     const dlq = await sqlRows(h.orm, 'select 1 from dead_letters where delivery_id = ?', [id]);
     expect(dlq).toHaveLength(expected === 'dead' ? 1 : 0);
     if (expected === 'failed') {
       receiver.setResponder(() => ({ status: 200 }));
       clock.advance(5_000);
-      await h.service.workers.runDueDeliveries();
+      await h.workers.runDueDeliveries();
       expect(await delivery(id)).toMatchObject({ status: 'sent', attempts: 2 });
     }
   });
@@ -126,7 +126,7 @@ describe('classification table against a real loopback receiver', () => {
     secrets = [endpoint.secret];
     receiver.setResponder((w) => (w.path === '/old' ? { status, headers: { location: '/new' } } : { status: 200 }));
     const id = await firedWebhook(user, endpoint.id);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(await delivery(id)).toMatchObject({ status: 'sent', attempts: 1, last_status_code: 200 });
     expect(hitsFor(id).map((x) => x.path)).toEqual(['/old', '/new']);
     expect(hitsFor(id).every((x) => x.verified)).toBe(true);
@@ -138,11 +138,11 @@ describe('classification table against a real loopback receiver', () => {
     secrets = [endpoint.secret];
     receiver.setResponder((w) => (w.path === '/a' ? { status: 307, headers: { location: '/b' } } : { status: 502 }));
     const retried = await firedWebhook(user, endpoint.id);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(await delivery(retried)).toMatchObject({ status: 'failed', last_status_code: 502 });
     receiver.setResponder((w) => ({ status: 302, headers: { location: w.path === '/a' ? '/b' : '/c' } }));
     clock.advance(5_000);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(await delivery(retried)).toMatchObject({ status: 'dead', last_error: 'redirected more than once' });
   });
 
@@ -153,8 +153,8 @@ describe('classification table against a real loopback receiver', () => {
     secrets = [slow.secret];
     receiver.setResponder(() => ({ status: 200, delayMs: 3_000 }));
     await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
-    await h.service.workers.fireDueReminders();
-    await h.service.workers.runDueDeliveries();
+    await h.workers.fireDueReminders();
+    await h.workers.runDueDeliveries();
     const rows = await sqlRows<DeliveryDb>(h.orm, 'select * from deliveries where endpoint_id in (?, ?)', [
       slow.id,
       closed.id,
@@ -179,7 +179,7 @@ describe('delivery identity, secrets and endpoint health', () => {
     receiver.setResponder(() => ({ status: 500 }));
     secrets = [oldSecret];
     const first = await firedWebhook(user, endpoint.id);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const rotated = await h.app.inject({
       method: 'POST',
       url: `/api/v1/service/webhooks/${endpoint.id}/rotate-secret`,
@@ -189,7 +189,7 @@ describe('delivery identity, secrets and endpoint health', () => {
     secrets = [oldSecret, newSecret];
     receiver.setResponder(() => ({ status: 200 }));
     const second = await firedWebhook(user, endpoint.id); // also makes the first one due again (10 min later)
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const verifiesWith = (w: ReceivedWebhook, s: string) => {
       try {
         stripe.webhooks.constructEvent(
@@ -228,12 +228,12 @@ describe('delivery identity, secrets and endpoint health', () => {
     receiver.setResponder(() => ({ status: 500 }));
     for (const expected of [1, 2]) {
       await firedWebhook(user, endpoint.id);
-      await h.service.workers.runDueDeliveries();
+      await h.workers.runDueDeliveries();
       expect(await failures()).toBe(expected);
     }
     receiver.setResponder(() => ({ status: 200 }));
     await firedWebhook(user, endpoint.id);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     expect(await failures()).toBe(0);
   });
 });
@@ -245,23 +245,23 @@ describe('workers that scale and survive', () => {
     secrets = [endpoint.secret];
     receiver.setResponder(() => ({ status: 200, delayMs: 1_000 }));
     const id = await firedWebhook(user, endpoint.id);
-    const running = h.service.workers.runDueDeliveries();
+    const running = h.workers.runDueDeliveries();
     await receiver.waitFor(receiver.received.length + 1);
-    h.service.workers.deliveries.kill(); // the process dies before it can record the outcome
+    h.workers.deliveries.kill(); // the process dies before it can record the outcome
     await running;
-    h.service.workers.deliveries.revive();
+    h.workers.deliveries.revive();
     expect(await delivery(id)).toMatchObject({ status: 'pending', attempts: 0 });
     const other = await startHarness({ clock, db: h.db });
     try {
       receiver.setResponder(() => ({ status: 200 }));
-      expect(await other.service.workers.runDueDeliveries()).toBe(0); // still leased
+      expect(await other.workers.runDueDeliveries()).toBe(0); // still leased
       clock.advance(60_000);
-      expect(await other.service.workers.runDueDeliveries()).toBe(1);
+      expect(await other.workers.runDueDeliveries()).toBe(1);
       expect(await delivery(id)).toMatchObject({ status: 'sent', attempts: 1 });
       const hits = hitsFor(id);
       expect(hits).toHaveLength(2);
       expect(hits.map((w) => (w.json as { attempt: number }).attempt)).toEqual([1, 1]);
-      expect(await other.service.workers.runDueDeliveries()).toBe(0);
+      expect(await other.workers.runDueDeliveries()).toBe(0);
       expect(hitsFor(id)).toHaveLength(2);
     } finally {
       await other.close();
@@ -276,9 +276,9 @@ describe('workers that scale and survive', () => {
     const other = await startHarness({ clock, db: h.db, env: { DELIVERY_BATCH_SIZE: '7' } });
     try {
       const fired = await Promise.all([
-        h.service.workers.fireDueReminders(),
-        other.service.workers.fireDueReminders(),
-        other.service.workers.fireDueReminders(),
+        h.workers.fireDueReminders(),
+        other.workers.fireDueReminders(),
+        other.workers.fireDueReminders(),
       ]);
       expect(fired.reduce((a, b) => a + b, 0)).toBe(40);
       const ids = (
@@ -286,7 +286,7 @@ describe('workers that scale and survive', () => {
       ).map((r) => r.id);
       expect(ids).toHaveLength(40);
       const drain = async (svc: Harness) => {
-        while ((await svc.service.workers.runDueDeliveries()) > 0) {}
+        while ((await svc.workers.runDueDeliveries()) > 0) {}
       };
       await Promise.all([drain(h), drain(other), drain(other)]);
       const counts = ids.map((id) => hitsFor(id).length);

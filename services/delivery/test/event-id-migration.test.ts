@@ -3,7 +3,7 @@ import { createTestDatabase } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, expect, it } from 'vitest';
 import { dbConfig } from '../src/db/config.js';
-import { sqlRows } from './helpers.js';
+import { sqlRows } from './harness.js';
 
 const dbs: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
 afterAll(async () => {

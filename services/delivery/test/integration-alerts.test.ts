@@ -1,7 +1,7 @@
 import { integrationEvents, makeEvent } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, publishHandled, startHarness } from './helpers.js';
+import { type Harness, publishHandled, startHarness } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock } from '@routinely/platform';
 import { type TestUser, WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, publishTask, sqlRows, startHarness, taskFor } from './helpers.js';
+import { createEndpoint, type Harness, publishTask, sqlRows, startHarness, taskFor } from './harness.js';
 
 // Real time and the workers as in production. User A has 100 endpoints on a receiver that never answers
 // (within the test: its timeout is far longer); user B's reminder falls due while A's sends hang.

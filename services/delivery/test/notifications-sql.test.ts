@@ -3,7 +3,7 @@ import { ManualClock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertNotification, type NewNotification } from '../src/db/notifications-sql.js';
-import { type Harness, sqlRows, startHarness } from './helpers.js';
+import { type Harness, sqlRows, startHarness } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;

@@ -2,7 +2,7 @@ import { createLogger, ManualClock, metricsRegistry, renderMetrics } from '@rout
 import type { WebhookReceiver } from '@routinely/testkit';
 import { defined } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 const lines: Record<string, unknown>[] = [];
@@ -46,18 +46,18 @@ describe('delivery observability', () => {
 
     await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] });
     clock.advance(90_000); // the firing pass runs a minute and a half late
-    expect(await h.service.workers.fireDueReminders()).toBe(1);
+    expect(await h.workers.fireDueReminders()).toBe(1);
     expect(await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_count')).toBe(lagCountBefore + 1);
     expect(await sampleValue('routinely_reminder_fire_lag_seconds', {}, '_sum')).toBe(lagSumBefore + 90);
 
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
     const [row] = await sqlRows<{ id: string; next_attempt_at: Date }>(
       h.orm,
       'select id, next_attempt_at from deliveries where endpoint_id = ?',
       [endpoint.id],
     );
     clock.advance(new Date(defined(row).next_attempt_at).getTime() - clock.now().getTime());
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
 
     expect(await sampleValue('routinely_delivery_attempts_total', { channel: 'webhook', result: 'retry' })).toBe(
       retriesBefore + 1,

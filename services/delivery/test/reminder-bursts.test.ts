@@ -11,7 +11,7 @@ import { quietLogger, type TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryConsumers } from '../src/events/consumers.js';
-import { type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
+import { type Harness, sqlRows, startHarness, taskFor } from './harness.js';
 
 // Under load the reminders consumer takes a burst of task events at once (one lock statement and
 // one lookup for all of them). A burst must leave exactly the reminders the same events leave one by one, and

@@ -4,7 +4,7 @@
 import { ManualClock } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReminderFirer } from '../src/workers/reminder-firer.js';
-import { type Harness, scheduleDue, sqlRows, startHarness } from './helpers.js';
+import { type Harness, scheduleDue, sqlRows, startHarness } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;

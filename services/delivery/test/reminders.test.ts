@@ -13,7 +13,7 @@ import {
   startHarness,
   startWithReceiver,
   taskFor,
-} from './helpers.js';
+} from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -147,13 +147,13 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
     });
     await publishTask(h.transport, 'taskScheduled', task, clock.now());
     clock.advance(20 * 60_000 - 1);
-    expect(await h.service.workers.fireDueReminders()).toBe(0);
+    expect(await h.workers.fireDueReminders()).toBe(0);
     clock.advance(1);
-    expect(await h.service.workers.fireDueReminders()).toBe(1);
-    expect(await h.service.workers.fireDueReminders()).toBe(0);
+    expect(await h.workers.fireDueReminders()).toBe(1);
+    expect(await h.workers.fireDueReminders()).toBe(0);
     auth = await h.tokens.auth(user); // the clock moved past the first token's expiry
     const before = receiver.received.length;
-    expect(await h.service.workers.runDueDeliveries()).toBe(4);
+    expect(await h.workers.runDueDeliveries()).toBe(4);
     const logRes = await h.app.inject({ url: '/api/v1/service/reminders/deliveries', headers: auth });
     expect(logRes.statusCode, logRes.body).toBe(200);
     const log = logRes.json();
@@ -207,8 +207,8 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
         reminder_channels: ['email'],
         reminder_offset_min: 0,
       });
-      await local.service.workers.fireDueReminders();
-      await local.service.workers.runDueDeliveries();
+      await local.workers.fireDueReminders();
+      await local.workers.runDueDeliveries();
       const rows = await sqlRows<{ to_address: string; subject: string }>(
         h.orm,
         'select to_address, subject from email_outbox',
@@ -230,10 +230,10 @@ describe('firing: one delivery per channel, email and the bell feed', () => {
       reminder_channels: ['webhook'],
       reminder_offset_min: 0,
     });
-    await h.service.workers.fireDueReminders();
+    await h.workers.fireDueReminders();
     const mails = smtp.messages.length;
-    await h.service.workers.runDueDeliveries();
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const [mail] = (await smtp.waitFor(mails + 1)).slice(mails);
     expect(mail).toMatchObject({ to: ['fallback@example.test'], subject: 'Reminder: Fallback' });
     receiver.setResponder(() => ({ status: 200 }));
@@ -245,8 +245,8 @@ describe('notifications', () => {
     const user = h.tokens.user();
     const auth = await h.tokens.auth(user);
     await scheduleDue(h, clock, user, { slotInMin: 1, reminder_offset_min: 0 }, 3);
-    await h.service.workers.fireDueReminders();
-    await h.service.workers.runDueDeliveries();
+    await h.workers.fireDueReminders();
+    await h.workers.runDueDeliveries();
     const page = (await h.app.inject({ url: '/api/v1/service/notifications?limit=2', headers: auth })).json();
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 0, unread_count: 3 });
     expect(page.items).toHaveLength(2);

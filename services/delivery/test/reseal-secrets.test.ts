@@ -2,7 +2,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { DEV_ENCRYPTION_KEY, ManualClock, SecretBox } from '@routinely/platform';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEndpoint, sqlRows, startHarness } from './helpers.js';
+import { createEndpoint, sqlRows, startHarness } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 

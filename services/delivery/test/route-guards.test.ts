@@ -7,7 +7,7 @@ import {
   type WebhookReceiver,
 } from '@routinely/testkit';
 import { beforeAll, expect } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './harness.js';
 
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
 let h: Harness;
@@ -30,8 +30,8 @@ async function fired(owner: TestUser) {
   secrets = [created.secret];
   receiver.setResponder(() => ({ status: 410 }));
   await scheduleDue(h, clock, owner, { slotInMin: 1, reminder_channels: ['webhook', 'inapp'], reminder_offset_min: 0 });
-  await h.service.workers.fireDueReminders();
-  await h.service.workers.runDueDeliveries();
+  await h.workers.fireDueReminders();
+  await h.workers.runDueDeliveries();
   const [dead] = await sqlRows<{ id: string }>(
     h.orm,
     "select id from deliveries where tenant_id = ? and channel = 'webhook' and status = 'dead'",

@@ -1,7 +1,7 @@
 import { ManualClock } from '@routinely/platform';
 import type { ReceivedWebhook, WebhookReceiver } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startHarness, startWithReceiver } from './harness.js';
 
 // The webhook send path of ADR 081: a held endpoint is topped up before it runs dry, its next send is signed
 // ahead, and neither changes the limits, the retries or what a crash can do.
@@ -38,7 +38,7 @@ async function firedTo(path: string, count: number, endpointFields: Record<strin
   secrets = [endpoint.secret];
   await scheduleDue(h, clock, user, { slotInMin: 20, reminder_channels: ['webhook'] }, count);
   let fired = 0;
-  for (let n = await h.service.workers.fireDueReminders(); n > 0; n = await h.service.workers.fireDueReminders()) {
+  for (let n = await h.workers.fireDueReminders(); n > 0; n = await h.workers.fireDueReminders()) {
     fired += n;
   }
   expect(fired).toBe(count);
@@ -59,7 +59,7 @@ describe('a held endpoint', () => {
     const endpoint = await firedTo('/topped', 35);
     const seen = answerCounting(() => 200);
     // A claim takes one batch (10); the other 25 reach the endpoint through its top-ups, within the same pass.
-    expect(await h.service.workers.runDueDeliveries()).toBe(35);
+    expect(await h.workers.runDueDeliveries()).toBe(35);
     expect(seen.max).toBeLessThanOrEqual(2);
     const ids = eventIdsAt('/topped');
     expect(ids).toHaveLength(35);
@@ -89,7 +89,7 @@ describe('a held endpoint', () => {
       return { status: 200 };
     });
     // The third send is signed ahead when the first two start, in the old second; it leaves after the clock moved.
-    expect(await h.service.workers.runDueDeliveries()).toBe(6);
+    expect(await h.workers.runDueDeliveries()).toBe(6);
     const hits = hitsAt('/fresh');
     expect(hits.every((hit) => hit.verified)).toBe(true);
     const stamps = hits.map((hit) => Number(hit.headers['x-service-timestamp']));
@@ -109,7 +109,7 @@ describe('a held endpoint', () => {
     };
     answerCounting(statusOf);
     // Each failure closes the gate: what waited (topped up or not) goes back to the claim, unsent.
-    while ((await h.service.workers.runDueDeliveries()) > 0) {}
+    while ((await h.workers.runDueDeliveries()) > 0) {}
     const rows = new Map((await deliveriesOf(endpoint.id)).map((d) => [d.id, d]));
     expect(rows.get(retried)).toMatchObject({ status: 'failed', attempts: 1 });
     expect(rows.get(gone)).toMatchObject({ status: 'dead', attempts: 1 });
@@ -122,9 +122,9 @@ describe('a held endpoint', () => {
     expect(dead?.n).toBe(1);
     // The first retry waits 5 s (spec schedule), then goes out once with attempt 2 and the same event id.
     const eventId = rows.get(retried)?.event_id;
-    expect(await h.service.workers.runDueDeliveries()).toBe(0);
+    expect(await h.workers.runDueDeliveries()).toBe(0);
     clock.advance(5_000);
-    expect(await h.service.workers.runDueDeliveries()).toBe(1);
+    expect(await h.workers.runDueDeliveries()).toBe(1);
     const tries = hitsAt('/failing').filter((hit) => hit.headers['x-service-event-id'] === eventId);
     expect(tries.map((hit) => (hit.json as { attempt: number }).attempt)).toEqual([1, 2]);
     expect(new Set(eventIdsAt('/failing')).size).toBe(25);
@@ -133,20 +133,20 @@ describe('a held endpoint', () => {
   it('a worker killed with sends in flight and signed ahead: after the leases expire each event arrives, no other twice', async () => {
     const endpoint = await firedTo('/killed', 30);
     const slow = answerCounting(() => 200, 200);
-    const running = h.service.workers.runDueDeliveries();
+    const running = h.workers.runDueDeliveries();
     await receiver.waitFor(receiver.received.length + 2);
-    h.service.workers.deliveries.kill(); // dies with 2 sends in flight, the next one signed, top-ups leased
+    h.workers.deliveries.kill(); // dies with 2 sends in flight, the next one signed, top-ups leased
     await running;
-    h.service.workers.deliveries.revive();
+    h.workers.deliveries.revive();
     const inFlightAtKill = new Set(eventIdsAt('/killed'));
     expect(inFlightAtKill.size).toBeLessThanOrEqual(2);
     const other = await startHarness({ clock, db: h.db, env });
     try {
       answerCounting(() => 200);
       expect(slow.max).toBeLessThanOrEqual(2);
-      expect(await other.service.workers.runDueDeliveries()).toBe(0); // still leased to the dead worker
+      expect(await other.workers.runDueDeliveries()).toBe(0); // still leased to the dead worker
       clock.advance(60_000);
-      while ((await other.service.workers.runDueDeliveries()) > 0) {}
+      while ((await other.workers.runDueDeliveries()) > 0) {}
       const rows = await deliveriesOf(endpoint.id);
       expect(rows.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
       const arrivals = eventIdsAt('/killed');
@@ -166,7 +166,7 @@ describe('a held endpoint', () => {
     const other = await startHarness({ clock, db: h.db, env });
     try {
       const drain = async (svc: Harness) => {
-        while ((await svc.service.workers.runDueDeliveries()) > 0) {}
+        while ((await svc.workers.runDueDeliveries()) > 0) {}
       };
       await Promise.all([drain(h), drain(other), drain(other)]);
       expect(seen.max).toBeLessThanOrEqual(2);

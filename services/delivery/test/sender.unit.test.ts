@@ -1,9 +1,9 @@
 import { WebhookReceiver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostOnce, postWithDispatch, postWithRequest } from '../src/domain/post-once.js';
-import type { TargetPolicy } from '../src/domain/target-guard.js';
+import { type PostOnce, postWithDispatch, postWithRequest } from '../src/adapters/post-once.js';
+import type { TargetPolicy } from '../src/adapters/target-guard.js';
+import { WebhookSender } from '../src/adapters/webhook-sender.js';
 import { newWebhookSecret } from '../src/domain/webhook-secret.js';
-import { WebhookSender } from '../src/domain/webhook-sender.js';
 
 // Only the loopback receiver is "public" here; every other private address must be refused before any
 // connection is made (no traffic ever leaves loopback).

@@ -2,7 +2,7 @@ import { JetStreamTransport, makeEvent, type TaskSnapshot, taskEvents } from '@r
 import { ManualClock } from '@routinely/platform';
 import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, sqlRows, startHarness, taskFor } from './helpers.js';
+import { type Harness, sqlRows, startHarness, taskFor } from './harness.js';
 
 // Real JetStream between the events and the service's durable consumer: the task service's relay may publish
 // one task's events in any order (racing transactions, several relays), so the consumer must order them.

@@ -1,7 +1,7 @@
 import { ManualClock } from '@routinely/platform';
 import { defined, type ReceivedWebhook, type TestUser, type WebhookReceiver } from '@routinely/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, scheduleDue, sqlRows, startWithReceiver } from './harness.js';
 
 // Event types, per-endpoint filters, event ids across retries and requeues, the attempts log.
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');
@@ -24,8 +24,8 @@ async function api(user: TestUser, method: 'GET' | 'POST' | 'PATCH', path: strin
 /** Fires one reminder of `user` on the webhook channel and makes the first try of every delivery. */
 async function fireOnce(user: TestUser) {
   await scheduleDue(h, clock, user, { slotInMin: 1, reminder_channels: ['webhook'], reminder_offset_min: 0 });
-  await h.service.workers.fireDueReminders();
-  await h.service.workers.runDueDeliveries();
+  await h.workers.fireDueReminders();
+  await h.workers.runDueDeliveries();
 }
 
 const receivedSince = (from: number) => receiver.received.slice(from);
@@ -145,7 +145,7 @@ describe('event ids and the attempts log', () => {
     await fireOnce(owner);
     const firstAt = clock.now().toISOString();
     clock.advance(5_000);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const tries = receivedSince(from);
     expect(tries.map((w) => w.status)).toEqual([500, 200]);
 
@@ -185,9 +185,9 @@ describe('event ids and the attempts log', () => {
     try {
       await fireOnce(owner);
       clock.advance(5_000);
-      await h.service.workers.runDueDeliveries();
+      await h.workers.runDueDeliveries();
       clock.advance(30_000);
-      await h.service.workers.runDueDeliveries();
+      await h.workers.runDueDeliveries();
     } finally {
       receiver.setResponder(() => ({ status: plan.shift() ?? 200 }));
     }
@@ -214,10 +214,10 @@ describe('event ids and the attempts log', () => {
     const [letter] = (await api(owner, 'GET', '/reminders/dlq')).json().items;
     const requeued = await api(owner, 'POST', `/reminders/dlq/${letter.id}/requeue`);
     expect(requeued.statusCode).toBe(200);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
     const redelivered = await api(owner, 'POST', `/reminders/deliveries/${requeued.json().id}/redeliver`);
     expect(redelivered.statusCode).toBe(200);
-    await h.service.workers.runDueDeliveries();
+    await h.workers.runDueDeliveries();
 
     const [dead, fresh, again] = receivedSince(from);
     const eventId = body(dead).event_id;

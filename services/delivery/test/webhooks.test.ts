@@ -3,7 +3,7 @@ import type { WebhookReceiver } from '@routinely/testkit';
 import { defined } from '@routinely/testkit';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, type Harness, sqlRows, startHarness, startWithReceiver } from './helpers.js';
+import { createEndpoint, type Harness, sqlRows, startHarness, startWithReceiver } from './harness.js';
 
 const stripe = new Stripe('sk_test_not_used');
 const clock = new ManualClock('2026-11-21T08:00:00.000Z');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BACKCHANNEL_LOGOUT_EVENT, checkLogoutClaims, signIdpEvent, verifyIdpSignature } from './provider-signals.js';
+import { BACKCHANNEL_LOGOUT_EVENT, checkLogoutClaims } from '../domain/sso/logout-claims.js';
+import { signIdpEvent, verifyIdpSignature } from './provider-signals.js';
 
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 const iat = NOW / 1000;

@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload, errors as joseErrors
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { appErrorIn, type CircuitBreaker, ssoUnavailable } from '../domain/sso/circuit-breaker.js';
+import { invalidSsoToken } from '../domain/sso/sso-errors.js';
 
 export interface RelyingPartyOptions {
   issuer: string;
@@ -20,9 +21,6 @@ export interface RelyingPartyOptions {
  */
 const providerClaimsSchema = z.looseObject({ sub: z.string() });
 export type ProviderClaims = z.infer<typeof providerClaimsSchema>;
-
-export const invalidSsoToken = (detail = 'The single sign-on token is invalid') =>
-  new AppError('invalid_sso_token', detail);
 
 function parseClaims(claims: unknown): ProviderClaims {
   const parsed = providerClaimsSchema.safeParse(claims);

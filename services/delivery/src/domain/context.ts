@@ -1,15 +1,13 @@
 import type { Orm } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
-import type { TargetPolicy } from './target-guard.js';
-import type { WebhookSender } from './webhook-sender.js';
+import type { WebhookClient } from './webhook-client.js';
 
 /** What the domain functions behind the routes share: built once in buildService, never module-level. */
 export interface DeliveryContext {
   orm: Orm;
   clock: Clock;
   box: SecretBox;
-  policy: TargetPolicy;
-  sender: WebhookSender;
+  sender: WebhookClient;
   /** WEBHOOK_MAX_ENDPOINTS_PER_USER */
   maxEndpointsPerUser: number;
 }

@@ -16,9 +16,8 @@ import type { WebhookEndpointRow } from '../db/entities.js';
 import type { DeliveryContext } from './context.js';
 import type { EventType } from './event-types.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
-import { assertPublicTarget, BlockedTargetError, type TargetPolicy } from './target-guard.js';
+import type { SendResult, WebhookClient } from './webhook-client.js';
 import { newWebhookSecret, secretPreview } from './webhook-secret.js';
-import type { SendResult } from './webhook-sender.js';
 
 /** A webhook endpoint as stored (its secret sealed). */
 export type Endpoint = WebhookEndpointRow;
@@ -34,13 +33,9 @@ export interface EndpointInput {
   events?: readonly EventType[] | null | undefined;
 }
 
-async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
-  try {
-    await assertPublicTarget(url, policy);
-  } catch (error) {
-    if (error instanceof BlockedTargetError) throw fieldError(['body', 'url'], error.message, 'url_not_allowed');
-    throw error;
-  }
+async function checkUrl(url: string, client: WebhookClient): Promise<void> {
+  const refusal = await client.targetRefusal(url);
+  if (refusal !== null) throw fieldError(['body', 'url'], refusal, 'url_not_allowed');
 }
 
 export function listEndpoints(ctx: DeliveryContext, owner: Owner): Promise<Endpoint[]> {
@@ -61,7 +56,7 @@ async function endpointIn(sql: Sql, owner: Owner, id: string): Promise<Endpoint>
 }
 
 export async function createEndpoint(ctx: DeliveryContext, owner: Owner, input: EndpointInput) {
-  await checkUrl(input.url, ctx.policy);
+  await checkUrl(input.url, ctx.sender);
   return Sql.transaction(ctx.orm, async (sql) => {
     // Counted under the owner's lock, so parallel creates cannot pass the limit together.
     if ((await lockAndCountEndpoints(sql, owner)) >= ctx.maxEndpointsPerUser) {
@@ -102,7 +97,7 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
     // A missing endpoint answers 404 before its new URL is judged; the lookup of the URL's host runs outside
     // the transaction, which holds no connection meanwhile.
     await findEndpoint(ctx, owner, id);
-    await checkUrl(patch.url, ctx.policy);
+    await checkUrl(patch.url, ctx.sender);
   }
   return Sql.transaction(ctx.orm, async (sql) => {
     const row = await endpointIn(sql, owner, id);

@@ -8,8 +8,8 @@ import {
   taskEvents,
 } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
-import { rememberContact } from '../db/contacts-sql.js';
 import { writeConflictNotification } from '../domain/conflict-notices.js';
+import { recordAuthContact } from '../domain/contacts.js';
 import { notifyReauthRequired } from '../domain/integration-alerts.js';
 import { writeSoftBreachNotification } from '../domain/quota-notices.js';
 import { applyTaskEvent, applyTaskEvents } from '../domain/reminders.js';
@@ -40,14 +40,7 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       durable: 'delivery.contacts',
       events: [authEvents.userRegistered, authEvents.userUpdated],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
-        const { user } = event.data;
-        await rememberContact(
-          Sql.within(em),
-          { tenantId: user.tenant_id, userId: user.id, email: user.email },
-          clock.now(),
-        );
-      },
+      handle: (em, event) => recordAuthContact(Sql.within(em), event.data.user, clock.now()),
     }),
     integrationAlerts: defineConsumer({
       durable: 'delivery.integration-alerts',

@@ -1,30 +1,11 @@
 import { type Mailer, MailRejectedError } from '../adapters/mailer.js';
 import type { ClaimedDelivery } from '../db/deliveries-sql.js';
-import { type PreparedWebhook, prepareWebhook, type WebhookSender } from '../domain/webhook-sender.js';
+import { type AttemptResult, type FailedAttempt, unsent } from '../domain/outcome.js';
+import { type PreparedWebhook, prepareWebhook, type WebhookClient } from '../domain/webhook-client.js';
 import type { SendContext } from './send-context.js';
 
-export type FailedAttempt = {
-  ok: false;
-  retryable: boolean;
-  statusCode: number | null;
-  error: string;
-  secretSealed: string | null;
-};
-
-/** What one try produced; `retryable: false` failures go straight to the dead-letter queue. */
-export type AttemptResult = { ok: true; statusCode: number | null; secretSealed: string | null } | FailedAttempt;
-
-/** A try that failed before anything was signed, so there is no secret to keep for the retries. */
-export const unsent = (error: string, retryable = false, statusCode: number | null = null): FailedAttempt => ({
-  ok: false,
-  retryable,
-  statusCode,
-  error,
-  secretSealed: null,
-});
-
 export interface AttemptContext {
-  sender: WebhookSender;
+  sender: WebhookClient;
   mailer: Mailer;
   send: SendContext;
   nowSeconds: number;

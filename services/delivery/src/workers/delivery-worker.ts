@@ -6,16 +6,12 @@ import type { Mailer } from '../adapters/mailer.js';
 import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
 import type { ClaimedDelivery } from '../db/deliveries-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
-import type { WebhookSender } from '../domain/webhook-sender.js';
-import {
-  type AttemptResult,
-  attemptDelivery,
-  prepareWebhookAttempt,
-  unsent,
-  type WebhookPreparation,
-} from './attempt.js';
-import type { CircuitPolicy } from './circuit.js';
-import { type EndpointGate, type EndpointHold, holdEndpoints, settleWaker } from './endpoint-gate.js';
+import type { CircuitPolicy } from '../domain/circuit.js';
+import { type EndpointGate, settleWaker } from '../domain/endpoint-gate.js';
+import { type AttemptResult, unsent } from '../domain/outcome.js';
+import type { WebhookClient } from '../domain/webhook-client.js';
+import { attemptDelivery, prepareWebhookAttempt, type WebhookPreparation } from './attempt.js';
+import { type EndpointHold, holdEndpoints } from './endpoint-hold.js';
 import { topUpHold } from './hold-top-up.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { SendContext } from './send-context.js';
@@ -25,7 +21,7 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   box: SecretBox;
-  sender: WebhookSender;
+  sender: WebhookClient;
   mailer: Mailer;
   leaseMs: number;
   batchSize: number;

@@ -3,8 +3,8 @@ import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
 import type { ClaimedDelivery } from '../db/deliveries-sql.js';
-import type { CircuitPolicy } from './circuit.js';
-import type { EndpointHold } from './endpoint-gate.js';
+import type { CircuitPolicy } from '../domain/circuit.js';
+import type { EndpointHold } from './endpoint-hold.js';
 
 /**
  * Lease tokens a hold remembers: the newest top-ups' rows are the last in its queue, so they are the live ones; a

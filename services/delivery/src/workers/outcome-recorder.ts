@@ -3,14 +3,11 @@ import type { Clock, Logger } from '@routinely/platform';
 import { insertAttempt } from '../db/attempts-sql.js';
 import { type ClaimedDelivery, recordTryOutcome } from '../db/deliveries-sql.js';
 import type { EndpointForSend } from '../db/send-context-sql.js';
-import { nextRetryDelayMs } from '../domain/retry-policy.js';
-import type { AttemptResult } from './attempt.js';
-import { type CircuitPolicy, recordEndpointFailure } from './circuit.js';
+import type { CircuitPolicy } from '../domain/circuit.js';
+import { type AttemptResult, type DeliveryStatus, tryOutcome } from '../domain/outcome.js';
 import { countAttempt, failureClass } from './observability.js';
-import { deadLetter, fallBackToEmail, writeNotification } from './outcome-writes.js';
+import { deadLetter, fallBackToEmail, recordEndpointFailure, writeNotification } from './outcome-writes.js';
 import { SentRecorder } from './sent-recorder.js';
-
-type DeliveryStatus = 'sent' | 'failed' | 'dead';
 
 /**
  * Writes the outcome of each try, fenced by the delivery's lease token, with its attempts-log row in the same
@@ -42,9 +39,7 @@ export class OutcomeRecorder {
   ): Promise<void> {
     const now = this.o.clock.now();
     const tries = delivery.attempts + 1;
-    const delay =
-      result.ok || !result.retryable ? null : nextRetryDelayMs(tries, delivery.max_attempts, this.o.retryWaitsMs);
-    const status: DeliveryStatus = result.ok ? 'sent' : delay !== null ? 'failed' : 'dead';
+    const { status, delayMs: delay } = tryOutcome(result, tries, delivery.max_attempts, this.o.retryWaitsMs);
     if (result.ok && delivery.channel === 'webhook') {
       countAttempt(delivery.channel, 'sent');
       return this.sent.record(

@@ -2,9 +2,11 @@ import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
 import { insertDeadLetter } from '../db/dead-letters-sql.js';
 import { type ClaimedDelivery, hasEmailDelivery, insertDeliveries } from '../db/deliveries-sql.js';
+import { countEndpointFailure } from '../db/endpoints-sql.js';
 import { insertNotification } from '../db/notifications-sql.js';
+import { type CircuitPolicy, circuitLimits, circuitOpenedNotice } from '../domain/circuit.js';
+import { deadLetterReason, type FailedAttempt } from '../domain/outcome.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
-import type { FailedAttempt } from './attempt.js';
 import { deliveryRow } from './reminder-firer.js';
 
 // What recording a try writes besides the delivery row and its attempts-log row, in the same transaction.
@@ -18,7 +20,7 @@ export async function deadLetter(sql: Sql, d: ClaimedDelivery, result: FailedAtt
     reminder_id: d.reminder_id,
     endpoint_id: d.endpoint_id,
     channel: d.channel,
-    reason: result.retryable ? `retries exhausted: ${result.error}` : result.error,
+    reason: deadLetterReason(result),
     last_status_code: result.statusCode,
     attempts: tries,
     created_at: now,
@@ -47,4 +49,11 @@ export async function writeNotification(sql: Sql, d: ClaimedDelivery, now: Date)
     delivery_id: d.id,
     created_at: now,
   });
+}
+
+/** Counts a failed try of an endpoint against its circuit (domain/circuit.ts); notifies the owner when it opens. */
+export async function recordEndpointFailure(sql: Sql, endpointId: string, now: Date, policy: CircuitPolicy) {
+  const endpoint = await countEndpointFailure(sql, endpointId, now, circuitLimits(policy));
+  const notice = endpoint && circuitOpenedNotice(endpointId, endpoint, policy, now);
+  if (notice) await insertNotification(sql, notice);
 }

@@ -1,4 +1,5 @@
 import { nameSchemas, timestampOut } from '@routinely/platform';
+import { canonicalTimeZone } from '@routinely/time';
 import { z } from 'zod';
 import { providerName } from './providers.js';
 
@@ -6,27 +7,7 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
 export const MAX_INTERVALS_PER_DAY = 6;
 
-let zonesByLowerName: Map<string, string> | undefined;
-
-/**
- * The zone's IANA name as the user wrote it, in its proper case (`europe/berlin` -> `Europe/Berlin`), or
- * undefined for anything Intl does not know (offsets like `+01:00` too). Names are not replaced by ICU's
- * legacy canonical ones: `Asia/Kolkata` stays `Asia/Kolkata`.
- */
-export function canonicalTimeZone(value: string): string | undefined {
-  if (!/^[A-Za-z]/.test(value)) return undefined;
-  zonesByLowerName ??= new Map(
-    [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone] as const),
-  );
-  const listed = zonesByLowerName.get(value.toLowerCase());
-  if (listed) return listed;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return value;
-  } catch {
-    return undefined;
-  }
-}
+export { canonicalTimeZone };
 
 export const timezoneSchema = z
   .string()

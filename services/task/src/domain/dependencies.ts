@@ -13,6 +13,9 @@ import {
 import { findTask, findTasks, lockOwnerTree } from '../db/task-sql.js';
 import type { DepType } from './task-model.js';
 
+/** A dependency edge as the domain answers it, for the transports (the row of db/dependency-sql.ts). */
+export type Dependency = DependencyRow;
+
 export interface DependencyInput {
   task_id: string;
   depends_on_id: string;

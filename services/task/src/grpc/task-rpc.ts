@@ -2,9 +2,9 @@ import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@
 import type { RpcServiceRegistry } from '@routinely/platform';
 import { task_v1 } from '@routinely/proto';
 import { z } from 'zod';
-import type { DependencyRow } from '../db/dependency-sql.js';
 import type { CalendarService } from '../domain/calendar/calendar.js';
 import type { BusyBlock } from '../domain/calendar/free-busy.js';
+import type { Dependency } from '../domain/dependencies.js';
 import type { TaskRow } from '../domain/task-model.js';
 import type { TaskService } from '../domain/tasks.js';
 
@@ -34,7 +34,7 @@ function toProtoTask(row: TaskRow, recurring = row.recurrence !== null): task_v1
   };
 }
 
-const toProtoDependency = (row: DependencyRow): task_v1.Dependency => ({
+const toProtoDependency = (row: Dependency): task_v1.Dependency => ({
   id: row.id,
   taskId: row.task_id,
   dependsOnId: row.depends_on_id,

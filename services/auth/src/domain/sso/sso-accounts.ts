@@ -2,7 +2,7 @@ import { type Orm, Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { invalidSsoToken, type ProviderClaims } from '../../adapters/relying-party.js';
+import type { ProviderClaims } from '../../adapters/relying-party.js';
 import {
   countIdentitiesOfUser,
   deleteIdentity,
@@ -14,6 +14,7 @@ import { findUser, findUserByEmail, isUniqueViolation, type UserRow, updateUser 
 import { accountDisabled, normaliseEmail, registerUser } from '../accounts.js';
 import { enqueueUserEvent, type ProfileCache } from '../profile.js';
 import type { TenantPolicies } from '../tenants.js';
+import { invalidSsoToken } from './sso-errors.js';
 
 /**
  * Who may join a tenant (its registration policy, domain/tenants.ts). Runs inside the transaction that

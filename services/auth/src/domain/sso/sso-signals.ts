@@ -1,7 +1,8 @@
 import type { Clock, Logger, Principal } from '@routinely/platform';
 import { AppError } from '@routinely/platform';
-import { checkLogoutClaims, type IdpEvent } from '../../adapters/provider-signals.js';
+import type { IdpEvent } from '../../adapters/provider-signals.js';
 import { appErrorIn } from './circuit-breaker.js';
+import { checkLogoutClaims } from './logout-claims.js';
 import type { SsoParts } from './sso-login.js';
 
 /** How long acted-on message ids are remembered: far past the 5-minute windows that bound replays anyway. */

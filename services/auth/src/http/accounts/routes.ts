@@ -1,8 +1,9 @@
 import { problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, signedIn } from '../../domain/context.js';
+import type { AuthContext } from '../../domain/context.js';
 import { toProfile } from '../../domain/profile.js';
+import { signedIn } from '../request.js';
 import { okSchema } from '../sessions/schemas.js';
 import {
   authStatusSchema,

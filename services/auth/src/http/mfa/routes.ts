@@ -1,7 +1,8 @@
 import { AppError, fieldError, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, setSessionCookies, signedIn } from '../../domain/context.js';
+import type { AuthContext } from '../../domain/context.js';
+import { setSessionCookies, signedIn } from '../request.js';
 import { mfaDisableBody, mfaDisabledSchema, mfaSetupSchema, mfaVerifyBody, mfaVerifyResponse } from './schemas.js';
 
 const tags = ['auth', 'mfa'];

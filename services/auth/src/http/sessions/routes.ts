@@ -2,14 +2,8 @@ import { AppError, fieldError, problemAnswers, requirePrincipal } from '@routine
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UserRow } from '../../domain/accounts.js';
-import {
-  type AuthContext,
-  clearSessionCookies,
-  cookieOf,
-  REFRESH_COOKIE,
-  requestTenant,
-  setSessionCookies,
-} from '../../domain/context.js';
+import type { AuthContext } from '../../domain/context.js';
+import { clearSessionCookies, cookieOf, REFRESH_COOKIE, requestTenant, setSessionCookies } from '../request.js';
 import {
   loginBody,
   loginFormBody,

@@ -1,8 +1,10 @@
 import { problemAnswers, safeReturnLocation } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AuthContext } from '../../domain/context.js';
+import { LOGIN_STATE_TTL_SECONDS } from '../../domain/sso/login-states.js';
+import { checkReturnUrl, withError } from '../../domain/sso/return-url.js';
 import {
-  type AuthContext,
   clearFlowCookie,
   clearSessionCookies,
   cookieOf,
@@ -11,9 +13,7 @@ import {
   SSO_FLOW_COOKIE,
   setFlowCookie,
   setSessionCookies,
-} from '../../domain/context.js';
-import { LOGIN_STATE_TTL_SECONDS } from '../../domain/sso/login-states.js';
-import { checkReturnUrl, withError } from '../../domain/sso/return-url.js';
+} from '../request.js';
 import { tokenResponseSchema } from '../sessions/schemas.js';
 import {
   callbackQuery,

@@ -1,9 +1,10 @@
 import { AppError, fieldError, problemAnswers, ROLES } from '@routinely/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthContext, signedIn } from '../../domain/context.js';
+import type { AuthContext } from '../../domain/context.js';
 import { toProfile } from '../../domain/profile.js';
 import { userProfileSchema } from '../accounts/schemas.js';
+import { signedIn } from '../request.js';
 import { providerRoleList, selectRoleBody, verificationSentSchema } from './schemas.js';
 
 const tags = ['sso'];

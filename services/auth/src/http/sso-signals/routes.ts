@@ -2,7 +2,8 @@ import { AppError, problemAnswers, problemOf } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idpEventSchema, verifyIdpSignature } from '../../adapters/provider-signals.js';
-import { type AuthContext, clearSessionCookies, optionalCaller } from '../../domain/context.js';
+import type { AuthContext } from '../../domain/context.js';
+import { clearSessionCookies, optionalCaller } from '../request.js';
 import { okSchema } from '../sessions/schemas.js';
 import {
   backChannelLogoutForm,

@@ -1,11 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { createHttpApp, createLogger, mountApi, requirePrincipal, SESSION_COOKIE } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestTokens } from '../src/index.js';
+import { createHttpApp, createLogger, mountApi, requirePrincipal, SESSION_COOKIE } from '../src/index.js';
+import { TestTokens } from '../src/testing.js';
 
 const items: FastifyPluginAsync = async (fastify) => {
   const r = fastify.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,14 @@
-import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '@routinely/platform';
-import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestRedis, defined, uniqueName } from '../src/index.js';
+import { IpRateLimiter, ManualClock, MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
+import { defined } from '../src/testing.js';
+
+// The integration tier's global setup provides REDIS_URL. This package's tests cannot use the testkit (which
+// depends on it), so they open their clients and name their keys here.
+const createTestRedis = () =>
+  new Redis(defined(process.env.REDIS_URL, 'REDIS_URL'), { maxRetriesPerRequest: 3, lazyConnect: false });
+const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 let redis: Redis;
 beforeAll(() => {

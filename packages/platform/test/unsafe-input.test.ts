@@ -1,10 +1,10 @@
 import { type Orm, openOrm } from '@routinely/db';
-import { createHttpApp, createLogger, mountApi } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestTokens } from '../src/index.js';
+import { createHttpApp, createLogger, mountApi } from '../src/index.js';
+import { TestTokens } from '../src/testing.js';
 
 const SECRET_HASH = '$argon2id$v=19$m=65536,t=3,p=4$c2VjcmV0c2FsdA$SECRETHASHVALUE';
 const lines: string[] = [];

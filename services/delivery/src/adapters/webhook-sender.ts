@@ -1,73 +1,28 @@
-import type { KeyObject } from 'node:crypto';
 import { Agent } from 'undici';
-import { canonicalJson } from './canonical-json.js';
+import { classifyStatus } from '../domain/retry-policy.js';
+import {
+  type PreparedWebhook,
+  prepareWebhook,
+  type SendResult,
+  type WebhookClient,
+  type WebhookMessage,
+} from '../domain/webhook-client.js';
 import { type PostOnce, postWithDispatch } from './post-once.js';
-import { classifyStatus, type Outcome } from './retry-policy.js';
-import { signatureHeader } from './signature.js';
-import { BlockedTargetError, checkedLookup, checkUrlShape, type TargetPolicy } from './target-guard.js';
+import {
+  assertPublicTarget,
+  BlockedTargetError,
+  checkedLookup,
+  checkUrlShape,
+  type TargetPolicy,
+} from './target-guard.js';
 
-const USER_AGENT = 'Routinely/1.0';
 const PREVIEW_BYTES = 512;
-
-export interface WebhookMessage {
-  url: string;
-  /** The signing secret; a KeyObject when the caller signs many messages with it (cheaper HMACs). */
-  secret: string | KeyObject;
-  event: string;
-  /** X-Service-Event-Id: the same for every try, redeliver and requeue of one event (ADR 044). */
-  eventId: string;
-  deliveryId: string;
-  endpointId: string;
-  body: unknown;
-  /** Unix seconds for `t`; fresh on every attempt. */
-  timestamp: number;
-}
-
-/** A message serialized and signed, ready to post: built while an earlier send is in flight (ADR 081). */
-export interface PreparedWebhook {
-  url: string;
-  body: string;
-  signature: string;
-  timestamp: number;
-  headers: Record<string, string>;
-}
-
-export interface SendResult {
-  outcome: Exclude<Outcome, 'redirect'>;
-  statusCode: number | null;
-  error: string | null;
-  responsePreview: string;
-  signature: string;
-  latencyMs: number;
-}
-
-/** Serializes and signs a message (canonical JSON, HMAC over `t.body`): everything a send needs but the post. */
-export function prepareWebhook(message: WebhookMessage): PreparedWebhook {
-  const body = canonicalJson(message.body);
-  const signature = signatureHeader(message.secret, message.timestamp, body);
-  return {
-    url: message.url,
-    body,
-    signature,
-    timestamp: message.timestamp,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-service-signature': signature,
-      'x-service-timestamp': String(message.timestamp),
-      'x-service-delivery-id': message.deliveryId,
-      'x-service-event': message.event,
-      'x-service-event-id': message.eventId,
-      'x-service-endpoint-id': message.endpointId,
-    },
-  };
-}
 
 /**
  * Posts signed webhooks through one pooled undici Agent whose DNS lookup refuses non-public addresses,
  * so every connection (first hop or redirect) goes to an address that was checked.
  */
-export class WebhookSender {
+export class WebhookSender implements WebhookClient {
   private readonly agent: Agent;
   constructor(
     private readonly policy: TargetPolicy,
@@ -82,11 +37,21 @@ export class WebhookSender {
     });
   }
 
+  /** Full check of a target (shape and resolution), as at create and patch time. */
+  async targetRefusal(url: string): Promise<string | null> {
+    try {
+      await assertPublicTarget(url, this.policy);
+      return null;
+    } catch (error) {
+      if (error instanceof BlockedTargetError) return error.message;
+      throw error;
+    }
+  }
+
   send(message: WebhookMessage, signal?: AbortSignal): Promise<SendResult> {
     return this.post(prepareWebhook(message), signal);
   }
 
-  /** Posts a prepared message; `signal` abandons it (a killed worker), the send's own timeout fails it. */
   async post(prepared: PreparedWebhook, signal?: AbortSignal): Promise<SendResult> {
     const { body, signature, headers } = prepared;
     const started = performance.now();

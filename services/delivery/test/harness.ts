@@ -1,8 +1,9 @@
 import type { Orm } from '@routinely/db';
 import { type EventEnvelope, type EventTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
-import type { Clock, Logger, ManualClock } from '@routinely/platform';
+import { type Clock, type Logger, type ManualClock, parseConfig } from '@routinely/platform';
 import {
   type CallAs,
+  quietLogger,
   type RegisteredRoute,
   startServiceHarness,
   type TestDatabase,
@@ -12,8 +13,10 @@ import {
 } from '@routinely/testkit';
 import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import type { DeliveryDeps, DeliveryService } from '../src/app.js';
+import { type DeliveryDeps, type DeliveryService, deliveryEngine } from '../src/app.js';
+import { configSchema } from '../src/config.js';
 import { deliveryModule } from '../src/module.js';
+import type { DeliveryWorker } from '../src/workers/delivery-worker.js';
 
 export interface Harness {
   db: TestDatabase;
@@ -25,6 +28,16 @@ export interface Harness {
   transport: EventTransport;
   /** `app.inject` as `user` (no token when null), the path written after /api/v1. */
   call: CallAs;
+  /**
+   * Passes driven by hand on the manual clock: the service's own sending side composed again (`deliveryEngine`)
+   * on the same database, as a second replica's would be, while the service's workers stay off.
+   */
+  workers: {
+    fireDueReminders(): Promise<number>;
+    runDueDeliveries(): Promise<number>;
+    /** For crash tests: `kill()` abandons the sends in flight as a dead process would, `revive()` starts again. */
+    deliveries: DeliveryWorker;
+  };
   close(): Promise<void>;
 }
 
@@ -39,19 +52,39 @@ export type HarnessOptions = {
 /** The delivery service from its module (the shared harness), with its consumers subscribed. */
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const { clock, env, transport, db, logger, ...deps } = options;
-  return startServiceHarness(deliveryModule, {
+  const serviceEnv = {
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DELIVERY_WORKERS_ENABLED: 'false',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    ...env,
+  };
+  const h = await startServiceHarness(deliveryModule, {
     clock,
-    env: {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      DELIVERY_WORKERS_ENABLED: 'false',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      ...env,
-    },
+    env: serviceEnv,
     deps,
     ...(transport ? { transport } : {}),
     ...(db ? { db } : {}),
     ...(logger ? { logger } : {}),
   });
+  const engine = deliveryEngine({
+    ...deps,
+    config: parseConfig(configSchema, serviceEnv),
+    logger: logger ?? quietLogger(),
+    clock,
+    orm: h.orm,
+  });
+  const workers = {
+    fireDueReminders: () => engine.firer.fireDue(),
+    runDueDeliveries: () => engine.deliveries.runDue(),
+    deliveries: engine.deliveries,
+  };
+  const close = async () => {
+    await engine.deliveries.drain(5_000);
+    await engine.sender.close();
+    if (!deps.mailer) await engine.mailer.close();
+    await h.close();
+  };
+  return { ...h, workers, close };
 }
 
 export function taskFor(user: TestUser, overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {

@@ -1,4 +1,7 @@
+// What tests of any package need from the platform (`@routinely/platform/testing`): real access tokens its
+// verifier accepts, and a guard for values a test expects. Not part of the production entry point.
 import { randomUUID } from 'node:crypto';
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
 import {
   type Clock,
   createTokenVerifier,
@@ -8,8 +11,7 @@ import {
   type RevocationStore,
   systemClock,
   type TokenVerifier,
-} from '@routinely/platform';
-import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
+} from './index.js';
 
 export interface TestUser {
   userId: string;
@@ -90,4 +92,10 @@ export class TestTokens {
   async auth(user: TestUser): Promise<{ authorization: string }> {
     return { authorization: `Bearer ${await this.token(user)}` };
   }
+}
+
+/** The value, or a failed test naming what was missing: tests read `defined(rows[0], 'the row')`, never `rows[0]!`. */
+export function defined<T>(value: T | null | undefined, what = 'value'): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what} to be present`);
+  return value;
 }

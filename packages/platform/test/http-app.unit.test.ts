@@ -1,9 +1,9 @@
-import { AppError, createHttpApp, createLogger, IpRateLimiter, mountApi, requirePrincipal } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defined, TestTokens } from '../src/index.js';
+import { AppError, createHttpApp, createLogger, IpRateLimiter, mountApi, requirePrincipal } from '../src/index.js';
+import { defined, TestTokens } from '../src/testing.js';
 
 const widgets: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,9 +1,9 @@
-import { createHttpApp, createLogger, mountApi } from '@routinely/platform';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestTokens } from '../src/index.js';
+import { createHttpApp, createLogger, mountApi } from '../src/index.js';
+import { TestTokens } from '../src/testing.js';
 
 const routes: FastifyPluginAsync = async (fastify) => {
   const r = fastify.withTypeProvider<ZodTypeProvider>();
