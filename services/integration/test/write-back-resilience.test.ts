@@ -2,6 +2,7 @@ import { JetStreamTransport } from '@routinely/events';
 import { googleRateLimitBody, quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { googleEventId } from '../src/adapters/write-back-google.js';
+import { tenantIntegrationHealth } from '../src/db/status-sql.js';
 import { type Harness, sqlRows, startHarness } from './harness.js';
 import { drain, recorded, slot, taskOf, taskPublisher, writingUser } from './write-back-helpers.js';
 
@@ -132,8 +133,12 @@ describe('a good citizen of the provider', () => {
     h.clock.advance(1_000);
     await h.service.workers.writeBack();
     expect(new Date(String((await integration(integrationId))?.retry_at)).getTime()).toBe(now() + 2_000);
+    // The admin health page counts the integration as failing while it backs off, and no more once it wrote.
+    const health = () => tenantIntegrationHealth(h.orm, user.tenantId, h.clock.now(), h.clock.now());
+    expect((await health()).writeBackFailing).toBe(1);
     h.clock.advance(2_000);
     expect(await drain(h)).toBe(1);
+    expect((await health()).writeBackFailing).toBe(0);
   });
 
   it('an expired access token is refreshed once and the write goes through', async () => {

@@ -63,6 +63,8 @@ export interface GetIntegrationHealthResponse {
   channelsNearExpiry: number;
   channelsExpired: number;
   workers: WorkerStatus[];
+  /** Integrations writing back to a calendar whose last write-back attempt failed (write_back_last_error set). */
+  writeBackFailing: number;
 }
 
 function createBaseGetUserSummaryRequest(): GetUserSummaryRequest {
@@ -412,7 +414,7 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
 };
 
 function createBaseGetIntegrationHealthResponse(): GetIntegrationHealthResponse {
-  return { byStatus: [], channelsNearExpiry: 0, channelsExpired: 0, workers: [] };
+  return { byStatus: [], channelsNearExpiry: 0, channelsExpired: 0, workers: [], writeBackFailing: 0 };
 }
 
 export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthResponse> = {
@@ -428,6 +430,9 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     }
     for (const v of message.workers) {
       WorkerStatus.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.writeBackFailing !== 0) {
+      writer.uint32(40).int32(message.writeBackFailing);
     }
     return writer;
   },
@@ -471,6 +476,14 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
           message.workers.push(WorkerStatus.decode(reader, reader.uint32()));
           continue;
         }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.writeBackFailing = reader.int32();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -490,6 +503,7 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
       workers: globalThis.Array.isArray(object?.workers)
         ? object.workers.map((e: any) => WorkerStatus.fromJSON(e))
         : [],
+      writeBackFailing: isSet(object.writeBackFailing) ? globalThis.Number(object.writeBackFailing) : 0,
     };
   },
 
@@ -507,6 +521,9 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     if (message.workers?.length) {
       obj.workers = message.workers.map((e) => WorkerStatus.toJSON(e));
     }
+    if (message.writeBackFailing !== 0) {
+      obj.writeBackFailing = Math.round(message.writeBackFailing);
+    }
     return obj;
   },
 
@@ -519,6 +536,7 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     message.channelsNearExpiry = object.channelsNearExpiry ?? 0;
     message.channelsExpired = object.channelsExpired ?? 0;
     message.workers = object.workers?.map((e) => WorkerStatus.fromPartial(e)) || [];
+    message.writeBackFailing = object.writeBackFailing ?? 0;
     return message;
   },
 };
