@@ -24,6 +24,8 @@ export interface WriteLogEntry {
   calendarId: string;
   eventId: string;
   body?: Record<string, unknown>;
+  /** When the provider applied it (epoch ms): a bench reads write-back lag from it. */
+  at: number;
 }
 
 /**
@@ -59,7 +61,7 @@ export class WrittenCalendars {
     const body = Object.fromEntries(Object.entries(written).filter(([, value]) => value !== null));
     const event = { id, calendarId: calendar.id, body, deleted: false };
     calendar.events.set(id, event);
-    this.log.push({ op: 'insert', calendarId: calendar.id, eventId: id, body });
+    this.log.push({ op: 'insert', calendarId: calendar.id, eventId: id, body, at: Date.now() });
     return event;
   }
 
@@ -71,13 +73,13 @@ export class WrittenCalendars {
       else body[key] = value;
     }
     event.body = body;
-    this.log.push({ op: 'patch', calendarId: event.calendarId, eventId: event.id, body });
+    this.log.push({ op: 'patch', calendarId: event.calendarId, eventId: event.id, body, at: Date.now() });
     return event;
   }
 
   remove(event: WrittenEvent): void {
     event.deleted = true;
-    this.log.push({ op: 'delete', calendarId: event.calendarId, eventId: event.id });
+    this.log.push({ op: 'delete', calendarId: event.calendarId, eventId: event.id, at: Date.now() });
   }
 
   /** The user deletes an event in their calendar app (not through the API's log). */
