@@ -15,6 +15,9 @@ const KEEP_MS = 3_600_000;
  * version) leaves the task's newest slot pending for calendar write-back (ADR 063); the worker writes it.
  */
 export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () => void }) {
+  // The handler runs before its transaction commits: the wake comes a little later (the poll covers a slow commit).
+  const wakeAfterCommit = () => setTimeout(options.wakeWriteBack, 25);
+  const isDeletion = (type: string) => type === taskEvents.taskDeleted.type;
   return {
     calendarAcknowledgements: defineConsumer({
       durable: 'integration.calendar-acknowledgements',
@@ -30,10 +33,18 @@ export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () 
       events: taskEvents,
       policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
-        const deleted = event.type === taskEvents.taskDeleted.type;
-        await recordTaskChange(Sql.within(em), event.data.task, deleted, options.clock.now());
-        // Before the commit: a pass that finds nothing yet is followed by the worker's next poll.
-        options.wakeWriteBack();
+        await recordTaskChange(Sql.within(em), event.data.task, isDeletion(event.type), options.clock.now());
+        wakeAfterCommit();
+      },
+      // Under load: one transaction for a burst of task events instead of one each (the same statements in turn).
+      handleBurst: async (em, events, inEventSpan) => {
+        const sql = Sql.within(em);
+        for (const event of events) {
+          await inEventSpan(event, () =>
+            recordTaskChange(sql, event.data.task, isDeletion(event.type), options.clock.now()),
+          );
+        }
+        wakeAfterCommit();
       },
     }),
   };
