@@ -63,7 +63,10 @@ export interface GetIntegrationHealthResponse {
   channelsNearExpiry: number;
   channelsExpired: number;
   workers: WorkerStatus[];
-  /** Integrations writing back to a calendar whose last write-back attempt failed (write_back_last_error set). */
+  /**
+   * Integrations writing back to a calendar whose last write-back attempt failed (write_back_last_error set).
+   * Field 6: main took 5 for recent_dead_letters while this was written.
+   */
   writeBackFailing: number;
 }
 
@@ -432,7 +435,7 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
       WorkerStatus.encode(v!, writer.uint32(34).fork()).join();
     }
     if (message.writeBackFailing !== 0) {
-      writer.uint32(40).int32(message.writeBackFailing);
+      writer.uint32(48).int32(message.writeBackFailing);
     }
     return writer;
   },
@@ -476,8 +479,8 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
           message.workers.push(WorkerStatus.decode(reader, reader.uint32()));
           continue;
         }
-        case 5: {
-          if (tag !== 40) {
+        case 6: {
+          if (tag !== 48) {
             break;
           }
 
