@@ -28,6 +28,8 @@ export const ERROR_TABLE = {
   password_already_set: { status: 409, grpc: 9, title: 'A local password is already set' },
   event_not_editable: { status: 409, grpc: 9, title: 'Event not editable' },
   not_scheduled: { status: 409, grpc: 9, title: 'Task not scheduled' },
+  write_back_in_use: { status: 409, grpc: 9, title: 'Another integration writes back' },
+  reconnect_required: { status: 409, grpc: 9, title: 'Reconnect required' },
   method_not_allowed: { status: 405, grpc: 12, title: 'Method not allowed' },
   payload_too_large: { status: 413, grpc: 8, title: 'Payload too large' },
   uri_too_long: { status: 414, grpc: 3, title: 'URI too long' },

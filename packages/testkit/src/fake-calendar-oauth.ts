@@ -37,12 +37,17 @@ export class FakeOAuthCore {
   /** Whether a refresh answers a new refresh token too (Microsoft rotates them; Google does not). */
   rotateRefreshTokens = false;
   private readonly codes = new Map<string, PendingCode>();
-  private readonly accessTokens = new Map<string, { expiresAt: number; refresh: string }>();
-  private readonly refreshTokens = new Set<string>();
+  private readonly accessTokens = new Map<string, { expiresAt: number; refresh: string; scope: string }>();
+  /** Live refresh tokens and the scope each was granted. */
+  private readonly refreshTokens = new Map<string, string>();
+  /** What the consent grants of what was asked: null grants everything asked (a test may withhold a scope). */
+  grantScope: ((asked: string) => string) | null = null;
   private invalidGrant = false;
   /** The user says no on the consent screen (error=access_denied back to the client). */
   denyConsent = false;
-  private throttles: { status: number; retryAfter: string }[] = [];
+  private throttles: { status: number; retryAfter: string | null; body: unknown }[] = [];
+  /** While set, every API call answers this (a provider rate-limiting for a while); `lift()` ends it. */
+  private limited: { status: number; retryAfter: string | null; body: unknown } | null = null;
   private holds: { match: RegExp; left: number; waiting: number; release: () => void; gate: Promise<void> }[] = [];
   /** Every token endpoint call by grant type, and every API call refused for its token. */
   readonly counts = { authorization_code: 0, refresh_token: 0, unauthorized: 0, throttled: 0 };
@@ -58,6 +63,14 @@ export class FakeOAuthCore {
       hold.left -= 1;
       hold.waiting += 1;
       await hold.gate;
+    });
+    // A provider that applies a request but whose answer never arrives (the caller crashed or the network broke).
+    this.app.addHook('onSend', async (request, _reply, payload) => {
+      const lose = this.losses.find((l) => l.left > 0 && l.match.test(request.url) && l.method === request.method);
+      if (!lose) return payload;
+      lose.left -= 1;
+      request.raw.socket.destroy();
+      return payload;
     });
     this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),
@@ -98,6 +111,13 @@ export class FakeOAuthCore {
     };
   }
 
+  private losses: { method: string; match: RegExp; left: number }[] = [];
+
+  /** The next `count` requests of `method` whose path matches are applied, but their answer is lost. */
+  loseAnswerNext(method: string, match: RegExp, count = 1): void {
+    this.losses.push({ method, match, left: count });
+  }
+
   /** Every access token issued so far stops working (the next API call gets 401, then a refresh succeeds). */
   expireAccessTokens(): void {
     for (const entry of this.accessTokens.values()) entry.expiresAt = 0;
@@ -109,8 +129,27 @@ export class FakeOAuthCore {
   }
 
   /** The next `count` API calls answer `status` (429 or 503) with this Retry-After. */
-  throttleNext(count: number, status = 429, retryAfter = '0'): void {
-    for (let i = 0; i < count; i++) this.throttles.push({ status, retryAfter });
+  throttleNext(
+    count: number,
+    status = 429,
+    retryAfter: string | null = '0',
+    body: unknown = { error: 'rate limited' },
+  ): void {
+    for (let i = 0; i < count; i++) this.throttles.push({ status, retryAfter, body });
+  }
+
+  /** Every API call answers `status` (with this Retry-After, none when null) until `lift()`. */
+  rateLimit(
+    status = 429,
+    retryAfter: string | null = '30',
+    body: unknown = { error: 'rate limited' },
+  ): { lift(): void } {
+    this.limited = { status, retryAfter, body };
+    return {
+      lift: () => {
+        this.limited = null;
+      },
+    };
   }
 
   /** A refresh token (and every access token it minted) stops working: the provider's revoke. */
@@ -155,7 +194,7 @@ export class FakeOAuthCore {
       clientId: this.clientId,
       redirectUri,
       challenge: query.code_challenge,
-      scope: query.scope ?? '',
+      scope: this.grantScope ? this.grantScope(query.scope ?? '') : (query.scope ?? ''),
     });
     back.searchParams.set('code', code);
     return reply.redirect(back.toString(), 302);
@@ -176,7 +215,7 @@ export class FakeOAuthCore {
         return reply.status(400).send({ error: 'invalid_grant', error_description: 'Bad code, redirect or verifier' });
       }
       const refresh = token('refresh');
-      this.refreshTokens.add(refresh);
+      this.refreshTokens.set(refresh, pending.scope);
       return this.issue(reply, refresh, true);
     }
     if (form.grant_type === 'refresh_token') {
@@ -188,9 +227,10 @@ export class FakeOAuthCore {
           .send({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       }
       if (!this.rotateRefreshTokens) return this.issue(reply, refresh, false);
+      const scope = this.refreshTokens.get(refresh) ?? '';
       this.refreshTokens.delete(refresh);
       const next = token('refresh');
-      this.refreshTokens.add(next);
+      this.refreshTokens.set(next, scope);
       return this.issue(reply, next, true);
     }
     return reply.status(400).send({ error: 'unsupported_grant_type' });
@@ -198,11 +238,13 @@ export class FakeOAuthCore {
 
   private issue(reply: FastifyReply, refresh: string, withRefresh: boolean) {
     const access = token('access');
-    this.accessTokens.set(access, { expiresAt: Date.now() + this.accessTtlS * 1000, refresh });
+    const scope = this.refreshTokens.get(refresh) ?? '';
+    this.accessTokens.set(access, { expiresAt: Date.now() + this.accessTtlS * 1000, refresh, scope });
     return reply.send({
       access_token: access,
       token_type: 'Bearer',
       expires_in: this.accessTtlS,
+      scope,
       ...(withRefresh ? { refresh_token: refresh } : {}),
     });
   }
@@ -211,11 +253,17 @@ export class FakeOAuthCore {
    * Guards a protected API call: a scripted throttle answers first, then the bearer token must be live.
    * Answers true when the handler may go on (else the reply is sent).
    */
-  guard(request: FastifyRequest, reply: FastifyReply, unauthorized: () => unknown): boolean {
-    const throttle = this.throttles.shift();
+  guard(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    unauthorized: () => unknown,
+    needs?: { scope: string; forbidden: () => unknown },
+  ): boolean {
+    const throttle = this.limited ?? this.throttles.shift();
     if (throttle) {
       this.counts.throttled += 1;
-      reply.status(throttle.status).header('retry-after', throttle.retryAfter).send({ error: 'rate limited' });
+      if (throttle.retryAfter !== null) reply.header('retry-after', throttle.retryAfter);
+      reply.status(throttle.status).send(throttle.body);
       return false;
     }
     const header = request.headers.authorization ?? '';
@@ -223,6 +271,10 @@ export class FakeOAuthCore {
     if (!entry || entry.expiresAt <= Date.now()) {
       this.counts.unauthorized += 1;
       reply.status(401).header('www-authenticate', 'Bearer error="invalid_token"').send(unauthorized());
+      return false;
+    }
+    if (needs && !entry.scope.split(' ').includes(needs.scope)) {
+      reply.status(403).send(needs.forbidden());
       return false;
     }
     return true;

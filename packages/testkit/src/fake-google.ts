@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Deliver, FakeOAuthCore, fetchDeliver } from './fake-calendar-oauth.js';
+import { registerGoogleWrites } from './fake-google-writes.js';
+import { WrittenCalendars } from './fake-written-calendars.js';
 
 type GoogleTime = { dateTime: string; timeZone?: string } | { date: string };
 export interface FakeGoogleEvent {
@@ -40,6 +42,8 @@ export class FakeGoogle extends FakeOAuthCore {
   private generation = 1;
   private readonly pages = new Map<string, { rest: FakeGoogleEvent[]; syncToken: string }>();
   deliver: Deliver = fetchDeliver;
+  /** The secondary calendars clients created and what they wrote into them (calendar write-back). */
+  readonly written = new WrittenCalendars();
 
   static async start(
     options: { clientId?: string; clientSecret?: string; deliver?: Deliver } = {},
@@ -109,6 +113,7 @@ export class FakeGoogle extends FakeOAuthCore {
   /** Registers the provider routes (before `listen`; `start` does both). */
   registerRoutes(): void {
     const app = this.app;
+    registerGoogleWrites(this, this.written);
     // Scripting for people trying the flow by hand (see README, "Calendar integrations locally").
     app.post('/_fake/events', (request) => this.addEvent(request.body as EventInput));
     app.post('/_fake/notify', async () => ({ statuses: await this.notify() }));

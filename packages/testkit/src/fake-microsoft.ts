@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Deliver, FakeOAuthCore, fetchDeliver } from './fake-calendar-oauth.js';
+import { registerMicrosoftWrites } from './fake-microsoft-writes.js';
+import { WrittenCalendars } from './fake-written-calendars.js';
 
 export interface FakeGraphEvent {
   id: string;
@@ -40,6 +42,8 @@ export class FakeMicrosoft extends FakeOAuthCore {
   private generation = 1;
   private readonly pages = new Map<string, { rest: unknown[]; deltaToken: string }>();
   deliver: Deliver = fetchDeliver;
+  /** The secondary calendars clients created and what they wrote into them (calendar write-back). */
+  readonly written = new WrittenCalendars();
 
   static async start(options: { clientId?: string; clientSecret?: string; deliver?: Deliver } = {}) {
     const fake = new FakeMicrosoft(options);
@@ -127,6 +131,7 @@ export class FakeMicrosoft extends FakeOAuthCore {
   /** Registers the provider routes (before `listen`; `start` does both). */
   registerRoutes(): void {
     const app = this.app;
+    registerMicrosoftWrites(this, this.written);
     // Scripting for people trying the flow by hand (see README, "Calendar integrations locally").
     app.post('/_fake/events', (request) => this.addEvent(request.body as EventInput));
     app.post('/_fake/notify', async () => ({ statuses: await this.notify() }));

@@ -7,7 +7,9 @@ import { GoogleAdapter } from './adapters/google.js';
 import { MicrosoftAdapter } from './adapters/microsoft.js';
 import type { IntegrationConfig } from './config.js';
 import type { IntegrationContext } from './domain/context.js';
+import { observePendingWrites } from './domain/metrics.js';
 import { SyncLeases } from './domain/sync-leases.js';
+import { writeBackPass } from './domain/write-back-mirror.js';
 import { integrationConsumers } from './events/consumers.js';
 import { addIntegrationRpc } from './grpc/integration-rpc.js';
 import { integrationRoutes } from './http/integrations/routes.js';
@@ -23,6 +25,8 @@ export interface IntegrationService extends ServiceInstance {
   workers: {
     syncDue(): Promise<number>;
     renewChannels(): Promise<number>;
+    /** One calendar write-back pass: answers how many task events it wrote. */
+    writeBack(): Promise<number>;
   };
   relay: OutboxRelay;
 }
@@ -50,6 +54,10 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
   // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
   const syncWorker = defineWorker({ name: 'sync', pollMs, pass: () => syncPass(ctx) }, { clock, logger });
   const channelWorker = defineWorker({ name: 'channels', pollMs, pass: () => channelPass(ctx) }, { clock, logger });
+  const writeBackWorker = defineWorker(
+    { name: 'write-back', pollMs: config.INTEGRATION_WRITE_BACK_POLL_MS, pass: () => writeBackPass(ctx) },
+    { clock, logger },
+  );
   const ctx: IntegrationContext = {
     orm,
     clock,
@@ -60,32 +68,43 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     adapters: { google: new GoogleAdapter(config, http), microsoft: new MicrosoftAdapter(config, http) },
     leases: new SyncLeases(orm, clock, config.INTEGRATION_SYNC_LEASE_MS, logger),
     wakeSync: () => syncWorker.wake(),
+    wakeWriteBack: () => writeBackWorker.wake(),
+  };
+  const workers = [syncWorker, channelWorker, writeBackWorker];
+
+  let stopObserving = () => {};
+  const pendingWritesGauge = {
+    start: () => {
+      stopObserving = observePendingWrites(orm);
+    },
+    stop: () => stopObserving(),
   };
 
   return {
     name: 'integration',
     routes: apiRoutes(ctx),
     relay,
-    addGrpc: (server) =>
-      addIntegrationRpc(server, deps.internalAuth, { orm, clock, workers: [syncWorker, channelWorker] }),
+    addGrpc: (server) => addIntegrationRpc(server, deps.internalAuth, { orm, clock, workers }),
     readiness: {
       database: () => databaseReady(orm),
     },
     workers: {
       syncDue: async () => (await syncPass(ctx)).synced,
       renewChannels: async () => (await channelPass(ctx)).renewed,
+      writeBack: async () => (await writeBackPass(ctx)).written,
     },
-    backgroundWorkers: [syncWorker, channelWorker],
+    backgroundWorkers: workers,
     ...backgroundOf([
       relay,
       ctx.leases,
-      consumerSubscriptions(Object.values(integrationConsumers({ clock })), {
+      consumerSubscriptions(Object.values(integrationConsumers({ clock, wakeWriteBack: ctx.wakeWriteBack })), {
         orm,
         transport: deps.transport,
         logger,
         clock,
       }),
-      ...(config.INTEGRATION_WORKERS_ENABLED ? [syncWorker, channelWorker] : []),
+      pendingWritesGauge,
+      ...(config.INTEGRATION_WORKERS_ENABLED ? workers : []),
     ]),
   };
 }

@@ -72,6 +72,12 @@ export const configSchema = platformConfigSchema
     INTEGRATION_WORKERS_ENABLED: envBool(true).describe(
       'run the sync, polling and channel-renewal workers in this process',
     ),
+    INTEGRATION_WRITE_BACK_POLL_MS: envPositiveInt(1_000).describe(
+      'how often the calendar write-back worker looks for pending task changes (a task event wakes it sooner)',
+    ),
+    INTEGRATION_WRITE_BACK_BACKOFF_MS: envPositiveInt(1_000).describe(
+      'first backoff after a rate limit that names no Retry-After; doubles with each one in a row, up to 15 minutes',
+    ),
     INTEGRATION_OUTBOX_POLL_MS: envPositiveInt(250).describe('how often the outbox relay looks for unpublished events'),
     INTEGRATION_CALENDAR_WAIT_MS: z.coerce
       .number()

@@ -1,5 +1,5 @@
 import type { Orm } from '@routinely/db';
-import type { ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
+import type { EventTransport, ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
 import { type Logger, ManualClock } from '@routinely/platform';
 import { type Deliver, FakeGoogle, FakeMicrosoft, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -18,7 +18,9 @@ export const PUBLIC_BASE_URL = 'https://routinely.test';
  * The integration service from its module against the Google and Microsoft fakes. The fakes reach the service
  * (push notifications, Graph's handshake) through `app.inject`, as the public address would route them.
  */
-export async function startHarness(options: { env?: Record<string, string>; logger?: Logger } = {}) {
+export async function startHarness(
+  options: { env?: Record<string, string>; logger?: Logger; transport?: EventTransport } = {},
+) {
   let inject: ((options: InjectOptions) => Promise<LightMyRequestResponse>) | undefined;
   const deliver: Deliver = async (url, init) => {
     const target = new URL(url);
@@ -49,6 +51,7 @@ export async function startHarness(options: { env?: Record<string, string>; logg
       ...options.env,
     },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   inject = (o) => h.app.inject(o);
 

@@ -45,6 +45,12 @@ const TABLE: RouteGuardTable<TestUser> = {
     fixture: pending,
     invalid: { params: { integration_id: 'nope' } },
   },
+  'PATCH /service/integrations/:integration_id': {
+    permission: MANAGE,
+    fixture: pending,
+    body: () => ({ write_back: { enabled: false } }),
+    invalid: { body: { write_back: { enabled: true, show_as: 'everything' } } },
+  },
   'DELETE /service/integrations/:integration_id': {
     permission: MANAGE,
     fixture: pending,

@@ -1004,7 +1004,11 @@ export interface paths {
         delete: operations["disconnectIntegration"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Turn calendar write-back on or off
+         * @description Calendar write-back: while on, a dedicated calendar in the connected account holds one event per task of yours that has a slot (moved and removed with it); turning it off deletes that calendar. The work happens in the background: `write_back.last_written_at` and `last_error` tell how it goes.
+         */
+        patch: operations["updateIntegration"];
         trace?: never;
     };
     "/api/v1/service/tasks": {
@@ -2020,7 +2024,7 @@ export interface components {
              * @description Stable machine-readable code
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
+            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "write_back_in_use" | "reconnect_required" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
             /** @description The X-Request-Id of the request, for support */
             request_id: string;
             /** @description Each invalid field (422 only); at most 50, `errors_total` counts them all when there were more */
@@ -2418,6 +2422,7 @@ export interface components {
             last_synced_at: string | null;
             last_error: string | null;
             push_expires_at: string | null;
+            write_back: components["schemas"]["IntegrationWriteBack"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2427,6 +2432,32 @@ export interface components {
             auth_url: string;
             /** Format: uuid */
             integration_id: string;
+        };
+        IntegrationPatch: {
+            write_back: {
+                enabled: boolean;
+                /** @description default "Routinely" */
+                calendar_name?: string;
+                /**
+                 * @description default "busy"
+                 * @enum {string}
+                 */
+                show_as?: "busy" | "details";
+            };
+        };
+        IntegrationWriteBack: {
+            enabled: boolean;
+            calendar_name: string;
+            /**
+             * @description "busy": events are titled "Busy" with no description; "details": the task's title, description, link
+             * @enum {string}
+             */
+            show_as: "busy" | "details";
+            /** @description the dedicated calendar's provider id, once it is created */
+            calendar_id: string | null;
+            last_written_at: string | null;
+            /** @description why the last write-back attempt failed (null after a success) */
+            last_error: string | null;
         };
         Invite: {
             /** Format: uuid */
@@ -2693,7 +2724,7 @@ export interface components {
              * @description Stable machine-readable code
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
+            code: "invalid_request" | "validation_failed" | "provider_not_configured" | "provider_unavailable" | "not_authenticated" | "invalid_credentials" | "invalid_token" | "invalid_mfa_code" | "invalid_sso_token" | "forbidden" | "registration_closed" | "account_disabled" | "not_found" | "email_taken" | "conflict" | "depth_exceeded" | "cycle_detected" | "duplicate_dependency" | "already_shared" | "mfa_already_enabled" | "mfa_not_enabled" | "password_already_set" | "event_not_editable" | "not_scheduled" | "write_back_in_use" | "reconnect_required" | "method_not_allowed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "too_many_endpoints" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "sso_unavailable";
             /** @description The X-Request-Id of the request, for support */
             request_id: string;
             /** @description Each invalid field (422 only); at most 50, `errors_total` counts them all when there were more */
@@ -7983,6 +8014,14 @@ export interface operations {
                      *         "last_synced_at": "2026-03-02T09:00:00Z",
                      *         "last_error": "reauth_required",
                      *         "push_expires_at": "2026-03-02T09:00:00Z",
+                     *         "write_back": {
+                     *           "enabled": true,
+                     *           "calendar_name": "string",
+                     *           "show_as": "busy",
+                     *           "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *           "last_written_at": "2026-03-02T09:00:00Z",
+                     *           "last_error": "reauth_required"
+                     *         },
                      *         "created_at": "2026-03-02T09:00:00Z",
                      *         "updated_at": "2026-03-02T09:00:00Z"
                      *       }
@@ -8260,6 +8299,93 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "write_back": {
+                 *         "enabled": true,
+                 *         "calendar_name": "string",
+                 *         "show_as": "busy"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IntegrationPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *       "provider": "google",
+                     *       "status": "pending",
+                     *       "account_email": "ada@example.com",
+                     *       "last_synced_at": "2026-03-02T09:00:00Z",
+                     *       "last_error": "reauth_required",
+                     *       "push_expires_at": "2026-03-02T09:00:00Z",
+                     *       "write_back": {
+                     *         "enabled": true,
+                     *         "calendar_name": "string",
+                     *         "show_as": "busy",
+                     *         "calendar_id": "0195f3a2-7c41-7d2e-9b1a-3f6e2d4c5b7a",
+                     *         "last_written_at": "2026-03-02T09:00:00Z",
+                     *         "last_error": "reauth_required"
+                     *       },
+                     *       "created_at": "2026-03-02T09:00:00Z",
+                     *       "updated_at": "2026-03-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `write_back_in_use`: another integration of yours already writes back; `reconnect_required`: the integration was connected without the write scope: reconnect it first; `conflict`: the integration is not active (pending, in error or revoked). Codes: `write_back_in_use`, `reconnect_required`, `conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:routinely:problem:write_back_in_use",
+                     *       "title": "Another integration writes back",
+                     *       "status": 409,
+                     *       "detail": "Another integration writes back",
+                     *       "code": "write_back_in_use",
+                     *       "request_id": "0f6c2a52-4c6b-4f4a-9a43-0c7f3f1f7b1e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };

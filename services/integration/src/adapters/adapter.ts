@@ -1,10 +1,13 @@
 import type { ExternalStatus, Provider } from '../db/entities.js';
+import type { CalendarWriter } from './calendar-writer.js';
 
 export interface TokenSet {
   accessToken: string;
   /** Absent when the provider kept the refresh token it gave before (Google on refresh). */
   refreshToken?: string;
   expiresAt: Date;
+  /** The scopes the provider says it granted, when it says. */
+  scopes?: string[];
 }
 
 /** One item a provider returned: a live event, or its removal (cancelled, deleted, `@removed`). */
@@ -48,6 +51,12 @@ export interface SyncWindow {
 /** What the service needs of one provider; both speak OAuth 2 authorization code with PKCE. */
 export interface ProviderAdapter {
   readonly provider: Provider;
+  /** The least scope that lets write-back create its calendar and events (asked by oauth/start beside read). */
+  readonly writeScope: string;
+  /** Every scope oauth/start asks for. */
+  readonly scopes: readonly string[];
+  /** Calendar write-back calls (adapters/write-back-*.ts). */
+  readonly writer: CalendarWriter;
   configured(): boolean;
   authUrl(params: { state: string; codeChallenge: string; redirectUri: string }): string;
   exchangeCode(code: string, verifier: string, redirectUri: string): Promise<TokenSet>;

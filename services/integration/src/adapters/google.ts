@@ -2,10 +2,14 @@ import { z } from 'zod';
 import type { IntegrationConfig } from '../config.js';
 import { instantOf, zonedWallTimeToUtc } from '../domain/zoned-time.js';
 import type { ApiCall, ChangeSet, ProviderAdapter, ProviderChange, PushChannel, SyncWindow } from './adapter.js';
+import type { CalendarWriter } from './calendar-writer.js';
 import { type HttpOptions, ProviderError, providerFetch, readAnswer } from './http.js';
 import { tokenRequest } from './oauth.js';
+import { GoogleCalendarWriter } from './write-back-google.js';
 
-const SCOPES = ['https://www.googleapis.com/auth/calendar.readonly', 'openid', 'email'];
+/** Calendars this app created, read and write: the least Google scope that lets write-back work (ADR 063). */
+const WRITE_SCOPE = 'https://www.googleapis.com/auth/calendar.app.created';
+const SCOPES = ['https://www.googleapis.com/auth/calendar.readonly', WRITE_SCOPE, 'openid', 'email'];
 
 // Google's answers, as much of each as we read (events list, events watch, calendarList entry).
 const googleTime = z.object({
@@ -40,11 +44,16 @@ const calendarListEntry = z.object({ id: z.string().nullish() });
 /** Google Calendar API v3 (primary calendar, read only) and Google's OAuth 2.0 endpoints. */
 export class GoogleAdapter implements ProviderAdapter {
   readonly provider = 'google' as const;
+  readonly writeScope = WRITE_SCOPE;
+  readonly scopes = SCOPES;
+  readonly writer: CalendarWriter;
 
   constructor(
     private readonly config: IntegrationConfig,
     private readonly http: HttpOptions,
-  ) {}
+  ) {
+    this.writer = new GoogleCalendarWriter(`${config.GOOGLE_API_BASE_URL}/calendar/v3`);
+  }
 
   configured(): boolean {
     return Boolean(this.config.GOOGLE_CLIENT_ID);

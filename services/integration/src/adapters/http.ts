@@ -25,7 +25,11 @@ export class ProviderError extends Error {
 
 /** The provider asked us to come back later (429/503 with Retry-After longer than we wait inline). */
 export class ProviderBusy extends Error {
-  constructor(readonly retryAt: Date) {
+  /** `stated`: the provider named the time (Retry-After); else `retryAt` is a short default of ours. */
+  constructor(
+    readonly retryAt: Date,
+    readonly stated = true,
+  ) {
     super('provider asked to retry later');
     this.name = 'ProviderBusy';
   }
@@ -83,7 +87,7 @@ export async function providerFetch(
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
-      throw new ProviderBusy(new Date(options.clock.now().getTime() + wait));
+      throw new ProviderBusy(new Date(options.clock.now().getTime() + wait), response.headers.has('retry-after'));
     }
     const text = await response.text();
     let body: unknown = null;

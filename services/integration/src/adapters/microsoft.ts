@@ -2,10 +2,14 @@ import { z } from 'zod';
 import type { IntegrationConfig } from '../config.js';
 import { instantOf, UnknownTimeZone } from '../domain/zoned-time.js';
 import type { ApiCall, ChangeSet, ProviderAdapter, ProviderChange, PushChannel, SyncWindow } from './adapter.js';
+import type { CalendarWriter } from './calendar-writer.js';
 import { type HttpOptions, ProviderError, readAnswer } from './http.js';
 import { tokenRequest } from './oauth.js';
+import { MicrosoftCalendarWriter } from './write-back-microsoft.js';
 
-const SCOPES = ['offline_access', 'User.Read', 'Calendars.Read'];
+/** Read and write of the user's calendars: the least Graph scope that lets write-back work (ADR 063). */
+const WRITE_SCOPE = 'Calendars.ReadWrite';
+const SCOPES = ['offline_access', 'User.Read', WRITE_SCOPE];
 
 // Graph's answers, as much of each as we read (/me, calendarView delta, subscriptions).
 const graphTime = z.object({ dateTime: z.string(), timeZone: z.string().nullish() });
@@ -32,11 +36,16 @@ const subscriptionRenewed = z.object({ expirationDateTime: z.string().nullish() 
 /** Microsoft identity platform (v2.0 endpoints) and Microsoft Graph calendarView delta and subscriptions. */
 export class MicrosoftAdapter implements ProviderAdapter {
   readonly provider = 'microsoft' as const;
+  readonly writeScope = WRITE_SCOPE;
+  readonly scopes = SCOPES;
+  readonly writer: CalendarWriter;
 
   constructor(
     private readonly config: IntegrationConfig,
     private readonly http: HttpOptions,
-  ) {}
+  ) {
+    this.writer = new MicrosoftCalendarWriter(config.MICROSOFT_GRAPH_URL);
+  }
 
   configured(): boolean {
     return Boolean(this.config.MICROSOFT_CLIENT_ID);

@@ -14,6 +14,8 @@ const tokenAnswer = z.object({
   access_token: z.string(),
   refresh_token: z.string().nullish(),
   expires_in: z.number().nullish(),
+  /** The scopes granted (RFC 6749 5.1: space separated; may be absent when they are the ones asked for). */
+  scope: z.string().nullish(),
 });
 
 /** A token endpoint call (authorization_code or refresh_token grant) with client credentials in the body. */
@@ -34,6 +36,7 @@ export async function tokenRequest(
   return {
     accessToken: answer.access_token,
     ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
+    ...(answer.scope ? { scopes: answer.scope.split(' ').filter(Boolean) } : {}),
     expiresAt: new Date(http.clock.now().getTime() + (answer.expires_in ?? 3600) * 1000),
   };
 }

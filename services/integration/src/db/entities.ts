@@ -4,6 +4,8 @@ export const PROVIDERS = ['google', 'microsoft'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
 export type ExternalStatus = 'confirmed' | 'tentative' | 'cancelled';
+/** What a written event shows: "busy" sends no title or description upstream; "details" the task's. */
+export type ShowAs = 'busy' | 'details';
 
 /** One connection of a user to a provider calendar. Every secret column is SecretBox-sealed with the row id. */
 export const Integration = defineEntity({
@@ -40,9 +42,27 @@ export const Integration = defineEntity({
     syncLeaseHolder: p.uuid().nullable().fieldName('sync_lease_holder'),
     /** The process holding the lease: while it lives it holds a liveness lock, so a killed one frees it at once. */
     syncLeaseOwner: p.uuid().nullable().fieldName('sync_lease_owner'),
+    /** The scopes the provider said it granted at the last code exchange (space separated); null: from before. */
+    grantedScopes: p.text().nullable().fieldName('granted_scopes'),
+    /**
+     * The owner's user id while write-back is on, null while off: unique per tenant, so at most one integration of
+     * a user writes back (ADR 063).
+     */
+    writeBackUser: p.string().length(64).nullable().fieldName('write_back_user'),
+    writeBackCalendarName: p.string().length(100).nullable().fieldName('write_back_calendar_name'),
+    writeBackShowAs: p.string().length(16).nullable().$type<ShowAs>().fieldName('write_back_show_as'),
+    /** The provider's id of the dedicated calendar; kept after write-back is turned off until it is deleted upstream. */
+    writeBackCalendarId: p.text().nullable().fieldName('write_back_calendar_id'),
+    writeBackLastWrittenAt: p.datetime().nullable().fieldName('write_back_last_written_at'),
+    writeBackLastError: p.text().nullable().fieldName('write_back_last_error'),
+    /** No write-back call before this (a provider's Retry-After or our exponential backoff). */
+    writeBackRetryAt: p.datetime().nullable().fieldName('write_back_retry_at'),
+    /** Rate-limit answers in a row: the exponent of the backoff when the provider names no Retry-After. */
+    writeBackThrottles: p.integer().fieldName('write_back_throttles').default(0),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
+  uniques: [{ properties: ['tenantId', 'writeBackUser'], name: 'integrations_one_write_back_unique' }],
   indexes: [
     { properties: ['tenantId', 'userId'], name: 'integrations_owner_idx' },
     { properties: ['status', 'nextSyncAt'], name: 'integrations_due_idx' },
@@ -89,4 +109,43 @@ export const CalendarAcknowledgement = defineEntity({
   indexes: [{ properties: ['acknowledgedAt'], name: 'calendar_acknowledgements_at_idx' }],
 });
 
-export const integrationEntities = [Integration, ExternalEvent, CalendarAcknowledgement];
+/**
+ * One task of a user as write-back needs it: the newest slot the task service reported (`version`, coalesced:
+ * the last slot wins, an older event never overwrites a newer one) and what is written upstream for it.
+ * `pending` says the two may differ; the write-back worker claims pending rows under a short lease.
+ */
+export const WriteBackTask = defineEntity({
+  name: 'WriteBackTask',
+  tableName: 'write_back_tasks',
+  properties: {
+    taskId: p.uuid().primary().fieldName('task_id'),
+    tenantId: p.string().length(64).fieldName('tenant_id'),
+    userId: p.string().length(64).fieldName('user_id'),
+    /** The task row's version of the newest event applied here. */
+    version: p.integer(),
+    slotStart: p.datetime().nullable().fieldName('slot_start'),
+    slotEnd: p.datetime().nullable().fieldName('slot_end'),
+    title: p.text(),
+    description: p.text().nullable(),
+    deleted: p.boolean(),
+    pending: p.boolean(),
+    /** When the pending change was recorded: the write-back lag is measured from it. */
+    changedAt: p.datetime().fieldName('changed_at'),
+    claimedUntil: p.datetime().nullable().fieldName('claimed_until'),
+    /** Where the event is written: the integration and calendar, the provider's event id. */
+    integrationId: p.uuid().nullable().fieldName('integration_id'),
+    calendarId: p.text().nullable().fieldName('calendar_id'),
+    externalId: p.text().nullable().fieldName('external_id'),
+    /** Bumped when the user deleted the event upstream: the next one gets a new client id / transactionId. */
+    generation: p.integer().default(0),
+    /** The user deleted the event upstream: not written again until the task's slot changes. */
+    upstreamDeleted: p.boolean().fieldName('upstream_deleted').default(false),
+  },
+  indexes: [
+    { properties: ['tenantId', 'userId'], name: 'write_back_tasks_owner_idx' },
+    { properties: ['pending', 'changedAt'], name: 'write_back_tasks_pending_idx' },
+  ],
+});
+export type WriteBackTaskRow = InferEntity<typeof WriteBackTask>;
+
+export const integrationEntities = [Integration, ExternalEvent, CalendarAcknowledgement, WriteBackTask];

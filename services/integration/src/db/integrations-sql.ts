@@ -10,8 +10,12 @@ const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider,
   oauth_verifier_sealed as "oauthVerifierSealed", oauth_return_url as "oauthReturnUrl", channel_id as "channelId",
   channel_resource_id as "channelResourceId", channel_secret_sealed as "channelSecretSealed",
   push_expires_at as "pushExpiresAt", next_sync_at as "nextSyncAt", sync_lease_until as "syncLeaseUntil",
-  sync_lease_holder as "syncLeaseHolder", sync_lease_owner as "syncLeaseOwner", created_at as "createdAt",
-  updated_at as "updatedAt"`;
+  sync_lease_holder as "syncLeaseHolder", sync_lease_owner as "syncLeaseOwner", granted_scopes as "grantedScopes",
+  write_back_user as "writeBackUser", write_back_calendar_name as "writeBackCalendarName",
+  write_back_show_as as "writeBackShowAs", write_back_calendar_id as "writeBackCalendarId",
+  write_back_last_written_at as "writeBackLastWrittenAt", write_back_last_error as "writeBackLastError",
+  write_back_retry_at as "writeBackRetryAt", write_back_throttles as "writeBackThrottles",
+  created_at as "createdAt", updated_at as "updatedAt"`;
 
 type MaybeTimes =
   | 'lastSyncedAt'
@@ -19,7 +23,9 @@ type MaybeTimes =
   | 'oauthStateExpiresAt'
   | 'pushExpiresAt'
   | 'nextSyncAt'
-  | 'syncLeaseUntil';
+  | 'syncLeaseUntil'
+  | 'writeBackLastWrittenAt'
+  | 'writeBackRetryAt';
 type RawIntegration = Omit<IntegrationRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
   Record<MaybeTimes, string | Date | null> &
   Record<'createdAt' | 'updatedAt', string | Date>;
@@ -34,6 +40,8 @@ const integrationOf = (raw: RawIntegration): IntegrationRow => ({
   pushExpiresAt: when(raw.pushExpiresAt),
   nextSyncAt: when(raw.nextSyncAt),
   syncLeaseUntil: when(raw.syncLeaseUntil),
+  writeBackLastWrittenAt: when(raw.writeBackLastWrittenAt),
+  writeBackRetryAt: when(raw.writeBackRetryAt),
   createdAt: new Date(raw.createdAt),
   updatedAt: new Date(raw.updatedAt),
 });

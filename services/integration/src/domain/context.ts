@@ -18,6 +18,8 @@ export interface IntegrationContext {
   leases: SyncLeases;
   /** Asks the sync worker to run a pass now (a push arrived, a connection finished). */
   wakeSync(): void;
+  /** Asks the write-back worker to run a pass now (a task changed, write-back was switched). */
+  wakeWriteBack(): void;
 }
 
 /** Sealing contexts: each secret is bound to its row and to its column, so none opens in another place. */

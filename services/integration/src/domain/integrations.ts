@@ -24,6 +24,7 @@ import {
   updateIntegration,
   writeIntegrationChange,
 } from '../db/integrations-sql.js';
+import { forgetWrittenEvents } from '../db/write-back-sql.js';
 import { untilCalendarHolds } from './calendar-wait.js';
 import { openOrRenewChannel, stopChannel } from './channels.js';
 import { callbackPath, type IntegrationContext, sealContext } from './context.js';
@@ -198,7 +199,9 @@ export async function finishConnection(
   const adapter = ctx.adapters[row.provider];
   try {
     const tokens = await adapter.exchangeCode(query.code, verifier, `${ctx.config.PUBLIC_BASE_URL}${callbackPath}`);
-    await save({ ...tokenColumns(ctx, id, tokens), updatedAt: ctx.clock.now() });
+    // A token answer without `scope` granted what was asked (RFC 6749 5.1).
+    const grantedScopes = (tokens.scopes ?? adapter.scopes).join(' ');
+    await save({ ...tokenColumns(ctx, id, tokens), grantedScopes, updatedAt: ctx.clock.now() });
     const accountEmail = await adapter.accountEmail(apiFor(ctx, id));
     row.accountEmail = accountEmail;
     unsaved.accountEmail = accountEmail;
@@ -273,8 +276,13 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
   const revoked = await Sql.transaction(ctx.orm, async (sql) => {
     // The integration's events leave our copy in the transaction that revokes it.
     await deleteIntegrationExternalEvents(sql, id);
+    // Write-back stops with the grant; its calendar stays in the account (no grant left to delete it with), and
+    // a later connection that turns write-back on finds it again by its marker.
+    await forgetWrittenEvents(sql, id);
     const revocation: IntegrationPatch = {
       ...forgetChannel,
+      writeBackUser: null,
+      writeBackCalendarId: null,
       status: 'revoked',
       accessTokenSealed: null,
       refreshTokenSealed: null,

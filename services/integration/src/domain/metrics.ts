@@ -1,4 +1,6 @@
-import { counterMetric } from '@routinely/platform';
+import { type Orm, Sql } from '@routinely/db';
+import { counterMetric, histogramMetric, LAG_BUCKETS, observeAtScrape } from '@routinely/platform';
+import { countPendingWrites } from '../db/write-back-sql.js';
 
 const syncs = counterMetric(
   'routinely_integration_syncs_total',
@@ -18,4 +20,28 @@ export function countSync(provider: string, outcome: 'ok' | 'busy' | 'reauth_req
 
 export function countPush(provider: string, result: 'accepted' | 'rejected'): void {
   pushes.inc({ provider, result });
+}
+
+const writeLag = histogramMetric(
+  'routinely_integration_write_back_lag_seconds',
+  'From a task change recorded to its event written upstream, by provider',
+  ['provider'],
+  LAG_BUCKETS,
+);
+
+export function observeWriteLag(provider: string, ms: number): void {
+  writeLag.observe({ provider }, Math.max(0, ms) / 1000);
+}
+
+/** Pending write-back changes (of integrations that write back), counted at scrape. */
+export function observePendingWrites(orm: Orm): () => void {
+  return observeAtScrape(
+    {
+      name: 'routinely_integration_write_back_pending',
+      help: 'Task changes waiting to be written to a connected calendar',
+      labelNames: [],
+    },
+    {},
+    () => countPendingWrites(Sql.pool(orm)),
+  );
 }

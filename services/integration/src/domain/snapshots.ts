@@ -1,5 +1,6 @@
 import type { ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
 import type { ExternalEventRow, IntegrationRow } from '../db/entities.js';
+import { writeBackView } from './write-back.js';
 
 export function eventSnapshot(row: ExternalEventRow, integration: IntegrationRow): ExternalEventSnapshot {
   return {
@@ -41,6 +42,7 @@ export function integrationView(row: IntegrationRow) {
     last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
     last_error: row.lastError ?? null,
     push_expires_at: row.pushExpiresAt?.toISOString() ?? null,
+    write_back: writeBackView(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -34,6 +34,7 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
         byStatus: health.byStatus,
         channelsNearExpiry: health.nearExpiry,
         channelsExpired: health.expired,
+        writeBackFailing: health.writeBackFailing,
         workers: deps.workers.map((worker) => {
           const beat = worker.beat();
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };

@@ -12,11 +12,14 @@ import {
 } from '../../domain/integrations.js';
 import { integrationView } from '../../domain/snapshots.js';
 import { syncOnRequest } from '../../domain/sync.js';
+import { configureWriteBack } from '../../domain/write-back.js';
 import {
   authorizationAnswer,
   integrationDisconnected,
   integrationList,
   integrationParams,
+  integrationPatch,
+  integrationRead,
   providerParams,
   reconnectBody,
   returnUrlBody,
@@ -113,6 +116,34 @@ export function integrationRoutes(ctx: IntegrationContext): FastifyPluginAsync {
         },
       },
       async (request) => syncOnRequest(ctx, await findOwned(ctx, ownerOf(request), request.params.integration_id)),
+    );
+
+    r.patch(
+      '/service/integrations/:integration_id',
+      {
+        config,
+        schema: {
+          operationId: 'updateIntegration',
+          description:
+            'Calendar write-back: while on, a dedicated calendar in the connected account holds one event per task of yours that has a slot (moved and removed with it); turning it off deletes that calendar. The work happens in the background: `write_back.last_written_at` and `last_error` tell how it goes.',
+          tags,
+          summary: 'Turn calendar write-back on or off',
+          params: integrationParams,
+          body: integrationPatch,
+          response: {
+            ...problemAnswers({
+              write_back_in_use: 'another integration of yours already writes back',
+              reconnect_required: 'the integration was connected without the write scope: reconnect it first',
+              conflict: 'the integration is not active (pending, in error or revoked)',
+            }),
+            200: integrationRead,
+          },
+        },
+      },
+      async (request) =>
+        integrationView(
+          await configureWriteBack(ctx, ownerOf(request), request.params.integration_id, request.body.write_back),
+        ),
     );
 
     r.delete(

@@ -1,6 +1,19 @@
 import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
+export const showAs = z
+  .enum(['busy', 'details'])
+  .describe('"busy": events are titled "Busy" with no description; "details": the task\'s title, description, link');
+
+export const writeBackRead = z.object({
+  enabled: z.boolean(),
+  calendar_name: z.string(),
+  show_as: showAs,
+  calendar_id: z.string().nullable().describe("the dedicated calendar's provider id, once it is created"),
+  last_written_at: timestampOut().nullable(),
+  last_error: z.string().nullable().describe('why the last write-back attempt failed (null after a success)'),
+});
+
 export const integrationRead = z.object({
   id: z.string().uuid(),
   provider: z.enum(['google', 'microsoft']),
@@ -9,6 +22,7 @@ export const integrationRead = z.object({
   last_synced_at: timestampOut().nullable(),
   last_error: z.string().nullable(),
   push_expires_at: timestampOut().nullable(),
+  write_back: writeBackRead,
   created_at: timestampOut(),
   updated_at: timestampOut(),
 });
@@ -41,12 +55,22 @@ export const syncCounts = z.object({
   deleted: z.number().int(),
 });
 
+export const integrationPatch = z.strictObject({
+  write_back: z.strictObject({
+    enabled: z.boolean(),
+    calendar_name: z.string().trim().min(1).max(100).optional().describe('default "Routinely"'),
+    show_as: showAs.optional().describe('default "busy"'),
+  }),
+});
+
 export const integrationList = z.array(integrationRead);
 export const integrationDisconnected = z.null();
 
 // Named in the OpenAPI document (components.schemas).
 nameSchemas({
   Integration: integrationRead,
+  IntegrationWriteBack: writeBackRead,
+  IntegrationPatch: integrationPatch,
   IntegrationAuthorization: authorizationAnswer,
   SyncCounts: syncCounts,
 });

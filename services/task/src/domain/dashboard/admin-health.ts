@@ -121,15 +121,17 @@ function modelRegistry(rows: readonly ProviderStatusRow[], tenantId: string): Co
 
 /** A push channel that expired without renewal means the renewal is failing (polling still covers the data). */
 function integrationCounts(h: IntegrationHealth): ComponentBody {
+  const failing = h.writeBackFailing > 0 ? `; ${h.writeBackFailing} calendar write-back(s) failing` : '';
   return {
-    status: h.channelsExpired > 0 ? 'degraded' : 'ok',
+    status: h.channelsExpired > 0 || h.writeBackFailing > 0 ? 'degraded' : 'ok',
     detail:
-      h.channelsExpired > 0
+      (h.channelsExpired > 0
         ? `${h.channelsExpired} push channel(s) expired without renewal`
-        : `${h.channelsNearExpiry} push channel(s) near expiry`,
+        : `${h.channelsNearExpiry} push channel(s) near expiry`) + failing,
     counts: Object.fromEntries(h.byStatus.map((c) => [c.status, c.count])),
     channels_near_expiry: h.channelsNearExpiry,
     channels_expired: h.channelsExpired,
+    write_back_failing: h.writeBackFailing,
   };
 }
 

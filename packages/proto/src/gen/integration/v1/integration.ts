@@ -65,6 +65,8 @@ export interface GetIntegrationHealthResponse {
   workers: WorkerStatus[];
   /** The integration service's event consumers' dead letters of the last hour (the health page's event_consumers). */
   recentDeadLetters: ConsumerDeadLetters[];
+  /** Integrations writing back to a calendar whose last write-back attempt failed (write_back_last_error set). */
+  writeBackFailing: number;
 }
 
 /** Dead letters of one of the answering service's event consumers and event types, stored in the last hour. */
@@ -425,7 +427,14 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
 };
 
 function createBaseGetIntegrationHealthResponse(): GetIntegrationHealthResponse {
-  return { byStatus: [], channelsNearExpiry: 0, channelsExpired: 0, workers: [], recentDeadLetters: [] };
+  return {
+    byStatus: [],
+    channelsNearExpiry: 0,
+    channelsExpired: 0,
+    workers: [],
+    recentDeadLetters: [],
+    writeBackFailing: 0,
+  };
 }
 
 export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthResponse> = {
@@ -444,6 +453,9 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     }
     for (const v of message.recentDeadLetters) {
       ConsumerDeadLetters.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.writeBackFailing !== 0) {
+      writer.uint32(48).int32(message.writeBackFailing);
     }
     return writer;
   },
@@ -495,6 +507,14 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
           message.recentDeadLetters.push(ConsumerDeadLetters.decode(reader, reader.uint32()));
           continue;
         }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.writeBackFailing = reader.int32();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -517,6 +537,7 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
       recentDeadLetters: globalThis.Array.isArray(object?.recentDeadLetters)
         ? object.recentDeadLetters.map((e: any) => ConsumerDeadLetters.fromJSON(e))
         : [],
+      writeBackFailing: isSet(object.writeBackFailing) ? globalThis.Number(object.writeBackFailing) : 0,
     };
   },
 
@@ -537,6 +558,9 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     if (message.recentDeadLetters?.length) {
       obj.recentDeadLetters = message.recentDeadLetters.map((e) => ConsumerDeadLetters.toJSON(e));
     }
+    if (message.writeBackFailing !== 0) {
+      obj.writeBackFailing = Math.round(message.writeBackFailing);
+    }
     return obj;
   },
 
@@ -550,6 +574,7 @@ export const GetIntegrationHealthResponse: MessageFns<GetIntegrationHealthRespon
     message.channelsExpired = object.channelsExpired ?? 0;
     message.workers = object.workers?.map((e) => WorkerStatus.fromPartial(e)) || [];
     message.recentDeadLetters = object.recentDeadLetters?.map((e) => ConsumerDeadLetters.fromPartial(e)) || [];
+    message.writeBackFailing = object.writeBackFailing ?? 0;
     return message;
   },
 };
