@@ -15,6 +15,7 @@ const TasksPage = lazy(() => import('./pages/TasksPage.js'));
 const RoutinesPage = lazy(() => import('./pages/RoutinesPage.js'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage.js'));
 const AdminPage = lazy(() => import('./pages/AdminPage.js'));
+const HomeDashboard = lazy(() => import('./home/HomeDashboard.js'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage.js'));
 
 const queryClient = new QueryClient({
@@ -37,7 +38,13 @@ export function App() {
             <Routes>
               <Route path="/sign-in" element={<SignInPage />} />
               <Route path="/register" element={<RegisterPage />} />
-              <Route path="/home" element={<HomePage />} />
+              <Route path="/home" element={<HomePage />}>
+                <Route element={<RequireSession />}>
+                  <Route element={<AppShell />}>
+                    <Route index element={<HomeDashboard />} />
+                  </Route>
+                </Route>
+              </Route>
               <Route element={<RequireSession />}>
                 <Route element={<AppShell />}>
                   <Route index element={<Navigate to="/calendar" replace />} />

@@ -27,6 +27,9 @@ export const keys = {
   cost: ['cost'] as const,
   providers: ['providers'] as const,
   latestRun: ['runs', 'latest'] as const,
+  summary: ['dashboard', 'summary'] as const,
+  routine: (id: string) => ['tasks', 'routine', id] as const,
+  occurrences: (id: string, from: string, to: string) => ['tasks', 'occurrences', id, from, to] as const,
 };
 
 export function useMe() {
@@ -52,6 +55,18 @@ export function useTiles() {
     queryKey: keys.tiles,
     queryFn: async () => data(await api.GET('/api/v1/service/dashboard/tiles')),
     staleTime: 10 * 60_000,
+  });
+}
+
+export type DashboardSummary = Schemas['DashboardSummary'];
+
+/** The home screen's figures; polled like the bell, so the counts follow what happens elsewhere. */
+export function useSummary() {
+  return useQuery({
+    queryKey: keys.summary,
+    queryFn: async () => data(await api.GET('/api/v1/service/dashboard/summary')),
+    refetchInterval: 30_000,
+    refetchIntervalInBackground: false,
   });
 }
 
