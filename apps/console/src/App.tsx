@@ -12,7 +12,7 @@ import { ToastProvider } from './ui/toasts.js';
 
 // Screens off the first path load when opened (part 2 adds its screens here the same way).
 const TasksPage = lazy(() => import('./pages/TasksPage.js'));
-const RoutinesPage = lazy(() => import('./pages/RoutinesPage.js'));
+const RoutinesPage = lazy(() => import('./routines/RoutinesPage.js'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage.js'));
 const AdminPage = lazy(() => import('./pages/AdminPage.js'));
 const HomeDashboard = lazy(() => import('./home/HomeDashboard.js'));
@@ -51,7 +51,7 @@ export function App() {
                   <Route path="/calendar" element={<CalendarRedirect />} />
                   <Route path="/calendar/:view/:date" element={<CalendarPage />} />
                   <Route path="/tasks" element={<TasksPage />} />
-                  <Route path="/routines" element={<RoutinesPage />} />
+                  <Route path="/routines/*" element={<RoutinesPage />} />
                   <Route path="/settings/*" element={<SettingsPage />} />
                   <Route path="/admin/*" element={<AdminPage />} />
                   <Route path="*" element={<NotFoundPage />} />

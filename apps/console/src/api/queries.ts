@@ -13,6 +13,8 @@ export type CalendarEvent = Schemas['CalendarEvent'];
 export type Task = Schemas['Task'];
 export type Settings = Schemas['Settings'];
 export type Decision = Schemas['Decision'];
+/** A task as `GET /tasks/{id}` answers it: a routine's series carries its stats. */
+export type TaskWithStats = Task & { series_stats?: Schemas['SeriesStats'] };
 
 export const keys = {
   me: ['me'] as const,
@@ -166,5 +168,26 @@ export function useLatestDecisions() {
       return data(result).decisions;
     },
     staleTime: 60_000,
+  });
+}
+
+/** One task as `GET /tasks/{id}` answers it: a routine's series carries `series_stats` (done, streaks). */
+export function useRoutine(id: string) {
+  return useQuery({
+    queryKey: keys.routine(id),
+    queryFn: async () => data(await api.GET('/api/v1/service/tasks/{task_id}', { params: { path: { task_id: id } } })),
+  });
+}
+
+/** A routine's occurrences dated `from`..`to` (local dates, inclusive). */
+export function useOccurrences(id: string, from: string, to: string) {
+  return useQuery({
+    queryKey: keys.occurrences(id, from, to),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/v1/service/tasks/{task_id}/occurrences', {
+          params: { path: { task_id: id }, query: { from, to } },
+        }),
+      ).items,
   });
 }

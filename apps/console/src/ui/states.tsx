@@ -12,7 +12,6 @@ export function Skeleton({ rows = 3, label }: { rows?: number; label: string }) 
   return (
     <div className="skeleton" aria-busy="true" role="status" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
         <span key={i} className="skeleton-row" />
       ))}
     </div>
