@@ -13,7 +13,7 @@ import { ToastProvider } from './ui/toasts.js';
 // Screens off the first path load when opened (part 2 adds its screens here the same way).
 const TasksPage = lazy(() => import('./pages/TasksPage.js'));
 const RoutinesPage = lazy(() => import('./routines/RoutinesPage.js'));
-const SettingsPage = lazy(() => import('./pages/SettingsPage.js'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage.js'));
 const AdminPage = lazy(() => import('./pages/AdminPage.js'));
 const HomeDashboard = lazy(() => import('./home/HomeDashboard.js'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage.js'));

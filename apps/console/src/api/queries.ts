@@ -30,6 +30,12 @@ export const keys = {
   providers: ['providers'] as const,
   latestRun: ['runs', 'latest'] as const,
   summary: ['dashboard', 'summary'] as const,
+  integrations: ['integrations'] as const,
+  webhooks: ['webhooks'] as const,
+  webhookAttempts: (id: string) => ['webhooks', 'attempts', id] as const,
+  deadLetters: ['webhooks', 'dead-letters'] as const,
+  usage: ['usage'] as const,
+  quota: ['usage', 'quota'] as const,
   routine: (id: string) => ['tasks', 'routine', id] as const,
   occurrences: (id: string, from: string, to: string) => ['tasks', 'occurrences', id, from, to] as const,
 };
@@ -189,5 +195,19 @@ export function useOccurrences(id: string, from: string, to: string) {
           params: { path: { task_id: id }, query: { from, to } },
         }),
       ).items,
+  });
+}
+
+export function useIntegrations() {
+  return useQuery({
+    queryKey: keys.integrations,
+    queryFn: async () => data(await api.GET('/api/v1/service/integrations')),
+  });
+}
+
+export function useWebhooks() {
+  return useQuery({
+    queryKey: keys.webhooks,
+    queryFn: async () => data(await api.GET('/api/v1/service/webhooks')),
   });
 }
