@@ -11,7 +11,7 @@ import { RequireSession } from './layout/RequireSession.js';
 import { ToastProvider } from './ui/toasts.js';
 
 // Screens off the first path load when opened (part 2 adds its screens here the same way).
-const TasksPage = lazy(() => import('./pages/TasksPage.js'));
+const TasksPage = lazy(() => import('./tasks/TasksPage.js'));
 const RoutinesPage = lazy(() => import('./routines/RoutinesPage.js'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage.js'));
 const AdminPage = lazy(() => import('./pages/AdminPage.js'));
