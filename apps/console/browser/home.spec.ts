@@ -58,3 +58,51 @@ test('a plain user sees no Admin link and gets "not allowed" on /admin', async (
   await expect(page.getByRole('heading', { name: 'Not allowed', level: 1 })).toBeVisible();
   await expectAccessible(page, 'admin not allowed');
 });
+
+test('a tenant admin changes a quota (a refusal shown on its field) and invites someone who registers with the link', async ({
+  page,
+  browser,
+  baseUrl,
+}) => {
+  await signIn(page, admin, '/admin/quotas');
+  for (const name of ['Registration and invites', 'Quotas', 'Tenant model', 'Health']) {
+    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+  }
+  await expect(page.getByRole('row', { name: /Database ok/ })).toBeVisible();
+  await expectAccessible(page, 'admin');
+
+  await page.getByRole('button', { name: `Edit quota of ${admin.email}` }).click();
+  const soft = page.getByRole('textbox', { name: `Soft cap (USD a day) of ${admin.email}` });
+  const hard = page.getByRole('textbox', { name: `Hard cap (USD a day) of ${admin.email}` });
+  await hard.fill('2');
+  await soft.fill('3');
+  await page.getByRole('button', { name: `Save quota of ${admin.email}` }).click();
+  await expect(soft).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expectAccessible(page, 'a quota refused on its field');
+  await soft.fill('1.5');
+  await page.getByRole('button', { name: `Save quota of ${admin.email}` }).click();
+  const row = page.getByRole('row', { name: new RegExp(admin.email) });
+  await expect(row.getByRole('cell').nth(0)).toHaveText('1.5');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('2');
+
+  // An invitation: its link, shown once, registers the invitee into this tenant.
+  await page.getByRole('button', { name: 'Create invitation' }).click();
+  const shown = page.getByText(/Invitation link, shown only now/);
+  const link = (await shown.locator('code').textContent()) ?? '';
+  expect(link).toMatch(/\/register#tenant=.+&invite=.+/);
+  const invitee = await browser.newContext({ baseURL: baseUrl, timezoneId: 'Asia/Tokyo' });
+  const other = await invitee.newPage();
+  await other.goto(link);
+  await expect(other.getByText('You were invited')).toBeVisible();
+  const email = `invitee-${Date.now()}@example.test`;
+  await other.getByRole('textbox', { name: 'Name' }).fill('Katherine Johnson');
+  await other.getByRole('textbox', { name: 'Email' }).fill(email);
+  await other.getByRole('textbox', { name: 'Password' }).fill('a long enough password');
+  await other.getByRole('button', { name: 'Create account' }).click();
+  await expect(other.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  await invitee.close();
+  await page.reload();
+  await expect(page.getByRole('row', { name: new RegExp(email) })).toBeVisible();
+});

@@ -14,7 +14,7 @@ import { ToastProvider } from './ui/toasts.js';
 const TasksPage = lazy(() => import('./tasks/TasksPage.js'));
 const RoutinesPage = lazy(() => import('./routines/RoutinesPage.js'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage.js'));
-const AdminPage = lazy(() => import('./pages/AdminPage.js'));
+const AdminPage = lazy(() => import('./admin/AdminPage.js'));
 const HomeDashboard = lazy(() => import('./home/HomeDashboard.js'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage.js'));
 
