@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../src/api/queries.js';
-import { dropPlacement, keyPlacement, NO_FILTER, subtreeHeight, visibleRows } from '../src/tasks/tree.js';
+import { dropPlacement, keyPlacement, NO_FILTER, plainTasks, subtreeHeight, visibleRows } from '../src/tasks/tree.js';
 
 const base = {
   ...{ tenant_id: 't', user_id: 'u', description: null, raw_input: null, duration_min: 30, deadline_at: null },
@@ -67,5 +67,21 @@ describe('the task tree', () => {
     expect(dropPlacement(tasks, house, paint, 'lower')).toBeUndefined();
     expect(subtreeHeight(tasks, house)).toBe(3);
     expect(subtreeHeight(tasks, garden)).toBe(1);
+  });
+
+  it('leaves a routine, its occurrences and the steps under them to the Routines screen', () => {
+    const routine = task('stretch', null, 1, 2, {
+      recurrence: {
+        rule: 'FREQ=DAILY',
+        starts_on: '2026-01-01',
+        until: null,
+        window: null,
+        horizon_days: 14,
+        auto_schedule: true,
+      },
+    });
+    const step = task('mat', 'stretch', 2, 0);
+    const occurrence = task('stretch-today', null, 1, 3, { series_id: 'stretch' });
+    expect(plainTasks([...tasks, routine, step, occurrence]).map((t) => t.id)).toEqual(tasks.map((t) => t.id));
   });
 });

@@ -1,12 +1,14 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { useAllTasks } from '../api/queries.js';
-import { EmptyState, QueryView } from '../ui/states.js';
-import { DependencyList } from './DependencyList.js';
-import { ImportPanel } from './ImportPanel.js';
+import { EmptyState, QueryView, Skeleton } from '../ui/states.js';
 import { TaskTree } from './TaskTree.js';
 import { NO_FILTER, plainTasks, type TaskFilter, visibleRows } from './tree.js';
+
+// The dependency picker (a select with a popover) and bulk import load on first use: the tree is the first screen.
+const DependencyList = lazy(() => import('./DependencyList.js').then((m) => ({ default: m.DependencyList })));
+const ImportPanel = lazy(() => import('./ImportPanel.js').then((m) => ({ default: m.ImportPanel })));
 
 const STATUSES = ['pending', 'scheduled', 'done', 'skipped', 'cancelled'];
 
@@ -44,7 +46,11 @@ export default function TasksPage() {
           Bulk import
         </Button>
       </div>
-      {importing && <ImportPanel onClose={() => setParam('import', undefined)} />}
+      {importing && (
+        <Suspense fallback={<Skeleton rows={3} label="Loading bulk import" />}>
+          <ImportPanel onClose={() => setParam('import', undefined)} />
+        </Suspense>
+      )}
       <fieldset className="row wrap filters">
         <legend className="sr-only">Filters</legend>
         <FilterSelect
@@ -99,7 +105,9 @@ export default function TasksPage() {
                   <Button className="btn btn-small" onPress={() => setParam('task', focused.id)}>
                     Open {focused.title}
                   </Button>
-                  <DependencyList key={focused.id} taskId={focused.id} />
+                  <Suspense fallback={<Skeleton rows={2} label="Loading dependencies" />}>
+                    <DependencyList key={focused.id} taskId={focused.id} />
+                  </Suspense>
                 </aside>
               )}
             </div>

@@ -24,9 +24,23 @@ const matches = (task: Task, f: TaskFilter) =>
   (!f.tag || task.tags.includes(f.tag)) &&
   (!f.priority || task.priority === Number(f.priority));
 
-/** The plain tasks of the tree (a routine's series and occurrences live on the Routines screen). */
+/**
+ * The plain tasks of the tree: a routine's series, its occurrences and the steps under either live on the
+ * Routines screen. The list is depth-first, so a routine's subtree is the run of deeper rows after it.
+ */
 export function plainTasks(tasks: readonly Task[]): Task[] {
-  return tasks.filter((t) => t.recurrence === null && t.series_id === null);
+  const plain: Task[] = [];
+  let routineDepth = Number.POSITIVE_INFINITY;
+  for (const t of tasks) {
+    if (t.depth > routineDepth) continue;
+    routineDepth = Number.POSITIVE_INFINITY;
+    if (t.recurrence !== null || t.series_id !== null) {
+      routineDepth = t.depth;
+      continue;
+    }
+    plain.push(t);
+  }
+  return plain;
 }
 
 /**
