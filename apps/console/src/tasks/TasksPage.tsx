@@ -23,7 +23,8 @@ export default function TasksPage() {
   const list = tasks.data ?? [];
   const rows = useMemo(() => visibleRows(list, collapsed, filter), [list, collapsed, filter]);
   const tags = useMemo(() => [...new Set(list.flatMap((t) => t.tags))].sort(), [list]);
-  const focused = list.find((t) => t.id === focusedId) ?? rows[0]?.task;
+  // The details (and the dependency picker's code) wait for a task to be focused: not part of the first screen.
+  const focused = list.find((t) => t.id === focusedId);
   const setParam = (key: string, value: string | undefined) =>
     setSearch((p) => {
       if (value === undefined) p.delete(key);
@@ -96,9 +97,14 @@ export default function TasksPage() {
                 collapsed={collapsed}
                 onToggle={toggle}
                 onOpen={(id) => setParam('task', id)}
-                focusedId={focused?.id}
+                focusedId={focusedId}
                 onFocus={setFocusedId}
               />
+              {!focused && (
+                <aside className="card tree-details" aria-label="Details">
+                  <p className="muted">Focus a task to see what it waits for.</p>
+                </aside>
+              )}
               {focused && (
                 <aside className="card tree-details" aria-label={`Details of ${focused.title}`}>
                   <h2>{focused.title}</h2>
