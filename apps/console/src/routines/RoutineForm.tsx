@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { Button, Checkbox, CheckboxGroup, Form, Input, Label, NumberField } from 'react-aria-components';
+import { type FormEvent, useState } from 'react';
+import { Button, Checkbox, Form, Input, Label, NumberField } from 'react-aria-components';
 import { api, data, fieldErrors, problemText } from '../api/client.js';
 import { keys, type Task } from '../api/queries.js';
 import { Field } from '../ui/Field.js';
-import { BYDAY, type ByDay, DEFAULT_SHAPE, dayName, NTH, REPEATS, type RuleShape, ruleOf, shapeOf } from './rrule.js';
+import { RuleBuilder } from './RuleBuilder.js';
+import { DEFAULT_SHAPE, type RuleShape, ruleOf, shapeOf } from './rrule.js';
 
 interface Draft {
   title: string;
@@ -52,7 +53,6 @@ export function RoutineForm({ routine, onSaved }: { routine?: Task; onSaved(rout
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(routine));
   const [newStep, setNewStep] = useState('');
-  const ids = { repeats: useId(), nth: useId(), weekday: useId() };
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setShape = (patch: Partial<RuleShape>) =>
     setDraft((d) => {
@@ -117,99 +117,11 @@ export function RoutineForm({ routine, onSaved }: { routine?: Task; onSaved(rout
     steps.splice(to, 0, moved);
     set('steps', steps);
   };
-  const weekly = draft.shape.repeats === 'weekly' || draft.shape.repeats === 'every_n_weeks';
 
   return (
     <Form className="stack routine-form" onSubmit={submit} validationErrors={errors}>
       <Field label="Title" name="title" isRequired value={draft.title} onChange={(v) => set('title', v)} />
-      <div className="field">
-        <label htmlFor={ids.repeats}>Repeats</label>
-        <select
-          id={ids.repeats}
-          className="select"
-          value={draft.shape.repeats}
-          onChange={(e) => setShape({ repeats: e.target.value as RuleShape['repeats'] })}
-        >
-          {REPEATS.map((r) => (
-            <option key={r.value} value={r.value}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      {draft.shape.repeats === 'every_n_weeks' && (
-        <NumberField
-          className="field"
-          minValue={2}
-          maxValue={52}
-          value={draft.shape.interval}
-          onChange={(interval) => setShape({ interval })}
-        >
-          <Label>Every how many weeks</Label>
-          <Input />
-        </NumberField>
-      )}
-      {weekly && (
-        <CheckboxGroup
-          className="field checks weekday-checks"
-          value={draft.shape.days}
-          onChange={(days) => setShape({ days: days as ByDay[] })}
-          isRequired
-        >
-          <Label>On days</Label>
-          {BYDAY.map((d) => (
-            <Checkbox key={d} value={d}>
-              {dayName(d)}
-            </Checkbox>
-          ))}
-        </CheckboxGroup>
-      )}
-      {draft.shape.repeats === 'monthly_day' && (
-        <NumberField
-          className="field"
-          minValue={1}
-          maxValue={31}
-          value={draft.shape.monthDay}
-          onChange={(monthDay) => setShape({ monthDay })}
-        >
-          <Label>Day of the month</Label>
-          <Input />
-        </NumberField>
-      )}
-      {draft.shape.repeats === 'monthly_nth' && (
-        <div className="row">
-          <div className="field">
-            <label htmlFor={ids.nth}>Which</label>
-            <select
-              id={ids.nth}
-              className="select"
-              value={draft.shape.nth}
-              onChange={(e) => setShape({ nth: Number(e.target.value) })}
-            >
-              {NTH.map((n) => (
-                <option key={n.value} value={n.value}>
-                  {n.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={ids.weekday}>Weekday</label>
-            <select
-              id={ids.weekday}
-              className="select"
-              value={draft.shape.weekday}
-              onChange={(e) => setShape({ weekday: e.target.value as ByDay })}
-            >
-              {BYDAY.map((d) => (
-                <option key={d} value={d}>
-                  {dayName(d)}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-      )}
+      <RuleBuilder shape={draft.shape} onChange={setShape} />
       <Field
         label="Rule (RFC 5545 RRULE)"
         name="recurrence.rule"
