@@ -7,7 +7,7 @@ test('the palette adds a task; the drawer edits it, its steps (reordered by keyb
   const first = await person.api.POST('/api/v1/service/tasks', { body: { title: 'Buy the paint', duration_min: 30 } });
   if (!first.data) throw new Error(`create failed: ${JSON.stringify(first.error)}`);
   await signIn(page, person, '/tasks');
-  await expect(page.getByRole('button', { name: /^Buy the paint/ })).toBeVisible();
+  await expect(page.getByRole('treeitem', { name: /^Buy the paint/ })).toBeVisible();
 
   // Ctrl/Cmd+K: the palette takes quick-add text too.
   await page.keyboard.press('Control+k');
@@ -19,7 +19,9 @@ test('the palette adds a task; the drawer edits it, its steps (reordered by keyb
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
 
-  await page.getByRole('button', { name: /^Paint the fence/ }).click();
+  // Enter on a task of the tree opens it.
+  await page.getByRole('treeitem', { name: /^Paint the fence/ }).focus();
+  await page.keyboard.press('Enter');
   const drawer = page.getByRole('dialog', { name: 'Task Paint the fence' });
   await drawer.getByRole('textbox', { name: 'Description' }).fill('Two coats, the north side first.');
   await drawer.getByRole('textbox', { name: 'Duration (minutes)' }).fill('150');
@@ -53,7 +55,7 @@ test('the palette adds a task; the drawer edits it, its steps (reordered by keyb
   await expect(drawer.getByRole('alertdialog')).toContainText('and its 3 steps');
   await drawer.getByRole('button', { name: 'Delete task' }).click();
   await expect(drawer).toBeHidden();
-  await expect(page.getByRole('button', { name: /^Paint the fence/ })).toHaveCount(0);
+  await expect(page.getByRole('treeitem', { name: /^Paint the fence/ })).toHaveCount(0);
 });
 
 test('skip and unschedule from the drawer; dark mode by the toggle', async ({ page, person }) => {

@@ -41,13 +41,20 @@ export interface Person {
 
 let counter = 0;
 
-/** A new account (and tenant) through the API, in the settings timezone USER_TZ. */
-export async function registerPerson(baseUrl: string, name = 'Ada Lovelace'): Promise<Person> {
+/**
+ * A new account through the API, in the settings timezone USER_TZ: in the deployment's default tenant, or with
+ * `tenant` in a tenant of its own (a new tenant id makes the person its admin; an invite's token joins one).
+ */
+export async function registerPerson(
+  baseUrl: string,
+  name = 'Ada Lovelace',
+  tenant: { tenant_id?: string; invite_token?: string } = {},
+): Promise<Person> {
   counter += 1;
   const email = `ada-${process.pid}-${counter}-${Date.now()}@example.test`;
   const password = 'correct horse battery staple';
   const anonymous = createApiClient({ baseUrl });
-  const registered = await anonymous.POST('/api/v1/auth/register', { body: { email, password, name } });
+  const registered = await anonymous.POST('/api/v1/auth/register', { body: { email, password, name, ...tenant } });
   if (!registered.data) throw new Error(`register failed: ${JSON.stringify(registered.error)}`);
   const api = createApiClient({ baseUrl, token: registered.data.access_token });
   const settings = await api.PATCH('/api/v1/service/settings/me', { body: { timezone: USER_TZ } });

@@ -11,6 +11,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stopInfrastructure = await setupInfrastructure();
   const host = await startConsoleHost();
   process.env.CONSOLE_BASE_URL = host.baseUrl;
+  process.env.CONSOLE_FAKE_GOOGLE_URL = host.fakeGoogleUrl;
   return async () => {
     await host.close();
     await stopInfrastructure();

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { FakeGoogle } from '@routinely/testkit/fake-google';
 import { FakeIdp } from '@routinely/testkit/fake-idp';
 import { testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase, uniqueName } from '@routinely/testkit/infra';
@@ -47,6 +48,9 @@ async function untilHealthy(child: ChildProcess, baseUrl: string): Promise<void>
  */
 export async function startConsoleHost(env: Record<string, string> = {}) {
   const idp = await FakeIdp.start();
+  // The Google Calendar fake behind "Connect Google Calendar" (consent at once for its one account); a test adds
+  // its events through the fake's `/_fake/events`, found at CONSOLE_FAKE_GOOGLE_URL.
+  const google = await FakeGoogle.start();
   const db = await createTestDatabase();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -68,6 +72,9 @@ export async function startConsoleHost(env: Record<string, string> = {}) {
       SSO_CLIENT_ID: CLIENT_ID,
       SSO_CLIENT_SECRET: CLIENT_SECRET,
       SSO_ADMIN_API_URL: idp.adminUrl,
+      ...google.env(),
+      // The browser tier's webhook receiver listens on loopback over http.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
       ...env,
     },
@@ -76,11 +83,13 @@ export async function startConsoleHost(env: Record<string, string> = {}) {
   await untilHealthy(child, baseUrl);
   return {
     baseUrl,
+    fakeGoogleUrl: google.baseUrl,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
       await idp.close();
+      await google.close();
       await db.drop();
     },
   };

@@ -11,10 +11,11 @@ import { RequireSession } from './layout/RequireSession.js';
 import { ToastProvider } from './ui/toasts.js';
 
 // Screens off the first path load when opened (part 2 adds its screens here the same way).
-const TasksPage = lazy(() => import('./pages/TasksPage.js'));
-const RoutinesPage = lazy(() => import('./pages/RoutinesPage.js'));
-const SettingsPage = lazy(() => import('./pages/SettingsPage.js'));
-const AdminPage = lazy(() => import('./pages/AdminPage.js'));
+const TasksPage = lazy(() => import('./tasks/TasksPage.js'));
+const RoutinesPage = lazy(() => import('./routines/RoutinesPage.js'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage.js'));
+const AdminPage = lazy(() => import('./admin/AdminPage.js'));
+const HomeDashboard = lazy(() => import('./home/HomeDashboard.js'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage.js'));
 
 const queryClient = new QueryClient({
@@ -37,14 +38,20 @@ export function App() {
             <Routes>
               <Route path="/sign-in" element={<SignInPage />} />
               <Route path="/register" element={<RegisterPage />} />
-              <Route path="/home" element={<HomePage />} />
+              <Route path="/home" element={<HomePage />}>
+                <Route element={<RequireSession />}>
+                  <Route element={<AppShell />}>
+                    <Route index element={<HomeDashboard />} />
+                  </Route>
+                </Route>
+              </Route>
               <Route element={<RequireSession />}>
                 <Route element={<AppShell />}>
                   <Route index element={<Navigate to="/calendar" replace />} />
                   <Route path="/calendar" element={<CalendarRedirect />} />
                   <Route path="/calendar/:view/:date" element={<CalendarPage />} />
                   <Route path="/tasks" element={<TasksPage />} />
-                  <Route path="/routines" element={<RoutinesPage />} />
+                  <Route path="/routines/*" element={<RoutinesPage />} />
                   <Route path="/settings/*" element={<SettingsPage />} />
                   <Route path="/admin/*" element={<AdminPage />} />
                   <Route path="*" element={<NotFoundPage />} />

@@ -50,3 +50,17 @@ export function problemText(error: unknown): string {
   if (error instanceof Error) return `The request failed: ${error.message}`;
   return 'The request failed';
 }
+
+/**
+ * A 422's invalid fields by their place in the body ("title", "recurrence.rule"), so a form shows each message
+ * on its own field; empty for any other failure.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  const found: Record<string, string> = {};
+  for (const item of error.problem?.errors ?? []) {
+    const [part, ...path] = item.loc;
+    if (part === 'body') found[path.join('.')] ??= item.msg;
+  }
+  return found;
+}

@@ -13,6 +13,8 @@ export type CalendarEvent = Schemas['CalendarEvent'];
 export type Task = Schemas['Task'];
 export type Settings = Schemas['Settings'];
 export type Decision = Schemas['Decision'];
+/** A task as `GET /tasks/{id}` answers it: a routine's series carries its stats. */
+export type TaskWithStats = Task & { series_stats?: Schemas['SeriesStats'] };
 
 export const keys = {
   me: ['me'] as const,
@@ -27,6 +29,15 @@ export const keys = {
   cost: ['cost'] as const,
   providers: ['providers'] as const,
   latestRun: ['runs', 'latest'] as const,
+  summary: ['dashboard', 'summary'] as const,
+  integrations: ['integrations'] as const,
+  webhooks: ['webhooks'] as const,
+  webhookAttempts: (id: string) => ['webhooks', 'attempts', id] as const,
+  deadLetters: ['webhooks', 'dead-letters'] as const,
+  usage: ['usage'] as const,
+  quota: ['usage', 'quota'] as const,
+  routine: (id: string) => ['tasks', 'routine', id] as const,
+  occurrences: (id: string, from: string, to: string) => ['tasks', 'occurrences', id, from, to] as const,
 };
 
 export function useMe() {
@@ -52,6 +63,18 @@ export function useTiles() {
     queryKey: keys.tiles,
     queryFn: async () => data(await api.GET('/api/v1/service/dashboard/tiles')),
     staleTime: 10 * 60_000,
+  });
+}
+
+export type DashboardSummary = Schemas['DashboardSummary'];
+
+/** The home screen's figures; polled like the bell, so the counts follow what happens elsewhere. */
+export function useSummary() {
+  return useQuery({
+    queryKey: keys.summary,
+    queryFn: async () => data(await api.GET('/api/v1/service/dashboard/summary')),
+    refetchInterval: 30_000,
+    refetchIntervalInBackground: false,
   });
 }
 
@@ -151,5 +174,40 @@ export function useLatestDecisions() {
       return data(result).decisions;
     },
     staleTime: 60_000,
+  });
+}
+
+/** One task as `GET /tasks/{id}` answers it: a routine's series carries `series_stats` (done, streaks). */
+export function useRoutine(id: string) {
+  return useQuery({
+    queryKey: keys.routine(id),
+    queryFn: async () => data(await api.GET('/api/v1/service/tasks/{task_id}', { params: { path: { task_id: id } } })),
+  });
+}
+
+/** A routine's occurrences dated `from`..`to` (local dates, inclusive). */
+export function useOccurrences(id: string, from: string, to: string) {
+  return useQuery({
+    queryKey: keys.occurrences(id, from, to),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/v1/service/tasks/{task_id}/occurrences', {
+          params: { path: { task_id: id }, query: { from, to } },
+        }),
+      ).items,
+  });
+}
+
+export function useIntegrations() {
+  return useQuery({
+    queryKey: keys.integrations,
+    queryFn: async () => data(await api.GET('/api/v1/service/integrations')),
+  });
+}
+
+export function useWebhooks() {
+  return useQuery({
+    queryKey: keys.webhooks,
+    queryFn: async () => data(await api.GET('/api/v1/service/webhooks')),
   });
 }

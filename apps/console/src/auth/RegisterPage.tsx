@@ -7,9 +7,18 @@ import { Field } from '../ui/Field.js';
 import { AuthFrame } from './AuthFrame.js';
 import { returnTarget, signedIn } from './signed-in.js';
 
+/** An invitation link's tenant and token, carried in the fragment (see admin/RegistrationSection.tsx). */
+function invitation(): { tenant_id: string; invite_token: string } | undefined {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const tenant = fragment.get('tenant');
+  const invite = fragment.get('invite');
+  return tenant && invite ? { tenant_id: tenant, invite_token: invite } : undefined;
+}
+
 /** Registration: the new account starts in the browser's timezone (changeable in Settings). */
 export function RegisterPage() {
   const [search] = useSearchParams();
+  const [invite] = useState(invitation);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -26,7 +35,13 @@ export function RegisterPage() {
       const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       const answer = data(
         await api.POST('/api/v1/auth/register', {
-          body: { email, password, ...(name ? { name } : {}), ...(timezone ? { timezone } : {}) },
+          body: {
+            email,
+            password,
+            ...(name ? { name } : {}),
+            ...(timezone ? { timezone } : {}),
+            ...(invite ?? {}),
+          },
         }),
       );
       signedIn(queryClient, answer);
@@ -40,6 +55,11 @@ export function RegisterPage() {
 
   return (
     <AuthFrame title="Create your account">
+      {invite && (
+        <p className="notice" role="status">
+          You were invited: your account joins the team that invited you.
+        </p>
+      )}
       <Form className="stack" onSubmit={submit}>
         <Field label="Name" name="name" autoComplete="name" value={name} onChange={setName} />
         <Field

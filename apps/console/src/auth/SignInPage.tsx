@@ -59,7 +59,7 @@ export function SignInPage() {
 
   const sso = () => {
     const next = returnTarget(search);
-    const back = next === '/calendar' ? '/home' : `/home?next=${encodeURIComponent(next)}`;
+    const back = `/home?next=${encodeURIComponent(next)}`;
     window.location.assign(`/api/v1/auth/sso/login?return_url=${encodeURIComponent(back)}`);
   };
 

@@ -61,6 +61,7 @@ export function AppShell() {
           <span className="brand-name">Routinely</span>
         </NavLink>
         <nav aria-label="Main" className="mainnav">
+          <NavLink to="/home">Home</NavLink>
           <NavLink to="/calendar">Calendar</NavLink>
           <NavLink to="/tasks">Tasks</NavLink>
           <NavLink to="/routines">Routines</NavLink>

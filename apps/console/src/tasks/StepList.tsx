@@ -7,9 +7,21 @@ import { Field } from '../ui/Field.js';
 
 /**
  * A task's steps (its children): add, mark done, and reorder by drag or by keyboard (React Aria's drag and
- * drop: focus a step, press Enter on its drag handle, arrows to the place, Enter to drop).
+ * drop: focus a step, press Enter on its drag handle, arrows to the place, Enter to drop). A routine's steps
+ * (`template`) are not done themselves (their copies in each occurrence are): they are added, reordered and
+ * removed, and the server carries that to the future occurrences.
  */
-export function StepList({ parent, steps, onChanged }: { parent: Task; steps: Task[]; onChanged(): void }) {
+export function StepList({
+  parent,
+  steps,
+  onChanged,
+  template = false,
+}: {
+  parent: Task;
+  steps: Task[];
+  onChanged(): void;
+  template?: boolean;
+}) {
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | undefined>();
   const ordered = [...steps].sort((a, b) => a.sort_order - b.sort_order);
@@ -36,6 +48,12 @@ export function StepList({ parent, steps, onChanged }: { parent: Task; steps: Ta
           body: { status: done ? 'done' : 'pending' },
         }),
       ),
+    onSuccess: onChanged,
+    onError: fail,
+  });
+  const remove = useMutation({
+    mutationFn: async (id: string) =>
+      data(await api.DELETE('/api/v1/service/tasks/{task_id}', { params: { path: { task_id: id } } })),
     onSuccess: onChanged,
     onError: fail,
   });
@@ -79,14 +97,25 @@ export function StepList({ parent, steps, onChanged }: { parent: Task; steps: Ta
               <Button slot="drag" className="drag-handle" aria-label={`Reorder ${step.title}`}>
                 ⠿
               </Button>
-              <Checkbox
-                isSelected={step.status === 'done'}
-                onChange={(done) => toggle.mutate({ id: step.id, done })}
-                aria-label={`${step.title} done`}
-              >
-                <span className="check" aria-hidden="true" />
-              </Checkbox>
+              {!template && (
+                <Checkbox
+                  isSelected={step.status === 'done'}
+                  onChange={(done) => toggle.mutate({ id: step.id, done })}
+                  aria-label={`${step.title} done`}
+                >
+                  <span className="check" aria-hidden="true" />
+                </Checkbox>
+              )}
               <span className={step.status === 'done' ? 'step-title done' : 'step-title'}>{step.title}</span>
+              {template && (
+                <Button
+                  className="btn btn-small"
+                  aria-label={`Remove ${step.title}`}
+                  onPress={() => remove.mutate(step.id)}
+                >
+                  Remove
+                </Button>
+              )}
             </GridListItem>
           )}
         </GridList>
