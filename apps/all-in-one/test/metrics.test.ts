@@ -222,7 +222,7 @@ describe('GET /metrics on the all-in-one', () => {
     const probe = defineConsumer({
       durable: 'scheduler.replay-probe',
       events: [schedulerEvents.usageDailyChanged],
-      policy: { ackWaitMs: 1_000, maxDeliver: 1, backoffMs: [1] },
+      policy: { ackWaitMs: 1_000, maxDeliver: 1, backoffMs: [] },
       handle: async () => {
         if (failing) throw new Error('cannot apply yet');
       },
