@@ -1,7 +1,7 @@
 import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, startLocalAllInOne, startLocalDistributed, targetAt } from '../src/harness.js';
 import { deadLettered } from '../src/dead-letters.js';
+import { apiFor, startLocalAllInOne, startLocalDistributed, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
@@ -242,7 +242,12 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
     expect(movedAt).not.toBe(placedAt);
 
     // A sync on request answers once integration.calendar-acknowledgements recorded the task service's report.
-    google.addEvent({ id: 'dentist', summary: 'Dentist', start: { dateTime: at('18:00') }, end: { dateTime: at('19:00') } });
+    google.addEvent({
+      id: 'dentist',
+      summary: 'Dentist',
+      start: { dateTime: at('18:00') },
+      end: { dateTime: at('19:00') },
+    });
     const sync = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
     expect(sync.response.status, JSON.stringify(sync.error)).toBe(200);
     const afterSync = defined(
