@@ -1,5 +1,6 @@
 import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadLettered } from '../src/dead-letters.js';
 import { apiFor, startLocalAllInOne, startLocalDistributed, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
@@ -83,6 +84,27 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
+/**
+ * Connects the provider's calendar for the user: oauth/start, the provider's consent (the fake consents at
+ * once), the browser's callback. Answers the integration's id.
+ */
+async function connect(api: ReturnType<typeof apiFor>, provider: 'google' | 'microsoft'): Promise<string> {
+  const start = await api.POST('/api/v1/service/integrations/{provider}/oauth/start', {
+    params: { path: { provider } },
+    body: { return_url: '/settings' },
+  });
+  expect(start.response.status, JSON.stringify(start.error)).toBe(200);
+  const authorization = defined(start.data, 'the authorization');
+  // The provider's consent page is the fake's, not ours: a plain fetch.
+  const consent = await fetch(authorization.auth_url, { redirect: 'manual' });
+  const callback = new URL(consent.headers.get('location') ?? '');
+  // The browser's OAuth callback is left out of the document on purpose (a navigation, not an API call).
+  const back = await fetchUndocumented(target(), `${callback.pathname}${callback.search}`);
+  expect(back.status).toBe(302);
+  expect(back.headers.get('location')).toContain('status=active');
+  return authorization.integration_id;
+}
+
 describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (topology) => {
   let running: Awaited<ReturnType<(typeof topologies)[typeof topology]>> | undefined;
   // Fresh provider calendars for each topology: the fakes keep their events.
@@ -118,21 +140,7 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
       });
       expect(scheduled.response.status).toBe(200);
 
-      // Connect: oauth/start, the provider's consent (the fake consents at once), the browser's callback.
-      const start = await api.POST('/api/v1/service/integrations/{provider}/oauth/start', {
-        params: { path: { provider } },
-        body: { return_url: '/settings' },
-      });
-      expect(start.response.status, JSON.stringify(start.error)).toBe(200);
-      const authorization = defined(start.data, 'the authorization');
-      // The provider's consent page is the fake's, not ours: a plain fetch.
-      const consent = await fetch(authorization.auth_url, { redirect: 'manual' });
-      const callback = new URL(consent.headers.get('location') ?? '');
-      // The browser's OAuth callback is left out of the document on purpose (a navigation, not an API call).
-      const back = await fetchUndocumented(target(), `${callback.pathname}${callback.search}`);
-      expect(back.status).toBe(302);
-      expect(back.headers.get('location')).toContain('status=active');
-      const integrationId = authorization.integration_id;
+      const integrationId = await connect(api, provider);
       const integration = { params: { path: { integration_id: integrationId } } };
 
       // The first sync's events reach the task service's read model through the outbox and a consumer.
@@ -197,5 +205,76 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
       const integrations = await api.GET('/api/v1/service/integrations');
       expect(integrations.data).toMatchObject([{ id: integrationId, provider, status: 'revoked' }]);
     });
+  });
+
+  it('a busy event over an engine-placed task moves it with a bell notice, a lost grant rings the bell, and no calendar consumer dead-letters', async () => {
+    const user = await registerUser(target());
+    const api = apiFor(target(), user.token);
+    const bell = async () => defined((await api.GET('/api/v1/service/notifications')).data, 'the bell').items;
+    // Placed by the engine (a slot the user set by hand is the user's choice and never moves).
+    const earliest = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const task = await api.POST('/api/v1/service/tasks', {
+      body: { title: 'Write the report', duration_min: 60, earliest_start_at: earliest },
+    });
+    expect(task.response.status, JSON.stringify(task.error)).toBe(201);
+    const taskId = String(task.data?.id);
+    const run = await api.POST('/api/v1/service/schedule', { body: { task_ids: [taskId] } });
+    expect(run.response.status, JSON.stringify(run.error)).toBe(200);
+    const decision = defined(run.data && 'decisions' in run.data ? run.data.decisions[0] : undefined, 'the decision');
+    const placedAt = new Date(String(decision.chosen_slot_start)).getTime();
+
+    // A busy event over that slot arrives with the first sync: task.external-events applies it and reports it,
+    // scheduler.schedule-conflicts queues the check that moves the task, delivery.schedule-conflicts rings.
+    google.addEvent({
+      id: 'offsite',
+      summary: 'Offsite',
+      start: { dateTime: new Date(placedAt).toISOString() },
+      end: { dateTime: new Date(String(decision.chosen_slot_end)).toISOString() },
+    });
+    const integrationId = await connect(api, 'google');
+    const integration = { params: { path: { integration_id: integrationId } } };
+    const notices = await until('the conflict notice', bell, (items) =>
+      items.some((n) => n.kind === 'schedule.conflict'),
+    );
+    expect(notices.find((n) => n.kind === 'schedule.conflict')?.body).toContain('Offsite');
+    const moved = await api.GET('/api/v1/service/tasks/{task_id}', { params: { path: { task_id: taskId } } });
+    const movedAt = moved.data?.chosen_slot_start ? new Date(moved.data.chosen_slot_start).getTime() : null;
+    expect(movedAt).not.toBe(placedAt);
+
+    // A sync on request answers once integration.calendar-acknowledgements recorded the task service's report.
+    google.addEvent({
+      id: 'dentist',
+      summary: 'Dentist',
+      start: { dateTime: at('18:00') },
+      end: { dateTime: at('19:00') },
+    });
+    const sync = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
+    expect(sync.response.status, JSON.stringify(sync.error)).toBe(200);
+    const afterSync = defined(
+      (await api.GET('/api/v1/service/calendar/events', { params: { query: window } })).data,
+      'the events',
+    ).events;
+    expect(afterSync.some((e) => e.external_id === 'dentist')).toBe(true);
+
+    // The provider withdrew the grant: the sync fails and delivery.integration-alerts asks for a reconnect.
+    google.failRefreshWithInvalidGrant();
+    google.expireAccessTokens();
+    try {
+      const failed = await api.POST('/api/v1/service/integrations/{integration_id}/sync', integration);
+      expect(failed.response.status).toBe(409);
+    } finally {
+      google.failRefreshWithInvalidGrant(false);
+    }
+    await until('the reconnect notice', bell, (items) => items.some((n) => n.kind === 'integration.reauth_required'));
+
+    expect(
+      await deadLettered(target(), user, [
+        'task.external-events',
+        'integration.calendar-acknowledgements',
+        'scheduler.schedule-conflicts',
+        'delivery.schedule-conflicts',
+        'delivery.integration-alerts',
+      ]),
+    ).toEqual([]);
   });
 });

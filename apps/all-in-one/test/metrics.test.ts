@@ -1,8 +1,16 @@
 import { openOrm } from '@routinely/db';
-import { defineConsumer, InProcessTransport, makeEvent, startConsumer, taskEvents } from '@routinely/events';
+import {
+  defineConsumer,
+  InProcessTransport,
+  makeEvent,
+  replayDeadLetters,
+  schedulerEvents,
+  startConsumer,
+  taskEvents,
+} from '@routinely/events';
 import { createLogger } from '@routinely/platform';
 import { quietLogger } from '@routinely/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, register, startTestAllInOne } from './start.js';
 
 let target: Awaited<ReturnType<typeof startTestAllInOne>>;
@@ -195,6 +203,55 @@ describe('GET /metrics on the all-in-one', () => {
           },
         },
       });
+    } finally {
+      await subscription.stop();
+      await orm.close();
+    }
+  });
+
+  it("a replayed scheduler dead letter clears the task service's copy, so the health page is ok again at once", async () => {
+    // A scheduler consumer that fails until its cause is fixed; its dead letter reaches the task service's copy
+    // as the scheduler's own consumers' do (scheduler.consumer.dead_lettered, ADR 029).
+    const orm = await openOrm(
+      target.databaseUrl,
+      { schema: 'scheduler', entities: [], migrations: [] },
+      { migrate: false },
+    );
+    const transport = new InProcessTransport();
+    let failing = true;
+    const probe = defineConsumer({
+      durable: 'scheduler.replay-probe',
+      events: [schedulerEvents.usageDailyChanged],
+      policy: { ackWaitMs: 1_000, maxDeliver: 1, backoffMs: [] },
+      handle: async () => {
+        if (failing) throw new Error('cannot apply yet');
+      },
+    });
+    const deps = { orm, transport, logger: quietLogger(), deadLettered: schedulerEvents.consumerDeadLettered };
+    const subscription = await startConsumer(probe, deps);
+    const admin = await register(baseUrl);
+    const probeLetters = async () => {
+      const health = await call(baseUrl, 'GET', '/api/v1/service/admin/health', { token: admin.token });
+      expect(health.status).toBe(200);
+      const consumers = (health.json as { components: { event_consumers: { dead_letters: { consumer: string }[] } } })
+        .components.event_consumers;
+      return consumers.dead_letters.filter((l) => l.consumer === 'scheduler.replay-probe');
+    };
+    try {
+      const event = makeEvent(
+        schedulerEvents.usageDailyChanged,
+        { tenantId: admin.tenantId, userId: admin.id, at: new Date() },
+        { date: '2026-11-29', daily_usd: 0.5 },
+      );
+      await transport.publish(event);
+      await transport.whenHandled(event.id).catch(() => {});
+      await vi.waitFor(async () => expect(await probeLetters()).toHaveLength(1), { timeout: 10_000, interval: 100 });
+
+      failing = false;
+      const replay = await replayDeadLetters(orm, probe, { replayed: schedulerEvents.consumerDeadLettersReplayed });
+      expect(replay.failed).toEqual([]);
+      expect(replay.replayed).toHaveLength(1);
+      await vi.waitFor(async () => expect(await probeLetters()).toEqual([]), { timeout: 10_000, interval: 100 });
     } finally {
       await subscription.stop();
       await orm.close();

@@ -1,5 +1,6 @@
 import { type Orm, Sql } from '@routinely/db';
-import { errorSummary } from '@routinely/platform';
+import { type Clock, errorSummary } from '@routinely/platform';
+import type { z } from 'zod';
 import { type AnyEventDefinition, type ConsumerDefinition, handleOnce, parseDelivery } from './consumer.js';
 import {
   type DeadLetterRow,
@@ -7,13 +8,33 @@ import {
   deadLettersSince,
   deleteDeadLetter,
   recordDeadLetterFailure,
+  remainingDeadLetters,
 } from './db/dead-letters-sql.js';
+import { enqueue } from './db/outbox-sql.js';
+import { type EventDefinition, makeEvent } from './envelope.js';
 
 export type { DeadLetterRow };
 
 export interface ReplayResult {
   replayed: string[];
   failed: { id: string; error: string }[];
+}
+
+/** The event a service whose dead letters another service copies publishes for each replayed letter. */
+export type ReplayedEvent = EventDefinition<
+  z.ZodType<{ consumer: string; type: string; remaining: number; last_at: string | null }>,
+  string
+>;
+
+export interface ReplayOptions {
+  ids?: string[];
+  /**
+   * Told in the transaction that deletes each replayed letter, with what is left of the consumer's letters of
+   * that type: the scheduler passes `schedulerEvents.consumerDeadLettersReplayed`, as the task service keeps a
+   * copy of its dead letters for the health page (ADR 029).
+   */
+  replayed?: ReplayedEvent;
+  clock?: Clock;
 }
 
 /**
@@ -24,7 +45,7 @@ export interface ReplayResult {
 export async function replayDeadLetters<D extends AnyEventDefinition>(
   orm: Orm,
   consumer: ConsumerDefinition<D>,
-  options: { ids?: string[] } = {},
+  options: ReplayOptions = {},
 ): Promise<ReplayResult> {
   const result: ReplayResult = { replayed: [], failed: [] };
   if (options.ids?.length === 0) return result;
@@ -34,9 +55,11 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
     try {
       if (parsed.kind === 'poison') throw new Error(parsed.error);
       if (parsed.kind === 'ignored') throw new Error(`consumer no longer takes ${letter.subject}`);
-      await handleOnce(orm, consumer as ConsumerDefinition, parsed.event, (em) =>
-        deleteDeadLetter(Sql.within(em), letter.id),
-      );
+      await handleOnce(orm, consumer as ConsumerDefinition, parsed.event, async (em) => {
+        const sql = Sql.within(em);
+        await deleteDeadLetter(sql, letter.id);
+        if (options.replayed) await reportReplay(sql, options.replayed, letter, options.clock?.now() ?? new Date());
+      });
       result.replayed.push(letter.id);
     } catch (error) {
       const message = errorSummary(error);
@@ -45,6 +68,12 @@ export async function replayDeadLetters<D extends AnyEventDefinition>(
     }
   }
   return result;
+}
+
+async function reportReplay(sql: Sql, replayed: ReplayedEvent, letter: DeadLetterRow, at: Date): Promise<void> {
+  const { remaining, last_at } = await remainingDeadLetters(sql, letter.consumer, letter.subject);
+  const data = { consumer: letter.consumer, type: letter.subject, remaining, last_at: last_at?.toISOString() ?? null };
+  await enqueue(sql, makeEvent(replayed, { tenantId: '', userId: null, at }, data));
 }
 
 /** A consumer's dead letters of one event type stored in the last hour (what the health page reports). */

@@ -54,6 +54,20 @@ export const schedulerEvents = {
     z.object({ consumer: z.string(), type: z.string(), at: z.string() }),
   ),
   /**
+   * Dead letters of one of the scheduler's consumers were replayed (one event per replayed letter, in the
+   * transaction that deleted it): what is left of that consumer's letters of that type, how many and the newest's
+   * time, which the task service's copy takes instead of what it had, so the health page clears (ADR 029).
+   */
+  consumerDeadLettersReplayed: defineEvent(
+    'scheduler.consumer.dead_letters_replayed',
+    z.object({
+      consumer: z.string(),
+      type: z.string(),
+      remaining: z.number().int().nonnegative(),
+      last_at: z.string().nullable(),
+    }),
+  ),
+  /**
    * A user's spend of one local day reached the soft cap: at most one per user and local day. The delivery
    * service turns it into a `quota.soft_breached` bell notification.
    */

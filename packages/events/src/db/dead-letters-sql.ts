@@ -46,6 +46,20 @@ export async function deleteDeadLetter(sql: Sql, id: string): Promise<void> {
   await sql.rows('delete from event_dead_letter where id = ?', [id]);
 }
 
+/** How many letters of the consumer and event type are stored, and the newest one's time (null: none). */
+export async function remainingDeadLetters(
+  sql: Sql,
+  consumer: string,
+  subject: string,
+): Promise<{ remaining: number; last_at: Date | null }> {
+  const [row] = await sql.rows<{ remaining: number; last_at: string | Date | null }>(
+    `select count(*)::int as remaining, max(created_at) as last_at from event_dead_letter
+     where consumer = ? and subject = ?`,
+    [consumer, subject],
+  );
+  return { remaining: row?.remaining ?? 0, last_at: row?.last_at ? new Date(row.last_at) : null };
+}
+
 /** A replay that failed again: its error and one more attempt. */
 export async function recordDeadLetterFailure(sql: Sql, id: string, error: string): Promise<void> {
   await sql.rows('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);

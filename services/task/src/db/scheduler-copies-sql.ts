@@ -59,6 +59,23 @@ export const rememberSchedulerDeadLetter = (sql: Sql, report: { consumer: string
     [report.consumer, report.type, report.at],
   );
 
+/**
+ * The scheduler replayed a letter of (consumer, type): its copy takes what is left there (gone when none is),
+ * so a replay clears the health page at once instead of an hour later.
+ */
+export const replaceSchedulerDeadLetters = (
+  sql: Sql,
+  report: { consumer: string; type: string; remaining: number; last_at: string | null },
+) =>
+  report.remaining === 0 || report.last_at === null
+    ? sql.rows('delete from scheduler_dead_letters where consumer = ? and type = ?', [report.consumer, report.type])
+    : sql.rows('update scheduler_dead_letters set count = ?, last_at = ? where consumer = ? and type = ?', [
+        report.remaining,
+        report.last_at,
+        report.consumer,
+        report.type,
+      ]);
+
 /** The scheduler's dead letters reported newer than `since`, per consumer and type. */
 export async function schedulerDeadLettersSince(sql: Sql, since: Date) {
   const rows = await sql.rows<{ consumer: string; type: string; count: number; last_at: string | Date }>(

@@ -27,6 +27,7 @@ import {
   rememberProviderStatus,
   rememberSchedulerDeadLetter,
   rememberSpendDay,
+  replaceSchedulerDeadLetters,
 } from '../db/scheduler-copies-sql.js';
 import type { Routines } from '../domain/routines/routines.js';
 
@@ -145,6 +146,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       schedulerEvents.modelRegistryConfigured,
       schedulerEvents.modelCallFinished,
       schedulerEvents.consumerDeadLettered,
+      schedulerEvents.consumerDeadLettersReplayed,
     ],
     policy: ROW_WRITER_POLICY,
     handle: async (em, event) => {
@@ -174,6 +176,9 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
         }
         case 'scheduler.consumer.dead_lettered':
           await rememberSchedulerDeadLetter(sql, event.data);
+          return;
+        case 'scheduler.consumer.dead_letters_replayed':
+          await replaceSchedulerDeadLetters(sql, event.data);
           return;
       }
     },
