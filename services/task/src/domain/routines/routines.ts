@@ -67,6 +67,12 @@ const CARRIED_FIELDS = [
   'reminder_offset_min',
 ] as const;
 
+/** One occurrence to place: its root's and steps' ids, and the end of its window. */
+interface PlacementBlock {
+  ids: string[];
+  deadlineAt: Date | null;
+}
+
 interface FillContext {
   timezone: string;
   today: Temporal.PlainDate;
@@ -337,7 +343,10 @@ export class Routines {
       this.requestPlacement(
         outbox,
         series,
-        upcoming.map((copy) => copy.rows.map((row) => row.id)),
+        upcoming.map((copy) => ({
+          ids: copy.rows.map((row) => row.id),
+          deadlineAt: copy.rows[0]?.deadline_at ?? null,
+        })),
         context.now,
       );
     }
@@ -348,19 +357,29 @@ export class Routines {
   /**
    * Asks the scheduler to place occurrences (each given as its root's and steps' ids: the run places the root's
    * block with its steps) when the series has `auto_schedule`: one run per at most 1,000 ids, an occurrence never
-   * split between runs.
+   * split between runs. Each request carries the latest deadline of its occurrences, the end of the window its
+   * run needs (the scheduler caps it). The request is an outbox row of the fill's transaction: it exists exactly
+   * when the occurrences do, whatever crashes.
    */
-  private requestPlacement(outbox: EventEnvelope[], series: TaskRow, occurrences: string[][], at: Date) {
+  private requestPlacement(outbox: EventEnvelope[], series: TaskRow, occurrences: PlacementBlock[], at: Date) {
     if (!series.recurrence?.auto_schedule) return;
     const owner = { tenantId: series.tenant_id, userId: series.user_id };
-    const runs: string[][] = [];
-    for (const ids of occurrences) {
+    const runs: { ids: string[]; windowEnd: number }[] = [];
+    for (const { ids, deadlineAt } of occurrences) {
       const last = runs.at(-1);
-      if (last && last.length + ids.length <= MAX_IDS_PER_RUN) last.push(...ids);
-      else runs.push([...ids]);
+      const end = deadlineAt?.getTime() ?? 0;
+      if (last && last.ids.length + ids.length <= MAX_IDS_PER_RUN) {
+        last.ids.push(...ids);
+        last.windowEnd = Math.max(last.windowEnd, end);
+      } else runs.push({ ids: [...ids], windowEnd: end });
     }
-    for (const taskIds of runs) {
-      const data = { run_id: uuidv7(), series_id: series.id, task_ids: taskIds };
+    for (const { ids, windowEnd } of runs) {
+      const data = {
+        run_id: uuidv7(),
+        series_id: series.id,
+        task_ids: ids,
+        ...(windowEnd > 0 ? { window_end: new Date(windowEnd).toISOString() } : {}),
+      };
       outbox.push(makeEvent(seriesEvents.occurrencesGenerated, { ...owner, at }, data));
     }
   }
@@ -427,7 +446,7 @@ export class Routines {
     const future = await futureOpenOccurrences(sql, owner, series.id, context.today.toString(), context.now);
     if (future.length === 0) return;
     const template = await subtreeRows(sql, owner, series.id);
-    const replaced: string[][] = [];
+    const replaced: PlacementBlock[] = [];
     for (const occurrence of future) {
       const steps = (await subtreeRows(sql, owner, occurrence.id)).filter(
         (row) => row.parent_task_id === occurrence.id,
@@ -448,7 +467,7 @@ export class Routines {
       const written = await insertOccurrenceRows(sql, owner, copy.rows.slice(1), context.now);
       await copyDependencies(sql, owner, copy.copies);
       for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
-      replaced.push([occurrence.id, ...written.map((row) => row.id)]);
+      replaced.push({ ids: [occurrence.id, ...written.map((row) => row.id)], deadlineAt: occurrence.deadline_at });
     }
     // The new steps have no slots yet: the occurrence's block is placed again with them.
     this.requestPlacement(outbox, series, replaced, context.now);
