@@ -149,29 +149,37 @@ export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
 const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
   model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;
 
-export const insertDecision = (sql: Sql, d: DecisionRow) =>
-  sql.rows(
-    `insert into schedule_decisions (${DECISION}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
-    [
-      d.id,
-      d.tenant_id,
-      d.user_id,
-      d.run_id,
-      d.task_id,
-      d.chosen_slot_start,
-      d.chosen_slot_end,
-      d.rationale,
-      d.provider,
-      d.model,
-      d.source,
-      d.supersedes_id,
-      d.dry_run,
-      d.applied,
-      JSON.stringify(d.warnings),
-      d.created_by,
-      d.created_at,
-    ],
+const decisionValues = (d: DecisionRow) => [
+  d.id,
+  d.tenant_id,
+  d.user_id,
+  d.run_id,
+  d.task_id,
+  d.chosen_slot_start,
+  d.chosen_slot_end,
+  d.rationale,
+  d.provider,
+  d.model,
+  d.source,
+  d.supersedes_id,
+  d.dry_run,
+  d.applied,
+  JSON.stringify(d.warnings),
+  d.created_by,
+  d.created_at,
+];
+const DECISION_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)';
+
+/** Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). */
+export const insertDecisions = async (sql: Sql, rows: readonly DecisionRow[]) => {
+  if (rows.length === 0) return;
+  await sql.rows(
+    `insert into schedule_decisions (${DECISION}) values ${rows.map(() => DECISION_ROW).join(', ')}`,
+    rows.flatMap(decisionValues),
   );
+};
+
+export const insertDecision = (sql: Sql, d: DecisionRow) => insertDecisions(sql, [d]);
 
 export const decisionsOfRun = (sql: Sql, runId: string) =>
   sql.rows<DecisionRow>(`select ${DECISION} from schedule_decisions where run_id = ? order by created_at, id`, [runId]);
