@@ -15,7 +15,12 @@ let betweenComputedAndApplied: ((run: { id: string; done: number }) => Promise<v
 
 beforeAll(async () => {
   h = await startRunHarness(
-    { SCHEDULER_RUN_BATCH_SIZE: '10', SCHEDULER_RUN_LEASE_MS: String(LEASE_MS) },
+    {
+      SCHEDULER_RUN_BATCH_SIZE: '10',
+      // Builtin runs in batches of 10 too: the process dies between two of them.
+      SCHEDULER_RUN_SOLVER_BATCH_SIZE: '10',
+      SCHEDULER_RUN_LEASE_MS: String(LEASE_MS),
+    },
     { runHooks: { afterBatch: async (run) => betweenComputedAndApplied?.(run) } },
   );
 });

@@ -33,7 +33,10 @@ export interface RunEngineDeps extends PlanDeps {
   orm: Orm;
   clock: Clock;
   logger: Logger;
+  /** Tasks per batch of a language-model run (one call each). */
   batchSize: number;
+  /** Tasks per batch of a builtin run: the solver plans every task left at once, so a run is one batch. */
+  solverBatchSize: number;
   leaseMs: number;
   /** The model side of a run of a language-model provider (null for builtin or when unavailable). */
   modelFor(run: RunRow): ModelBatchDeps | null;
@@ -66,6 +69,10 @@ export class RunEngine {
     }
   }
 
+  private batchSizeOf(run: RunRow): number {
+    return run.provider === 'builtin' ? this.deps.solverBatchSize : this.deps.batchSize;
+  }
+
   /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
   private async batch(run: RunRow): Promise<boolean> {
     const sql = Sql.pool(this.deps.orm);
@@ -87,7 +94,7 @@ export class RunEngine {
     const model = this.deps.modelFor(current);
     const batch =
       plan.remaining.length > 0
-        ? await placeBatch(current, plan, this.deps.batchSize, model)
+        ? await placeBatch(current, plan, this.batchSizeOf(current), model)
         : { taskIds: [], decisions: [], unscheduled: [], usage: undefined };
     const now = this.deps.clock.now();
     const rows: DecisionRow[] = batch.decisions.map((d) => ({

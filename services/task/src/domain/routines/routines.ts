@@ -8,6 +8,7 @@ import { findTimezone } from '../../db/calendar-sql.js';
 import {
   claimDueSeries,
   copyDependencies,
+  countRoutinesLocked,
   deleteSeriesFill,
   futureOpenOccurrences,
   insertOccurrenceRows,
@@ -48,6 +49,12 @@ import {
 
 /** A series is filled again at least this often (the contract: at least hourly). */
 export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * Routines one user may have at once (a series with a recurrence; removing the recurrence or the task frees
+ * one). Each is filled hourly and placed by the scheduler's runs; the bound keeps one user's share of that work
+ * bounded (issue 37: 600 routines of one user slowed every other user's runs). Documented on POST/PATCH /tasks.
+ */
+export const MAX_ROUTINES_PER_USER = 100;
 /** The most task ids one placement request (one scheduler run) carries. */
 const MAX_IDS_PER_RUN = 1_000;
 /** Series one worker fills concurrently, each in its own transaction. */
@@ -102,6 +109,17 @@ export class Routines {
     return storedRecurrence({ ...input, starts_on: startsOn }, today);
   }
 
+  /** 422 naming `recurrence` when the owner already has MAX_ROUTINES_PER_USER routines. */
+  private async refuseBeyondLimit(sql: Sql, owner: Owner): Promise<void> {
+    if ((await countRoutinesLocked(sql, owner)) >= MAX_ROUTINES_PER_USER) {
+      throw fieldError(
+        ['body', 'recurrence'],
+        `a user has at most ${MAX_ROUTINES_PER_USER} routines: remove one (or its recurrence) first`,
+        'routine_limit',
+      );
+    }
+  }
+
   private async context(sql: Sql, owner: Owner): Promise<FillContext> {
     const now = this.clock.now();
     const timezone = (await findTimezone(sql, owner)) ?? 'UTC';
@@ -112,6 +130,7 @@ export class Routines {
   async create(owner: Owner, input: NewTask, recurrence: RecurrenceInput): Promise<TaskRow> {
     return writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
+      await this.refuseBeyondLimit(sql, owner);
       const context = await this.context(sql, owner);
       const stored = this.stored(recurrence, null, context.today);
       const [root] = await insertTasks(
@@ -160,6 +179,7 @@ export class Routines {
         if (recurrence && (before.parent_task_id !== null || before.series_id !== null)) {
           throw fieldError(['body', 'recurrence'], 'only a root task that is not part of another routine can recur');
         }
+        if (recurrence && !before.recurrence) await this.refuseBeyondLimit(sql, owner);
         const context = await this.context(sql, owner);
         const next =
           recurrence === undefined
