@@ -56,7 +56,9 @@ async function tasksOf(user: TestUser, count: number, label: string) {
 }
 
 describe('a run resumed after its process died between "computed" and "applied"', () => {
-  it('checks its plan against what was placed meanwhile and places again what overlaps: no double booking', async () => {
+  it('checks its plan against what was placed meanwhile and places again what overlaps: no double booking', {
+    timeout: 90_000,
+  }, async () => {
     h.clock.set('2026-11-23T06:00:00Z'); // a Monday before working hours
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     const background = await tasksOf(user, 12, 'long run');
@@ -106,7 +108,7 @@ describe('a run resumed after its process died between "computed" and "applied"'
 });
 
 describe('a task deleted while its run is under way', () => {
-  it('is answered unscheduled and the rest of the run is placed: the run ends', async () => {
+  it('is answered unscheduled and the rest of the run is placed: the run ends', { timeout: 60_000 }, async () => {
     h.clock.set('2026-11-23T06:00:00Z');
     const user = await knowUser(h.scheduler, h.scheduler.tokens.user());
     const ids = await tasksOf(user, 12, 'deleted mid-run');
