@@ -13,6 +13,8 @@ beforeAll(async () => {
   h = await startRunHarness(
     {
       SCHEDULER_RUN_BATCH_SIZE: '10',
+      // Builtin runs in batches of 10 too: the process dies between two of them.
+      SCHEDULER_RUN_SOLVER_BATCH_SIZE: '10',
       SCHEDULER_RUN_LEASE_MS: String(LEASE_MS),
       ...fakeLlmEnv(llm),
     },

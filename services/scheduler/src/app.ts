@@ -107,6 +107,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     settingsOf: (actor) => settings.get(actor),
     now: () => deps.clock.now(),
     batchSize: deps.config.SCHEDULER_RUN_BATCH_SIZE,
+    solverBatchSize: deps.config.SCHEDULER_RUN_SOLVER_BATCH_SIZE,
     leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS,
     modelFor: (run) => models.forRun(run),
     kick: () => relay.kick(),

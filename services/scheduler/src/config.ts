@@ -44,7 +44,18 @@ export const configSchema = platformConfigSchema
       .min(1)
       .max(200)
       .default(10)
-      .describe('tasks placed per batch (one model call each); decisions and progress commit per batch'),
+      .describe(
+        'tasks a language-model run places per batch (one model call each); decisions and progress commit per batch',
+      ),
+    SCHEDULER_RUN_SOLVER_BATCH_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1_000)
+      .default(1_000)
+      .describe(
+        'tasks a builtin run places per batch: the solver plans every task left at once anyway, so a whole run is one batch (one read of the busy time, one apply)',
+      ),
     SCHEDULER_RUN_MAX_ATTEMPTS: z.coerce
       .number()
       .int()

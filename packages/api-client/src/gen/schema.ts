@@ -1026,7 +1026,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task (or a routine, or a task from text)
-         * @description Only `title` is required, or `raw_input` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`). With `recurrence` the task is a routine: its occurrences through `horizon_days` are created at once.
+         * @description Only `title` is required, or `raw_input` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`). With `recurrence` the task is a routine: its occurrences through `horizon_days` are created at once. A user has at most 100 routines (422 `routine_limit` naming `body.recurrence` beyond).
          */
         post: operations["createTask"];
         delete?: never;
@@ -1052,7 +1052,7 @@ export interface paths {
         head?: never;
         /**
          * Update a task (also manual scheduling and status changes)
-         * @description Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`. On a routine's series, an edit (and a changed `recurrence`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local.
+         * @description Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`. On a routine's series, an edit (and a changed `recurrence`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local. Setting `recurrence` on a task that is not yet a routine counts towards the 100 routines a user may have (422 `routine_limit` naming `body.recurrence` beyond).
          */
         patch: operations["updateTask"];
         trace?: never;

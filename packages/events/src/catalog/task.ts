@@ -87,7 +87,10 @@ export const taskSettingsEvents = {
 /**
  * A routine's fill wrote new occurrences dated today or later whose series asks for `auto_schedule`: the scheduler
  * places them with the builtin solver in one queued run under `run_id` (chosen by the task service, so a
- * redelivery queues nothing twice). Only ids travel; the run reads the tasks.
+ * redelivery queues nothing twice). Only ids travel; the run reads the tasks. `window_end` is the latest deadline
+ * among the occurrences (the end of the last one's window): the run's window reaches it, so an occurrence the
+ * hourly fill adds at the end of the horizon is inside it (ADR 055). A request without it (written before the
+ * field existed) gets the default 14-day window.
  */
 export const seriesEvents = {
   occurrencesGenerated: defineEvent(
@@ -96,6 +99,7 @@ export const seriesEvents = {
       run_id: z.string().uuid(),
       series_id: z.string().uuid(),
       task_ids: z.array(z.string().uuid()).min(1).max(1_000),
+      window_end: z.string().datetime({ offset: true }).optional(),
     }),
   ),
 };

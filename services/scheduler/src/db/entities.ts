@@ -130,6 +130,21 @@ export const QuotaReservation = defineEntity({
 });
 
 /**
+ * When the run worker last claimed a run of an owner (database time: only its order matters). The worker takes
+ * the due run of the tenant, then the user, served longest ago, so one owner's queue never starves another's.
+ */
+export const ScheduleRunOwner = defineEntity({
+  name: 'ScheduleRunOwner',
+  tableName: 'schedule_run_owners',
+  primaryKeys: ['tenantId', 'userId'],
+  properties: {
+    tenantId: p.string().length(64).primary().fieldName('tenant_id'),
+    userId: p.uuid().primary().fieldName('user_id'),
+    servedAt: p.datetime().fieldName('served_at'),
+  },
+});
+
+/**
  * One scheduling run (POST /schedule, reflow, an import's auto_schedule). Runs of more than 10 tasks are
  * queued and claimed by the run worker with FOR UPDATE SKIP LOCKED under a lease; a synchronous run holds the
  * lease while its request executes it, so a process dying mid-run leaves it to the worker after the lease.
@@ -253,6 +268,7 @@ export const schedulerEntities = [
   SettingsAcknowledgement,
   ScheduleConflictCheck,
   ScheduleRun,
+  ScheduleRunOwner,
   ScheduleDecision,
   KnownUser,
   UserSettings,

@@ -100,17 +100,52 @@ export const latestRun = (sql: Sql, owner: { tenantId: string; userId: string })
 export const findRun = (sql: Sql, id: string) =>
   sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ?`, [id]);
 
+/** Due runs the worker looks at per claim, in turn order; one of them not locked by another claim is taken. */
+const CLAIM_CANDIDATES = 16;
+
 /**
- * Takes one run that is queued, or running under an expired lease (its process died), for this worker:
+ * Takes one run that is queued, or running under an expired lease (its process died), for this worker, owners
+ * in turn (issue 37): the tenant served longest ago first, then within it the user served longest ago, then the
+ * oldest run. A user whose run holds a live lease is skipped (one run of a user at a time: its batches take
+ * turns on the placement lock anyway), so one owner's many runs never keep the workers from another's.
  * FOR UPDATE SKIP LOCKED so replicas never take the same run, and a lease so a dead one is taken again.
  */
-export const claimDueRun = (sql: Sql, now: Date) =>
-  sql.first<RunRow>(
-    `select ${RUN} from schedule_runs
-     where status in ('queued', 'running') and (lease_until is null or lease_until < ?)
-     order by created_at, id limit 1 for update skip locked`,
-    [now],
+export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefined> {
+  const candidates = await sql.rows<{ id: string }>(
+    `with due as (
+       select id, tenant_id, user_id, created_at from schedule_runs
+       where status in ('queued', 'running') and (lease_until is null or lease_until < ?)),
+     leased as (
+       select distinct tenant_id, user_id from schedule_runs where status = 'running' and lease_until >= ?),
+     tenants as (
+       select tenant_id, max(served_at) as served_at from schedule_run_owners
+       where tenant_id in (select tenant_id from due) group by tenant_id)
+     select d.id from due d
+       left join tenants t on t.tenant_id = d.tenant_id
+       left join schedule_run_owners o on o.tenant_id = d.tenant_id and o.user_id = d.user_id
+     where not exists (select 1 from leased l where l.tenant_id = d.tenant_id and l.user_id = d.user_id)
+     order by t.served_at nulls first, o.served_at nulls first, d.created_at, d.id
+     limit ${CLAIM_CANDIDATES}`,
+    [now, now],
   );
+  if (candidates.length === 0) return undefined;
+  const ids = candidates.map((c) => c.id);
+  const locked = await sql.rows<RunRow>(
+    `select ${RUN} from schedule_runs where id = any(?::uuid[])
+       and status in ('queued', 'running') and (lease_until is null or lease_until < ?)
+     for update skip locked`,
+    [ids, now],
+  );
+  const byId = new Map(locked.map((run) => [run.id, run]));
+  const run = ids.map((id) => byId.get(id)).find((r) => r !== undefined);
+  if (!run) return undefined;
+  await sql.rows(
+    `insert into schedule_run_owners (tenant_id, user_id, served_at) values (?, ?, clock_timestamp())
+     on conflict (tenant_id, user_id) do update set served_at = excluded.served_at`,
+    [run.tenant_id, run.user_id],
+  );
+  return run;
+}
 
 export const leaseRun = (sql: Sql, id: string, now: Date, leaseUntil: Date) =>
   sql.rows(
@@ -149,29 +184,37 @@ export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
 const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
   model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;
 
-export const insertDecision = (sql: Sql, d: DecisionRow) =>
-  sql.rows(
-    `insert into schedule_decisions (${DECISION}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
-    [
-      d.id,
-      d.tenant_id,
-      d.user_id,
-      d.run_id,
-      d.task_id,
-      d.chosen_slot_start,
-      d.chosen_slot_end,
-      d.rationale,
-      d.provider,
-      d.model,
-      d.source,
-      d.supersedes_id,
-      d.dry_run,
-      d.applied,
-      JSON.stringify(d.warnings),
-      d.created_by,
-      d.created_at,
-    ],
+const decisionValues = (d: DecisionRow) => [
+  d.id,
+  d.tenant_id,
+  d.user_id,
+  d.run_id,
+  d.task_id,
+  d.chosen_slot_start,
+  d.chosen_slot_end,
+  d.rationale,
+  d.provider,
+  d.model,
+  d.source,
+  d.supersedes_id,
+  d.dry_run,
+  d.applied,
+  JSON.stringify(d.warnings),
+  d.created_by,
+  d.created_at,
+];
+const DECISION_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)';
+
+/** Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). */
+export const insertDecisions = async (sql: Sql, rows: readonly DecisionRow[]) => {
+  if (rows.length === 0) return;
+  await sql.rows(
+    `insert into schedule_decisions (${DECISION}) values ${rows.map(() => DECISION_ROW).join(', ')}`,
+    rows.flatMap(decisionValues),
   );
+};
+
+export const insertDecision = (sql: Sql, d: DecisionRow) => insertDecisions(sql, [d]);
 
 export const decisionsOfRun = (sql: Sql, runId: string) =>
   sql.rows<DecisionRow>(`select ${DECISION} from schedule_decisions where run_id = ? order by created_at, id`, [runId]);

@@ -92,8 +92,11 @@ export function schedulerConsumers(options: {
       handle: async (em, event) => {
         if (!event.user_id) return;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
-        const { run_id: runId, task_ids: taskIds } = event.data;
-        await options.runs.queueRequested(Sql.within(em), owner, runId, taskIds, { builtinOnly: true });
+        const { run_id: runId, task_ids: taskIds, window_end: windowEnd } = event.data;
+        await options.runs.queueRequested(Sql.within(em), owner, runId, taskIds, {
+          builtinOnly: true,
+          windowEnd: windowEnd ? new Date(windowEnd) : undefined,
+        });
         wakeAfterCommit(options.onRunQueued);
       },
     }),

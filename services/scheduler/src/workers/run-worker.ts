@@ -5,6 +5,8 @@ import type { RunEngine } from '../domain/runs/run-engine.js';
 import { runErrorOf } from '../domain/runs/run-errors.js';
 
 const RUNS_AT_ONCE = 4;
+/** Runs one lane takes in a pass before the pass ends (the next pass starts at once when there is more). */
+const RUNS_PER_LANE = 25;
 
 export interface RunWorkerConfig {
   leaseMs: number;
@@ -29,10 +31,18 @@ export class RunWorker {
   /**
    * Up to RUNS_AT_ONCE runs at a time: a run spends most of its time waiting on the task service and PostgreSQL
    * (a routine's fills queue one run per series), and runs of one user still take turns on the placement lock.
+   * Each lane claims its next run as soon as its last one ended (a long run holds one lane, not the pass), up
+   * to RUNS_PER_LANE runs, so a pass ends and the pacer's stop is heard.
    */
   async pass(): Promise<PassResult> {
-    const outcomes = await Promise.all(Array.from({ length: RUNS_AT_ONCE }, () => this.claimAndExecute()));
-    return { more: outcomes.some((outcome) => outcome.more), nextAt: null };
+    const lane = async () => {
+      for (let i = 0; i < RUNS_PER_LANE; i++) {
+        if (!(await this.claimAndExecute()).more) return false;
+      }
+      return true;
+    };
+    const outcomes = await Promise.all(Array.from({ length: RUNS_AT_ONCE }, lane));
+    return { more: outcomes.some(Boolean), nextAt: null };
   }
 
   private async claimAndExecute(): Promise<PassResult> {

@@ -92,6 +92,19 @@ export async function saveRecurrence(sql: Sql, owner: Owner, id: string, recurre
   return parseTaskRow(row);
 }
 
+/**
+ * How many routines (series with a recurrence) the owner has, counted under the owner's routine lock until the
+ * transaction ends: two requests making routines at once count one after the other.
+ */
+export async function countRoutinesLocked(sql: Sql, owner: Owner): Promise<number> {
+  await sql.advisoryLock(`task:routines:${owner.tenantId}:${owner.userId}`);
+  const [row] = await sql.rows<{ n: number }>(
+    'select count(*)::int as n from tasks where tenant_id = ? and user_id = ? and recurrence is not null',
+    [owner.tenantId, owner.userId],
+  );
+  return row?.n ?? 0;
+}
+
 /** Dates of the series' occurrences that exist (any status). */
 export async function occurrenceDates(sql: Sql, seriesId: string): Promise<Set<string>> {
   const rows = await sql.rows<{ occurrence_date: string }>(

@@ -278,6 +278,42 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
   return parseTaskRow(saved);
 }
 
+/**
+ * Writes the status, slot and completion of many tasks of one owner in one statement (a run applies up to 1,000
+ * slots at once), each row's version bumped as `saveTask` does; answers the saved rows in the order given.
+ */
+export async function saveSlots(sql: Sql, owner: Owner, rows: readonly TaskRow[]): Promise<TaskRow[]> {
+  if (rows.length === 0) return [];
+  const values = rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    chosen_slot_start: row.chosen_slot_start?.toISOString() ?? null,
+    chosen_slot_end: row.chosen_slot_end?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    updated_at: row.updated_at.toISOString(),
+  }));
+  const saved = await taskRows(
+    sql.rows<TaskRow>(
+      `update tasks set status = v.status, chosen_slot_start = v.chosen_slot_start,
+         chosen_slot_end = v.chosen_slot_end, completed_at = v.completed_at, updated_at = v.updated_at,
+         version = tasks.version + 1
+       from jsonb_to_recordset(?::jsonb) as v(id uuid, status text, chosen_slot_start timestamptz,
+         chosen_slot_end timestamptz, completed_at timestamptz, updated_at timestamptz)
+       where tasks.id = v.id and tasks.tenant_id = ? and tasks.user_id = ?
+       returning ${COLUMNS.split(',')
+         .map((column) => `tasks.${column.trim()}`)
+         .join(', ')}`,
+      [JSON.stringify(values), owner.tenantId, owner.userId],
+    ),
+  );
+  const byId = new Map(saved.map((row) => [row.id, row]));
+  return rows.map((row) => {
+    const found = byId.get(row.id);
+    if (!found) throw new Error(`task ${row.id} vanished inside its transaction`);
+    return found;
+  });
+}
+
 export async function shiftDepths(sql: Sql, ids: readonly string[], delta: number): Promise<void> {
   if (delta === 0 || ids.length === 0) return;
   await sql.rows('update tasks set depth = depth + ?, version = version + 1 where id = any(?::uuid[])', [delta, ids]);

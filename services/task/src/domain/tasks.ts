@@ -14,6 +14,7 @@ import {
   nextSortOrder,
   ownerTreeRows,
   renumberSiblings,
+  saveSlots,
   saveTask,
   shiftDepths,
   siblingIds,
@@ -248,7 +249,7 @@ export class TaskService {
       await lockOwnerTree(sql, owner);
       const ids = [...new Set(assignments.map((a) => a.taskId))];
       const rows = new Map((await findTasks(sql, owner, ids)).map((row) => [row.id, row]));
-      const saved: TaskRow[] = [];
+      const changes: { before: TaskRow; next: TaskRow }[] = [];
       for (const [index, assignment] of assignments.entries()) {
         const before = rows.get(assignment.taskId);
         if (!before) throw notFound(`Task ${assignment.taskId}`);
@@ -264,12 +265,19 @@ export class TaskService {
           now,
           ['request', 'assignments', String(index)],
         );
-        const row = await saveTask(sql, { ...next, updated_at: now });
+        const row = { ...next, updated_at: now };
         rows.set(row.id, row);
-        emitTaskEvent(outbox, eventForChange(before, row), row, now);
-        saved.push(row);
+        changes.push({ before, next: row });
       }
-      return saved;
+      // One statement for every slot (a run applies a whole routine fill at once); a task named twice is
+      // written once with its last slot, each assignment keeping its event.
+      const last = [...new Map(changes.map((c) => [c.next.id, c.next])).values()];
+      const saved = new Map((await saveSlots(sql, owner, last)).map((row) => [row.id, row]));
+      return changes.map(({ before, next }) => {
+        const row = saved.get(next.id) as TaskRow;
+        emitTaskEvent(outbox, eventForChange(before, row), row, now);
+        return row;
+      });
     });
   }
 

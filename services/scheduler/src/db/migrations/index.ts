@@ -6,6 +6,7 @@ import { Migration20261124054500 } from './Migration20261124054500.js';
 import { Migration20261126172413 } from './Migration20261126172413.js';
 import { Migration20261126180000 } from './Migration20261126180000.js';
 import { Migration20261126231348 } from './Migration20261126231348.js';
+import { Migration20261129100000 } from './Migration20261129100000.js';
 import { Migration20261129101800 } from './Migration20261129101800.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
@@ -16,5 +17,6 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261126172413', class: Migration20261126172413 },
   { name: 'Migration20261126180000', class: Migration20261126180000 },
   { name: 'Migration20261126231348', class: Migration20261126231348 },
+  { name: 'Migration20261129100000', class: Migration20261129100000 },
   { name: 'Migration20261129101800', class: Migration20261129101800 },
 ];

@@ -7,14 +7,13 @@ import {
   decisionsOfRun,
   findRun,
   finishRun,
-  insertDecision,
-  markApplied,
+  insertDecisions,
   type RunRow,
   recordBatch,
-  unappliedDecisions,
 } from '../../db/runs-sql.js';
 import type { PlacementLock } from '../placement-lock.js';
 import { type ModelBatchDeps, placeBatch } from './batch.js';
+import { applyPending } from './pending-decisions.js';
 import { loadRunPlan, type PlanDeps } from './run-plan.js';
 
 export interface RunEngineHooks {
@@ -34,7 +33,10 @@ export interface RunEngineDeps extends PlanDeps {
   orm: Orm;
   clock: Clock;
   logger: Logger;
+  /** Tasks per batch of a language-model run (one call each). */
   batchSize: number;
+  /** Tasks per batch of a builtin run: the solver plans every task left at once, so a run is one batch. */
+  solverBatchSize: number;
   leaseMs: number;
   /** The model side of a run of a language-model provider (null for builtin or when unavailable). */
   modelFor(run: RunRow): ModelBatchDeps | null;
@@ -67,19 +69,33 @@ export class RunEngine {
     }
   }
 
+  private batchSizeOf(run: RunRow): number {
+    return run.provider === 'builtin' ? this.deps.solverBatchSize : this.deps.batchSize;
+  }
+
   /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
   private async batch(run: RunRow): Promise<boolean> {
     const sql = Sql.pool(this.deps.orm);
-    await this.applyPending(run);
-    const decisions = await decisionsOfRun(sql, run.id);
-    const window = { start: new Date(run.window_start), end: new Date(run.window_end) };
-    const plan = await loadRunPlan(this.deps, run, decisions, window);
-    if (plan.remaining.length === 0) {
+    // Whatever an earlier pass wrote and did not apply is applied first, or found stale and placed again here.
+    const stale = await applyPending(this.deps, run.id, true);
+    const current = (await findRun(sql, run.id)) as RunRow;
+    const staleIds = new Set([...stale.values()].map((d) => d.id));
+    const answered = new Set(current.unscheduled.map((u) => u.task_id));
+    // A stale plan's slots, and a decision of a task the run answered unscheduled since, hold no time.
+    const decisions = (await decisionsOfRun(sql, run.id)).filter(
+      (d) => !staleIds.has(d.id) && (d.applied || !answered.has(d.task_id)),
+    );
+    const window = { start: new Date(current.window_start), end: new Date(current.window_end) };
+    const plan = await loadRunPlan(this.deps, current, decisions, window);
+    if (plan.remaining.length === 0 && plan.missing.length === 0) {
       await finishRun(sql, run.id, this.deps.clock.now());
       return true;
     }
-    const model = this.deps.modelFor(run);
-    const batch = await placeBatch(run, plan, this.deps.batchSize, model);
+    const model = this.deps.modelFor(current);
+    const batch =
+      plan.remaining.length > 0
+        ? await placeBatch(current, plan, this.batchSizeOf(current), model)
+        : { taskIds: [], decisions: [], unscheduled: [], usage: undefined };
     const now = this.deps.clock.now();
     const rows: DecisionRow[] = batch.decisions.map((d) => ({
       id: uuidv7(),
@@ -93,49 +109,35 @@ export class RunEngine {
       provider: run.provider,
       model: run.model,
       source: d.source,
-      supersedes_id: null,
+      // A task placed again after its old plan went stale: the new decision supersedes the one never applied.
+      supersedes_id: stale.get(d.taskId)?.id ?? null,
       dry_run: run.dry_run,
       applied: false,
       warnings: [],
       created_by: run.created_by,
       created_at: now,
     }));
+    // A task deleted before it was placed is answered unscheduled: the run still ends with every task settled.
+    const gone = plan.missing.map((taskId) => ({ task_id: taskId, reason: 'not_schedulable' as const }));
+    // Tasks of a stale plan were counted when it was written.
+    const done = batch.taskIds.filter((id) => !stale.has(id)).length + gone.length;
     // The call's cost, the decisions it chose and the progress commit together: a batch that fails before
     // this point bills nothing (its hold stays until it expires), one that fails after is never placed again.
     await Sql.transaction(this.deps.orm, async (tx) => {
       if (batch.usage && model) await model.record(tx, batch.usage);
-      await this.deps.hooks?.beforeBatchWrite?.({ id: run.id, done: run.progress_done });
-      for (const row of rows) await insertDecision(tx, row);
+      await this.deps.hooks?.beforeBatchWrite?.({ id: run.id, done: current.progress_done });
+      await insertDecisions(tx, rows);
       await recordBatch(tx, run.id, {
-        unscheduled: batch.unscheduled,
-        done: batch.taskIds.length,
+        unscheduled: [...batch.unscheduled, ...gone],
+        done,
         leaseUntil: new Date(now.getTime() + this.deps.leaseMs),
       });
     });
     if (batch.usage) this.deps.kick();
-    await this.deps.hooks?.afterBatch?.({ id: run.id, done: run.progress_done + batch.taskIds.length });
-    await this.applyPending(run);
+    await this.deps.hooks?.afterBatch?.({ id: run.id, done: current.progress_done + done });
+    // Computed under this lock: applied as it is (a task deleted meanwhile is left out).
+    await applyPending(this.deps, run.id, false);
     return false;
-  }
-
-  /** Sets the slots of written, not yet applied decisions (idempotent: a retry sets the same slots). */
-  private async applyPending(run: RunRow): Promise<void> {
-    if (run.dry_run) return;
-    const sql = Sql.pool(this.deps.orm);
-    const pending = await unappliedDecisions(sql, run.id);
-    if (pending.length === 0) return;
-    await this.deps.tasks.applySlots(
-      { tenantId: run.tenant_id, userId: run.user_id },
-      pending.map((d) => ({
-        taskId: d.task_id,
-        start: new Date(d.chosen_slot_start),
-        end: new Date(d.chosen_slot_end),
-      })),
-    );
-    await markApplied(
-      sql,
-      pending.map((d) => d.id),
-    );
   }
 }
 

@@ -19,6 +19,8 @@ export interface RunPlan {
   /** Slots earlier batches of the run chose: fixed, taken out of the free time. */
   decided: FixedSlot[];
   titles: Map<string, string>;
+  /** Tasks of the run the task service no longer has (deleted since the run was queued), not yet answered. */
+  missing: string[];
   /** A reflow run: its root, whose current slot the descendants are placed inside (ADR 053). */
   root?: { task: SolverTask; start: Date; end: Date } | undefined;
 }
@@ -157,6 +159,8 @@ export async function loadRunPlan(
     t.chosenSlotStart && t.chosenSlotEnd ? [{ id: t.id, start: t.chosenSlotStart, end: t.chosenSlotEnd }] : [],
   );
   const remaining = predecessorsFirst(tasks.filter((t) => !settled.has(t.id)).map(toSolverTask), edges);
+  const found = new Set(tasks.map((t) => t.id));
+  const missing = run.task_ids.filter((id) => !found.has(id) && !settled.has(id));
   // Nothing left to place, or no time to place it in (a reflow root filled by its own duration): no free time.
   let free: Interval[] = [];
   let bufferMin = 0;
@@ -198,7 +202,7 @@ export async function loadRunPlan(
     ...(bufferMin > 0 ? { bufferMin } : {}),
   };
   const titles = new Map(tasks.map((t) => [t.id, t.title]));
-  return { remaining, input, decided, titles, root } satisfies RunPlan;
+  return { remaining, missing, input, decided, titles, root } satisfies RunPlan;
 }
 
 /** Each interval grown by `ms` on both sides (a buffer kept free around busy time). */

@@ -15,6 +15,12 @@ const DAY_MS = 86_400_000;
 /** Contract: the window defaults to now .. now + 14 days and spans at most 90 days. */
 const DEFAULT_WINDOW_MS = 14 * DAY_MS;
 export const MAX_WINDOW_MS = 90 * DAY_MS;
+/**
+ * The farthest a requested run's window reaches (a routine's occurrences name their own): the contract's longest
+ * routine horizon (60 days) plus two days, as the horizon's last local date can end up to a day and 14 hours
+ * after now in UTC.
+ */
+export const MAX_REQUESTED_WINDOW_MS = 62 * DAY_MS;
 /** Runs of up to this many tasks are answered synchronously (contract). */
 export const SYNC_RUN_LIMIT = 10;
 /** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
@@ -55,6 +61,16 @@ export class RunService {
       throw fieldError(['body', 'window_end'], 'the window spans at most 90 days');
     if (end <= now) throw fieldError(['body', 'window_end'], 'the window must lie ahead of now');
     return { start, end };
+  }
+
+  /** The window of a run nobody asked a window for: now .. the later of the default and `needed`, capped. */
+  private requestedWindow(needed: Date | undefined): { start: Date; end: Date } {
+    const now = this.deps.clock.now();
+    const end = Math.min(
+      Math.max(now.getTime() + DEFAULT_WINDOW_MS, needed?.getTime() ?? 0),
+      now.getTime() + MAX_REQUESTED_WINDOW_MS,
+    );
+    return { start: now, end: new Date(end) };
   }
 
   /** The effective provider of a run, refused when unavailable (422) or, for a model, at the hard cap (429). */
@@ -119,15 +135,18 @@ export class RunService {
    * (at the hard cap each batch falls back to the solver). The tasks are the ones the import just created, so
    * they are not read here (a task deleted since is left out by the run); a second copy of the request
    * changes nothing. Runs in the consumer's transaction; the worker is woken once it commits.
+   *
+   * `windowEnd` is where the request's tasks need the window to reach (a routine's: its last occurrence's
+   * deadline); the run's window ends there when that is past the default, at most MAX_REQUESTED_WINDOW_MS ahead.
    */
   async queueRequested(
     sql: Sql,
     owner: Owner,
     runId: string,
     taskIds: readonly string[],
-    options: { builtinOnly?: boolean } = {},
+    options: { builtinOnly?: boolean; windowEnd?: Date | undefined } = {},
   ): Promise<void> {
-    const window = this.window({});
+    const window = this.requestedWindow(options.windowEnd);
     // A routine's occurrences are placed by the solver at no model cost (contract "routines").
     const provider = options.builtinOnly
       ? { name: 'builtin' as const, model: BUILTIN_MODEL }

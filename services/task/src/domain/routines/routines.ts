@@ -8,6 +8,7 @@ import { findTimezone } from '../../db/calendar-sql.js';
 import {
   claimDueSeries,
   copyDependencies,
+  countRoutinesLocked,
   deleteSeriesFill,
   futureOpenOccurrences,
   insertOccurrenceRows,
@@ -49,6 +50,12 @@ import {
 
 /** A series is filled again at least this often (the contract: at least hourly). */
 export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * Routines one user may have at once (a series with a recurrence; removing the recurrence or the task frees
+ * one). Each is filled hourly and placed by the scheduler's runs; the bound keeps one user's share of that work
+ * bounded (issue 37: 600 routines of one user slowed every other user's runs). Documented on POST/PATCH /tasks.
+ */
+export const MAX_ROUTINES_PER_USER = 100;
 /** The most task ids one placement request (one scheduler run) carries. */
 const MAX_IDS_PER_RUN = 1_000;
 /** Series one worker fills concurrently, each in its own transaction. */
@@ -67,6 +74,12 @@ const CARRIED_FIELDS = [
   'reminder_channels',
   'reminder_offset_min',
 ] as const;
+
+/** One occurrence to place: its root's and steps' ids, and the end of its window. */
+interface PlacementBlock {
+  ids: string[];
+  deadlineAt: Date | null;
+}
 
 interface FillContext {
   timezone: string;
@@ -97,6 +110,17 @@ export class Routines {
     return storedRecurrence({ ...input, starts_on: startsOn }, today);
   }
 
+  /** 422 naming `recurrence` when the owner already has MAX_ROUTINES_PER_USER routines. */
+  private async refuseBeyondLimit(sql: Sql, owner: Owner): Promise<void> {
+    if ((await countRoutinesLocked(sql, owner)) >= MAX_ROUTINES_PER_USER) {
+      throw fieldError(
+        ['body', 'recurrence'],
+        `a user has at most ${MAX_ROUTINES_PER_USER} routines: remove one (or its recurrence) first`,
+        'routine_limit',
+      );
+    }
+  }
+
   private async context(sql: Sql, owner: Owner): Promise<FillContext> {
     const now = this.clock.now();
     const timezone = (await findTimezone(sql, owner)) ?? 'UTC';
@@ -107,6 +131,7 @@ export class Routines {
   async create(owner: Owner, input: NewTask, recurrence: RecurrenceInput): Promise<TaskRow> {
     return writeWithOutbox(this.orm, this.relay, async (sql, outbox) => {
       await lockOwnerTree(sql, owner);
+      await this.refuseBeyondLimit(sql, owner);
       const context = await this.context(sql, owner);
       const stored = this.stored(recurrence, null, context.today);
       const [root] = await insertTasks(
@@ -155,6 +180,7 @@ export class Routines {
         if (recurrence && (before.parent_task_id !== null || before.series_id !== null)) {
           throw fieldError(['body', 'recurrence'], 'only a root task that is not part of another routine can recur');
         }
+        if (recurrence && !before.recurrence) await this.refuseBeyondLimit(sql, owner);
         const context = await this.context(sql, owner);
         const next =
           recurrence === undefined
@@ -338,7 +364,10 @@ export class Routines {
       this.requestPlacement(
         outbox,
         series,
-        upcoming.map((copy) => copy.rows.map((row) => row.id)),
+        upcoming.map((copy) => ({
+          ids: copy.rows.map((row) => row.id),
+          deadlineAt: copy.rows[0]?.deadline_at ?? null,
+        })),
         context.now,
       );
     }
@@ -397,19 +426,29 @@ export class Routines {
   /**
    * Asks the scheduler to place occurrences (each given as its root's and steps' ids: the run places the root's
    * block with its steps) when the series has `auto_schedule`: one run per at most 1,000 ids, an occurrence never
-   * split between runs.
+   * split between runs. Each request carries the latest deadline of its occurrences, the end of the window its
+   * run needs (the scheduler caps it). The request is an outbox row of the fill's transaction: it exists exactly
+   * when the occurrences do, whatever crashes.
    */
-  private requestPlacement(outbox: EventEnvelope[], series: TaskRow, occurrences: string[][], at: Date) {
+  private requestPlacement(outbox: EventEnvelope[], series: TaskRow, occurrences: PlacementBlock[], at: Date) {
     if (!series.recurrence?.auto_schedule) return;
     const owner = { tenantId: series.tenant_id, userId: series.user_id };
-    const runs: string[][] = [];
-    for (const ids of occurrences) {
+    const runs: { ids: string[]; windowEnd: number }[] = [];
+    for (const { ids, deadlineAt } of occurrences) {
       const last = runs.at(-1);
-      if (last && last.length + ids.length <= MAX_IDS_PER_RUN) last.push(...ids);
-      else runs.push([...ids]);
+      const end = deadlineAt?.getTime() ?? 0;
+      if (last && last.ids.length + ids.length <= MAX_IDS_PER_RUN) {
+        last.ids.push(...ids);
+        last.windowEnd = Math.max(last.windowEnd, end);
+      } else runs.push({ ids: [...ids], windowEnd: end });
     }
-    for (const taskIds of runs) {
-      const data = { run_id: uuidv7(), series_id: series.id, task_ids: taskIds };
+    for (const { ids, windowEnd } of runs) {
+      const data = {
+        run_id: uuidv7(),
+        series_id: series.id,
+        task_ids: ids,
+        ...(windowEnd > 0 ? { window_end: new Date(windowEnd).toISOString() } : {}),
+      };
       outbox.push(makeEvent(seriesEvents.occurrencesGenerated, { ...owner, at }, data));
     }
   }
@@ -476,7 +515,7 @@ export class Routines {
     const future = await futureOpenOccurrences(sql, owner, series.id, context.today.toString(), context.now);
     if (future.length === 0) return;
     const template = await subtreeRows(sql, owner, series.id);
-    const replaced: string[][] = [];
+    const replaced: PlacementBlock[] = [];
     for (const occurrence of future) {
       const steps = (await subtreeRows(sql, owner, occurrence.id)).filter(
         (row) => row.parent_task_id === occurrence.id,
@@ -497,7 +536,7 @@ export class Routines {
       const written = await insertOccurrenceRows(sql, owner, copy.rows.slice(1), context.now);
       await copyDependencies(sql, owner, copy.copies);
       for (const row of written) emitTaskEvent(outbox, 'taskCreated', row, context.now);
-      replaced.push([occurrence.id, ...written.map((row) => row.id)]);
+      replaced.push({ ids: [occurrence.id, ...written.map((row) => row.id)], deadlineAt: occurrence.deadline_at });
     }
     // The new steps have no slots yet: the occurrence's block is placed again with them.
     this.requestPlacement(outbox, series, replaced, context.now);

@@ -2,7 +2,7 @@ import { ownerOf, problemAnswers } from '@routinely/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Capture } from '../../domain/capture/capture.js';
-import type { Routines } from '../../domain/routines/routines.js';
+import { MAX_ROUTINES_PER_USER, type Routines } from '../../domain/routines/routines.js';
 import { taskCreateBody, toNewTask, withCreateDefaults } from '../../domain/task-input.js';
 import { type TaskRow, toTaskRead } from '../../domain/task-model.js';
 import type { TaskPatch, TaskService } from '../../domain/tasks.js';
@@ -47,8 +47,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
         config: { permission: 'SERVICE_TASK_CREATE' },
         schema: {
           operationId: 'createTask',
-          description:
-            'Only `title` is required, or `raw_input` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: `priority` 3, `duration_min` 30, `reminder_channels` ["inapp"], `reminder_offset_min` 10. A task nests at most 5 levels (409 `depth_exceeded`). With `recurrence` the task is a routine: its occurrences through `horizon_days` are created at once.',
+          description: `Only \`title\` is required, or \`raw_input\` alone: the builtin capture parser then fills title, duration, priority, tags, dates and recurrence from it (a field given in the body wins). Defaults: \`priority\` 3, \`duration_min\` 30, \`reminder_channels\` ["inapp"], \`reminder_offset_min\` 10. A task nests at most 5 levels (409 \`depth_exceeded\`). With \`recurrence\` the task is a routine: its occurrences through \`horizon_days\` are created at once. A user has at most ${MAX_ROUTINES_PER_USER} routines (422 \`routine_limit\` naming \`body.recurrence\` beyond).`,
           tags,
           summary: 'Create a task (or a routine, or a task from text)',
           body: taskCreateBody,
@@ -145,8 +144,7 @@ export function taskRoutes({ tasks, trees, routines, capture }: TaskRouteDeps): 
         config: { permission: 'SERVICE_TASK_UPDATE' },
         schema: {
           operationId: 'updateTask',
-          description:
-            "Setting `chosen_slot_start`/`chosen_slot_end` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to `pending`. On a routine's series, an edit (and a changed `recurrence`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local.",
+          description: `Setting \`chosen_slot_start\`/\`chosen_slot_end\` schedules the task by hand (end after start, at most 31 days long) and moves its reminder; clearing them returns it to \`pending\`. On a routine's series, an edit (and a changed \`recurrence\`) carries to its future occurrences that are neither done, skipped nor started; history never changes. On an occurrence it stays local. Setting \`recurrence\` on a task that is not yet a routine counts towards the ${MAX_ROUTINES_PER_USER} routines a user may have (422 \`routine_limit\` naming \`body.recurrence\` beyond).`,
           tags,
           summary: 'Update a task (also manual scheduling and status changes)',
           params: taskIdParams,
