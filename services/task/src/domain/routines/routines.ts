@@ -392,7 +392,7 @@ export class Routines {
     for (const [seriesId, occurrences] of bySeries) {
       const series = await findTask(sql, owner, seriesId);
       if (!series?.recurrence) continue;
-      const moved: string[][] = [];
+      const moved: PlacementBlock[] = [];
       for (const occurrence of occurrences) {
         const bounds = occurrenceBounds(series.recurrence, occurrence.occurrence_date as string, context.timezone);
         const sameBounds =
@@ -417,7 +417,7 @@ export class Routines {
           const savedStep = await saveTask(sql, { ...cleared, updated_at: context.now });
           emitTaskEvent(outbox, eventForChange(step, savedStep), savedStep, context.now);
         }
-        moved.push([occurrence.id, ...steps.map((row) => row.id)]);
+        moved.push({ ids: [occurrence.id, ...steps.map((row) => row.id)], deadlineAt: bounds.deadlineAt });
       }
       this.requestPlacement(outbox, series, moved, context.now);
     }
