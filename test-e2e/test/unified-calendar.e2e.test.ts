@@ -294,20 +294,21 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
   it('a model call past the soft cap an admin set rings the bell once (delivery.quota-notices)', async () => {
     const admin = await registerUser(target());
     const api = apiFor(target(), admin.token);
-    // The tenant's admin caps their own spend at a cent; the scheduler knows the user once
+    // The tenant's admin caps their own spend at a tenth of a cent; the scheduler knows the user once
     // scheduler.users applied the registration, so the first PATCH may meet a 404.
     await until(
       'the soft cap',
       async () => {
         const res = await api.PATCH('/api/v1/service/admin/quotas/{user_id}', {
           params: { path: { user_id: admin.id } },
-          body: { soft_cap_usd: 0.01 },
+          body: { soft_cap_usd: 0.001 },
         });
         return { status: res.response.status, error: res.error };
       },
       (res) => res.status === 200,
     );
-    // One metered call: 10,000 input tokens at $1/M and 5,000 output at $2/M cost $0.02, past the cap.
+    // One metered call: 1,000 input tokens at $1/M and 500 output at $2/M cost $0.002, past the cap (counts
+    // within the call's budget: the adapter clamps reported counts to it).
     llm.enqueue({
       kind: 'answer',
       document: {
@@ -319,16 +320,19 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
         tags: [],
         recurrence: null,
       },
-      usage: { inputTokens: 10_000, outputTokens: 5_000 },
+      usage: { inputTokens: 1000, outputTokens: 500 },
     });
     const parsed = await api.POST('/api/v1/service/tasks/parse', { body: { text: 'Gym for 1h', provider: 'openai' } });
     expect(parsed.response.status, JSON.stringify(parsed.error)).toBe(200);
-    expect(parsed.data).toMatchObject({ provider: 'openai', cost_usd: 0.02 });
+    expect(parsed.data).toMatchObject({ provider: 'openai', cost_usd: 0.002 });
 
     const bell = async () => defined((await api.GET('/api/v1/service/notifications')).data, 'the bell').items;
     const notices = await until('the soft-cap notice', bell, (items) => items.length > 0);
-    expect(notices.map((n) => [n.kind, n.body])).toEqual([
-      ['quota.soft_breached', expect.stringContaining('spent 0.02 USD')],
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'quota.soft_breached',
+        data: expect.objectContaining({ daily_usd: 0.002, soft_cap_usd: 0.001 }),
+      }),
     ]);
     expect(await deadLettered(target(), admin, ['delivery.quota-notices'])).toEqual([]);
   });
