@@ -9,7 +9,8 @@ import { registerUser } from '../src/users.js';
  * service's consumer once ran on the scheduler's connection). Each test causes its events through the public
  * API, checks the consumer's visible effect and that the consumer stored no dead letter. Each topology starts
  * once for the file. The calendar consumers need a provider's fake at a setting of their own: their test is
- * unified-calendar.e2e.test.ts, in both topologies too.
+ * unified-calendar.e2e.test.ts, in both topologies too, and so is delivery.quota-notices' (a soft-cap breach
+ * needs the model fake's spend, whose address is such a setting).
  */
 const TOPOLOGIES: [string, () => Promise<Target>][] = [
   ['the target (six processes over JetStream, or E2E_BASE_URL)', () => startTarget()],

@@ -1,4 +1,12 @@
-import { type Deliver, defined, FakeGoogle, FakeMicrosoft, fetchDeliver } from '@routinely/testkit';
+import {
+  type Deliver,
+  defined,
+  FakeGoogle,
+  FakeLlmServer,
+  FakeMicrosoft,
+  fakeLlmEnv,
+  fetchDeliver,
+} from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLettered } from '../src/dead-letters.js';
 import { apiFor, startLocalAllInOne, startLocalDistributed, targetAt } from '../src/harness.js';
@@ -9,11 +17,13 @@ import { registerUser } from '../src/users.js';
 // all-in-one in one process; the six processes behind the gateway): a Google and a Microsoft calendar (the
 // testkit fakes, speaking the real protocols) connected, synced, changed, pushed and disconnected, checked
 // through the calendar and free/busy routes a client reads. Each topology is this file's own: the fakes'
-// addresses are settings the shared topology does not have.
+// addresses are settings the shared topology does not have. The model fake rides along (its address is such a
+// setting too), so the soft-cap bell (delivery.quota-notices) is checked here without a topology of its own.
 const PUBLIC_BASE_URL = 'http://public.routinely.test';
 
 let google: FakeGoogle;
 let microsoft: FakeMicrosoft;
+let llm: FakeLlmServer;
 let baseUrl = '';
 const target = () => targetAt(baseUrl);
 
@@ -23,6 +33,7 @@ const deliver: Deliver = (url, init) => fetchDeliver(url.replace(PUBLIC_BASE_URL
 const providerEnv = () => ({
   ...google.env(),
   ...microsoft.env(),
+  ...fakeLlmEnv(llm),
   PUBLIC_BASE_URL,
   INTEGRATION_POLL_INTERVAL_S: '3600',
 });
@@ -111,6 +122,7 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
   beforeAll(async () => {
     google = await FakeGoogle.start({ deliver });
     microsoft = await FakeMicrosoft.start({ deliver });
+    llm = await FakeLlmServer.start();
     running = await topologies[topology]();
     baseUrl = running.url;
   }, 120_000);
@@ -118,6 +130,7 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
     await running?.close();
     await google?.close();
     await microsoft?.close();
+    await llm?.close();
   });
 
   describe.each(['google', 'microsoft'] as const)('unified calendar fed by a connected %s calendar', (provider) => {
@@ -276,5 +289,51 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
         'delivery.integration-alerts',
       ]),
     ).toEqual([]);
+  });
+
+  it('a model call past the soft cap an admin set rings the bell once (delivery.quota-notices)', async () => {
+    const admin = await registerUser(target());
+    const api = apiFor(target(), admin.token);
+    // The tenant's admin caps their own spend at a tenth of a cent; the scheduler knows the user once
+    // scheduler.users applied the registration, so the first PATCH may meet a 404.
+    await until(
+      'the soft cap',
+      async () => {
+        const res = await api.PATCH('/api/v1/service/admin/quotas/{user_id}', {
+          params: { path: { user_id: admin.id } },
+          body: { soft_cap_usd: 0.001 },
+        });
+        return { status: res.response.status, error: res.error };
+      },
+      (res) => res.status === 200,
+    );
+    // One metered call: 1,000 input tokens at $1/M and 500 output at $2/M cost $0.002, past the cap (counts
+    // within the call's budget: the adapter clamps reported counts to it).
+    llm.enqueue({
+      kind: 'answer',
+      document: {
+        title: 'Gym',
+        duration_min: 60,
+        priority: 2,
+        deadline_at: null,
+        earliest_start_at: null,
+        tags: [],
+        recurrence: null,
+      },
+      usage: { inputTokens: 1000, outputTokens: 500 },
+    });
+    const parsed = await api.POST('/api/v1/service/tasks/parse', { body: { text: 'Gym for 1h', provider: 'openai' } });
+    expect(parsed.response.status, JSON.stringify(parsed.error)).toBe(200);
+    expect(parsed.data).toMatchObject({ provider: 'openai', cost_usd: 0.002 });
+
+    const bell = async () => defined((await api.GET('/api/v1/service/notifications')).data, 'the bell').items;
+    const notices = await until('the soft-cap notice', bell, (items) => items.length > 0);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'quota.soft_breached',
+        data: expect.objectContaining({ daily_usd: 0.002, soft_cap_usd: 0.001 }),
+      }),
+    ]);
+    expect(await deadLettered(target(), admin, ['delivery.quota-notices'])).toEqual([]);
   });
 });
