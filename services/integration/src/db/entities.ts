@@ -2,11 +2,11 @@ import { defineEntity, type InferEntity, p } from '@routinely/db';
 
 export const PROVIDERS = ['google', 'microsoft'] as const;
 export type Provider = (typeof PROVIDERS)[number];
-export type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
+type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
 export type ExternalStatus = 'confirmed' | 'tentative' | 'cancelled';
 
 /** One connection of a user to a provider calendar. Every secret column is SecretBox-sealed with the row id. */
-export const Integration = defineEntity({
+const Integration = defineEntity({
   name: 'Integration',
   tableName: 'integrations',
   properties: {
@@ -51,7 +51,7 @@ export const Integration = defineEntity({
 export type IntegrationRow = InferEntity<typeof Integration>;
 
 /** Our copy of one provider event: the source of the snapshots published to the unified calendar. */
-export const ExternalEvent = defineEntity({
+const ExternalEvent = defineEntity({
   name: 'ExternalEvent',
   tableName: 'external_events',
   properties: {
@@ -79,7 +79,7 @@ export type ExternalEventRow = InferEntity<typeof ExternalEvent>;
  * calendar, by our event's id: a sync or disconnect on request answers once its events are reported here.
  * Rows older than an hour are pruned by the consumer that writes them.
  */
-export const CalendarAcknowledgement = defineEntity({
+const CalendarAcknowledgement = defineEntity({
   name: 'CalendarAcknowledgement',
   tableName: 'calendar_acknowledgements',
   properties: {

@@ -1,7 +1,7 @@
 import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
-export const integrationRead = z.object({
+const integrationRead = z.object({
   id: z.string().uuid(),
   provider: z.enum(['google', 'microsoft']),
   status: z.enum(['pending', 'active', 'error', 'revoked']),

@@ -48,7 +48,7 @@ import {
 } from './series-plan.js';
 
 /** A series is filled again at least this often (the contract: at least hourly). */
-export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
 /** The most task ids one placement request (one scheduler run) carries. */
 const MAX_IDS_PER_RUN = 1_000;
 /** Series one worker fills concurrently, each in its own transaction. */
