@@ -29,15 +29,13 @@ function recordingConsumer(durable: string, burst: boolean) {
       if (event.data.task.title === 'nothing') return false;
       await writeRow(em, event.id, `${durable}-row`);
     },
-    ...(burst
-      ? {
-          handleBurst: async (em, events) => {
-            const changing = events.filter((e) => e.data.task.title !== 'nothing');
-            for (const event of changing) await writeRow(em, event.id, `${durable}-row`);
-            return changing.length > 0;
-          },
+    handleBurst: burst
+      ? async (em, events) => {
+          const changing = events.filter((e) => e.data.task.title !== 'nothing');
+          for (const event of changing) await writeRow(em, event.id, `${durable}-row`);
+          return changing.length > 0;
         }
-      : {}),
+      : undefined,
     // Counted on another connection: the rows are there only if the transaction already committed.
     afterCommit: () => void seen.push(count(orm, rows)),
   });
