@@ -19,9 +19,7 @@ const timezoneSchema = z
   });
 
 /** Wall-clock `HH:MM`, 00:00 to 23:59, plus `24:00` for the end of a day. */
-const wallClock = z
-  .string()
-  .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM between 00:00 and 24:00');
+const wallClock = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM between 00:00 and 24:00');
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
