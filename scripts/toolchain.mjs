@@ -8,7 +8,8 @@
 //                    browser)
 //   typecheck        build (which checks the sources), then the tests' types in one program
 //   test:<tier>      build and run one tier (vitest's arguments may follow)
-//   lint             Biome over the repository, then the packages' own lint tasks (the API document's redocly)
+//   lint             Biome over the repository, knip (nothing unused), then the packages' own lint tasks (the API
+//                    document's redocly)
 //   run <task...>    any turbo task (build, typecheck, lint, generate)
 //   bench [name]     run a benchmark harness from bench/ (default: ratios)
 // Written for the host's Node (>= 20) with no dependencies, because it runs before anything is installed.
@@ -94,6 +95,11 @@ function biome(env, args = []) {
   run(join(binDir, 'pnpm'), ['exec', 'biome', 'check', ...args, '.'], { env });
 }
 
+/** Files, exports and types nothing imports fail lint (knip.jsonc names each workspace's entry points). */
+function knip(env) {
+  run(join(binDir, 'pnpm'), ['exec', 'knip', '--no-progress'], { env });
+}
+
 /**
  * The tests' types, every package's in one program (tsconfig.tests.json), then the bench harnesses'. The sources
  * were checked by their build, and the project references make the tests read their declarations instead of
@@ -168,6 +174,7 @@ if (command === 'run') {
   typecheckTests(env);
 } else if (command === 'lint') {
   biome(env);
+  knip(env);
   turbo(env, ['run', 'lint']);
 } else if (command === 'test' || command.startsWith('test:')) {
   // `test` runs every tier in turn; `test:<tier>` one of them, with vitest's own arguments after it.
@@ -182,6 +189,7 @@ if (command === 'run') {
   if (command === 'test') {
     typecheckTests(env);
     biome(env);
+    knip(env);
   }
   const started = Date.now();
   // Every tier runs even when an earlier one failed, so one red run shows everything that is red.

@@ -9,7 +9,7 @@ export interface E2eUser {
   refreshToken: string;
 }
 
-export const PASSWORD = 'correct horse battery';
+const PASSWORD = 'correct horse battery';
 
 /**
  * Registers a user through the real auth service: the admin of a new tenant, or, given a member of an existing

@@ -24,7 +24,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: await sparticuz.executablePath(),
     args: [...sparticuz.args.filter((arg) => !DROPPED.test(arg)), ...FLAGS],

@@ -5,7 +5,7 @@ import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
  * layers are those of docs/service-guide.md: routes and handlers call domain/, domain/ never calls outward, and
  * only db/ reaches the database drivers.
  */
-export const LAYERING_RULES: IForbiddenRuleType[] = [
+const LAYERING_RULES: IForbiddenRuleType[] = [
   {
     name: 'no-circular',
     comment: 'a cycle makes two modules one; split what both need into a third',

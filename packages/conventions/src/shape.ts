@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * The one shape of a service (docs/service-guide.md), as data: what `services/<svc>/` holds and what its index
  * exports. `shapeDeviations` lists every place a service departs from it, one line each.
  */
-export const SERVICE_SHAPE = {
+const SERVICE_SHAPE = {
   /** The composition files, the only files directly in `src/`. */
   rootFiles: ['app.ts', 'config.ts', 'index.ts', 'main.ts', 'module.ts'],
   /** The only folders of `src/`; the first three every service has. */

@@ -43,7 +43,7 @@ try {
       join(dir, `${name}.ts`),
       `import { Migration } from '@routinely/db';\n\nexport class ${name} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`,
     );
-    console.log(`wrote ${join(dir, `${name}.ts`)}; add it to migrationsList in src/db/config.ts`);
+    console.log(`wrote ${join(dir, `${name}.ts`)}; add it to src/db/migrations/index.ts`);
   }
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);

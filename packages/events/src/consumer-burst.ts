@@ -70,6 +70,7 @@ export async function handleBatchOnce(
   consumer: ConsumerDefinition,
   events: readonly EventOf<AnyEventDefinition>[],
 ): Promise<void> {
+  let changed = false;
   await Sql.transaction(orm, async (sql, em) => {
     const fresh = await recordInbox(
       sql,
@@ -79,13 +80,18 @@ export async function handleBatchOnce(
     const toHandle = events.filter((event) => fresh.delete(event.id));
     if (consumer.handleBurst) {
       if (toHandle.length === 0) return;
-      await consumer.handleBurst(em, toHandle as never, (event, step) => runInEventSpan(event, step, consumer.durable));
+      const outcome = await consumer.handleBurst(em, toHandle as never, (event, step) =>
+        runInEventSpan(event, step, consumer.durable),
+      );
+      changed = outcome !== false;
       return;
     }
     for (const event of toHandle) {
-      await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
+      const outcome = await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
+      if (outcome !== false) changed = true;
       await em.flush();
       em.clear();
     }
   });
+  if (changed) consumer.afterCommit?.();
 }

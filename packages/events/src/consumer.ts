@@ -17,8 +17,11 @@ export interface ConsumerDefinition<D extends AnyEventDefinition = AnyEventDefin
   durable: string;
   events: readonly D[];
   policy: DeliveryPolicy;
-  /** Runs in the consumer's transaction with the inbox insert; writes rows only (slow I/O belongs to workers). */
-  handle(em: EntityManager, event: EventOf<D>): Promise<void>;
+  /**
+   * Runs in the consumer's transaction with the inbox insert; writes rows only (slow I/O belongs to workers).
+   * Answering `false` says it changed nothing, so `afterCommit` is not called for it.
+   */
+  handle(em: EntityManager, event: EventOf<D>): Promise<HandlerOutcome>;
   /**
    * Optional: handles the new events of a burst (not in the inbox before, each once, in delivery order) in
    * the burst's transaction, leaving exactly the rows `handle` would leave applied to each in turn, each
@@ -26,8 +29,17 @@ export interface ConsumerDefinition<D extends AnyEventDefinition = AnyEventDefin
    * set, one lookup) instead of paying round trips per event. `inEventSpan` runs a step of one event in that
    * event's consumer span, so traces still continue each producer's trace. Without it `handle` runs for each.
    */
-  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<void>;
+  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
+  /**
+   * Optional: called once the transaction in which `handle` or `handleBurst` ran (and did not answer `false`)
+   * committed, e.g. to wake this process's worker for the rows just written; never for a redelivery the inbox
+   * skipped. Keep it quick and non-throwing: the event is already handled when it runs.
+   */
+  afterCommit?(): void;
 }
+
+/** What a handler answers: `false` when it wrote nothing worth an `afterCommit`; nothing otherwise. */
+type HandlerOutcome = boolean | void;
 
 /** Runs `step` in the consumer span of `event` (a burst handler's per-event part). */
 export type InEventSpan<D extends AnyEventDefinition> = <T>(event: EventOf<D>, step: () => Promise<T>) => Promise<T>;
@@ -41,8 +53,9 @@ export function defineConsumer<const D extends AnyEventDefinition>(definition: {
   durable: string;
   events: readonly D[] | Readonly<Record<string, D>>;
   policy: DeliveryPolicy;
-  handle(em: EntityManager, event: EventOf<D>): Promise<void>;
-  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<void>;
+  handle(em: EntityManager, event: EventOf<D>): Promise<HandlerOutcome>;
+  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
+  afterCommit?: (() => void) | undefined;
 }): ConsumerDefinition<D> {
   const events: readonly D[] = Array.isArray(definition.events)
     ? (definition.events as readonly D[])
@@ -64,6 +77,7 @@ export function defineConsumer<const D extends AnyEventDefinition>(definition: {
     policy,
     handle: definition.handle,
     ...(definition.handleBurst ? { handleBurst: definition.handleBurst } : {}),
+    ...(definition.afterCommit ? { afterCommit: definition.afterCommit } : {}),
   };
 }
 
@@ -149,10 +163,14 @@ export async function handleOnce(
   event: EventOf<AnyEventDefinition>,
   alsoInTransaction?: (em: EntityManager) => Promise<void>,
 ): Promise<void> {
+  let changed = false;
   await Sql.transaction(orm, async (sql, em) => {
-    if ((await recordInbox(sql, consumer.durable, [event.id])).size > 0) await consumer.handle(em, event as never);
+    if ((await recordInbox(sql, consumer.durable, [event.id])).size > 0) {
+      changed = (await consumer.handle(em, event as never)) !== false;
+    }
     await alsoInTransaction?.(em);
   });
+  if (changed) consumer.afterCommit?.();
 }
 
 /**

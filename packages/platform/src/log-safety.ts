@@ -11,7 +11,7 @@ const STATEMENT_KEYS = new Set(['sql', 'query', 'parameters', 'params', 'binding
 const SAFE_DB_FIELDS = ['code', 'sqlState', 'severity', 'schema', 'table', 'column', 'constraint', 'routine'] as const;
 const MAX_CAUSE_DEPTH = 5;
 
-export interface SafeError {
+interface SafeError {
   type: string;
   message: string;
   stack?: string;

@@ -2,6 +2,5 @@
 export * as auth_v1 from './gen/auth/v1/auth.js';
 export * as delivery_v1 from './gen/delivery/v1/delivery.js';
 export * as integration_v1 from './gen/integration/v1/integration.js';
-export * as scheduler_v1 from './gen/scheduler/v1/scheduler.js';
 export * as task_v1_import_quota from './gen/task/v1/import_quota.js';
 export * as task_v1 from './gen/task/v1/task.js';

@@ -52,7 +52,7 @@ export function scoreOf(m: Model, starts: Float64Array): Score {
 }
 
 /** Earliest start of unit `j` its placed predecessors allow, or NaN when one of them is not placed. */
-export function boundFrom(m: Model, j: number, starts: Float64Array): number {
+function boundFrom(m: Model, j: number, starts: Float64Array): number {
   let at = m.rel[j] as number;
   for (const e of m.preds[j] ?? []) {
     const s = starts[e.to] as number;

@@ -39,30 +39,3 @@ export function dependencyStart(dep: Dependency, pred: SlotMs, duration: number)
 export function dependencySatisfied(dep: Dependency, pred: SlotMs, slot: SlotMs): boolean {
   return slot.start >= dependencyStart(dep, pred, slot.end - slot.start);
 }
-
-/**
- * The tightest lower bound on a task's start and the constraint that sets it, or 'blocked' when a predecessor
- * is neither done nor placed. Ties go to the most specific constraint (dependency, earliest start, now, window).
- */
-export function lowerBound(
-  task: { earliestStart?: Date },
-  duration: number,
-  predecessors: readonly Dependency[],
-  placed: ReadonlyMap<string, SlotMs>,
-  done: ReadonlySet<string>,
-  base: { nowMs: number; windowStart: number },
-): Bound | 'blocked' {
-  let bound: Bound = { at: base.windowStart, by: 'window_start' };
-  const raise = (at: number, by: string) => {
-    if (at >= bound.at && !(at === bound.at && bound.by.startsWith('dependency:'))) bound = { at, by };
-  };
-  raise(base.nowMs, 'now');
-  if (task.earliestStart) raise(task.earliestStart.getTime(), 'earliest_start');
-  for (const dep of predecessors) {
-    if (done.has(dep.dependsOnId)) continue;
-    const pred = placed.get(dep.dependsOnId);
-    if (!pred) return 'blocked';
-    raise(dependencyStart(dep, pred, duration), `dependency:${dep.dependsOnId}`);
-  }
-  return bound;
-}

@@ -11,7 +11,7 @@ import { generator } from './solver-search.js';
 import type { FreeList } from './solver-structures.js';
 
 /** Insertions tried by the walk (each one decode). */
-export const WALK_STEPS = 6_000;
+const WALK_STEPS = 6_000;
 
 /** Minus the placed members per priority, the rest of the score left at 0: what the walk compares. */
 function countsOf(m: Model, starts: Float64Array): Score {

@@ -21,7 +21,7 @@ const at = (min: number) => new Date(T0 + min * 60_000);
 const TYPES = ['finish_to_start', 'start_to_start', 'finish_to_finish', 'start_to_finish'] as const;
 
 /** mulberry32: a small seeded generator, so one seed always gives one instance. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,7 +15,7 @@ import {
   subtractIntervals,
 } from '../src/index.js';
 
-export const T0 = Date.parse('2027-03-22T00:00:00Z');
+const T0 = Date.parse('2027-03-22T00:00:00Z');
 export const at = (min: number) => new Date(T0 + min * 60_000);
 const DEP_TYPES = ['finish_to_start', 'start_to_start', 'finish_to_finish', 'start_to_finish'] as const;
 const CLOSED = new Set(['done', 'skipped', 'cancelled']);

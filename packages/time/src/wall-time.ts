@@ -77,11 +77,6 @@ export function localDateOf(instant: Date, timezone: string): Temporal.PlainDate
   return Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timezone).toPlainDate();
 }
 
-/** The local weekday of an instant in a zone. */
-export function localWeekdayOf(instant: Date, timezone: string): Weekday {
-  return WEEKDAYS[localDateOf(instant, timezone).dayOfWeek - 1] as Weekday;
-}
-
 export function weekdayOf(date: Temporal.PlainDate): Weekday {
   return WEEKDAYS[date.dayOfWeek - 1] as Weekday;
 }
@@ -100,9 +95,4 @@ export function wallTimeToInstant(timezone: string, date: Temporal.PlainDate, mi
   const change = zoned.getTimeZoneTransition('next');
   if (!change) throw new Error(`no transition after a skipped wall time in ${timezone}`);
   return new Date(change.epochMilliseconds);
-}
-
-/** `YYYY-MM-DD` of a local date (what "today" in the user's zone prints as). */
-export function formatLocalDate(date: Temporal.PlainDate): string {
-  return date.toString();
 }

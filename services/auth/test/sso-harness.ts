@@ -6,9 +6,9 @@ import { signIdpEvent } from '../src/adapters/provider-signals.js';
 import { type AuthHarness, startAuth } from './harness.js';
 
 export const CLIENT_ID = 'routinely';
-export const CLIENT_SECRET = 'sso-test-client-secret';
-export const WEBHOOK_SECRET = 'sso-test-webhook-secret-0123456789';
-export const PUBLIC_BASE_URL = 'http://app.test';
+const CLIENT_SECRET = 'sso-test-client-secret';
+const WEBHOOK_SECRET = 'sso-test-webhook-secret-0123456789';
+const PUBLIC_BASE_URL = 'http://app.test';
 export const CALLBACK = `${PUBLIC_BASE_URL}/api/v1/auth/sso/callback`;
 export const ALLOWED_ORIGIN = 'https://web.example.test';
 

@@ -14,7 +14,7 @@ export const TEST_INTERNAL_SECRET = 'calendar-test-internal-secret-0123456789abc
  * A loopback gRPC server speaking the auth service's real AuthService protocol over a small in-test user
  * directory, scoped like the real one: the tenant comes from the verified service token, never the request.
  */
-export class TestAuthDirectory {
+class TestAuthDirectory {
   readonly users: TestUser[] = [];
   /** Tenants the lookups were scoped to, as the verified service token said. */
   readonly lookupTenants: (string | null)[] = [];

@@ -15,7 +15,6 @@ import type { SchedulerContext } from './domain/context.js';
 import { PlacementLock } from './domain/placement-lock.js';
 import { ProviderOutcomes } from './domain/provider-outcomes.js';
 import { RunModels } from './domain/runs/model-adapters.js';
-import type { ModelPlacer } from './domain/runs/model-placer.js';
 import { OverrideService } from './domain/runs/overrides.js';
 import { ReflowService } from './domain/runs/reflow.js';
 import { RunEngine, type RunEngineHooks } from './domain/runs/run-engine.js';
@@ -23,9 +22,7 @@ import { RunService } from './domain/runs/runs.js';
 import { SettingsService } from './domain/settings.js';
 import { TenantSettingsService } from './domain/tenant-settings.js';
 import { UsageService } from './domain/usage.js';
-import type { ExpandWorkingTime } from './domain/working-time.js';
 import { schedulerConsumers } from './events/consumers.js';
-import { addSchedulerRpc } from './grpc/scheduler-rpc.js';
 import { adminRoutes } from './http/admin/routes.js';
 import { captureRoutes } from './http/capture/routes.js';
 import { scheduleRoutes } from './http/schedule/routes.js';
@@ -36,10 +33,8 @@ import { RunWorker } from './workers/run-worker.js';
 
 /** What every host gives a service (the context of @routinely/runtime), and the test doubles this root accepts. */
 export type SchedulerServiceDeps = ServiceDeps<SchedulerConfig> & {
-  /** Working-time expansion for GetSettings' intervals; `expandWorkingTime` of @routinely/scheduling by default. */
-  expandWorkingTime?: ExpandWorkingTime;
   /** The language-model placement of a batch; `placeWithModel` of @routinely/llm by default. */
-  placeWithModel?: ModelPlacer;
+  placeWithModel?: typeof placeWithModel;
   /** Test hooks of the run engine (a process dying between batches). */
   runHooks?: RunEngineHooks;
 };
@@ -88,7 +83,6 @@ export function buildService(deps: SchedulerServiceDeps) {
   );
   const usage = new UsageService(ctx, settings, importQuotas);
   const adminQuotas = new AdminQuotaService(ctx, importQuotas);
-  const expand = deps.expandWorkingTime ?? expandWorkingTime;
   const tasks = new GrpcTaskGateway(deps.grpcAddress('task'), deps.internalAuth, deps.config.TASK_CALL_DEADLINE_MS);
   const outcomes = new ProviderOutcomes(ctx);
   const placements = new PlacementLock(deps.orm);
@@ -103,7 +97,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     clock: deps.clock,
     logger,
     tasks,
-    expandWorkingTime: expand,
+    expandWorkingTime,
     settingsOf: (actor) => settings.get(actor),
     now: () => deps.clock.now(),
     batchSize: deps.config.SCHEDULER_RUN_BATCH_SIZE,
@@ -143,7 +137,7 @@ export function buildService(deps: SchedulerServiceDeps) {
       orm: deps.orm,
       clock: deps.clock,
       tasks,
-      expandWorkingTime: expand,
+      expandWorkingTime,
       settingsOf: (actor) => settings.get(actor),
       now: () => deps.clock.now(),
       kick: () => relay.kick(),
@@ -169,13 +163,6 @@ export function buildService(deps: SchedulerServiceDeps) {
   return {
     name: 'scheduler',
     routes: apiRoutes({ settings, usage, providers, adminQuotas, tenant, runs, overrides, reflow, capture }),
-    addGrpc: (server) => {
-      addSchedulerRpc(server, deps.internalAuth, {
-        settings,
-        usage,
-        expandWorkingTime: expand,
-      });
-    },
     readiness: {
       database: () => databaseReady(deps.orm),
     },

@@ -6,10 +6,10 @@ import { expect } from 'vitest';
 import { rememberUser } from '../src/events/consumers.js';
 import { type SchedulerServiceDeps, schedulerModule } from '../src/index.js';
 
-export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
+const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
 /** A loopback port nothing listens on (the discard port). */
-export const NO_PEER = '127.0.0.1:9';
+const NO_PEER = '127.0.0.1:9';
 
 export type Harness = ServiceHarness<
   Parameters<typeof schedulerModule.build>[0],

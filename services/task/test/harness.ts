@@ -9,7 +9,7 @@ import { type TaskServiceDeps, taskModule } from '../src/index.js';
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
 /** A loopback port nothing listens on (the discard port). */
-export const NO_PEER = '127.0.0.1:9';
+const NO_PEER = '127.0.0.1:9';
 
 type Shared = ServiceHarness<Parameters<typeof taskModule.build>[0], TaskServiceDeps, ServiceInstance, ManualClock>;
 

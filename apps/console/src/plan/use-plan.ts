@@ -16,7 +16,7 @@ export interface Proposal {
 const POLL_MS = 1000;
 
 /** A refused run in words; the spend cap's refusal says what happened and what still works. */
-export function refusalText(failure: unknown): string {
+function refusalText(failure: unknown): string {
   if (failure instanceof ApiError && failure.problem?.code === 'quota_exceeded') {
     return `Refused: today's model spend has reached your daily cap, so no model run is made until tomorrow. The built-in solver still plans at no cost. (${failure.message})`;
   }

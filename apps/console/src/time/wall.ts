@@ -34,7 +34,7 @@ function readOffset(ms: number, timeZone: string): number {
 }
 
 /** The zone's offset from UTC at an instant, in minutes. */
-export function offsetMinutes(ms: number, timeZone: string): number {
+function offsetMinutes(ms: number, timeZone: string): number {
   let zone = offsets.get(timeZone);
   if (!zone) {
     zone = new Map();

@@ -126,7 +126,7 @@ export function weekdayName(date: { dayOfWeek: number }): string {
   return WEEKDAYS[date.dayOfWeek - 1] ?? '';
 }
 
-export function monthName(month: number): string {
+function monthName(month: number): string {
   return MONTHS[month - 1] ?? '';
 }
 

@@ -53,11 +53,6 @@ export const SparkIcon = () => (
     <path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9z" />
   </Icon>
 );
-export const PlusIcon = () => (
-  <Icon>
-    <path d="M12 5v14M5 12h14" />
-  </Icon>
-);
 export const UserIcon = () => (
   <Icon>
     <circle cx="12" cy="8" r="4" />

@@ -13,7 +13,7 @@ const SCHEMA_REF = '#/components/schemas/';
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
 
 /** Every operation object of the document's paths. */
-export function operationsOf(document: Json): { path: string; method: string; operation: Json }[] {
+function operationsOf(document: Json): { path: string; method: string; operation: Json }[] {
   const out: { path: string; method: string; operation: Json }[] = [];
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     for (const method of METHODS) {

@@ -10,7 +10,7 @@ type LogArgs = [object | string, ...unknown[]];
  * single-row read's CPU, and at `LOG_LEVEL=warn` a request that succeeds writes nothing: fastify's
  * default made that child for every request anyway. What is written is the same line the eager child wrote.
  */
-export class DeferredRequestLogger {
+class DeferredRequestLogger {
   private bound: Logger | undefined;
 
   constructor(

@@ -9,9 +9,6 @@ import { z } from 'zod';
 export type ResponseSerializerCompiler = (input: SerializerCompilerInput) => (data: unknown) => string;
 type SerializerCompilerInput = Parameters<typeof zodSerializerCompiler>[0];
 
-/** The plain way: zod parses the answer with the schema and `JSON.stringify` writes what it returns. */
-export const zodResponseSerializer: ResponseSerializerCompiler = zodSerializerCompiler;
-
 /**
  * Compiled once per route and status: a fast-json-stringify function from the schema's JSON Schema
  * (`z.toJSONSchema`, output side), where that JSON Schema says everything zod's parse would do to the answer:

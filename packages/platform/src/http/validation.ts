@@ -14,7 +14,7 @@ const LOC_OF_PART: Record<string, LocPart> = {
   headers: 'headers',
 };
 
-export const locOfPart = (part: string | undefined): LocPart => LOC_OF_PART[part ?? 'body'] ?? 'request';
+const locOfPart = (part: string | undefined): LocPart => LOC_OF_PART[part ?? 'body'] ?? 'request';
 
 interface Issue {
   path: PropertyKey[];
@@ -61,7 +61,7 @@ function checked<T extends ZodType>(
 }
 
 /** ", did you mean `status`?" when a known field is a small edit away (a typo, not another word). */
-export function didYouMean(name: string, known: readonly string[]): string {
+function didYouMean(name: string, known: readonly string[]): string {
   if (known.length === 0) return '';
   const candidate = closest(name, known as string[]);
   const allowed = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3));

@@ -3,7 +3,7 @@ import { ssoEntities } from './sso-entities.js';
 import { tenantEntities } from './tenant-entities.js';
 
 /** A local account. Email is unique across tenants (see docs/adr/010), stored lower-cased. */
-export const User = defineEntity({
+const User = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
@@ -38,7 +38,7 @@ export const User = defineEntity({
 });
 
 /** One login = one session = one refresh-token family; its id is the access token's `sid`. */
-export const Session = defineEntity({
+const Session = defineEntity({
   name: 'Session',
   tableName: 'sessions',
   properties: {
@@ -54,7 +54,7 @@ export const Session = defineEntity({
 });
 
 /** Refresh tokens, stored as sha256; `usedAt` set on rotation, and a second use revokes the family. */
-export const RefreshToken = defineEntity({
+const RefreshToken = defineEntity({
   name: 'RefreshToken',
   tableName: 'refresh_tokens',
   properties: {
@@ -69,7 +69,7 @@ export const RefreshToken = defineEntity({
 });
 
 /** Single-use MFA backup codes, stored as keyed hashes. */
-export const BackupCode = defineEntity({
+const BackupCode = defineEntity({
   name: 'BackupCode',
   tableName: 'mfa_backup_codes',
   properties: {
@@ -83,7 +83,7 @@ export const BackupCode = defineEntity({
 });
 
 /** The second step of a login with MFA on: an opaque, short-lived, single-purpose token with an attempt budget. */
-export const MfaChallenge = defineEntity({
+const MfaChallenge = defineEntity({
   name: 'MfaChallenge',
   tableName: 'mfa_challenges',
   properties: {
@@ -101,7 +101,7 @@ export const MfaChallenge = defineEntity({
  * Ed25519 signing keys. System-wide, so no tenant_id: every tenant's tokens are verified with the same JWKS.
  * The private key (PKCS#8 PEM) is AES-256-GCM sealed with the key id as associated data.
  */
-export const SigningKey = defineEntity({
+const SigningKey = defineEntity({
   name: 'SigningKey',
   tableName: 'signing_keys',
   properties: {

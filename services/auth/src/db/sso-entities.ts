@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@routinely/db';
 
 /** A user's identity at a provider. Users are keyed by (issuer, sub), never by email (docs/adr/014). */
-export const SsoIdentity = defineEntity({
+const SsoIdentity = defineEntity({
   name: 'SsoIdentity',
   tableName: 'sso_identities',
   uniques: [
@@ -22,7 +22,7 @@ export const SsoIdentity = defineEntity({
  * The provider side of a local session opened by SSO: the provider's `sid` (for back-channel logout) and
  * the ID token (sealed; the `id_token_hint` of RP-initiated logout).
  */
-export const SsoSession = defineEntity({
+const SsoSession = defineEntity({
   name: 'SsoSession',
   tableName: 'sso_sessions',
   indexes: [
@@ -42,7 +42,7 @@ export const SsoSession = defineEntity({
 });
 
 /** One started browser login: single-use state, nonce and PKCE verifier, bound to the starting browser. */
-export const SsoLoginState = defineEntity({
+const SsoLoginState = defineEntity({
   name: 'SsoLoginState',
   tableName: 'sso_login_states',
   properties: {
@@ -60,7 +60,7 @@ export const SsoLoginState = defineEntity({
 });
 
 /** Ids of provider messages already acted on (logout-token `jti`, IdP event `id`), kept past their window. */
-export const SsoSeenMessage = defineEntity({
+const SsoSeenMessage = defineEntity({
   name: 'SsoSeenMessage',
   tableName: 'sso_seen_messages',
   properties: {

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@routinely/db';
 
 /** A tenant's registration policy; the row is written when the tenant's first user creates it. */
-export const Tenant = defineEntity({
+const Tenant = defineEntity({
   name: 'Tenant',
   tableName: 'tenants',
   properties: {
@@ -15,7 +15,7 @@ export const Tenant = defineEntity({
 });
 
 /** A single-use invitation to a tenant; only the token's sha256 is stored. */
-export const TenantInvite = defineEntity({
+const TenantInvite = defineEntity({
   name: 'TenantInvite',
   tableName: 'tenant_invites',
   properties: {

@@ -70,7 +70,7 @@ export async function enqueueUserEvent(
 }
 
 /** The event catalog's view of a user. */
-export function toEventUser(user: UserRow) {
+function toEventUser(user: UserRow) {
   return {
     id: user.id,
     tenant_id: user.tenantId,

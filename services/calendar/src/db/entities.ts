@@ -5,7 +5,7 @@ import { defineEntity, p } from '@routinely/db';
  * writes them through the `*-sql.ts` modules beside this file, never through the ORM.
  */
 
-export const Calendar = defineEntity({
+const Calendar = defineEntity({
   name: 'Calendar',
   tableName: 'calendars',
   properties: {
@@ -29,7 +29,7 @@ export const Calendar = defineEntity({
   ],
 });
 
-export const CalendarItem = defineEntity({
+const CalendarItem = defineEntity({
   name: 'CalendarItem',
   tableName: 'calendar_items',
   properties: {
@@ -55,7 +55,7 @@ export const CalendarItem = defineEntity({
   ],
 });
 
-export const CalendarShare = defineEntity({
+const CalendarShare = defineEntity({
   name: 'CalendarShare',
   tableName: 'calendar_shares',
   properties: {

@@ -1,13 +1,13 @@
 import { type Agent, type Dispatcher, request } from 'undici';
 
 /** What one HTTP exchange gave: the status, a redirect's Location, and the answer's first bytes. */
-export interface Exchange {
+interface Exchange {
   statusCode: number;
   location: string | null;
   preview: string;
 }
 
-export interface PostInit {
+interface PostInit {
   headers: Record<string, string>;
   body: string;
   /** Bounds the whole exchange: it fails with a `TimeoutError` (as `AbortSignal.timeout` fails). */

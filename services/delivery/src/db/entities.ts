@@ -3,7 +3,7 @@ import { defineEntity, type InferEntity, p } from '@routinely/db';
 import type { Channel, DeliveryStatus } from '../domain/values.js';
 export type ReminderStatus = 'scheduled' | 'fired' | 'cancelled';
 
-export const WebhookEndpoint = defineEntity({
+const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',
   properties: {
@@ -33,7 +33,7 @@ export const WebhookEndpoint = defineEntity({
 export type WebhookEndpointRow = InferEntity<typeof WebhookEndpoint>;
 
 /** One per scheduled task with channels; a copy of what the reminder needs, fed by task events. */
-export const Reminder = defineEntity({
+const Reminder = defineEntity({
   name: 'Reminder',
   tableName: 'reminders',
   properties: {
@@ -61,7 +61,7 @@ export const Reminder = defineEntity({
 });
 export type ReminderRow = InferEntity<typeof Reminder>;
 
-export const Delivery = defineEntity({
+const Delivery = defineEntity({
   name: 'Delivery',
   tableName: 'deliveries',
   properties: {
@@ -103,7 +103,7 @@ export type DeliveryRow = InferEntity<typeof Delivery>;
  * One row per recorded try, written in the transaction that records the try's outcome (ADR 045). Test
  * sends have no delivery (delivery_id null) and are found through their endpoint.
  */
-export const DeliveryAttempt = defineEntity({
+const DeliveryAttempt = defineEntity({
   name: 'DeliveryAttempt',
   tableName: 'delivery_attempts',
   properties: {
@@ -128,7 +128,7 @@ export const DeliveryAttempt = defineEntity({
 });
 export type DeliveryAttemptRow = InferEntity<typeof DeliveryAttempt>;
 
-export const DeadLetter = defineEntity({
+const DeadLetter = defineEntity({
   name: 'DeadLetter',
   tableName: 'dead_letters',
   properties: {
@@ -148,7 +148,7 @@ export const DeadLetter = defineEntity({
 });
 export type DeadLetterRow = InferEntity<typeof DeadLetter>;
 
-export const Notification = defineEntity({
+const Notification = defineEntity({
   name: 'Notification',
   tableName: 'notifications',
   properties: {
@@ -166,10 +166,9 @@ export const Notification = defineEntity({
   },
   indexes: [{ properties: ['tenantId', 'userId', 'createdAt'], name: 'notifications_owner_idx' }],
 });
-export type NotificationRow = InferEntity<typeof Notification>;
 
 /** Mail kept locally when no SMTP_URL is configured (the all-in-one default). */
-export const EmailOutbox = defineEntity({
+const EmailOutbox = defineEntity({
   name: 'EmailOutbox',
   tableName: 'email_outbox',
   properties: {
@@ -183,7 +182,7 @@ export const EmailOutbox = defineEntity({
 });
 
 /** Where to email a user: fed by auth.user.* events and by the caller's own token claims. */
-export const UserContact = defineEntity({
+const UserContact = defineEntity({
   name: 'UserContact',
   tableName: 'user_contacts',
   properties: {

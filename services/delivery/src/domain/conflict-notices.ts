@@ -8,7 +8,7 @@ type Conflicted = z.infer<(typeof schedulerEvents.scheduleConflicted)['schema']>
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** What the bell says: which tasks moved where, and which could not be kept (now unscheduled). */
-export function conflictText(d: Conflicted): { title: string; body: string } {
+function conflictText(d: Conflicted): { title: string; body: string } {
   const count = d.moved.length + d.unscheduled.length;
   const title =
     count === 1

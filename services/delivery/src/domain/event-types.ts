@@ -22,7 +22,7 @@ const common = {
   attempt: z.number().int().min(1).describe('1 on the first try, counting up on each retry of this delivery.'),
 };
 
-export const reminderFiredEnvelope = z.object({
+const reminderFiredEnvelope = z.object({
   event: z.literal('reminder.fired'),
   ...common,
   reminder_set_at: datetime.describe('When the reminder time in force was set'),
@@ -38,7 +38,7 @@ export const reminderFiredEnvelope = z.object({
   }),
 });
 
-export const webhookTestEnvelope = z.object({
+const webhookTestEnvelope = z.object({
   event: z.literal('webhook.test'),
   ...common,
   attempt: z.literal(1).describe('A test is tried once.'),

@@ -27,14 +27,11 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       durable: 'delivery.reminders',
       events: taskEvents,
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
-        // NOTIFY (sent on commit) is the cross-process wake-up; this timer covers a listener that is down.
-        if (await applyTaskEvent(em, event, clock)) setTimeout(options.onReminderChanged, 25);
-      },
+      handle: (em, event) => applyTaskEvent(em, event, clock),
       // Under load: one lock statement and one lookup per burst instead of two round trips per event.
-      handleBurst: async (em, events, inEventSpan) => {
-        if (await applyTaskEvents(em, events, clock, inEventSpan)) setTimeout(options.onReminderChanged, 25);
-      },
+      handleBurst: (em, events, inEventSpan) => applyTaskEvents(em, events, clock, inEventSpan),
+      // NOTIFY (sent on commit) is the cross-process wake-up; this one covers a listener that is down.
+      afterCommit: options.onReminderChanged,
     }),
     contacts: defineConsumer({
       durable: 'delivery.contacts',

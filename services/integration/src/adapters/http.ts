@@ -50,10 +50,10 @@ export interface HttpOptions {
   maxInlineRetryMs: number;
 }
 
-export const USER_AGENT = 'Routinely/1.0';
+const USER_AGENT = 'Routinely/1.0';
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; absent or unreadable means a short default. */
-export function retryAfterMs(header: string | null, now: Date): number {
+function retryAfterMs(header: string | null, now: Date): number {
   if (!header) return 1_000;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);

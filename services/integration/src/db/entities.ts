@@ -2,13 +2,13 @@ import { defineEntity, type InferEntity, p } from '@routinely/db';
 
 export const PROVIDERS = ['google', 'microsoft'] as const;
 export type Provider = (typeof PROVIDERS)[number];
-export type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
+type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
 export type ExternalStatus = 'confirmed' | 'tentative' | 'cancelled';
 /** What a written event shows: "busy" sends no title or description upstream; "details" the task's. */
 export type ShowAs = 'busy' | 'details';
 
 /** One connection of a user to a provider calendar. Every secret column is SecretBox-sealed with the row id. */
-export const Integration = defineEntity({
+const Integration = defineEntity({
   name: 'Integration',
   tableName: 'integrations',
   properties: {
@@ -71,7 +71,7 @@ export const Integration = defineEntity({
 export type IntegrationRow = InferEntity<typeof Integration>;
 
 /** Our copy of one provider event: the source of the snapshots published to the unified calendar. */
-export const ExternalEvent = defineEntity({
+const ExternalEvent = defineEntity({
   name: 'ExternalEvent',
   tableName: 'external_events',
   properties: {
@@ -99,7 +99,7 @@ export type ExternalEventRow = InferEntity<typeof ExternalEvent>;
  * calendar, by our event's id: a sync or disconnect on request answers once its events are reported here.
  * Rows older than an hour are pruned by the consumer that writes them.
  */
-export const CalendarAcknowledgement = defineEntity({
+const CalendarAcknowledgement = defineEntity({
   name: 'CalendarAcknowledgement',
   tableName: 'calendar_acknowledgements',
   properties: {

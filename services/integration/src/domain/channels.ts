@@ -11,7 +11,7 @@ import { type IntegrationPatch, loadIntegration, saveIntegration } from './integ
 import { describeFailure } from './log-safe.js';
 
 /** Google keeps channels up to ~7 days, Graph event subscriptions under 3 days: ask for less than both. */
-export const CHANNEL_LIFETIME_MS = 2 * 86_400_000;
+const CHANNEL_LIFETIME_MS = 2 * 86_400_000;
 /** Channels expiring within this are renewed by the worker. */
 export const CHANNEL_RENEW_BEFORE_MS = 12 * 3_600_000;
 

@@ -20,14 +20,14 @@ export interface SyncCounts {
 type LiveChange = Extract<ProviderChange, { removed: false }>;
 
 /** Longest title we keep of a provider event (Google and Graph allow far more; a title is shown, not stored whole). */
-export const TITLE_MAX_LENGTH = 1000;
+const TITLE_MAX_LENGTH = 1000;
 
 /**
  * Provider text as PostgreSQL and JSON can hold it: NUL removed (a text column refuses it, which failed every
  * sync of the connection), lone surrogates replaced by U+FFFD, at most TITLE_MAX_LENGTH characters.
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-export function providerText(value: string): string {
+function providerText(value: string): string {
   return value.replaceAll('\u0000', '').slice(0, TITLE_MAX_LENGTH).replace(LONE_SURROGATE, '\ufffd');
 }
 

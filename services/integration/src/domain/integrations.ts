@@ -35,9 +35,9 @@ import { integrationSnapshot } from './snapshots.js';
 import { runLeasedSync } from './sync.js';
 
 /** An OAuth state is good for this long after oauth/start (contract: 10 minutes). */
-export const STATE_TTL_MS = 10 * 60_000;
+const STATE_TTL_MS = 10 * 60_000;
 
-export function isProvider(value: string): value is Provider {
+function isProvider(value: string): value is Provider {
   return (PROVIDERS as readonly string[]).includes(value);
 }
 
@@ -60,7 +60,7 @@ function returnUrlPolicy(ctx: IntegrationContext) {
   return { publicBaseUrl: ctx.config.PUBLIC_BASE_URL, allowedOrigins: ctx.config.OAUTH_ALLOWED_RETURN_ORIGINS };
 }
 
-export function checkReturnUrl(ctx: IntegrationContext, value: string): string {
+function checkReturnUrl(ctx: IntegrationContext, value: string): string {
   return checkAgainst(value, { ...returnUrlPolicy(ctx), loc: ['body', 'return_url'] });
 }
 

@@ -47,7 +47,7 @@ export class UnknownTimeZone extends Error {
   }
 }
 
-export function ianaZone(zone: string | undefined | null): string {
+function ianaZone(zone: string | undefined | null): string {
   if (!zone) return 'UTC';
   const mapped = WINDOWS_ZONES[zone] ?? zone;
   if (!isValidTimeZone(mapped)) throw new UnknownTimeZone(zone);

@@ -15,8 +15,6 @@ const KEEP_MS = 3_600_000;
  * version) leaves the task's newest slot pending for calendar write-back (ADR 063); the worker writes it.
  */
 export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () => void }) {
-  // The handler runs before its transaction commits: the wake comes a little later (the poll covers a slow commit).
-  const wakeAfterCommit = () => setTimeout(options.wakeWriteBack, 25);
   const isDeletion = (type: string) => type === taskEvents.taskDeleted.type;
   return {
     calendarAcknowledgements: defineConsumer({
@@ -34,7 +32,6 @@ export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () 
       policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
         await recordTaskChange(Sql.within(em), event.data.task, isDeletion(event.type), options.clock.now());
-        wakeAfterCommit();
       },
       // Under load: one transaction for a burst of task events instead of one each (the same statements in turn).
       handleBurst: async (em, events, inEventSpan) => {
@@ -44,8 +41,9 @@ export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () 
             recordTaskChange(sql, event.data.task, isDeletion(event.type), options.clock.now()),
           );
         }
-        wakeAfterCommit();
       },
+      // The worker reads what the handler wrote: woken once it is committed.
+      afterCommit: options.wakeWriteBack,
     }),
   };
 }

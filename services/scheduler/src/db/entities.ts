@@ -6,7 +6,7 @@ import { defineEntity, p } from '@routinely/db';
  */
 
 /** Users of each tenant as auth's events describe them: whom the admin quota list pages, and their timezone. */
-export const KnownUser = defineEntity({
+const KnownUser = defineEntity({
   name: 'KnownUser',
   tableName: 'known_users',
   indexes: [{ name: 'known_users_tenant_email_idx', properties: ['tenantId', 'email'] }],
@@ -20,7 +20,7 @@ export const KnownUser = defineEntity({
   },
 });
 
-export const UserSettings = defineEntity({
+const UserSettings = defineEntity({
   name: 'UserSettings',
   tableName: 'user_settings',
   properties: {
@@ -37,7 +37,7 @@ export const UserSettings = defineEntity({
 });
 
 /** One no-go window; the id is global so a reused id is a conflict whoever used it first. */
-export const NoGoWindow = defineEntity({
+const NoGoWindow = defineEntity({
   name: 'NoGoWindow',
   tableName: 'no_go_windows',
   indexes: [{ name: 'no_go_windows_owner_idx', properties: ['tenantId', 'userId', 'createdAt'] }],
@@ -51,7 +51,7 @@ export const NoGoWindow = defineEntity({
   },
 });
 
-export const TenantSettings = defineEntity({
+const TenantSettings = defineEntity({
   name: 'TenantSettings',
   tableName: 'tenant_settings',
   properties: {
@@ -64,7 +64,7 @@ export const TenantSettings = defineEntity({
 });
 
 /** An administrator's override of a user's spend caps; no row means the defaults (import limits are task's). */
-export const UserQuota = defineEntity({
+const UserQuota = defineEntity({
   name: 'UserQuota',
   tableName: 'user_quotas',
   properties: {
@@ -77,7 +77,7 @@ export const UserQuota = defineEntity({
 });
 
 /** One model call: the ledger every rollup can be rebuilt from. */
-export const UsageEntry = defineEntity({
+const UsageEntry = defineEntity({
   name: 'UsageEntry',
   tableName: 'usage_ledger',
   indexes: [{ name: 'usage_ledger_owner_day_idx', properties: ['userId', 'localDate'] }],
@@ -98,7 +98,7 @@ export const UsageEntry = defineEntity({
 });
 
 /** Per user and local day: incremented by an upsert in the ledger's transaction, so no increment is lost. */
-export const UsageDaily = defineEntity({
+const UsageDaily = defineEntity({
   name: 'UsageDaily',
   tableName: 'usage_daily',
   primaryKeys: ['userId', 'localDate'],
@@ -116,7 +116,7 @@ export const UsageDaily = defineEntity({
 });
 
 /** Spend held by CheckAndReserveQuota until RecordUsage releases it or it expires. */
-export const QuotaReservation = defineEntity({
+const QuotaReservation = defineEntity({
   name: 'QuotaReservation',
   tableName: 'quota_reservations',
   indexes: [{ name: 'quota_reservations_owner_idx', properties: ['userId', 'expiresAt'] }],
@@ -149,7 +149,7 @@ export const ScheduleRunOwner = defineEntity({
  * queued and claimed by the run worker with FOR UPDATE SKIP LOCKED under a lease; a synchronous run holds the
  * lease while its request executes it, so a process dying mid-run leaves it to the worker after the lease.
  */
-export const ScheduleRun = defineEntity({
+const ScheduleRun = defineEntity({
   name: 'ScheduleRun',
   tableName: 'schedule_runs',
   indexes: [
@@ -191,7 +191,7 @@ export const ScheduleRun = defineEntity({
  * supersedes). `applied` turns true once the task service holds the slot: a crash between writing and applying
  * leaves it false on a non-dry-run decision, and the next pass applies it again (ApplySlots is idempotent).
  */
-export const ScheduleDecision = defineEntity({
+const ScheduleDecision = defineEntity({
   name: 'ScheduleDecision',
   tableName: 'schedule_decisions',
   indexes: [
@@ -225,7 +225,7 @@ export const ScheduleDecision = defineEntity({
  * of `integration.event.upserted` writes it; the conflict worker claims it with FOR UPDATE SKIP LOCKED under a
  * lease. `outcome` holds the slots to apply once decided, so a crash after the decisions re-applies them only.
  */
-export const ScheduleConflictCheck = defineEntity({
+const ScheduleConflictCheck = defineEntity({
   name: 'ScheduleConflictCheck',
   tableName: 'schedule_conflict_checks',
   indexes: [{ name: 'schedule_conflict_checks_due_idx', properties: ['status', 'leaseUntil'] }],
@@ -255,7 +255,7 @@ export const ScheduleConflictCheck = defineEntity({
  * The task service's acknowledgements of settings timezone changes (`task.settings.timezone_applied`): the id of
  * our event it applied, and when. PATCH /settings/me waits for its row; rows older than an hour are pruned.
  */
-export const SettingsAcknowledgement = defineEntity({
+const SettingsAcknowledgement = defineEntity({
   name: 'SettingsAcknowledgement',
   tableName: 'settings_acknowledgements',
   properties: {

@@ -3,13 +3,13 @@ import { canonicalTimeZone } from '@routinely/time';
 import { z } from 'zod';
 import { providerName } from './providers.js';
 
-export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
-export const MAX_INTERVALS_PER_DAY = 6;
+const MAX_INTERVALS_PER_DAY = 6;
 
 export { canonicalTimeZone };
 
-export const timezoneSchema = z
+const timezoneSchema = z
   .string()
   .max(64)
   .transform((value, ctx) => {
@@ -19,9 +19,7 @@ export const timezoneSchema = z
   });
 
 /** Wall-clock `HH:MM`, 00:00 to 23:59, plus `24:00` for the end of a day. */
-export const wallClock = z
-  .string()
-  .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM between 00:00 and 24:00');
+const wallClock = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM between 00:00 and 24:00');
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 

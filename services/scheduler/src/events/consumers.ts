@@ -28,11 +28,6 @@ export async function rememberUser(
   await upsertKnownUser(Sql.within(em), { ...user, timezone, at: now });
 }
 
-/** Wakes a worker once the consumer's transaction (after the handler) committed; its poll covers an early wake. */
-const wakeAfterCommit = (wake: (() => void) | undefined) => {
-  if (wake) setTimeout(wake, 25);
-};
-
 /**
  * The scheduler's consumers only write rows. A busy, live calendar event (new or changed) becomes a conflict
  * check the conflict worker runs (ADR 058) once the task service reports it applied the change to the busy
@@ -54,12 +49,12 @@ export function schedulerConsumers(options: {
       handle: async (em, event) => {
         const { change, applied, event: external } = event.data;
         // Only a change the task service's copy now holds: a late, older copy moves nothing.
-        if (change !== 'upserted' || !applied || !external) return;
-        if (!event.user_id || !external.busy || external.status === 'cancelled') return;
+        if (change !== 'upserted' || !applied || !external) return false;
+        if (!event.user_id || !external.busy || external.status === 'cancelled') return false;
         const start = new Date(external.start);
         const end = new Date(external.end);
         const now = options.clock.now();
-        if (!(end > start) || end <= now) return;
+        if (!(end > start) || end <= now) return false;
         await insertConflictCheck(em, {
           id: uuidv7(),
           tenant_id: event.tenant_id,
@@ -71,34 +66,35 @@ export function schedulerConsumers(options: {
           end,
           now,
         });
-        wakeAfterCommit(options.onConflictCheck);
       },
+      // The conflict worker's poll covers a process started without the wake-up.
+      afterCommit: options.onConflictCheck,
     }),
     importRuns: defineConsumer({
       durable: 'scheduler.import-runs',
       events: [taskImportEvents.scheduleRequested],
       policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
-        if (!event.user_id) return;
+        if (!event.user_id) return false;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
         await options.runs.queueRequested(Sql.within(em), owner, event.data.run_id, event.data.task_ids);
-        wakeAfterCommit(options.onRunQueued);
       },
+      afterCommit: options.onRunQueued,
     }),
     routineRuns: defineConsumer({
       durable: 'scheduler.routine-runs',
       events: [seriesEvents.occurrencesGenerated],
       policy: ROW_WRITER_POLICY,
       handle: async (em, event) => {
-        if (!event.user_id) return;
+        if (!event.user_id) return false;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
         const { run_id: runId, task_ids: taskIds, window_end: windowEnd } = event.data;
         await options.runs.queueRequested(Sql.within(em), owner, runId, taskIds, {
           builtinOnly: true,
           windowEnd: windowEnd ? new Date(windowEnd) : undefined,
         });
-        wakeAfterCommit(options.onRunQueued);
       },
+      afterCommit: options.onRunQueued,
     }),
     users: defineConsumer({
       durable: 'scheduler.users',

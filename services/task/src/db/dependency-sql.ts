@@ -64,14 +64,6 @@ export async function dependsTransitively(sql: Sql, owner: Owner, from: string, 
   return row !== undefined;
 }
 
-export async function findDependency(sql: Sql, owner: Owner, id: string): Promise<DependencyRow | undefined> {
-  const row = await sql.first<DependencyRow>(
-    `select ${COLUMNS} from task_dependencies where id = ? and tenant_id = ? and user_id = ?`,
-    [id, owner.tenantId, owner.userId],
-  );
-  return row && parse(row);
-}
-
 export async function deleteDependency(sql: Sql, owner: Owner, id: string): Promise<boolean> {
   const rows = await sql.rows(
     'delete from task_dependencies where id = ? and tenant_id = ? and user_id = ? returning id',

@@ -4,7 +4,7 @@ import { defineEntity, p } from '@routinely/db';
  * Entities describe the schema (migrations, drift test). Hot paths read and write through SQL in
  * src/db/*-sql.ts because tree reads are recursive CTEs and writes take advisory locks.
  */
-export const Task = defineEntity({
+const Task = defineEntity({
   name: 'Task',
   tableName: 'tasks',
   indexes: [
@@ -59,7 +59,7 @@ export const Task = defineEntity({
  * When each routine is next filled to its horizon: the series worker claims due rows (FOR UPDATE SKIP LOCKED, in
  * the fill's transaction), so replicas never fill one series at once. Goes with its series task.
  */
-export const TaskSeriesFill = defineEntity({
+const TaskSeriesFill = defineEntity({
   name: 'TaskSeriesFill',
   tableName: 'task_series_fills',
   indexes: [{ name: 'task_series_fills_due_idx', properties: ['dueAt'] }],
@@ -77,7 +77,7 @@ export const TaskSeriesFill = defineEntity({
 });
 
 /** A user's calendar feed: the SHA-256 of its secret token (the token itself is shown once). */
-export const CalendarFeed = defineEntity({
+const CalendarFeed = defineEntity({
   name: 'CalendarFeed',
   tableName: 'calendar_feeds',
   properties: {
@@ -88,7 +88,7 @@ export const CalendarFeed = defineEntity({
   },
 });
 
-export const TaskDependency = defineEntity({
+const TaskDependency = defineEntity({
   name: 'TaskDependency',
   tableName: 'task_dependencies',
   uniques: [{ name: 'task_dependencies_edge_unique', properties: ['task', 'dependsOn'] }],
@@ -105,7 +105,7 @@ export const TaskDependency = defineEntity({
 });
 
 /** A bulk import job: its rows, the outcome of parsing and committing, and the worker's lease. */
-export const ImportJob = defineEntity({
+const ImportJob = defineEntity({
   name: 'ImportJob',
   tableName: 'import_jobs',
   indexes: [{ name: 'import_jobs_status_idx', properties: ['status', 'leaseUntil'] }],
@@ -131,7 +131,7 @@ export const ImportJob = defineEntity({
 });
 
 /** One row per import that counts against the per-user quota (sync commits and job creations). */
-export const ImportUsage = defineEntity({
+const ImportUsage = defineEntity({
   name: 'ImportUsage',
   tableName: 'import_usage',
   indexes: [{ name: 'import_usage_owner_at_idx', properties: ['tenantId', 'userId', 'at'] }],
@@ -148,7 +148,7 @@ export const ImportUsage = defineEntity({
  * A user's bulk-import limits as an administrator set them (through the scheduler's `/admin/quotas`); a user
  * without a row has the configured defaults (IMPORT_QUOTA_PER_HOUR / _PER_DAY).
  */
-export const ImportLimit = defineEntity({
+const ImportLimit = defineEntity({
   name: 'ImportLimit',
   tableName: 'import_limits',
   properties: {
@@ -164,7 +164,7 @@ export const ImportLimit = defineEntity({
  * The dashboard's copy of each user's model spend per local day, fed by the scheduler's
  * `scheduler.usage.daily_changed`; a day's total only grows, so the larger of two copies is the newer.
  */
-export const SpendDay = defineEntity({
+const SpendDay = defineEntity({
   name: 'SpendDay',
   tableName: 'spend_days',
   properties: {
@@ -180,7 +180,7 @@ export const SpendDay = defineEntity({
  * from `scheduler.model.registry_configured`) and each tenant's last call per provider
  * (`scheduler.model.call_finished`); `at` orders copies that arrive out of order.
  */
-export const ModelProviderStatus = defineEntity({
+const ModelProviderStatus = defineEntity({
   name: 'ModelProviderStatus',
   tableName: 'model_provider_status',
   properties: {
@@ -198,7 +198,7 @@ export const ModelProviderStatus = defineEntity({
  * The scheduler's consumers' dead letters as its `scheduler.consumer.dead_lettered` events reported them: the
  * newest per consumer and event type and how many were reported (ADR 029). The health page reads it.
  */
-export const SchedulerDeadLetter = defineEntity({
+const SchedulerDeadLetter = defineEntity({
   name: 'SchedulerDeadLetter',
   tableName: 'scheduler_dead_letters',
   properties: {
@@ -213,7 +213,7 @@ export const SchedulerDeadLetter = defineEntity({
  * The unified calendar's copy of provider events (fed by the integration service's events). A deleted event
  * stays as a tombstone (`deleted_at`) so a late, older upsert cannot bring it back; `version` orders copies.
  */
-export const ExternalEvent = defineEntity({
+const ExternalEvent = defineEntity({
   name: 'ExternalEvent',
   tableName: 'external_events',
   indexes: [
@@ -240,7 +240,7 @@ export const ExternalEvent = defineEntity({
 });
 
 /** Integrations whose events left the calendar: copies written before `revoked_at` are ignored if late. */
-export const RevokedIntegration = defineEntity({
+const RevokedIntegration = defineEntity({
   name: 'RevokedIntegration',
   tableName: 'revoked_integrations',
   properties: {
@@ -255,7 +255,7 @@ export const RevokedIntegration = defineEntity({
  * The user's IANA timezones: the profile's as the auth service last reported it, and the scheduler's settings
  * timezone once set (calendar defaults and routines' dates are local days of the settings one, else the profile's).
  */
-export const UserTimezone = defineEntity({
+const UserTimezone = defineEntity({
   name: 'UserTimezone',
   tableName: 'user_timezones',
   properties: {
@@ -275,7 +275,7 @@ export const UserTimezone = defineEntity({
  * owner's tasks or inserts a child task, so a tree read checks one row instead of walking the subtree. Rows are
  * never deleted: a version never comes back.
  */
-export const TaskTreeVersion = defineEntity({
+const TaskTreeVersion = defineEntity({
   name: 'TaskTreeVersion',
   tableName: 'task_tree_versions',
   properties: {

@@ -189,16 +189,6 @@ export async function saveSeriesFill(sql: Sql, fill: SeriesFill, dueAt: Date): P
   );
 }
 
-export async function findSeriesFill(sql: Sql, seriesId: string): Promise<SeriesFill | undefined> {
-  const row = await sql.first<{ series_id: string; tenant_id: string; user_id: string; filled_through: string }>(
-    'select series_id, tenant_id, user_id, filled_through from task_series_fills where series_id = ? for update',
-    [seriesId],
-  );
-  return (
-    row && { seriesId: row.series_id, tenantId: row.tenant_id, userId: row.user_id, filledThrough: row.filled_through }
-  );
-}
-
 export async function deleteSeriesFill(sql: Sql, seriesId: string): Promise<void> {
   await sql.rows('delete from task_series_fills where series_id = ?', [seriesId]);
 }

@@ -1,7 +1,7 @@
 import { checkReturnUrl as checkAgainst } from '@routinely/platform';
 
 /** Where a browser login lands without a `return_url`: the console's home page, which shows the outcome. */
-export const DEFAULT_SSO_RETURN_URL = '/home';
+const DEFAULT_SSO_RETURN_URL = '/home';
 
 /**
  * Where a login may send the browser back to: a same-site relative path, or an absolute URL of an allowed

@@ -4,7 +4,7 @@ import { newPasswordSchema, passwordProblem } from '../../domain/passwords.js';
 import { localeSchema, shortText, timezoneSchema, userProfileSchema } from '../accounts/schemas.js';
 
 /** The web clients' two cookies (contract, "Web console"), set by every answer that opens or rotates a session. */
-export const SESSION_COOKIES_HEADER = {
+const SESSION_COOKIES_HEADER = {
   description:
     'Two HttpOnly cookies for web clients: `routinely_session` (the access token; `Path=/`, `SameSite=Lax`, as long as the access token lives) and `routinely_refresh` (the refresh token; `Path=/api/v1/auth`, `SameSite=Strict`, as long as its session lives); both `Secure` on https',
   example: 'routinely_session=eyJhbGciOiJFZERTQSJ9...; Max-Age=900; Path=/; HttpOnly; SameSite=Lax',
@@ -102,7 +102,7 @@ export const loginFormBody = z.looseObject({
 export const refreshBody = z.object({ refresh_token: z.string().min(1).max(8192).optional() }).nullish();
 
 /** The cookie refresh's answer: the new tokens went into the cookies only. */
-export const cookieRefreshResponseSchema = tokenResponseShape.pick({
+const cookieRefreshResponseSchema = tokenResponseShape.pick({
   expires_in: true,
   refresh_expires_in: true,
   user: true,

@@ -1,9 +1,9 @@
 import { nameSchemas, problemSchema } from '@routinely/platform';
 import { z } from 'zod';
 
-export const backChannelLogoutBody = z.object({ logout_token: z.string().max(16_384).optional() });
+const backChannelLogoutBody = z.object({ logout_token: z.string().max(16_384).optional() });
 /** A problem (contract, every error) that also carries the OIDC `error` and `error_description` members. */
-export const backChannelLogoutProblem = problemSchema
+const backChannelLogoutProblem = problemSchema
   .extend({ error: z.literal('invalid_request'), error_description: z.string() })
   .meta({
     examples: [

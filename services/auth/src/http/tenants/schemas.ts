@@ -36,7 +36,7 @@ export const inviteBody = z
   .strict()
   // No body at all is an invitation for anyone, role user, valid 7 days.
   .prefault({});
-export const inviteSchema = z.object({
+const inviteSchema = z.object({
   id: z.uuid(),
   email: z.string().nullable(),
   role: z.enum(['user', 'admin']),

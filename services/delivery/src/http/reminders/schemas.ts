@@ -10,7 +10,7 @@ export const upcomingQuery = z.object({
   limit: pageQuery.shape.limit,
 });
 
-export const upcomingItem = z.object({
+const upcomingItem = z.object({
   reminder_id: uuidOut(),
   task_id: uuidOut(),
   task_title: z.string(),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/event-types.js';
 
-export const eventTypeRead = z.object({
+const eventTypeRead = z.object({
   name: z.enum(EVENT_TYPES),
   description: z.string(),
   schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the envelope (the request body)'),

@@ -9,12 +9,12 @@ import { z } from 'zod';
  * optional property; the check turns it into the builtin parser's shape, so both answers read alike.
  */
 
-export const CAPTURE_TOOL_NAME = 'record_task_fields';
+const CAPTURE_TOOL_NAME = 'record_task_fields';
 
 const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
 
 /** The answer's JSON Schema (OpenAI `response_format`, strict; Anthropic tool input). */
-export const CAPTURE_JSON_SCHEMA = {
+const CAPTURE_JSON_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'duration_min', 'priority', 'deadline_at', 'earliest_start_at', 'tags', 'recurrence'],

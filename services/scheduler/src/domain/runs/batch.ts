@@ -1,11 +1,10 @@
 import type { Sql } from '@routinely/db';
-import type { ModelAdapter, Usage } from '@routinely/llm';
+import type { ModelAdapter, placeWithModel, Usage } from '@routinely/llm';
 import { reflowSubtree, type SolverInput, solve, type UnscheduledReason } from '@routinely/scheduling';
 import type { RunRow } from '../../db/runs-sql.js';
-import type { ModelPlacer } from './model-placer.js';
 import { nextFamilies, type RunPlan } from './run-plan.js';
 
-export interface BatchDecision {
+interface BatchDecision {
   taskId: string;
   start: Date;
   end: Date;
@@ -21,14 +20,14 @@ export interface BatchOutcome {
   usage?: BilledCall | undefined;
 }
 
-export interface BilledCall extends Usage {
+interface BilledCall extends Usage {
   reservationId: string | null;
 }
 
 /** What placing one batch of a language-model run needs besides the plan. */
 export interface ModelBatchDeps {
   adapter: ModelAdapter;
-  placeWithModel: ModelPlacer;
+  placeWithModel: typeof placeWithModel;
   timeoutMs: number;
   /**
    * Holds the call's budget (the most it can bill, priced) against the hard cap just before the call; refused
@@ -41,7 +40,7 @@ export interface ModelBatchDeps {
   record(sql: Sql, call: BilledCall): Promise<void>;
 }
 
-export const HARD_CAP_REACHED = "today's model spend reached the hard cap";
+const HARD_CAP_REACHED = "today's model spend reached the hard cap";
 
 const solverRationale = (explanation: string) =>
   "the solver's best schedule for the run (higher priorities first, then earlier starts) puts it at its " +

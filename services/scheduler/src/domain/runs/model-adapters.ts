@@ -1,9 +1,8 @@
-import type { ProviderRegistry } from '@routinely/llm';
+import type { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import type { RunRow } from '../../db/runs-sql.js';
 import type { ProviderErrorClass, ProviderOutcomes } from '../provider-outcomes.js';
 import type { UsageService } from '../usage.js';
 import type { ModelBatchDeps } from './batch.js';
-import type { ModelPlacer } from './model-placer.js';
 
 /** The model side of a run: the configured provider's adapter, with the quota and health reporting around each call. */
 export class RunModels {
@@ -11,7 +10,7 @@ export class RunModels {
     private readonly deps: {
       providers: ProviderRegistry;
       usage: UsageService;
-      placeWithModel: ModelPlacer;
+      placeWithModel: typeof placeWithModel;
       /** Where each call's outcome goes for the admin health page's model registry (ADR 026). */
       outcomes: ProviderOutcomes;
     },

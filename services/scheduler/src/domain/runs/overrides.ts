@@ -17,10 +17,10 @@ import type { TaskGateway } from './task-gateway.js';
 
 const DAY_MS = 86_400_000;
 /** Contract: a manual or override slot is at most 31 days long (its warnings expand working time over it). */
-export const MAX_SLOT_MS = 31 * DAY_MS;
+const MAX_SLOT_MS = 31 * DAY_MS;
 
 /** The contract's bounds of a slot the user chose: end after start, at most 31 days; checked before any work. */
-export function checkUserSlot(slot: { start: Date; end: Date }, field: FieldLoc): void {
+function checkUserSlot(slot: { start: Date; end: Date }, field: FieldLoc): void {
   if (slot.end <= slot.start) throw fieldError(field, 'chosen_slot_end must be after chosen_slot_start');
   if (slot.end.getTime() - slot.start.getTime() > MAX_SLOT_MS)
     throw fieldError(field, 'a slot is at most 31 days long');
@@ -33,7 +33,7 @@ export interface OverrideRequest {
 }
 
 /** Why a slot the user chose breaks the rules the engine keeps (allowed: the user chose it). */
-export function slotWarnings(settings: Awaited<ReturnType<SettingsService['get']>>, slot: Interval): string[] {
+function slotWarnings(settings: Awaited<ReturnType<SettingsService['get']>>, slot: Interval): string[] {
   // A day either side covers every wall-clock interval that could contain the slot.
   const around = { start: new Date(slot.start.getTime() - DAY_MS), end: new Date(slot.end.getTime() + DAY_MS) };
   const hours = expandWorkingHours({

@@ -38,7 +38,7 @@ export interface PlanDeps {
   now(): Date;
 }
 
-export const toSolverTask = (t: RunTask): SolverTask => ({
+const toSolverTask = (t: RunTask): SolverTask => ({
   id: t.id,
   durationMin: t.durationMin,
   priority: t.priority,
@@ -58,7 +58,7 @@ const toDependency = (d: RunDependency): Dependency => ({
 });
 
 /** Stable topological order of the run's tasks (edges inside the run only); a cycle keeps the given order. */
-export function predecessorsFirst(tasks: readonly SolverTask[], deps: readonly Dependency[]): SolverTask[] {
+function predecessorsFirst(tasks: readonly SolverTask[], deps: readonly Dependency[]): SolverTask[] {
   const ids = new Set(tasks.map((t) => t.id));
   const preds = new Map<string, string[]>();
   for (const d of deps) {

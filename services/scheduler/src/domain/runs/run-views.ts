@@ -1,8 +1,6 @@
 import type { DecisionRow, RunRow } from '../../db/runs-sql.js';
 import { iso, usd } from '../answer-values.js';
 
-export type DecisionView = ReturnType<typeof decisionView>;
-
 export const decisionView = (d: DecisionRow) => ({
   id: d.id,
   run_id: d.run_id,

@@ -22,9 +22,9 @@ export const MAX_WINDOW_MS = 90 * DAY_MS;
  */
 export const MAX_REQUESTED_WINDOW_MS = 62 * DAY_MS;
 /** Runs of up to this many tasks are answered synchronously (contract). */
-export const SYNC_RUN_LIMIT = 10;
+const SYNC_RUN_LIMIT = 10;
 /** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
-export const MAX_RUN_TASKS = 1_000;
+const MAX_RUN_TASKS = 1_000;
 
 export interface RunRequest {
   task_ids: string[];

@@ -28,12 +28,12 @@ export interface RunDependency {
   lagMin: number;
 }
 
-export interface BusyTime extends Interval {
+interface BusyTime extends Interval {
   /** What made it busy, e.g. `google:<event id>:<title>` sources as the task service names them. */
   sources: { source: string; id: string; title: string }[];
 }
 
-export interface SlotAssignment {
+interface SlotAssignment {
   taskId: string;
   start: Date | null;
   end: Date | null;

@@ -8,12 +8,12 @@ import { type BusyBlock, mergeBusy } from './free-busy.js';
 import { byStart, externalEvent, taskEvent, type UnifiedEvent } from './unified.js';
 
 export const VIEWS = ['day', 'week', 'month', 'agenda'] as const;
-export type CalendarView = (typeof VIEWS)[number];
+type CalendarView = (typeof VIEWS)[number];
 
 const DAY_MS = 86_400_000;
-export const MAX_EVENTS_WINDOW_DAYS = 366;
-export const MAX_FREE_BUSY_DAYS = 93;
-export const MAX_BUSY_RPC_DAYS = 366;
+const MAX_EVENTS_WINDOW_DAYS = 366;
+const MAX_FREE_BUSY_DAYS = 93;
+const MAX_BUSY_RPC_DAYS = 366;
 /** Upper bound of rows one busy read takes per source (a window of 366 days of back-to-back events fits). */
 const BUSY_ROWS = 20_000;
 

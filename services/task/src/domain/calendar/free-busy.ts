@@ -1,6 +1,6 @@
 import type { EventSource, UnifiedEvent } from './unified.js';
 
-export interface BusySource {
+interface BusySource {
   source: EventSource;
   id: string;
   title: string;

@@ -87,4 +87,3 @@ export function byStart(a: UnifiedEvent, b: UnifiedEvent): number {
 export function toEventRead(event: UnifiedEvent) {
   return { ...event, start: event.start.toISOString(), end: event.end.toISOString() };
 }
-export type EventRead = ReturnType<typeof toEventRead>;

@@ -16,13 +16,13 @@ export interface CachePing {
 }
 
 /** What a probe found: a status, words for people, and the component's own figures. */
-export interface ComponentBody {
+interface ComponentBody {
   status: HealthStatus;
   detail?: string;
   [extra: string]: unknown;
 }
 
-export type Component = ComponentBody & { latency_ms?: number };
+type Component = ComponentBody & { latency_ms?: number };
 
 type Settled<T> = { ok: true; value: T; latencyMs: number } | { ok: false; error: unknown; latencyMs: number };
 

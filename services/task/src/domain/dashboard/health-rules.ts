@@ -7,8 +7,8 @@ export type HealthStatus = 'ok' | 'degraded' | 'down';
  * never sleeps longer than one interval, so three leave room for a slow pass; the floor keeps fast pollers
  * (delivery's 1 s) from flapping while one batch of sends runs.
  */
-export const STALE_INTERVALS = 3;
-export const STALE_FLOOR_MS = 60_000;
+const STALE_INTERVALS = 3;
+const STALE_FLOOR_MS = 60_000;
 
 export const staleAfterMs = (intervalMs: number) => Math.max(STALE_INTERVALS * intervalMs, STALE_FLOOR_MS);
 

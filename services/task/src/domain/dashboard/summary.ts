@@ -9,7 +9,7 @@ import { findSpendDay } from '../../db/scheduler-copies-sql.js';
 const DAY_MS = 24 * 3_600_000;
 
 /** The figures another service owns; each is null, and named in `degraded`, while its owner cannot answer. */
-export type PeerFigure = 'reminders_next_24h' | 'notifications_unread' | 'integrations_connected';
+type PeerFigure = 'reminders_next_24h' | 'notifications_unread' | 'integrations_connected';
 
 export interface DashboardSummary {
   tasks_due_today: number;

@@ -20,7 +20,7 @@ const tile = (id: string, title: string, path: string, permission: Permission, c
 });
 
 /** The contract's tile tree, every tile with the permission that opens it (ADR 027). */
-export const TILE_TREE: readonly Tile[] = [
+const TILE_TREE: readonly Tile[] = [
   tile('tasks', 'Tasks', '/tasks', 'SERVICE_TASK_READ', [
     tile('import', 'Bulk import', '/tasks/bulk-import/jobs', 'SERVICE_TASK_BULK_IMPORT'),
   ]),

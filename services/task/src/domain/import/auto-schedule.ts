@@ -4,7 +4,7 @@ import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 
 /** Most task ids one scheduling run takes (the task service's gRPC reads at most 1,000 ids at once). */
-export const MAX_RUN_TASKS = 1_000;
+const MAX_RUN_TASKS = 1_000;
 
 /**
  * Asks for the runs of an import with `auto_schedule`, in the import's own transaction: one

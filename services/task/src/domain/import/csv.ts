@@ -1,7 +1,7 @@
 import { fieldError } from '@routinely/platform';
 
 /** RFC 4180 records: quoted fields may hold commas, quotes ("") and line breaks. */
-export function parseCsv(text: string): string[][] {
+function parseCsv(text: string): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';

@@ -10,7 +10,7 @@ import { requestAutoSchedule } from './auto-schedule.js';
 import type { ImportQuota } from './import-quota.js';
 import { type ImportPlan, planImport } from './plan.js';
 
-export const SYNC_IMPORT_MAX_ROWS = 100;
+const SYNC_IMPORT_MAX_ROWS = 100;
 
 export interface ImportResult {
   total: number;

@@ -8,16 +8,13 @@ import { taskCreateFields, toNewTask } from '../task-input.js';
 import { MAX_DEPTH } from '../task-model.js';
 
 /** One import row: the create fields plus batch-local references between rows. */
-export const importRowSchema = z.object({
+const importRowSchema = z.object({
   ...taskCreateFields,
   ref: z.string().trim().min(1).max(100).optional().describe('name other rows use in parent_ref / depends_on_refs'),
   parent_ref: z.string().trim().min(1).max(100).optional(),
   depends_on_refs: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
 });
 type ImportRow = z.output<typeof importRowSchema>;
-
-/** An error of one row (1-based) and one field of it. */
-export type { RowError };
 
 export interface ImportPlan {
   total: number;

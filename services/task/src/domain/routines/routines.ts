@@ -49,7 +49,7 @@ import {
 } from './series-plan.js';
 
 /** A series is filled again at least this often (the contract: at least hourly). */
-export const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
+const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * Routines one user may have at once (a series with a recurrence; removing the recurrence or the task frees
  * one). Each is filled hourly and placed by the scheduler's runs; the bound keeps one user's share of that work

@@ -51,7 +51,7 @@ export interface TileRead {
   children: TileRead[];
 }
 
-export const tileRead: z.ZodType<TileRead> = z.lazy(() =>
+const tileRead: z.ZodType<TileRead> = z.lazy(() =>
   z.object({
     id: z.string(),
     title: z.string(),

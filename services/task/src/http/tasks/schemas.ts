@@ -46,7 +46,7 @@ export const taskRead = z.object({
   occurrence_date: z.iso.date().nullable().describe("an occurrence's local date (on its root)"),
 });
 
-export const seriesStats = z.object({
+const seriesStats = z.object({
   done: z.number().int(),
   skipped: z.number().int(),
   missed: z.number().int().describe('past occurrences neither done nor skipped'),
