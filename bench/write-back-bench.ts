@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { FakeGoogle } from '@routinely/testkit/fake-google';
 import { testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase } from '@routinely/testkit/infra';
-import { client, DURATION, type Json, measure, pool, saveResults } from './lib.ts';
+import { client, type Json, measure, pool, saveResults } from './lib.ts';
 import { freePort, startChild, stopChild } from './processes.ts';
 
 const USERS = Number(process.env.USERS ?? 100);

@@ -16,7 +16,7 @@ const invitesKey = ['admin', 'invites'] as const;
  * The link an invitee registers with. The token rides in the fragment, which the browser never sends to a
  * server (no access log or Referer carries it); the register page reads it from there.
  */
-export function inviteLink(tenantId: string, token: string): string {
+function inviteLink(tenantId: string, token: string): string {
   return `${window.location.origin}/register#tenant=${encodeURIComponent(tenantId)}&invite=${encodeURIComponent(token)}`;
 }
 

@@ -13,7 +13,7 @@ export function slotNameOf(title: string, start: string, end: string, timeZone: 
   return slotName(title, wallOf(start, timeZone), wallOf(end, timeZone));
 }
 
-const PROVIDERS: Record<string, string> = { google: 'Google Calendar', microsoft: 'Microsoft Outlook' };
+export const PROVIDERS: Record<string, string> = { google: 'Google Calendar', microsoft: 'Microsoft Outlook' };
 
 export function providerName(event: CalendarEvent): string {
   return PROVIDERS[event.source] ?? event.source;

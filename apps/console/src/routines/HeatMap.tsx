@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Task } from '../api/queries.js';
 import { longDay, mondayOf } from '../time/zone.js';
 
-export const HEAT_WEEKS = 12;
+const HEAT_WEEKS = 12;
 
 type Mark = 'done' | 'skipped' | 'missed' | 'open' | 'none';
 

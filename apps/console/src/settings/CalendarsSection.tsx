@@ -14,7 +14,7 @@ type Integration = Schemas['Integration'];
 const RETURN_URL = '/settings/calendars';
 
 /** The OAuth callback's error codes (and a sync's last error) in words. */
-export function connectionErrorText(code: string): string {
+function connectionErrorText(code: string): string {
   const words: Record<string, string> = {
     access_denied: 'You did not allow Routinely to read the calendar (or the provider refused).',
     invalid_request: 'The provider sent the browser back without an authorisation. Please try again.',

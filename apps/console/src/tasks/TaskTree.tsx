@@ -4,7 +4,7 @@ import { api, data, problemText } from '../api/client.js';
 import { keys, type Task } from '../api/queries.js';
 import { dropPlacement, type KeyMove, keyPlacement, type Placement, type TreeRow } from './tree.js';
 
-export const ROW_PX = 36;
+const ROW_PX = 36;
 const OVERSCAN = 8;
 
 /**

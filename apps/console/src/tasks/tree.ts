@@ -77,7 +77,7 @@ export function visibleRows(tasks: readonly Task[], collapsed: ReadonlySet<strin
 }
 
 /** The siblings of a task (same parent) in their order. */
-export function siblingsOf(tasks: readonly Task[], parentId: string | null): Task[] {
+function siblingsOf(tasks: readonly Task[], parentId: string | null): Task[] {
   return tasks.filter((t) => t.parent_task_id === parentId).sort((a, b) => a.sort_order - b.sort_order);
 }
 

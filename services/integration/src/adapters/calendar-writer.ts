@@ -39,7 +39,7 @@ export function isGone(error: unknown): boolean {
 }
 
 /** Google's 403 usage limits (rateLimitExceeded, userRateLimitExceeded), which it asks to back off from. */
-export function isGoogleRateLimit(error: unknown): boolean {
+function isGoogleRateLimit(error: unknown): boolean {
   if (!(error instanceof ProviderError) || error.status !== 403) return false;
   const errors = (error.body as { error?: { errors?: { reason?: unknown }[] } } | null)?.error?.errors ?? [];
   return errors.some((e) => e.reason === 'rateLimitExceeded' || e.reason === 'userRateLimitExceeded');

@@ -12,8 +12,8 @@ import { readAnswer } from './http.js';
 
 /** Our property set: Graph names single-value extended properties `String {guid} Name <name>`. */
 const PROPERTY_SET = '{4c1b6f0e-5d2a-4a8e-9a51-7d3c8e2f6b10}';
-export const TASK_PROPERTY_ID = `String ${PROPERTY_SET} Name ${TASK_PROPERTY}`;
-export const CALENDAR_MARKER_ID = `String ${PROPERTY_SET} Name routinely_write_back`;
+const TASK_PROPERTY_ID = `String ${PROPERTY_SET} Name ${TASK_PROPERTY}`;
+const CALENDAR_MARKER_ID = `String ${PROPERTY_SET} Name routinely_write_back`;
 
 const property = z.object({ id: z.string(), value: z.string().nullish() });
 const calendars = z.object({

@@ -114,7 +114,7 @@ const CalendarAcknowledgement = defineEntity({
  * the last slot wins, an older event never overwrites a newer one) and what is written upstream for it.
  * `pending` says the two may differ; the write-back worker claims pending rows under a short lease.
  */
-export const WriteBackTask = defineEntity({
+const WriteBackTask = defineEntity({
   name: 'WriteBackTask',
   tableName: 'write_back_tasks',
   properties: {
@@ -146,6 +146,5 @@ export const WriteBackTask = defineEntity({
     { properties: ['pending', 'changedAt'], name: 'write_back_tasks_pending_idx' },
   ],
 });
-export type WriteBackTaskRow = InferEntity<typeof WriteBackTask>;
 
 export const integrationEntities = [Integration, ExternalEvent, CalendarAcknowledgement, WriteBackTask];

@@ -32,7 +32,7 @@ class LeaseLost extends Error {
 }
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
-async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
+export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
   await Sql.transaction(ctx.orm, async (sql) => {
     const asRead = await integrationById(sql, id);
     if (!asRead || asRead.status === 'revoked') return;

@@ -8,7 +8,7 @@ import type { IntegrationPatch } from './integration-rows.js';
 
 /** The contract's defaults: a calendar named "Routinely" showing tasks as "Busy". */
 export const DEFAULT_CALENDAR_NAME = 'Routinely';
-export const DEFAULT_SHOW_AS: ShowAs = 'busy';
+const DEFAULT_SHOW_AS: ShowAs = 'busy';
 
 export interface WriteBackInput {
   enabled: boolean;
@@ -17,7 +17,7 @@ export interface WriteBackInput {
 }
 
 /** The row was connected with the write scope (rows from before write-back have no granted scopes recorded). */
-export function canWriteBack(ctx: IntegrationContext, row: IntegrationRow): boolean {
+function canWriteBack(ctx: IntegrationContext, row: IntegrationRow): boolean {
   const granted = (row.grantedScopes ?? '').split(' ');
   return granted.includes(ctx.adapters[row.provider].writeScope);
 }

@@ -133,7 +133,7 @@ const QuotaReservation = defineEntity({
  * When the run worker last claimed a run of an owner (database time: only its order matters). The worker takes
  * the due run of the tenant, then the user, served longest ago, so one owner's queue never starves another's.
  */
-export const ScheduleRunOwner = defineEntity({
+const ScheduleRunOwner = defineEntity({
   name: 'ScheduleRunOwner',
   tableName: 'schedule_run_owners',
   primaryKeys: ['tenantId', 'userId'],

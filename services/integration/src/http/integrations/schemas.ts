@@ -1,11 +1,11 @@
 import { nameSchemas, timestampOut } from '@routinely/platform';
 import { z } from 'zod';
 
-export const showAs = z
+const showAs = z
   .enum(['busy', 'details'])
   .describe('"busy": events are titled "Busy" with no description; "details": the task\'s title, description, link');
 
-export const writeBackRead = z.object({
+const writeBackRead = z.object({
   enabled: z.boolean(),
   calendar_name: z.string(),
   show_as: showAs,

@@ -20,7 +20,7 @@ export const MAX_WINDOW_MS = 90 * DAY_MS;
  * routine horizon (60 days) plus two days, as the horizon's last local date can end up to a day and 14 hours
  * after now in UTC.
  */
-export const MAX_REQUESTED_WINDOW_MS = 62 * DAY_MS;
+const MAX_REQUESTED_WINDOW_MS = 62 * DAY_MS;
 /** Runs of up to this many tasks are answered synchronously (contract). */
 const SYNC_RUN_LIMIT = 10;
 /** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
