@@ -29,6 +29,7 @@ const RAW_FETCH_ALLOWED: Record<string, string> = {
   'src/conformance.ts': "the typed client's transport: it sends the client's request, then checks the answer",
   'src/undocumented.ts': 'fetchUndocumented: what the document leaves out, refusing every documented operation',
   'test/unified-calendar.e2e.test.ts': "the fake calendar provider's consent page (not our service)",
+  'test/calendar-write-back.e2e.test.ts': "the fake calendar provider's consent page (not our service)",
 };
 
 describe('e2e tests call the service through the generated client', () => {

@@ -40,8 +40,9 @@ export interface PushChannel {
   expiresAt: Date;
 }
 
-/** An authorised call to the provider's API; refreshes the access token once on a 401. */
-export type ApiCall = (what: string, url: string, init?: RequestInit) => Promise<Response>;
+import type { ApiCall } from './http.js';
+
+export type { ApiCall };
 
 export interface SyncWindow {
   from: Date;

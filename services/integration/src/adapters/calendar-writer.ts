@@ -1,5 +1,4 @@
-import type { ApiCall } from './adapter.js';
-import { ProviderBusy, ProviderError } from './http.js';
+import { type ApiCall, ProviderBusy, ProviderError } from './http.js';
 
 /** What write-back puts into one event: the task's slot and, only for `show_as: "details"`, its words. */
 export interface EventContent {

@@ -116,3 +116,6 @@ export async function readAnswer<T>(response: Response, what: string, schema: z.
   const places = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(the answer)'))];
   throw new ProviderError(response.status, null, what, `unexpected ${places.slice(0, 5).join(', ')}`);
 }
+
+/** An authorised call to the provider's API; refreshes the access token once on a 401. */
+export type ApiCall = (what: string, url: string, init?: RequestInit) => Promise<Response>;
