@@ -32,7 +32,12 @@ const FAILED_RETRY_MS = 30_000;
 export async function writeBackPass(ctx: IntegrationContext): Promise<PassResult & { written: number }> {
   await calendarPass(ctx, 10);
   const now = ctx.clock.now();
-  const claimed = await claimPendingTasks(Sql.pool(ctx.orm), now, new Date(now.getTime() + ctx.config.INTEGRATION_WRITE_BACK_CLAIM_MS), BATCH);
+  const claimed = await claimPendingTasks(
+    Sql.pool(ctx.orm),
+    now,
+    new Date(now.getTime() + ctx.config.INTEGRATION_WRITE_BACK_CLAIM_MS),
+    BATCH,
+  );
   const byWriter = new Map<string, ClaimedTask[]>();
   for (const task of claimed) byWriter.set(task.writerId, [...(byWriter.get(task.writerId) ?? []), task]);
   // Integrations are written side by side (each its own provider account); one integration's tasks in turn.
