@@ -78,6 +78,9 @@ export const configSchema = platformConfigSchema
     INTEGRATION_WRITE_BACK_BACKOFF_MS: envPositiveInt(1_000).describe(
       'first backoff after a rate limit that names no Retry-After; doubles with each one in a row, up to 15 minutes',
     ),
+    INTEGRATION_WRITE_BACK_CLAIM_MS: envPositiveInt(60_000).describe(
+      "how long a worker holds the task changes it is writing; a process that died mid-call has them written again after this (the provider call's client key keeps it one event)",
+    ),
     INTEGRATION_OUTBOX_POLL_MS: envPositiveInt(250).describe('how often the outbox relay looks for unpublished events'),
     INTEGRATION_CALENDAR_WAIT_MS: z.coerce
       .number()

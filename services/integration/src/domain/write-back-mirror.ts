@@ -21,8 +21,6 @@ import { classifyFailure } from './write-back-errors.js';
 const BATCH = 200;
 /** Integrations written at once in a pass: their provider calls overlap, their rows are disjoint. */
 const WRITERS_AT_ONCE = 16;
-/** A claim of a process that died mid-call lapses after this; the retry finds the event by its client key. */
-const CLAIM_MS = 60_000;
 /** A call that failed for another reason than a rate limit or the grant is tried again after this. */
 const FAILED_RETRY_MS = 30_000;
 
@@ -34,7 +32,12 @@ const FAILED_RETRY_MS = 30_000;
 export async function writeBackPass(ctx: IntegrationContext): Promise<PassResult & { written: number }> {
   await calendarPass(ctx, 10);
   const now = ctx.clock.now();
-  const claimed = await claimPendingTasks(Sql.pool(ctx.orm), now, new Date(now.getTime() + CLAIM_MS), BATCH);
+  const claimed = await claimPendingTasks(
+    Sql.pool(ctx.orm),
+    now,
+    new Date(now.getTime() + ctx.config.INTEGRATION_WRITE_BACK_CLAIM_MS),
+    BATCH,
+  );
   const byWriter = new Map<string, ClaimedTask[]>();
   for (const task of claimed) byWriter.set(task.writerId, [...(byWriter.get(task.writerId) ?? []), task]);
   // Integrations are written side by side (each its own provider account); one integration's tasks in turn.
