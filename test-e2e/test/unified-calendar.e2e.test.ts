@@ -224,8 +224,9 @@ describe.each(Object.keys(topologies) as (keyof typeof topologies)[])('%s', (top
     const user = await registerUser(target());
     const api = apiFor(target(), user.token);
     const bell = async () => defined((await api.GET('/api/v1/service/notifications')).data, 'the bell').items;
-    // Placed by the engine (a slot the user set by hand is the user's choice and never moves).
-    const earliest = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    // Placed by the engine (a slot the user set by hand is the user's choice and never moves), from 09:00 of the
+    // test's day: clear of the fake's other events there (Lunch 12:00, Dentist 18:00) whatever time the test runs.
+    const earliest = at('09:00');
     const task = await api.POST('/api/v1/service/tasks', {
       body: { title: 'Write the report', duration_min: 60, earliest_start_at: earliest },
     });
