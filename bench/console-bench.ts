@@ -1,4 +1,4 @@
-// The console's speed budgets (issue 38), in the Chromium of @sparticuz/chromium (headless), against the
+// The console's speed budgets (ADR 100), in the Chromium of @sparticuz/chromium (headless), against the
 // all-in-one serving the console at `/`: one user holding a week of 500 blocks. Reports, never asserts:
 //   first-screen JavaScript (gzipped, the bytes of every script the signed-in week loads), Largest Contentful
 //   Paint of that first load (cold cache, median of LOADS), a drag's Interaction to Next Paint (Event Timing,

@@ -1,4 +1,4 @@
-// The console's screens of issue 39 against the budgets of issue 38, in the Chromium of @sparticuz/chromium:
+// The console's screens of ADR 102 against the budgets of ADR 100, in the Chromium of @sparticuz/chromium:
 // for every route, a cold signed-in load (the JavaScript it fetched, gzipped; its Largest Contentful Paint,
 // median of LOADS), then the task tree of TASKS tasks (nested five deep) expanded, collapsed and scrolled
 // through, with the longest task (Long Tasks API) of each. Reports, never asserts.

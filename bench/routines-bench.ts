@@ -1,4 +1,4 @@
-// Routines at scale (issue 37 item 2): USERS users (1,000) x 3 daily routines x 3 steps, on the task and scheduler
+// Routines at scale (ADR 055): USERS users (1,000) x 3 daily routines x 3 steps, on the task and scheduler
 // services in one process (as the all-in-one runs them) on their own scratch databases, with a clock the bench
 // moves. It prints:
 //   setup        the users' settings (working hours every day) and the routines' templates, not measured

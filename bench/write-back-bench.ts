@@ -1,4 +1,4 @@
-// Calendar write-back under a burst (issue 40): 100 users, each with Google connected (the testkit fake on
+// Calendar write-back under a burst (ADR 063): 100 users, each with Google connected (the testkit fake on
 // loopback) and 10 scheduled tasks; 1,000 slot changes (one per task) sent at once while autocannon reads
 // GET /tasks/{id}. Run twice on one all-in-one: write-back off, then on. Reports the write-back lag (from the
 // PATCH's answer to the fake applying the event at the new slot: p50/p99/max, and whether all 1,000 arrived)

@@ -4,7 +4,7 @@ import { apiFor, startLocalDistributed, targetAt } from '../src/harness.js';
 import { fetchUndocumented } from '../src/undocumented.js';
 import { registerUser } from '../src/users.js';
 
-// Calendar write-back (issue 40) in the distributed topology: the six processes behind the gateway, the task
+// Calendar write-back (ADR 063) in the distributed topology: the six processes behind the gateway, the task
 // service's outbox events reaching the integration service over NATS, the Google fake at loopback. One round
 // trip: turn write-back on, schedule a task, see its event in the fake's calendar, move it, turn it off.
 const PUBLIC_BASE_URL = 'http://public.routinely.test';

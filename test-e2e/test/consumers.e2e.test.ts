@@ -4,7 +4,7 @@ import { apiFor, startLocalAllInOne, startTarget, type Target } from '../src/har
 import { registerUser } from '../src/users.js';
 
 /**
- * Issue 37: every event consumer applies its events in both topologies, the six processes over JetStream (the
+ * Every event consumer applies its events in both topologies, the six processes over JetStream (the
  * shared target) and the all-in-one, where every service shares one process and one PostgreSQL (where the task
  * service's consumer once ran on the scheduler's connection). Each test causes its events through the public
  * API, checks the consumer's visible effect and that the consumer stored no dead letter. Each topology starts

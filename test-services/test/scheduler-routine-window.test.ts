@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser } from './scheduler-harness.js';
 
-// Issue 37 item 2: a routine's placement run used the default 14-day window, so the occurrence at the end of the
+// A routine's placement run used the default 14-day window, so the occurrence at the end of the
 // horizon (and the one the hourly fill adds each day) was outside it and stayed pending forever.
 
 let h: RunHarness;

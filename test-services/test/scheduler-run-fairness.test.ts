@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok } from './scheduler-harness.js';
 
-// Issue 37 item 9: one user's many routine placements made another user's small run wait for all of them (the
+// One user's many routine placements made another user's small run wait for all of them (the
 // queue was taken oldest first). The run worker takes owners in turn.
 
 let h: RunHarness;

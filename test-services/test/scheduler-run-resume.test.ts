@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTask, getTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok } from './scheduler-harness.js';
 
-// Issue 37 item 9: a run resumed after a crash wrote the plan it computed before the crash over what other runs
+// A run resumed after a crash wrote the plan it computed before the crash over what other runs
 // placed meanwhile, and a task deleted while its run waited stalled the run until it failed.
 
 const LEASE_MS = 60_000;

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-describe('a settings timezone change, read back by the task service at once (issue 37)', () => {
+describe('a settings timezone change, read back by the task service at once', () => {
   it('answers PATCH /settings/me once the task service applied it: a routine created right after is in the new zone', async () => {
     h.clock.set('2026-11-23T06:00:00Z');
     for (const timezone of ['Pacific/Kiritimati', 'America/Los_Angeles']) {

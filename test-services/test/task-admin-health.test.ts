@@ -108,7 +108,7 @@ describe('GET /admin/health', () => {
     expect(await openai(admin)).toMatchObject({ last_outcome: null, last_call_at: null, last_error: null });
   });
 
-  it("is degraded while any service's consumer has a dead letter younger than an hour (issue 37)", async () => {
+  it("is degraded while any service's consumer has a dead letter younger than an hour", async () => {
     // Events whose data fail the catalog: each consumer that takes them dead-letters them at once (poison).
     const poison = (type: string) => ({
       id: crypto.randomUUID(),

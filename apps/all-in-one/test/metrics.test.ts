@@ -147,7 +147,7 @@ describe('GET /metrics on the all-in-one', () => {
     expect(JSON.stringify(logLines)).not.toContain(user.token);
   });
   it("counts a consumer's dead letters by consumer and type, and the health page is degraded while one is recent", async () => {
-    // A consumer of the task schema whose handler fails every attempt (a broken consumer, as in issue 37).
+    // A consumer of the task schema whose handler fails every attempt (a broken consumer; ADR 029).
     const orm = await openOrm(target.databaseUrl, { schema: 'task', entities: [], migrations: [] }, { migrate: false });
     const transport = new InProcessTransport();
     const broken = defineConsumer({

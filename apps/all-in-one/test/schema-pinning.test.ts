@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_MODULES } from '../src/modules.js';
 
 /**
- * Issue 37: a statement that names no schema resolves through its connection's search_path. Every service of a
+ * A statement that names no schema resolves through its connection's search_path. Every service of a
  * process must run each statement on a connection of its own pool, pinned to its own schema (ADR 029), whatever
  * else the process did before (the all-in-one runs all six on one PostgreSQL).
  */

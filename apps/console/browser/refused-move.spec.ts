@@ -19,7 +19,7 @@ test('a move the API refuses is not kept, and its problem detail is shown', asyn
   await drag(page, { x: box.x + box.width / 2, y: box.y + 6 }, { x: to.x, y: to.y + 6 });
   await expect(page.getByRole('alert')).toContainText("a routine's series is never scheduled");
   // The refused slot is rolled back, and the week is read again (the move settled): it shows what the server holds.
-  // Becoming a routine cleared the task's slot (a series is never scheduled, issue 37), so its block leaves the
+  // Becoming a routine cleared the task's slot (a series is never scheduled), so its block leaves the
   // week rather than going back to Monday; no block ever stays at the refused place.
   await expect(block(page, 'Sort the mail')).toHaveCount(0);
 });

@@ -54,7 +54,7 @@ export async function openOrm(
     // MikroORM finds the EntityManager of a running transaction by this name in the async context. With the
     // default name every ORM of a process shares one: a service's transaction opened while another service's
     // ran (an in-process consumer woken from inside that transaction) forked the other one's EntityManager and
-    // ran on its connection, its schema (issue 37, ADR 029). One name per schema keeps each on its own pool.
+    // ran on its connection, its schema (ADR 029). One name per schema keeps each on its own pool.
     contextName: config.schema,
     entities: config.entities,
     extensions: [Migrator],

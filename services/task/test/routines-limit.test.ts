@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ROUTINES_PER_USER } from '../src/domain/routines/routines.js';
 import { call, createTask, type Harness, startHarness } from './harness.js';
 
-// Issue 37 item 9: one user's 600 routines slowed every other user's runs; a user's routines are bounded.
+// One user's 600 routines slowed every other user's runs; a user's routines are bounded.
 
 let h: Harness;
 beforeAll(async () => {

@@ -35,7 +35,7 @@ async function settingsZoneOf(user: TestUser): Promise<string | undefined> {
   return row?.zone ?? undefined;
 }
 
-describe('the settings timezone consumer (issue 37)', () => {
+describe('the settings timezone consumer', () => {
   it("applies a change published from inside another service's transaction, on the task service's own schema", async () => {
     const user = h.tokens.user();
     // The in-process transport drains on a later tick in the publisher's async context: here, a transaction
@@ -63,7 +63,7 @@ async function placementRequests(seriesId: string): Promise<string[][]> {
   return rows.filter((r) => r.payload.data.series_id === seriesId).map((r) => r.payload.data.task_ids);
 }
 
-describe('a settings timezone change moves open routine occurrences (issue 37)', () => {
+describe('a settings timezone change moves open routine occurrences', () => {
   it('moves every open future occurrence to its window in the new zone and asks for placement again; done, skipped and past ones keep theirs', async () => {
     const user = h.tokens.user();
     await publishHandled(h.transport, settingsChange(user, 'UTC', '2026-10-28T09:00:00Z'));

@@ -138,7 +138,7 @@ export function useNotifications() {
   return useQuery({
     queryKey: keys.notifications,
     queryFn: async () => data(await api.GET('/api/v1/service/notifications', { params: { query: { limit: 20 } } })),
-    // New notifications show within 30 seconds without a reload (issue 38): polled every 15.
+    // New notifications show within 30 seconds without a reload (ADR 100): polled every 15.
     refetchInterval: 15_000,
     refetchIntervalInBackground: false,
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultWorld, startFaultWorld, waitUntil } from './load.js';
 
-// Issue 37 item 9: after kill -9 during a burst of routine creations and a restart, some auto-scheduled
+// After kill -9 during a burst of routine creations and a restart, some auto-scheduled
 // occurrences stayed pending. A routine's placement request is an outbox row of the transaction that writes its
 // occurrences, and its run is keyed by the id the request carries: whatever dies, every occurrence that exists is
 // placed once the processes are back.

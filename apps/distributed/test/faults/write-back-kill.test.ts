@@ -2,7 +2,7 @@ import { FakeGoogle, fetchDeliver } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultWorld, startFaultWorld, waitUntil } from './load.js';
 
-// Issue 40: kill -9 of the integration service after a task's slot change is committed and while its event
+// Kill -9 of the integration service after a task's slot change is committed and while its event
 // insert is at the provider, then a restart: exactly one event upstream, at the task's slot. The insert is held
 // at the fake until the process is dead, then let through, so the provider applies a call whose answer nobody
 // reads; the restarted service writes the task again once the dead process's claim lapses (3 s here instead of

@@ -105,7 +105,7 @@ const CLAIM_CANDIDATES = 16;
 
 /**
  * Takes one run that is queued, or running under an expired lease (its process died), for this worker, owners
- * in turn (issue 37): the tenant served longest ago first, then within it the user served longest ago, then the
+ * in turn (ADR 055): the tenant served longest ago first, then within it the user served longest ago, then the
  * oldest run. A user whose run holds a live lease is skipped (one run of a user at a time: its batches take
  * turns on the placement lock anyway), so one owner's many runs never keep the workers from another's.
  * FOR UPDATE SKIP LOCKED so replicas never take the same run, and a lease so a dead one is taken again.

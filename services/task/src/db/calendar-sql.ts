@@ -8,7 +8,7 @@ import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
 
 /**
  * The timezone copy, named with its schema: the settings consumer's statement once ran on a connection whose
- * search_path was another schema and dead-lettered every change (issue 37, ADR 029).
+ * search_path was another schema and dead-lettered every change (ADR 029).
  */
 const USER_TIMEZONES = `${quoteIdentifier(TASK_SCHEMA)}.user_timezones`;
 

@@ -1,6 +1,6 @@
 import { Migration } from '@routinely/db';
 
-/** When each owner's run was last claimed: the run worker serves owners in turn (ADR 055, issue 37). */
+/** When each owner's run was last claimed: the run worker serves owners in turn (ADR 055). */
 export class Migration20261129100000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(

@@ -31,7 +31,7 @@ export type StalePlan = Map<string, DecisionRow>;
  * Applies a run's written, unapplied decisions through the task service (idempotent: a retry sets the same
  * slots), always inside the user's placement lock (ADR 055):
  * - a task deleted, done, skipped or cancelled since its decision was written is left out and answered
- *   `unscheduled` (`not_schedulable`), so the rest is applied and the run ends (issue 37);
+ *   `unscheduled` (`not_schedulable`), so the rest is applied and the run ends (ADR 055);
  * - `resumed` (decisions a pass before this one wrote: its process died, or the task service was away between
  *   "computed" and "applied"): the plan is checked against the busy time as it is now. Other runs placed the
  *   user's tasks meanwhile (the dead pass held no lock), so when any of its slots overlaps busy time none of

@@ -53,7 +53,7 @@ const SERIES_FILL_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * Routines one user may have at once (a series with a recurrence; removing the recurrence or the task frees
  * one). Each is filled hourly and placed by the scheduler's runs; the bound keeps one user's share of that work
- * bounded (issue 37: 600 routines of one user slowed every other user's runs). Documented on POST/PATCH /tasks.
+ * bounded (600 routines of one user once slowed every other user's runs; ADR 055). Documented on POST/PATCH /tasks.
  */
 export const MAX_ROUTINES_PER_USER = 100;
 /** The most task ids one placement request (one scheduler run) carries. */
