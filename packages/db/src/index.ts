@@ -12,3 +12,4 @@ export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from '.
 export { quoteIdentifier, searchPathOption } from './search-path.js';
 export { serviceDatabaseUrl } from './service-roles.js';
 export * from './sql.js';
+export * from './columns.js';

@@ -1,15 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Orm } from './orm.js';
+import type { z } from 'zod';
 import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
-type Runner = Pick<Knex, 'raw'>;
+type Runner = Pick<Knex, 'raw' | 'transaction'>;
 
 /**
- * Raw SQL on a service's schema (services keep their queries in src/db/*-sql.ts). Bindings go to PostgreSQL as parameters (not inlined), so arrays bind
- * as `?::uuid[]` and values never need escaping.
+ * Raw SQL on a service's schema, and the service's one database handle: the composition root makes it with
+ * `Sql.of(orm)` and hands it to whatever needs the database; `transaction` opens a transaction on it, and the
+ * `Sql` it passes runs every statement of the work in that transaction (services keep their queries in
+ * src/db/*-sql.ts). Bindings go to PostgreSQL as parameters (not inlined), so arrays bind as `?::uuid[]` and
+ * values never need escaping. Rows are read through a schema (`row({...})` of `column` codecs), so a renamed
+ * column fails where it is read, not later as `undefined`.
  */
 export class Sql {
   private constructor(
@@ -18,10 +23,25 @@ export class Sql {
     private readonly readPool?: () => pg.Pool,
   ) {}
 
+  /** The service's database handle: statements on its pinned pool, hot reads on its read pool. */
+  static of(orm: Orm): Sql {
+    return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
+  }
+
+  /** @deprecated the name `Sql.of` had before every service received a handle instead of the ORM. */
+  static pool(orm: Orm): Sql {
+    return Sql.of(orm);
+  }
+
   /**
-   * Runs `work` in one transaction on a fresh EntityManager: its statements and the outbox rows it
-   * enqueues on `sql` commit (or roll back) together.
+   * Runs `work` in one transaction: its statements and the outbox rows it enqueues on the `sql` it receives
+   * commit (or roll back) together. Called on an `Sql` that is already in a transaction, it is a savepoint.
    */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.runner.transaction((trx) => work(new Sql(trx)));
+  }
+
+  /** @deprecated `Sql.of(orm).transaction(work)`. */
   static transaction<T>(orm: Orm, work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
     return orm.em.fork().transactional((em) => {
       const trx = em.getTransactionContext<Runner>();
@@ -29,45 +49,69 @@ export class Sql {
     });
   }
 
-  /**
-   * Runs `work` in one transaction of raw SQL only, without an EntityManager (no fork, no unit of work to
-   * flush at commit): for hot writes (their outbox rows go in through `enqueue(sql, ...)` like any other).
-   */
+  /** @deprecated `Sql.of(orm).transaction(work)`. */
   static rawTransaction<T>(orm: Orm, work: (sql: Sql) => Promise<T>): Promise<T> {
-    return orm.em.getKnex().transaction((trx) => work(new Sql(trx)));
+    return Sql.of(orm).transaction(work);
   }
 
-  /**
-   * The statements of a unit of work someone else opened (a consumer's handler, a route's em): they run in
-   * its transaction when it has one, so they commit with what the caller writes on `em`.
-   */
+  /** @deprecated consumers receive an `Sql`. */
   static within(em: EntityManager): Sql {
     return new Sql(em.getTransactionContext<Runner>() ?? em.getKnex());
   }
 
-  static pool(orm: Orm): Sql {
-    return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
-  }
-
   /**
+   * The rows of `query`, each parsed by `schema` (a row that does not fit throws, naming the column).
    * `hotRead` names a hot read: outside a transaction it runs on the read pool (`pg` directly, no knex; ADR
    * 080), inside one, or on an `Sql` without a read pool (the plain way), like any other statement. The name
    * is what `onReadPoolQuery` reports; the statement goes as plain text with its parameters (not prepared),
    * so it must not contain a literal `?` (placeholders become `$n`).
    */
-  async rows<T>(query: string, params: readonly unknown[] = [], hotRead?: string): Promise<T[]> {
+  async rows<S extends z.ZodType>(
+    schema: S,
+    query: string,
+    params?: readonly unknown[],
+    hotRead?: string,
+  ): Promise<z.output<S>[]>;
+  /** @deprecated read rows through a schema: `rows(schema, query, params)`. */
+  async rows<T>(query: string, params?: readonly unknown[], hotRead?: string): Promise<T[]>;
+  async rows(...args: unknown[]): Promise<unknown[]> {
+    if (typeof args[0] === 'string') {
+      const [query, params, hotRead] = args as [string, readonly unknown[] | undefined, string | undefined];
+      return this.raw(query, params ?? [], hotRead);
+    }
+    const [schema, query, params, hotRead] = args as [z.ZodType, string, readonly unknown[] | undefined, string?];
+    const rows = await this.raw(query, params ?? [], hotRead);
+    return rows.map((row) => parseRow(schema, row, hotRead));
+  }
+
+  /** The first row of `query` parsed by `schema`, or undefined when there is none. */
+  async first<S extends z.ZodType>(
+    schema: S,
+    query: string,
+    params?: readonly unknown[],
+    hotRead?: string,
+  ): Promise<z.output<S> | undefined>;
+  /** @deprecated read rows through a schema: `first(schema, query, params)`. */
+  async first<T>(query: string, params?: readonly unknown[], hotRead?: string): Promise<T | undefined>;
+  async first(...args: unknown[]): Promise<unknown> {
+    return ((await (this.rows as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[])[0];
+  }
+
+  /** Runs a statement whose rows nobody reads (insert, update, delete); answers how many rows it touched. */
+  async run(query: string, params: readonly unknown[] = []): Promise<number> {
+    const result = (await this.runner.raw(query, params as never)) as unknown as { rowCount: number | null };
+    return result.rowCount ?? 0;
+  }
+
+  private async raw(query: string, params: readonly unknown[], hotRead?: string): Promise<unknown[]> {
     if (hotRead && this.readPool) {
       const pool = this.readPool();
       reportReadPoolQuery(pool, query, hotRead);
       const result = await pool.query({ text: toPositional(query), values: [...params] });
-      return result.rows as T[];
+      return result.rows;
     }
-    const result = (await this.runner.raw(query, params as never)) as unknown as { rows: T[] };
+    const result = (await this.runner.raw(query, params as never)) as unknown as { rows: unknown[] };
     return result.rows;
-  }
-
-  async first<T>(query: string, params: readonly unknown[] = [], hotRead?: string): Promise<T | undefined> {
-    return (await this.rows<T>(query, params, hotRead))[0];
   }
 
   /**
@@ -77,4 +121,14 @@ export class Sql {
   async advisoryLock(key: string): Promise<void> {
     await this.runner.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   }
+}
+
+/** A row that does not fit its schema is a programming error: say which statement and column, never values. */
+function parseRow(schema: z.ZodType, row: unknown, name: string | undefined): unknown {
+  const parsed = schema.safeParse(row);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new Error(
+    `a row${name ? ` of ${name}` : ''} does not fit its schema: ${issue?.path.join('.') || '(row)'}: ${issue?.message}`,
+  );
 }
