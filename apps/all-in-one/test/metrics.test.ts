@@ -1,4 +1,4 @@
-import { openOrm } from '@routinely/db';
+import { openOrm, Sql } from '@routinely/db';
 import {
   defineConsumer,
   InProcessTransport,
@@ -158,7 +158,7 @@ describe('GET /metrics on the all-in-one', () => {
         throw new Error('cannot apply');
       },
     });
-    const subscription = await startConsumer(broken, { orm, transport, logger: quietLogger() });
+    const subscription = await startConsumer(broken, { db: Sql.of(orm), transport, logger: quietLogger() });
     try {
       const event = makeEvent(
         taskEvents.taskDeleted,
@@ -227,7 +227,12 @@ describe('GET /metrics on the all-in-one', () => {
         if (failing) throw new Error('cannot apply yet');
       },
     });
-    const deps = { orm, transport, logger: quietLogger(), deadLettered: schedulerEvents.consumerDeadLettered };
+    const deps = {
+      db: Sql.of(orm),
+      transport,
+      logger: quietLogger(),
+      deadLettered: schedulerEvents.consumerDeadLettered,
+    };
     const subscription = await startConsumer(probe, deps);
     const admin = await register(baseUrl);
     const probeLetters = async () => {
@@ -248,7 +253,9 @@ describe('GET /metrics on the all-in-one', () => {
       await vi.waitFor(async () => expect(await probeLetters()).toHaveLength(1), { timeout: 10_000, interval: 100 });
 
       failing = false;
-      const replay = await replayDeadLetters(orm, probe, { replayed: schedulerEvents.consumerDeadLettersReplayed });
+      const replay = await replayDeadLetters(Sql.of(orm), probe, {
+        replayed: schedulerEvents.consumerDeadLettersReplayed,
+      });
       expect(replay.failed).toEqual([]);
       expect(replay.replayed).toHaveLength(1);
       await vi.waitFor(async () => expect(await probeLetters()).toEqual([]), { timeout: 10_000, interval: 100 });

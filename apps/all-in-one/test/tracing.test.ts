@@ -1,5 +1,5 @@
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { type Orm, openOrm } from '@routinely/db';
+import { type Orm, openOrm, Sql } from '@routinely/db';
 import {
   calendarEvents,
   defineConsumer,
@@ -101,11 +101,11 @@ describe('one trace across HTTP, gRPC and events', () => {
         durable,
         events: [calendarEvents.sharingGranted],
         policy: { ackWaitMs: 30_000, maxDeliver: 3, backoffMs: [100] },
-        handle: async (_em, event) => {
+        handle: async (_sql, event) => {
           handled.push(event);
         },
       }),
-      { orm: calendarOrm, transport: consumerTransport, logger: quietLogger() },
+      { db: Sql.of(calendarOrm), transport: consumerTransport, logger: quietLogger() },
     );
     try {
       await waitFor(() => handled.find((e) => e.id === envelope?.id), { what: 'the consumer' });

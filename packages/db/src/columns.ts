@@ -8,16 +8,14 @@ import { z } from 'zod';
  */
 
 /** `timestamptz` as a `Date` (text from the pools, a `Date` from a driver that parses it). */
-const timestamp = z
-  .union([z.string(), z.date()])
-  .transform((value, ctx) => {
-    const date = value instanceof Date ? value : new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: 'custom', message: 'not a timestamp' });
-      return z.NEVER;
-    }
-    return date;
-  });
+const timestamp = z.union([z.string(), z.date()]).transform((value, ctx) => {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'not a timestamp' });
+    return z.NEVER;
+  }
+  return date;
+});
 
 /** `date` as its `YYYY-MM-DD` text (a calendar date has no instant, so it stays a string). */
 const date = z

@@ -2,6 +2,7 @@ export { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 export { Migration } from '@mikro-orm/migrations';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export * from './changed-columns.js';
+export * from './columns.js';
 export * from './data-folder-lock.js';
 export * from './embedded.js';
 export { LivenessLock } from './liveness-lock.js';
@@ -12,4 +13,3 @@ export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from '.
 export { quoteIdentifier, searchPathOption } from './search-path.js';
 export { serviceDatabaseUrl } from './service-roles.js';
 export * from './sql.js';
-export * from './columns.js';

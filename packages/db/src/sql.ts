@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import type { Orm } from './orm.js';
 import type { z } from 'zod';
+import type { Orm } from './orm.js';
 import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;

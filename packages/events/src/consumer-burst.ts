@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { runInEventSpan } from '@routinely/platform';
 import {
   type AnyEventDefinition,
@@ -41,7 +41,7 @@ export async function deliverBurst(
   }
   if (events.length > 1) {
     const handled = await handleBatchOnce(
-      deps.orm,
+      deps.db,
       consumer,
       events.map((e) => e.event),
     ).then(
@@ -61,17 +61,17 @@ export async function deliverBurst(
 /**
  * `handleOnce` for several events in one transaction: one statement records them all in the inbox, and only
  * the ones it inserted (not handled before, not twice in this burst) are handled, in order: by the
- * consumer's `handleBurst` at once when it has one, else by `handle` one after the other, each handler's
- * changes flushed and the identity map cleared before the next one, so every handler sees the rows exactly
+ * consumer's `handleBurst` at once when it has one, else by `handle` one after the other on the same
+ * transaction's `Sql`, so every handler sees the rows exactly
  * as if it ran in a transaction of its own after the previous one committed.
  */
 export async function handleBatchOnce(
-  orm: Orm,
+  db: Sql,
   consumer: ConsumerDefinition,
   events: readonly EventOf<AnyEventDefinition>[],
 ): Promise<void> {
   let changed = false;
-  await Sql.transaction(orm, async (sql, em) => {
+  await db.transaction(async (sql) => {
     const fresh = await recordInbox(
       sql,
       consumer.durable,
@@ -80,17 +80,15 @@ export async function handleBatchOnce(
     const toHandle = events.filter((event) => fresh.delete(event.id));
     if (consumer.handleBurst) {
       if (toHandle.length === 0) return;
-      const outcome = await consumer.handleBurst(em, toHandle as never, (event, step) =>
+      const outcome = await consumer.handleBurst(sql, toHandle as never, (event, step) =>
         runInEventSpan(event, step, consumer.durable),
       );
       changed = outcome !== false;
       return;
     }
     for (const event of toHandle) {
-      const outcome = await runInEventSpan(event, () => consumer.handle(em, event as never), consumer.durable);
+      const outcome = await runInEventSpan(event, () => consumer.handle(sql, event as never), consumer.durable);
       if (outcome !== false) changed = true;
-      await em.flush();
-      em.clear();
     }
   });
   if (changed) consumer.afterCommit?.();

@@ -1,4 +1,4 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { errorClassOf, errorSummary, type Logger, runInEventSpan } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
@@ -21,7 +21,7 @@ export interface ConsumerDefinition<D extends AnyEventDefinition = AnyEventDefin
    * Runs in the consumer's transaction with the inbox insert; writes rows only (slow I/O belongs to workers).
    * Answering `false` says it changed nothing, so `afterCommit` is not called for it.
    */
-  handle(em: EntityManager, event: EventOf<D>): Promise<HandlerOutcome>;
+  handle(sql: Sql, event: EventOf<D>): Promise<HandlerOutcome>;
   /**
    * Optional: handles the new events of a burst (not in the inbox before, each once, in delivery order) in
    * the burst's transaction, leaving exactly the rows `handle` would leave applied to each in turn, each
@@ -29,7 +29,7 @@ export interface ConsumerDefinition<D extends AnyEventDefinition = AnyEventDefin
    * set, one lookup) instead of paying round trips per event. `inEventSpan` runs a step of one event in that
    * event's consumer span, so traces still continue each producer's trace. Without it `handle` runs for each.
    */
-  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
+  handleBurst?(sql: Sql, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
   /**
    * Optional: called once the transaction in which `handle` or `handleBurst` ran (and did not answer `false`)
    * committed, e.g. to wake this process's worker for the rows just written; never for a redelivery the inbox
@@ -53,8 +53,8 @@ export function defineConsumer<const D extends AnyEventDefinition>(definition: {
   durable: string;
   events: readonly D[] | Readonly<Record<string, D>>;
   policy: DeliveryPolicy;
-  handle(em: EntityManager, event: EventOf<D>): Promise<HandlerOutcome>;
-  handleBurst?(em: EntityManager, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
+  handle(sql: Sql, event: EventOf<D>): Promise<HandlerOutcome>;
+  handleBurst?(sql: Sql, events: readonly EventOf<D>[], inEventSpan: InEventSpan<D>): Promise<HandlerOutcome>;
   afterCommit?: (() => void) | undefined;
 }): ConsumerDefinition<D> {
   const events: readonly D[] = Array.isArray(definition.events)
@@ -82,7 +82,8 @@ export function defineConsumer<const D extends AnyEventDefinition>(definition: {
 }
 
 export interface ConsumerDeps {
-  orm: Orm;
+  /** The service's database handle (`Sql.of(orm)`). */
+  db: Sql;
   transport: EventTransport;
   logger: Logger;
   /**
@@ -145,7 +146,7 @@ export async function deliverParsed(
   const { event } = parsed;
   try {
     // The consumer's span continues the producer's trace (the envelope carries its traceparent).
-    await runInEventSpan(event, () => handleOnce(deps.orm, consumer, event), consumer.durable);
+    await runInEventSpan(event, () => handleOnce(deps.db, consumer, event), consumer.durable);
   } catch (error) {
     if (delivery.attempt < consumer.policy.maxDeliver) throw error;
     await deadLetter(deps, consumer, delivery, parsed.event.id, error);
@@ -158,17 +159,17 @@ export async function deliverParsed(
  * transaction when the handler ran or the event was already handled (replay deletes its dead letter there).
  */
 export async function handleOnce(
-  orm: Orm,
+  db: Sql,
   consumer: ConsumerDefinition,
   event: EventOf<AnyEventDefinition>,
-  alsoInTransaction?: (em: EntityManager) => Promise<void>,
+  alsoInTransaction?: (sql: Sql) => Promise<void>,
 ): Promise<void> {
   let changed = false;
-  await Sql.transaction(orm, async (sql, em) => {
+  await db.transaction(async (sql) => {
     if ((await recordInbox(sql, consumer.durable, [event.id])).size > 0) {
-      changed = (await consumer.handle(em, event as never)) !== false;
+      changed = (await consumer.handle(sql, event as never)) !== false;
     }
-    await alsoInTransaction?.(em);
+    await alsoInTransaction?.(sql);
   });
   if (changed) consumer.afterCommit?.();
 }
@@ -204,12 +205,12 @@ async function deadLetter(
       { tenantId: '', userId: null, at },
       { consumer: consumer.durable, type: delivery.subject, at: at.toISOString() },
     );
-    await Sql.rawTransaction(deps.orm, async (sql) => {
+    await deps.db.transaction(async (sql) => {
       await insertDeadLetter(sql, letter);
       await enqueue(sql, report);
     });
   } else {
-    await insertDeadLetter(Sql.pool(deps.orm), letter);
+    await insertDeadLetter(deps.db, letter);
   }
   const cause = typeof failure === 'string' ? { error_class: 'poison' } : errorClassOf(failure);
   deps.logger.error(

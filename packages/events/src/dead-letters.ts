@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type Clock, errorSummary } from '@routinely/platform';
 import type { z } from 'zod';
 import { type AnyEventDefinition, type ConsumerDefinition, handleOnce, parseDelivery } from './consumer.js';
@@ -43,27 +43,26 @@ export interface ReplayOptions {
  * One that fails again stays, with its error and attempt count updated.
  */
 export async function replayDeadLetters<D extends AnyEventDefinition>(
-  orm: Orm,
+  db: Sql,
   consumer: ConsumerDefinition<D>,
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
   const result: ReplayResult = { replayed: [], failed: [] };
   if (options.ids?.length === 0) return result;
-  const letters = await deadLettersOf(Sql.pool(orm), consumer.durable, options.ids);
+  const letters = await deadLettersOf(db, consumer.durable, options.ids);
   for (const letter of letters) {
     const parsed = parseDelivery(consumer as ConsumerDefinition, letter.payload);
     try {
       if (parsed.kind === 'poison') throw new Error(parsed.error);
       if (parsed.kind === 'ignored') throw new Error(`consumer no longer takes ${letter.subject}`);
-      await handleOnce(orm, consumer as ConsumerDefinition, parsed.event, async (em) => {
-        const sql = Sql.within(em);
+      await handleOnce(db, consumer as ConsumerDefinition, parsed.event, async (sql) => {
         await deleteDeadLetter(sql, letter.id);
         if (options.replayed) await reportReplay(sql, options.replayed, letter, options.clock?.now() ?? new Date());
       });
       result.replayed.push(letter.id);
     } catch (error) {
       const message = errorSummary(error);
-      await recordDeadLetterFailure(Sql.pool(orm), letter.id, message);
+      await recordDeadLetterFailure(db, letter.id, message);
       result.failed.push({ id: letter.id, error: message });
     }
   }
@@ -88,13 +87,13 @@ export interface RecentDeadLetters {
 export const RECENT_DEAD_LETTER_MS = 60 * 60 * 1000;
 
 /** The service's dead letters younger than RECENT_DEAD_LETTER_MS at `now`, per consumer and type. */
-export async function recentDeadLetters(orm: Orm, now: Date): Promise<RecentDeadLetters[]> {
+export async function recentDeadLetters(db: Sql, now: Date): Promise<RecentDeadLetters[]> {
   const since = new Date(now.getTime() - RECENT_DEAD_LETTER_MS);
-  const rows = await deadLettersSince(Sql.pool(orm), since);
+  const rows = await deadLettersSince(db, since);
   return rows.map(({ last_at, ...row }) => ({ ...row, lastAt: last_at }));
 }
 
 /** `recentDeadLetters` as the health RPCs answer it (`ConsumerDeadLetters` of delivery.v1 and integration.v1). */
-export async function recentDeadLettersReply(orm: Orm, now: Date) {
-  return (await recentDeadLetters(orm, now)).map(({ lastAt, ...row }) => ({ ...row, lastAt: lastAt.toISOString() }));
+export async function recentDeadLettersReply(db: Sql, now: Date) {
+  return (await recentDeadLetters(db, now)).map(({ lastAt, ...row }) => ({ ...row, lastAt: lastAt.toISOString() }));
 }

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { unpublishedOutbox } from './db/outbox-sql.js';
 
 export interface OutboxBacklog {
@@ -9,8 +9,8 @@ export interface OutboxBacklog {
 }
 
 /** How far the relay is behind: read at scrape time for the outbox lag metrics. */
-export async function outboxBacklog(orm: Orm, now: Date): Promise<OutboxBacklog> {
-  const { pending, oldest } = await unpublishedOutbox(Sql.pool(orm));
+export async function outboxBacklog(db: Sql, now: Date): Promise<OutboxBacklog> {
+  const { pending, oldest } = await unpublishedOutbox(db);
   return {
     pending,
     oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),

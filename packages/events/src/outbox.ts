@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type Logger, Pacer, systemClock } from '@routinely/platform';
 import { claimOutbox, releaseOutbox, retireOutbox } from './db/outbox-sql.js';
 import type { EventEnvelope } from './envelope.js';
@@ -7,7 +7,7 @@ import { type EventTransport, publishInOrder } from './transport.js';
 export { EventDeadLetter, eventEntities, InboxMessage, OutboxMessage } from './entities.js';
 
 export interface RelayOptions {
-  orm: Orm;
+  db: Sql;
   transport: EventTransport;
   logger: Logger;
   pollMs?: number;
@@ -96,7 +96,7 @@ export class OutboxRelay {
   }
 
   private claim(): Promise<EventEnvelope[]> {
-    return claimOutbox(Sql.pool(this.options.orm), this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
+    return claimOutbox(this.options.db, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
   }
 
   private async retireWhenHandled(ids: string[]): Promise<void> {
@@ -132,10 +132,10 @@ export class OutboxRelay {
   }
 
   private release(ids: string[]): Promise<void> {
-    return releaseOutbox(Sql.pool(this.options.orm), ids);
+    return releaseOutbox(this.options.db, ids);
   }
 
   private retire(ids: string[]): Promise<void> {
-    return retireOutbox(Sql.pool(this.options.orm), ids);
+    return retireOutbox(this.options.db, ids);
   }
 }

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineConsumer, deliverBurst, deliverToConsumer, taskEvents } from '../src/index.js';
@@ -25,14 +26,14 @@ function recordingConsumer(durable: string, burst: boolean) {
     durable,
     events: [taskEvents.taskCreated],
     policy,
-    handle: async (em, event) => {
+    handle: async (sql, event) => {
       if (event.data.task.title === 'nothing') return false;
-      await writeRow(em, event.id, `${durable}-row`);
+      await writeRow(sql, event.id, `${durable}-row`);
     },
     handleBurst: burst
-      ? async (em, events) => {
+      ? async (sql, events) => {
           const changing = events.filter((e) => e.data.task.title !== 'nothing');
-          for (const event of changing) await writeRow(em, event.id, `${durable}-row`);
+          for (const event of changing) await writeRow(sql, event.id, `${durable}-row`);
           return changing.length > 0;
         }
       : undefined,
@@ -45,7 +46,7 @@ function recordingConsumer(durable: string, burst: boolean) {
 describe('afterCommit', () => {
   it('runs after each committed handling, not for a handler that changed nothing or a redelivery', async () => {
     const { consumer, seen } = recordingConsumer('test-after-commit', false);
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [a, b, quiet] = [taskCreated(), taskCreated(), taskCreated({ title: 'nothing' })];
     await deliverToConsumer(consumer, deps, delivery(a));
     await deliverToConsumer(consumer, deps, delivery(a, 2));
@@ -56,7 +57,7 @@ describe('afterCommit', () => {
 
   it('runs once per committed burst, and not for a burst that changed nothing', async () => {
     const { consumer, seen, rows } = recordingConsumer('test-after-commit-burst', true);
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [a, b] = [taskCreated(), taskCreated()];
     const [q1, q2] = [taskCreated({ title: 'nothing' }), taskCreated({ title: 'nothing' })];
     await deliverBurst(consumer, deps, [delivery(a), delivery(b)]);

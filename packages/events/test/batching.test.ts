@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -46,7 +47,7 @@ describe('relay batches over JetStream', () => {
         subscribe: transport.subscribe.bind(transport),
         close: async () => {},
       };
-      await expect(new OutboxRelay({ orm, transport: flaky, logger }).publishBatch()).rejects.toThrow(
+      await expect(new OutboxRelay({ db: Sql.of(orm), transport: flaky, logger }).publishBatch()).rejects.toThrow(
         'publish refused',
       );
       const unpublished = await orm.em
@@ -58,7 +59,7 @@ describe('relay batches over JetStream', () => {
       // Released at once (not held until the lease ends) so the next pass retries it.
       expect(unpublished).toEqual([{ id: refused, claimed_until: null }]);
       expect(await transport.storedCount('task.task.created')).toBe(2);
-      const relay = new OutboxRelay({ orm, transport, logger });
+      const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
       expect(await relay.publishBatch()).toBe(1);
       expect(await count(orm, 'outbox where published_at is null')).toBe(0);
       expect(await transport.storedCount('task.task.created')).toBe(3);
@@ -78,16 +79,16 @@ describe('relay batches over JetStream', () => {
         durable: 'test-burst',
         events: [taskEvents.taskCreated],
         policy,
-        handle: async (_em, event) => {
+        handle: async (_sql, event) => {
           // The first delivery waits until everything is stored, so the rest arrive as bursts.
           if (handled.length === 0) await gate;
           handled.push(event.id);
         },
       });
-      const sub = await startConsumer(consumer, { orm, transport, logger });
+      const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
       const events = Array.from({ length: 100 }, () => taskCreated());
       await commitEvents(orm, events);
-      const relay = new OutboxRelay({ orm, transport, logger });
+      const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
       expect(await relay.publishBatch()).toBe(100);
       expect(await count(orm, 'outbox where published_at is null')).toBe(0);
       // A relay that crashed before retiring would publish the same rows again: the stream keeps one of each.
@@ -113,9 +114,9 @@ describe('consumer bursts', () => {
       durable: 'test-burst-dedupe',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (_em, event) => void handled.push(event.id),
+      handle: async (_sql, event) => void handled.push(event.id),
     });
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [a, b, c] = [taskCreated(), taskCreated(), taskCreated()];
     expect(await deliverBurst(consumer, deps, [delivery(a), delivery(b)])).toEqual([undefined, undefined]);
     // b again (its ack was lost), c twice (redelivered while still queued): all acked, c handled once.
@@ -133,13 +134,13 @@ describe('consumer bursts', () => {
       durable: 'test-burst-failure',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         if (event.data.task.title === 'fails') throw new Error('handler failed');
         // A row written by the handler commits with the inbox row, or not at all.
-        await writeRow(em, event.id, 'handler-row');
+        await writeRow(sql, event.id, 'handler-row');
       },
     });
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [ok1, bad, ok2] = [taskCreated(), taskCreated({ title: 'fails' }), taskCreated()];
     const outcomes = await deliverBurst(
       consumer,

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineConsumer, deliverBurst, taskEvents } from '../src/index.js';
@@ -25,14 +26,14 @@ describe('burst handlers', () => {
       durable: 'test-burst-handler',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (_em, event) => void singles.push(event.id),
-      handleBurst: async (em, events, inEventSpan) => {
+      handle: async (_sql, event) => void singles.push(event.id),
+      handleBurst: async (sql, events, inEventSpan) => {
         bursts.push(events.map((e) => e.id));
         for (const event of events) await inEventSpan(event, async () => void stepped.push(event.id));
-        for (const event of events) await writeRow(em, event.id, 'burst-row');
+        for (const event of events) await writeRow(sql, event.id, 'burst-row');
       },
     });
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [a, b, c] = [taskCreated(), taskCreated(), taskCreated()];
     expect(await deliverBurst(consumer, deps, [delivery(a), delivery(b)])).toEqual([undefined, undefined]);
     // b redelivered (its ack was lost) and c twice: only c is new, and it is handled once.
@@ -54,16 +55,16 @@ describe('burst handlers', () => {
       durable: 'test-burst-handler-failure',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         if (event.data.task.title === 'fails') throw new Error('handler failed');
-        await writeRow(em, event.id, 'single-row');
+        await writeRow(sql, event.id, 'single-row');
       },
-      handleBurst: async (em, events) => {
-        for (const event of events) await writeRow(em, event.id, 'burst-row-failed');
+      handleBurst: async (sql, events) => {
+        for (const event of events) await writeRow(sql, event.id, 'burst-row-failed');
         if (events.some((e) => e.data.task.title === 'fails')) throw new Error('burst failed');
       },
     });
-    const deps = { orm, transport: undefined as never, logger };
+    const deps = { db: Sql.of(orm), transport: undefined as never, logger };
     const [ok1, bad, ok2] = [taskCreated(), taskCreated({ title: 'fails' }), taskCreated()];
     const outcomes = await deliverBurst(consumer, deps, [delivery(ok1), delivery(bad), delivery(ok2)]);
     expect(outcomes[0]).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -38,13 +39,13 @@ describe('typed consumers', () => {
       durable: 'evt.typed',
       events: [taskEvents.taskCreated, authEvents.sessionRevoked],
       policy,
-      handle: async (_em, event) => {
+      handle: async (_sql, event) => {
         // Compiles only because `data` is typed by the catalog per `type`.
         if (event.type === 'task.task.created') seen.push(`task:${event.data.task.title}`);
         else seen.push(`revoked:${event.data.session_ids.length}`);
       },
     });
-    const sub = await startConsumer(consumer, { orm, transport, logger: capturingLogger().logger });
+    const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger: capturingLogger().logger });
     const created = taskCreated({ title: 'typed' });
     const revoked = makeEvent(
       authEvents.sessionRevoked,
@@ -60,7 +61,7 @@ describe('typed consumers', () => {
     for (const e of [created, revoked, ignored]) await transport.whenHandled(e.id);
     // A second process (fresh transport, same inbox) gets the same event again: the inbox absorbs it.
     const again = new InProcessTransport();
-    const sub2 = await startConsumer(consumer, { orm, transport: again, logger: capturingLogger().logger });
+    const sub2 = await startConsumer(consumer, { db: Sql.of(orm), transport: again, logger: capturingLogger().logger });
     await again.publish(created);
     await again.whenHandled(created.id);
     expect(seen).toEqual(['task:typed', 'revoked:2']);
@@ -97,15 +98,15 @@ describe('dead letters', () => {
       durable: 'evt.dlq',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (em, event) => {
-        await em.getConnection().execute('select 1', [], 'all', em.getTransactionContext());
+      handle: async (sql, event) => {
+        await sql.run('select 1');
         if (failing && event.id === poison.id) throw new Error('reminder table locked');
         handled.push(event.data.task.title);
       },
     });
     const deadBefore = await counterValue(DEAD_LETTERED, 'evt.dlq', 'task.task.created');
     const redeliveredBefore = await counterValue('routinely_event_redeliveries_total', 'evt.dlq');
-    const sub = await startConsumer(consumer, { orm, transport, logger });
+    const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
     await transport.publish(poison);
     await transport.publish(fine);
     await transport.whenHandled(poison.id);
@@ -141,7 +142,7 @@ describe('dead letters', () => {
 
     // Replay: the cause is fixed; the handler runs once through the inbox and the letter is deleted.
     failing = false;
-    const result = await replayDeadLetters(orm, consumer);
+    const result = await replayDeadLetters(Sql.of(orm), consumer);
     expect(result).toEqual({ replayed: [letters[0]?.id], failed: [] });
     expect(handled).toEqual(['fine', 'poison']);
     expect(await count(orm, "event_dead_letter where consumer = 'evt.dlq'")).toBe(0);
@@ -157,19 +158,12 @@ describe('dead letters', () => {
       durable: 'evt.dlq-sql',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (em) => {
+      handle: async (sql) => {
         // A statement that fails with its bind value quoted in PostgreSQL's reason, on a table that does not exist.
-        await em
-          .getConnection()
-          .execute(
-            'insert into no_such_table (secret_column) values (?)',
-            ['s3cret-bind-value'],
-            'run',
-            em.getTransactionContext(),
-          );
+        await sql.run('insert into no_such_table (secret_column) values (?)', ['s3cret-bind-value']);
       },
     });
-    const sub = await startConsumer(consumer, { orm, transport, logger });
+    const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
     await transport.publish(event);
     await transport.whenHandled(event.id);
     const logged = lines().filter((l) => l.msg === 'event dead-lettered');
@@ -201,9 +195,9 @@ describe('dead letters', () => {
       durable: 'evt.schema',
       events: [taskEvents.taskCreated],
       policy,
-      handle: async (_em, event) => void handled.push(event.id),
+      handle: async (_sql, event) => void handled.push(event.id),
     });
-    const sub = await startConsumer(consumer, { orm, transport, logger: capturingLogger().logger });
+    const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger: capturingLogger().logger });
     const good = taskCreated();
     const bad = { ...taskCreated(), data: { task: { id: 'not-a-uuid' } } };
     await transport.publish(bad);
@@ -218,7 +212,7 @@ describe('dead letters', () => {
         "select id, attempts, error from event_dead_letter where consumer = 'evt.schema'",
       );
     expect(letter).toMatchObject({ attempts: 1, error: expect.stringContaining('data fails task.task.created') });
-    const replay = await replayDeadLetters(orm, consumer, { ids: [letter?.id as string] });
+    const replay = await replayDeadLetters(Sql.of(orm), consumer, { ids: [letter?.id as string] });
     expect(replay.replayed).toEqual([]);
     expect(replay.failed).toEqual([{ id: letter?.id, error: expect.stringContaining('data fails') }]);
     expect(await count(orm, "event_dead_letter where consumer = 'evt.schema' and attempts = 2")).toBe(1);

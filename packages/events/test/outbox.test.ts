@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { connect, nanos } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,9 +30,9 @@ describe('outbox relay over JetStream', () => {
         durable: 'test-consumer',
         events: [taskEvents.taskCreated],
         policy: { ackWaitMs: 5_000, maxDeliver: 4, backoffMs: [100, 200, 10_000] },
-        handle: async (_em, event) => void handled.push(event.id),
+        handle: async (_sql, event) => void handled.push(event.id),
       });
-      const sub = await startConsumer(consumer, { orm, transport, logger });
+      const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
       // The consumer's delivery policy is the JetStream consumer's configuration.
       expect(await transport.consumerConfig('task.task.created', 'test-consumer')).toMatchObject({
         ack_wait: nanos(5_000),
@@ -43,7 +44,7 @@ describe('outbox relay over JetStream', () => {
       const first = taskCreated();
       await commitEvents(orm, [first]);
       const dead = new OutboxRelay({
-        orm,
+        db: Sql.of(orm),
         transport,
         logger,
         leaseMs: 1_000,
@@ -51,7 +52,7 @@ describe('outbox relay over JetStream', () => {
       });
       void dead.publishBatch();
       await expect.poll(() => count(orm, 'outbox where claimed_until is not null')).toBe(1);
-      const relay = new OutboxRelay({ orm, transport, logger });
+      const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
       expect(await relay.publishBatch()).toBe(0);
       expect(await transport.storedCount('task.task.created')).toBe(0);
       await expect.poll(() => relay.publishBatch(), { timeout: 10_000, interval: 200 }).toBe(1);
@@ -67,7 +68,9 @@ describe('outbox relay over JetStream', () => {
         subscribe: transport.subscribe.bind(transport),
         close: async () => {},
       };
-      await expect(new OutboxRelay({ orm, transport: lossy, logger }).publishBatch()).rejects.toThrow('ack lost');
+      await expect(new OutboxRelay({ db: Sql.of(orm), transport: lossy, logger }).publishBatch()).rejects.toThrow(
+        'ack lost',
+      );
       expect(await relay.publishBatch()).toBe(1);
       expect(await relay.publishBatch()).toBe(0);
       expect(await count(orm, 'outbox where published_at is null')).toBe(0);
@@ -78,7 +81,7 @@ describe('outbox relay over JetStream', () => {
       await sub.stop();
       // A redeployed consumer with a new policy updates the durable consumer it finds.
       const policy = { ackWaitMs: 7_000, maxDeliver: 6, backoffMs: [1_000, 9_000] };
-      const restarted = await startConsumer({ ...consumer, policy }, { orm, transport, logger });
+      const restarted = await startConsumer({ ...consumer, policy }, { db: Sql.of(orm), transport, logger });
       expect(await transport.consumerConfig('task.task.created', 'test-consumer')).toMatchObject({
         ack_wait: nanos(7_000),
         max_deliver: 7,
@@ -101,12 +104,12 @@ describe('outbox relay over JetStream', () => {
         durable: 'test-dlq',
         events: [taskEvents.taskCreated],
         policy: { ackWaitMs: 5_000, maxDeliver: 3, backoffMs: [50, 100] },
-        handle: async (_em, event) => {
+        handle: async (_sql, event) => {
           attempts.push(event.id);
           throw new Error('always fails');
         },
       });
-      const sub = await startConsumer(consumer, { orm, transport, logger });
+      const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
       const event = taskCreated();
       await transport.publish(event);
       await nc.jetstream().publish(`${prefix}.task.task.created`, new TextEncoder().encode('not json {'));

@@ -1,4 +1,5 @@
 import type { Orm } from '@routinely/db';
+import { Sql } from '@routinely/db';
 import { quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,21 +23,21 @@ afterAll(() => close?.());
 describe('in-process delivery', () => {
   it("a consumer sleeping 2 s delays neither the producer's next 100 events nor another consumer", async () => {
     const transport = new InProcessTransport();
-    const relay = new OutboxRelay({ orm, transport, logger });
+    const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
     let slowAwake = false;
     const slowHandled: string[] = [];
     const slow = defineConsumer({
       durable: 'evt.slow',
       events: [taskEvents.taskCreated],
       policy: { ackWaitMs: 30_000, maxDeliver: 3, backoffMs: [10] },
-      handle: async (_em, event) => {
+      handle: async (_sql, event) => {
         if (slowHandled.length === 0) await new Promise((r) => setTimeout(r, 2_000));
         slowAwake = true;
         slowHandled.push(event.id);
       },
     });
     const fastHandled: string[] = [];
-    const slowSub = await startConsumer(slow, { orm, transport, logger });
+    const slowSub = await startConsumer(slow, { db: Sql.of(orm), transport, logger });
     const fastSub = await transport.subscribe(
       { durable: 'evt.fast', subjects: ['task.task.created'], policy: slow.policy },
       async ({ payload }) => void fastHandled.push((payload as EventEnvelope).id),
@@ -64,21 +65,21 @@ describe('in-process delivery', () => {
 
   it('publishes again what a consumer gave up on, after the lease, and the inbox keeps it handled once', async () => {
     const transport = new InProcessTransport();
-    const relay = new OutboxRelay({ orm, transport, logger, leaseMs: 300 });
+    const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger, leaseMs: 300 });
     let down = true;
     const handled: string[] = [];
     const consumer = defineConsumer({
       durable: 'evt.recovering',
       events: [taskEvents.taskCreated],
       policy: { ackWaitMs: 30_000, maxDeliver: 2, backoffMs: [10] },
-      handle: async (_em, event) => {
+      handle: async (_sql, event) => {
         if (down) throw new Error('database hiccup');
         handled.push(event.id);
       },
     });
     // A dead-letter write that fails too (its table is briefly gone) is the only way a consumer gives up.
     await orm.em.getConnection().execute('alter table event_dead_letter rename to event_dead_letter_away');
-    const sub = await startConsumer(consumer, { orm, transport, logger });
+    const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
     const event = taskCreated();
     await commitEvents(orm, [event]);
     try {

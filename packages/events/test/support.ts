@@ -79,13 +79,9 @@ export const delivery = (payload: EventEnvelope, attempt = 1) => ({ subject: pay
  * A row a handler writes in the consumer's transaction (an `event_dead_letter` row marked `consumer`): it commits
  * with the inbox rows, or not at all, so tests count these to see what a transaction left behind.
  */
-export async function writeRow(em: EntityManager, eventId: string, consumer: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), ?, ?, 'x', 'null', 'x', 1, now())",
-      [consumer, eventId],
-      'run',
-      em.getTransactionContext(),
-    );
+export async function writeRow(sql: Sql, eventId: string, consumer: string): Promise<void> {
+  await sql.run(
+    "insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at) values (gen_random_uuid(), ?, ?, 'x', 'null', 'x', 1, now())",
+    [consumer, eventId],
+  );
 }

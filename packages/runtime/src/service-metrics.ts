@@ -1,4 +1,4 @@
-import { connectionPoolOf, type Orm } from '@routinely/db';
+import { connectionPoolOf, type Orm, Sql } from '@routinely/db';
 import { type OutboxBacklog, outboxBacklog } from '@routinely/events';
 import { type Clock, observeAtScrape } from '@routinely/platform';
 
@@ -31,7 +31,7 @@ export function observeServiceDatabase(service: string, orm: Orm, clock: Clock):
   // Both outbox gauges are collected together in one scrape: they share the query in flight.
   let inflight: Promise<OutboxBacklog> | undefined;
   const readBacklog = () => {
-    inflight ??= outboxBacklog(orm, clock.now()).finally(() => {
+    inflight ??= outboxBacklog(Sql.of(orm), clock.now()).finally(() => {
       inflight = undefined;
     });
     return inflight;

@@ -1,4 +1,4 @@
-import { databaseReady, type Orm } from '@routinely/db';
+import { databaseReady, type Orm, Sql } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
 import {
   allowedOriginsFrom,
@@ -130,7 +130,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   const { config, clock, orm } = deps;
   const logger = deps.logger.child({ svc: 'auth' });
   const box = new SecretBox(config.ENCRYPTION_KEY);
-  const relay = new OutboxRelay({ orm, transport: deps.transport, logger });
+  const relay = new OutboxRelay({ db: Sql.of(orm), transport: deps.transport, logger });
   const keys = new SigningKeyStore(orm, box, clock);
   const hasher = new PasswordHasher({ memoryKiB: config.PASSWORD_MEMORY_KIB, timeCost: config.PASSWORD_TIME_COST });
   const throttle = new LoginThrottle(

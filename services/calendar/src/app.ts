@@ -1,4 +1,4 @@
-import { databaseReady } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
 import { backgroundOf, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
@@ -44,7 +44,7 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
     deps.userDirectory ??
     new AuthUserDirectory(deps.grpcAddress('auth'), deps.internalAuth, deps.config.CALENDAR_LOOKUP_DEADLINE_MS);
   const relay = new OutboxRelay({
-    orm: deps.orm,
+    db: Sql.of(deps.orm),
     transport: deps.transport,
     logger,
     pollMs: deps.config.CALENDAR_OUTBOX_POLL_MS,

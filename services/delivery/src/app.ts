@@ -179,7 +179,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       },
       consumerSubscriptions(
         Object.values(deliveryConsumers({ clock, onReminderChanged: () => reminderWorker.wake() })),
-        { orm, transport: deps.transport, logger, clock },
+        { db: Sql.of(orm), transport: deps.transport, logger, clock },
       ),
       ...(config.DELIVERY_WORKERS_ENABLED
         ? [

@@ -32,7 +32,7 @@ beforeAll(async () => {
     transport,
     env: { DELIVERY_WORKERS_ENABLED: 'true', DELIVERY_POLL_MS: '1000', WEBHOOK_RETRY_WAITS_MS: TEST_RETRY_WAITS_MS },
   });
-  relay = new OutboxRelay({ orm: h.orm, transport, logger, pollMs: 100 });
+  relay = new OutboxRelay({ db: Sql.of(h.orm), transport, logger, pollMs: 100 });
   relay.start();
   receiver = await WebhookReceiver.start({ secrets: () => secrets });
 });

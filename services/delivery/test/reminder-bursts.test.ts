@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import {
   deliverBurst,
   deliverToConsumer,
@@ -84,9 +85,9 @@ function remindersConsumer() {
   if (!handleBurst) throw new Error('the reminders consumer has no burst handler');
   const recorded: typeof consumer = {
     ...consumer,
-    handleBurst: async (em, events, inEventSpan) => {
+    handleBurst: async (sql, events, inEventSpan) => {
       try {
-        await handleBurst(em, events, inEventSpan);
+        await handleBurst(sql, events, inEventSpan);
         calls.push({ events: events.length });
       } catch (error) {
         calls.push({ events: events.length, error });
@@ -103,7 +104,7 @@ const deliveries = (events: EventEnvelope[], attempt = 1) =>
 describe('reminders consumer bursts', () => {
   it('leaves the reminders one-by-one handling leaves, and a redelivered burst changes nothing', async () => {
     const { consumer, calls } = remindersConsumer();
-    const deps = { orm: h.orm, transport: h.transport, logger: quietLogger() };
+    const deps = { db: Sql.of(h.orm), transport: h.transport, logger: quietLogger() };
     const user = h.tokens.user();
 
     const burst = mixedHistory(user);
@@ -142,7 +143,7 @@ describe('reminders consumer bursts', () => {
 
   it('handles a burst whose events arrive newest first for many tasks, and keeps the newest of each', async () => {
     const { consumer, calls } = remindersConsumer();
-    const deps = { orm: h.orm, transport: h.transport, logger: quietLogger() };
+    const deps = { db: Sql.of(h.orm), transport: h.transport, logger: quietLogger() };
     const user = h.tokens.user();
     const tasks = Array.from({ length: 20 }, () => taskFor(user, { id: uuidv7() }));
     const events = tasks.flatMap((task) =>

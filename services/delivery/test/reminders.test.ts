@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { makeEvent, replayDeadLetters, taskEvents } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
 import { defined, SmtpCapture, type WebhookReceiver } from '@routinely/testkit';
@@ -316,7 +317,10 @@ describe('task events the reminder consumer cannot take', () => {
       letters[0]?.id,
     ]);
     const consumers = deliveryConsumers({ clock, onReminderChanged: () => {} });
-    expect(await replayDeadLetters(h.orm, consumers.reminders)).toEqual({ replayed: [letters[0]?.id], failed: [] });
+    expect(await replayDeadLetters(Sql.of(h.orm), consumers.reminders)).toEqual({
+      replayed: [letters[0]?.id],
+      failed: [],
+    });
     expect((await reminderOf(task.id))?.status).toBe('scheduled');
     expect(await sqlRows(h.orm, "select * from event_dead_letter where consumer = 'delivery.reminders'")).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { databaseReady } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
 import { backgroundOf, defineWorker, SecretBox, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
@@ -49,7 +49,12 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     timeoutMs: config.INTEGRATION_PROVIDER_TIMEOUT_MS,
     maxInlineRetryMs: config.INTEGRATION_MAX_INLINE_RETRY_MS,
   };
-  const relay = new OutboxRelay({ orm, transport: deps.transport, logger, pollMs: config.INTEGRATION_OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({
+    db: Sql.of(orm),
+    transport: deps.transport,
+    logger,
+    pollMs: config.INTEGRATION_OUTBOX_POLL_MS,
+  });
   const pollMs = config.INTEGRATION_POLL_INTERVAL_S * 1000;
   // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
   const syncWorker = defineWorker({ name: 'sync', pollMs, pass: () => syncPass(ctx) }, { clock, logger });
@@ -98,7 +103,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       relay,
       ctx.leases,
       consumerSubscriptions(Object.values(integrationConsumers({ clock, wakeWriteBack: ctx.wakeWriteBack })), {
-        orm,
+        db: Sql.of(orm),
         transport: deps.transport,
         logger,
         clock,

@@ -1,4 +1,4 @@
-import { databaseReady } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay, schedulerEvents } from '@routinely/events';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
@@ -67,7 +67,7 @@ export function apiRoutes(api: SchedulerApi): FastifyPluginAsync {
 export function buildService(deps: SchedulerServiceDeps) {
   const logger = deps.logger.child({ svc: 'scheduler' });
   const relay = new OutboxRelay({
-    orm: deps.orm,
+    db: Sql.of(deps.orm),
     transport: deps.transport,
     logger,
     pollMs: deps.config.SCHEDULER_OUTBOX_POLL_MS,
@@ -186,7 +186,7 @@ export function buildService(deps: SchedulerServiceDeps) {
           }),
         ),
         {
-          orm: deps.orm,
+          db: Sql.of(deps.orm),
           transport: deps.transport,
           logger,
           // The task service's health page learns of the scheduler's dead letters from this event (ADR 029).

@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
 import type { ManualClock, ServiceName } from '@routinely/platform';
 import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
@@ -57,7 +58,7 @@ export async function knowUser(
   profile: { email?: string; timezone?: string | null } = {},
 ): Promise<TestUser> {
   await rememberUser(
-    h.orm.em.fork(),
+    Sql.of(h.orm),
     {
       id: user.userId,
       tenant_id: user.tenantId,

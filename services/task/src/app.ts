@@ -1,4 +1,4 @@
-import { databaseReady } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
@@ -69,7 +69,7 @@ export function apiRoutes(api: TaskApi): FastifyPluginAsync {
 /** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
 export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const logger = deps.logger.child({ svc: 'task' });
-  const relay = new OutboxRelay({ orm: deps.orm, transport: deps.transport, logger });
+  const relay = new OutboxRelay({ db: Sql.of(deps.orm), transport: deps.transport, logger });
   const tasks = new TaskService(deps.orm, deps.clock, relay);
   const trees = new TaskTreeAnswers(deps.orm, new AnswerCache(deps.config.TREE_ANSWER_CACHE_BYTES));
   const dependencies = new DependencyService(deps.orm, deps.clock);
@@ -130,7 +130,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       importWorker,
       routineWorker,
       consumerSubscriptions(Object.values(taskConsumers({ routines })), {
-        orm: deps.orm,
+        db: Sql.of(deps.orm),
         transport: deps.transport,
         logger,
         clock: deps.clock,

@@ -2,8 +2,8 @@ import type { Sql } from '@routinely/db';
 import type { EventEnvelope } from '../envelope.js';
 
 /**
- * Adds events to the outbox in the transaction of `sql` (the `sql` of `Sql.transaction` or `Sql.rawTransaction`,
- * or `Sql.within(em)` in a consumer's handler), in one statement: id, subject = type, payload, created_at =
+ * Adds events to the outbox in the transaction of `sql` (the `sql` a `transaction` passes to its work
+ * or a consumer's handler), in one statement: id, subject = type, payload, created_at =
  * occurred_at. They commit (or roll back) with the change they describe; an empty list writes nothing.
  */
 export async function enqueue(sql: Sql, ...events: readonly EventEnvelope[]): Promise<void> {

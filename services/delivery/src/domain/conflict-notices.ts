@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { schedulerEvents } from '@routinely/events';
 import type { z } from 'zod';
 import { insertNotification } from '../db/notifications-sql.js';
@@ -27,13 +27,13 @@ function conflictText(d: Conflicted): { title: string; body: string } {
  * it takes, so a redelivered event never adds a second bell.
  */
 export async function writeConflictNotification(
-  em: EntityManager,
+  sql: Sql,
   event: { id: string; data: Conflicted },
   now: Date,
 ): Promise<void> {
   const d = event.data;
   const { title, body } = conflictText(d);
-  await insertNotification(Sql.within(em), {
+  await insertNotification(sql, {
     id: event.id,
     tenant_id: d.tenant_id,
     user_id: d.user_id,

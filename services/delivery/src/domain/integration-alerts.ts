@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { IntegrationSnapshot } from '@routinely/events';
 import { insertNotification } from '../db/notifications-sql.js';
 
@@ -9,13 +9,13 @@ const PROVIDER_NAMES = { google: 'Google Calendar', microsoft: 'Microsoft 365' }
  * kind `integration.reauth_required`. Keyed by the event id, so a redelivered event writes it once.
  */
 export async function notifyReauthRequired(
-  em: EntityManager,
+  sql: Sql,
   eventId: string,
   integration: IntegrationSnapshot,
   now: Date,
 ): Promise<void> {
   const provider = PROVIDER_NAMES[integration.provider];
-  await insertNotification(Sql.within(em), {
+  await insertNotification(sql, {
     id: eventId,
     tenant_id: integration.tenant_id,
     user_id: integration.user_id,

@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { schedulerEvents } from '@routinely/events';
 import type { z } from 'zod';
 import { insertNotification } from '../db/notifications-sql.js';
@@ -10,12 +10,12 @@ type SoftBreach = z.infer<(typeof schedulerEvents.quotaSoftBreached)['schema']>;
  * notification takes the event's id, so a redelivered event never adds a second bell.
  */
 export async function writeSoftBreachNotification(
-  em: EntityManager,
+  sql: Sql,
   event: { id: string; data: SoftBreach },
   now: Date,
 ): Promise<void> {
   const d = event.data;
-  await insertNotification(Sql.within(em), {
+  await insertNotification(sql, {
     id: event.id,
     tenant_id: d.tenant_id,
     user_id: d.user_id,

@@ -1,4 +1,4 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -42,8 +42,8 @@ const runStep: EventStep = (_event, step) => step();
  * the task id), so two racing handlers cannot both read the old row. Returns true when a reminder became
  * due-able (the firer should re-arm).
  */
-export function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock): Promise<boolean> {
-  return applyTaskEvents(em, [event], clock);
+export function applyTaskEvent(sql: Sql, event: TaskEvent, clock: Clock): Promise<boolean> {
+  return applyTaskEvents(sql, [event], clock);
 }
 
 /**
@@ -55,13 +55,12 @@ export function applyTaskEvent(em: EntityManager, event: TaskEvent, clock: Clock
  * a reminder became due-able.
  */
 export async function applyTaskEvents(
-  em: EntityManager,
+  sql: Sql,
   events: readonly TaskEvent[],
   clock: Clock,
   inEventSpan: EventStep = runStep,
 ): Promise<boolean> {
   const taskIds = [...new Set(events.map((event) => event.data.task.id))].sort();
-  const sql = Sql.within(em);
   await lockTasks(sql, taskIds);
   const loaded = await tasksReminders(sql, taskIds);
   const asRead = new Map(loaded.map((reminder) => [reminder.id, reminder]));

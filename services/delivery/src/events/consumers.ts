@@ -27,9 +27,9 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       durable: 'delivery.reminders',
       events: taskEvents,
       policy: ROW_WRITER_POLICY,
-      handle: (em, event) => applyTaskEvent(em, event, clock),
+      handle: (sql, event) => applyTaskEvent(sql, event, clock),
       // Under load: one lock statement and one lookup per burst instead of two round trips per event.
-      handleBurst: (em, events, inEventSpan) => applyTaskEvents(em, events, clock, inEventSpan),
+      handleBurst: (sql, events, inEventSpan) => applyTaskEvents(sql, events, clock, inEventSpan),
       // NOTIFY (sent on commit) is the cross-process wake-up; this one covers a listener that is down.
       afterCommit: options.onReminderChanged,
     }),
@@ -37,28 +37,28 @@ export function deliveryConsumers(options: { clock: Clock; onReminderChanged: ()
       durable: 'delivery.contacts',
       events: [authEvents.userRegistered, authEvents.userUpdated],
       policy: ROW_WRITER_POLICY,
-      handle: (em, event) => recordAuthContact(Sql.within(em), event.data.user, clock.now()),
+      handle: (sql, event) => recordAuthContact(sql, event.data.user, clock.now()),
     }),
     integrationAlerts: defineConsumer({
       durable: 'delivery.integration-alerts',
       events: [integrationEvents.integrationFailed],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         if (!event.data.reauth_required) return;
-        await notifyReauthRequired(em, event.id, event.data.integration, clock.now());
+        await notifyReauthRequired(sql, event.id, event.data.integration, clock.now());
       },
     }),
     quotaNotices: defineConsumer({
       durable: 'delivery.quota-notices',
       events: [schedulerEvents.quotaSoftBreached],
       policy: ROW_WRITER_POLICY,
-      handle: (em, event) => writeSoftBreachNotification(em, event, clock.now()),
+      handle: (sql, event) => writeSoftBreachNotification(sql, event, clock.now()),
     }),
     conflictNotices: defineConsumer({
       durable: 'delivery.schedule-conflicts',
       events: [schedulerEvents.scheduleConflicted],
       policy: ROW_WRITER_POLICY,
-      handle: (em, event) => writeConflictNotification(em, event, clock.now()),
+      handle: (sql, event) => writeConflictNotification(sql, event, clock.now()),
     }),
   };
 }

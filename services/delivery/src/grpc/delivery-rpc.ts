@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
@@ -40,7 +40,7 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
         // Which consumers gave up on events lately: operational, not any tenant's data.
-        recentDeadLetters: await recentDeadLettersReply(deps.orm, deps.clock.now()),
+        recentDeadLetters: await recentDeadLettersReply(Sql.of(deps.orm), deps.clock.now()),
       };
     },
   });

@@ -1,16 +1,10 @@
-import { type EntityManager, type Orm, Sql } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 
 /**
  * Records the task service's report on one of our events (in the consumer's transaction) and prunes reports
  * received before `keepSince`: only a request still waiting reads them, and no request waits that long.
  */
-export async function recordAcknowledgement(
-  em: EntityManager,
-  sourceEventId: string,
-  at: Date,
-  keepSince: Date,
-): Promise<void> {
-  const sql = Sql.within(em);
+export async function recordAcknowledgement(sql: Sql, sourceEventId: string, at: Date, keepSince: Date): Promise<void> {
   await sql.rows(
     'insert into calendar_acknowledgements (source_event_id, acknowledged_at) values (?, ?) on conflict do nothing',
     [sourceEventId, at],

@@ -21,21 +21,20 @@ export function integrationConsumers(options: { clock: Clock; wakeWriteBack: () 
       durable: 'integration.calendar-acknowledgements',
       events: [taskCalendarEvents.externalEventApplied],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         const now = options.clock.now();
-        await recordAcknowledgement(em, event.data.source_event_id, now, new Date(now.getTime() - KEEP_MS));
+        await recordAcknowledgement(sql, event.data.source_event_id, now, new Date(now.getTime() - KEEP_MS));
       },
     }),
     writeBackTasks: defineConsumer({
       durable: 'integration.write-back-tasks',
       events: taskEvents,
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
-        await recordTaskChange(Sql.within(em), event.data.task, isDeletion(event.type), options.clock.now());
+      handle: async (sql, event) => {
+        await recordTaskChange(sql, event.data.task, isDeletion(event.type), options.clock.now());
       },
       // Under load: one transaction for a burst of task events instead of one each (the same statements in turn).
-      handleBurst: async (em, events, inEventSpan) => {
-        const sql = Sql.within(em);
+      handleBurst: async (sql, events, inEventSpan) => {
         for (const event of events) {
           await inEventSpan(event, () =>
             recordTaskChange(sql, event.data.task, isDeletion(event.type), options.clock.now()),

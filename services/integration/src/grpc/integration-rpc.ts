@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
@@ -40,7 +40,7 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
         // Which consumers gave up on events lately: operational, not any tenant's data.
-        recentDeadLetters: await recentDeadLettersReply(deps.orm, now),
+        recentDeadLetters: await recentDeadLettersReply(Sql.of(deps.orm), now),
       };
     },
   });

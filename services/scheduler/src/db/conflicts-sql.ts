@@ -1,4 +1,4 @@
-import type { EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 
 /** A slot to apply once decided: start and end null clear the slot (the task could not be kept). */
 export interface ConflictAssignment {
@@ -30,21 +30,19 @@ const CHECK = `id, tenant_id, user_id, event_id, event_version, title, event_sta
 
 /** The consumer's one write: a redelivered or repeated (event, version) inserts nothing. */
 export async function insertConflictCheck(
-  em: EntityManager,
+  sql: Sql,
   c: Pick<ConflictCheckRow, 'id' | 'tenant_id' | 'user_id' | 'event_id' | 'event_version' | 'title'> & {
     start: Date;
     end: Date;
     now: Date;
   },
 ): Promise<void> {
-  await em.getConnection().execute(
+  await sql.run(
     `insert into schedule_conflict_checks (id, tenant_id, user_id, event_id, event_version, title, event_start,
        event_end, status, outcome, attempts, lease_until, error, created_at, completed_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', null, 0, null, null, ?, null)
      on conflict (event_id, event_version) do nothing`,
     [c.id, c.tenant_id, c.user_id, c.event_id, c.event_version, c.title, c.start, c.end, c.now],
-    'run',
-    em.getTransactionContext(),
   );
 }
 

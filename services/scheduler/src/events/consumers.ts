@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
@@ -20,12 +20,12 @@ import { canonicalTimeZone } from '../domain/settings-model.js';
  * and their profile timezone seeds the settings row. A zone Intl does not know is kept as none (UTC).
  */
 export async function rememberUser(
-  em: EntityManager,
+  sql: Sql,
   user: { id: string; tenant_id: string; email: string; timezone: string | null; is_active: boolean },
   now: Date,
 ): Promise<void> {
   const timezone = user.timezone ? (canonicalTimeZone(user.timezone) ?? null) : null;
-  await upsertKnownUser(Sql.within(em), { ...user, timezone, at: now });
+  await upsertKnownUser(sql, { ...user, timezone, at: now });
 }
 
 /**
@@ -46,7 +46,7 @@ export function schedulerConsumers(options: {
       durable: 'scheduler.schedule-conflicts',
       events: [taskCalendarEvents.externalEventApplied],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         const { change, applied, event: external } = event.data;
         // Only a change the task service's copy now holds: a late, older copy moves nothing.
         if (change !== 'upserted' || !applied || !external) return false;
@@ -55,7 +55,7 @@ export function schedulerConsumers(options: {
         const end = new Date(external.end);
         const now = options.clock.now();
         if (!(end > start) || end <= now) return false;
-        await insertConflictCheck(em, {
+        await insertConflictCheck(sql, {
           id: uuidv7(),
           tenant_id: event.tenant_id,
           user_id: event.user_id,
@@ -74,10 +74,10 @@ export function schedulerConsumers(options: {
       durable: 'scheduler.import-runs',
       events: [taskImportEvents.scheduleRequested],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         if (!event.user_id) return false;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
-        await options.runs.queueRequested(Sql.within(em), owner, event.data.run_id, event.data.task_ids);
+        await options.runs.queueRequested(sql, owner, event.data.run_id, event.data.task_ids);
       },
       afterCommit: options.onRunQueued,
     }),
@@ -85,11 +85,11 @@ export function schedulerConsumers(options: {
       durable: 'scheduler.routine-runs',
       events: [seriesEvents.occurrencesGenerated],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => {
+      handle: async (sql, event) => {
         if (!event.user_id) return false;
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
         const { run_id: runId, task_ids: taskIds, window_end: windowEnd } = event.data;
-        await options.runs.queueRequested(Sql.within(em), owner, runId, taskIds, {
+        await options.runs.queueRequested(sql, owner, runId, taskIds, {
           builtinOnly: true,
           windowEnd: windowEnd ? new Date(windowEnd) : undefined,
         });
@@ -100,15 +100,14 @@ export function schedulerConsumers(options: {
       durable: 'scheduler.users',
       events: [authEvents.userRegistered, authEvents.userUpdated],
       policy: ROW_WRITER_POLICY,
-      handle: async (em, event) => rememberUser(em, event.data.user, options.clock.now()),
+      handle: async (sql, event) => rememberUser(sql, event.data.user, options.clock.now()),
     }),
     /** The task service applied a settings timezone change: PATCH /settings/me may answer (ADR 029). */
     settingsAcknowledgements: defineConsumer({
       durable: 'scheduler.settings-acknowledgements',
       events: [taskSettingsEvents.timezoneApplied],
       policy: ROW_WRITER_POLICY,
-      handle: (em, event) =>
-        rememberSettingsAcknowledgement(Sql.within(em), event.data.source_event_id, options.clock.now()),
+      handle: (sql, event) => rememberSettingsAcknowledgement(sql, event.data.source_event_id, options.clock.now()),
     }),
   };
 }

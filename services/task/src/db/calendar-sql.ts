@@ -1,4 +1,4 @@
-import { type EntityManager, quoteIdentifier, type Sql } from '@routinely/db';
+import { quoteIdentifier, type Sql } from '@routinely/db';
 import type { ExternalEventSnapshot } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import type { ExternalEventRow } from '../domain/calendar/unified.js';
@@ -15,24 +15,18 @@ const USER_TIMEZONES = `${quoteIdentifier(TASK_SCHEMA)}.user_timezones`;
 const EXTERNAL_COLUMNS = `id, tenant_id, user_id, integration_id, provider, external_id, title, start_at, end_at, all_day,
   status, busy, version, updated_at`;
 
-/** Statements of the consumer's transaction (the inbox insert shares it). */
-function run(em: EntityManager, query: string, params: unknown[]): Promise<unknown> {
-  return em.getConnection().execute(query, params, 'run', em.getTransactionContext());
-}
-
 /** Whether a statement of the consumer's transaction changed a row. */
-async function changed(em: EntityManager, query: string, params: unknown[]): Promise<boolean> {
-  const result = (await run(em, query, params)) as { affectedRows?: number };
-  return (result.affectedRows ?? 0) > 0;
+async function changed(sql: Sql, query: string, params: unknown[]): Promise<boolean> {
+  return (await sql.run(query, params)) > 0;
 }
 
 /**
  * Writes a provider event unless the stored copy is as new or newer (a late, older copy changes nothing,
  * a tombstone included), or its integration was revoked after this copy was written. Answers whether it wrote.
  */
-export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
+export async function upsertExternalEvent(sql: Sql, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
   return changed(
-    em,
+    sql,
     `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
      select ?::uuid, ?::uuid, ?::uuid, ?::uuid, ?::text, ?::text, ?::text, ?::timestamptz, ?::timestamptz, ?::boolean,
        ?::text, ?::boolean, ?::bigint, ?::timestamptz, null::timestamptz
@@ -67,9 +61,9 @@ export async function upsertExternalEvent(em: EntityManager, owner: Owner, e: Ex
 }
 
 /** Leaves a tombstone at the deletion's version, so an older upsert arriving later cannot resurrect the event. */
-export async function deleteExternalEvent(em: EntityManager, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
+export async function deleteExternalEvent(sql: Sql, owner: Owner, e: ExternalEventSnapshot): Promise<boolean> {
   return changed(
-    em,
+    sql,
     `insert into external_events (${EXTERNAL_COLUMNS}, deleted_at)
      values (?, ?, ?, ?, ?, ?, '', ?, ?, false, 'cancelled', false, ?, ?, ?)
      on conflict (id) do update set title = '', status = 'cancelled', busy = false, version = excluded.version,
@@ -94,18 +88,17 @@ export async function deleteExternalEvent(em: EntityManager, owner: Owner, e: Ex
 
 /** Removes every event of the integration and remembers when, so copies written before that stay out. */
 export async function dropIntegrationEvents(
-  em: EntityManager,
+  sql: Sql,
   owner: Owner,
   integrationId: string,
   revokedAt: string,
 ): Promise<void> {
-  await run(em, 'delete from external_events where integration_id = ? and tenant_id = ? and user_id = ?', [
+  await sql.run('delete from external_events where integration_id = ? and tenant_id = ? and user_id = ?', [
     integrationId,
     owner.tenantId,
     owner.userId,
   ]);
-  await run(
-    em,
+  await sql.run(
     `insert into revoked_integrations (integration_id, tenant_id, user_id, revoked_at) values (?, ?, ?, ?)
      on conflict (integration_id) do update set revoked_at = greatest(revoked_integrations.revoked_at, excluded.revoked_at)`,
     [integrationId, owner.tenantId, owner.userId, revokedAt],
@@ -113,9 +106,8 @@ export async function dropIntegrationEvents(
 }
 
 /** Keeps the newest timezone the auth service reported (events can arrive out of order). */
-export async function rememberTimezone(em: EntityManager, owner: Owner, timezone: string, at: string): Promise<void> {
-  await run(
-    em,
+export async function rememberTimezone(sql: Sql, owner: Owner, timezone: string, at: string): Promise<void> {
+  await sql.run(
     `insert into ${USER_TIMEZONES} as stored (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, ?)
      on conflict (tenant_id, user_id) do update set timezone = excluded.timezone, updated_at = excluded.updated_at
      where stored.updated_at <= excluded.updated_at`,
@@ -127,9 +119,8 @@ export async function rememberTimezone(em: EntityManager, owner: Owner, timezone
  * Keeps the newest settings timezone the scheduler reported. A row that does not exist yet gets the zone as its
  * profile zone too, dated at the epoch so the first profile report replaces that part.
  */
-export async function rememberSettingsTimezone(em: EntityManager, owner: Owner, timezone: string, at: string) {
-  await run(
-    em,
+export async function rememberSettingsTimezone(sql: Sql, owner: Owner, timezone: string, at: string) {
+  await sql.run(
     `insert into ${USER_TIMEZONES} as stored
        (tenant_id, user_id, timezone, updated_at, settings_timezone, settings_updated_at)
      values (?, ?, ?, 'epoch', ?, ?)

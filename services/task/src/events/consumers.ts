@@ -1,4 +1,4 @@
-import { type EntityManager, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,
@@ -43,12 +43,11 @@ function ownerOfEnvelope(event: { tenant_id: string; user_id: string | null }): 
  * profile's) changed with it, moves their open routine occurrences to the new zone in the same transaction.
  */
 async function followTimezoneChange(
-  em: EntityManager,
+  sql: Sql,
   owner: Owner,
   routines: Pick<Routines, 'followTimezone'>,
   remember: () => Promise<void>,
 ): Promise<void> {
-  const sql = Sql.within(em);
   const before = await findTimezone(sql, owner);
   await remember();
   if ((await findTimezone(sql, owner)) === (before ?? 'UTC')) return;
@@ -68,7 +67,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
     durable: 'task.external-events',
     events: [integrationEvents.eventUpserted, integrationEvents.eventDeleted, integrationEvents.integrationRevoked],
     policy: ROW_WRITER_POLICY,
-    handle: async (em, event) => {
+    handle: async (sql, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner) return;
       const applied = async (): Promise<Data> => {
@@ -78,13 +77,13 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
             const upserted = event.type === 'integration.event.upserted';
             const snapshot = event.data.event;
             const write = upserted ? upsertExternalEvent : deleteExternalEvent;
-            const applied = await write(em, owner, snapshot);
+            const applied = await write(sql, owner, snapshot);
             const change = upserted ? 'upserted' : 'deleted';
             return { change, applied, integration_id: snapshot.integration_id, event: snapshot };
           }
           case 'integration.integration.revoked': {
             const { integration } = event.data;
-            await dropIntegrationEvents(em, owner, integration.id, integration.updated_at);
+            await dropIntegrationEvents(sql, owner, integration.id, integration.updated_at);
             return { change: 'integration_revoked', applied: true, integration_id: integration.id, event: null };
           }
         }
@@ -93,7 +92,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       // the scheduler's conflict check) learns of the change only once it is readable here.
       const data = await applied();
       await enqueue(
-        Sql.within(em),
+        sql,
         makeEvent(
           taskCalendarEvents.externalEventApplied,
           { ...owner, at: new Date(event.occurred_at) },
@@ -106,25 +105,27 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
     durable: 'task.user-timezones',
     events: [authEvents.userRegistered, authEvents.userUpdated],
     policy: ROW_WRITER_POLICY,
-    handle: async (em, event) => {
+    handle: async (sql, event) => {
       const { user } = event.data;
       // A cleared timezone means UTC again; a name this runtime does not know keeps the last good one.
       const zone = user.timezone ?? 'UTC';
       if (!isValidTimeZone(zone)) return;
       const owner = { tenantId: user.tenant_id, userId: user.id };
-      await followTimezoneChange(em, owner, deps.routines, () => rememberTimezone(em, owner, zone, event.occurred_at));
+      await followTimezoneChange(sql, owner, deps.routines, () =>
+        rememberTimezone(sql, owner, zone, event.occurred_at),
+      );
     },
   }),
   settingsTimezones: defineConsumer({
     durable: 'task.settings-timezones',
     events: [schedulerEvents.settingsTimezoneChanged],
     policy: ROW_WRITER_POLICY,
-    handle: async (em, event) => {
+    handle: async (sql, event) => {
       const owner = ownerOfEnvelope(event);
       if (!owner || !isValidTimeZone(event.data.timezone)) return;
       const { timezone, updated_at } = event.data;
-      await followTimezoneChange(em, owner, deps.routines, () =>
-        rememberSettingsTimezone(em, owner, timezone, updated_at),
+      await followTimezoneChange(sql, owner, deps.routines, () =>
+        rememberSettingsTimezone(sql, owner, timezone, updated_at),
       );
       // Told in this transaction: the scheduler's PATCH answers once the change is readable here.
       const applied = makeEvent(
@@ -132,7 +133,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
         { ...owner, at: new Date(event.occurred_at) },
         { source_event_id: event.id },
       );
-      await enqueue(Sql.within(em), applied);
+      await enqueue(sql, applied);
     },
   }),
   /**
@@ -149,8 +150,7 @@ export const taskConsumers = (deps: { routines: Pick<Routines, 'followTimezone'>
       schedulerEvents.consumerDeadLettersReplayed,
     ],
     policy: ROW_WRITER_POLICY,
-    handle: async (em, event) => {
-      const sql = Sql.within(em);
+    handle: async (sql, event) => {
       switch (event.type) {
         case 'scheduler.usage.daily_changed': {
           const owner = ownerOfEnvelope(event);

@@ -184,7 +184,7 @@ export class AdminHealth {
       settle(() => providerStatuses(Sql.pool(this.orm), actor.tenantId)),
       settle(() => this.peers.integrationHealth(actor)),
       settle(() => this.peers.deliveryWorkers(actor)),
-      settle(() => recentDeadLetters(this.orm, now)),
+      settle(() => recentDeadLetters(Sql.pool(this.orm), now)),
       settle(() => schedulerDeadLettersSince(Sql.pool(this.orm), new Date(now.getTime() - RECENT_DEAD_LETTER_MS))),
     ]);
     const peerLetters = (reply: { recentDeadLetters?: DeadLetterReport[] }) => reply.recentDeadLetters ?? [];
