@@ -5,7 +5,7 @@ import { userLockKey } from '../db/user-locks-sql.js';
  * Runs `work` while holding PostgreSQL's transaction-scoped advisory lock on `key`, on a connection kept for
  * locks (`withAdvisoryLock` of @routinely/db, which app.ts binds to the service's database).
  */
-export type AdvisoryLocks = <T>(key: string, work: () => Promise<T>) => Promise<T>;
+type AdvisoryLocks = <T>(key: string, work: () => Promise<T>) => Promise<T>;
 
 /**
  * One user's placements, one at a time, across every replica: whatever places a user's tasks (a run's batch,
