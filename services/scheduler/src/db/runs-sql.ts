@@ -31,6 +31,7 @@ const runRow = row({
   window_end: column.timestamp,
   dry_run: column.boolean,
   unscheduled: column.json(z.array(unscheduledEntry)),
+  /** Read as float8 (RUN), which the driver answers as a number. */
   cost_usd: column.integer,
   progress_total: column.integer,
   progress_done: column.integer,
