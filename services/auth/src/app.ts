@@ -1,4 +1,4 @@
-import { databaseReady, type Orm, Sql } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
 import {
   allowedOriginsFrom,

@@ -14,8 +14,9 @@ export async function deleteSeenMessagesExpiredBefore(sql: Sql, before: Date): P
 
 /** Remembers a message key until `expiresAt`; a key already remembered stays as it is. */
 export async function rememberMessage(sql: Sql, key: string, kind: string, expiresAt: Date): Promise<void> {
-  await sql.run(
-    'insert into sso_seen_messages (key, kind, expires_at) values (?, ?, ?) on conflict (key) do nothing',
-    [key, kind, expiresAt],
-  );
+  await sql.run('insert into sso_seen_messages (key, kind, expires_at) values (?, ?, ?) on conflict (key) do nothing', [
+    key,
+    kind,
+    expiresAt,
+  ]);
 }

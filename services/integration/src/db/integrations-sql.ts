@@ -137,9 +137,11 @@ export async function releaseSyncLease(sql: Sql, id: string, holder: string): Pr
 
 /** Inside a transaction: locks the row and answers who holds its sync lease now (fencing a late commit). */
 export async function lockedLeaseHolder(sql: Sql, id: string): Promise<string | null> {
-  const row = await sql.first(holderRow, 'select sync_lease_holder as holder from integrations where id = ? for update', [
-    id,
-  ]);
+  const row = await sql.first(
+    holderRow,
+    'select sync_lease_holder as holder from integrations where id = ? for update',
+    [id],
+  );
   return row?.holder ?? null;
 }
 
