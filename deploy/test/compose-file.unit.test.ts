@@ -5,6 +5,7 @@ import { CONSOLE_UPSTREAM, grpcAddressVariable, SERVICE_NAMES } from '@routinely
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { GRPC_PEERS } from './support/grpc-peers.js';
 
 // deploy/compose/compose.yaml cannot be run here (no container engine): it is checked against the Compose
 // specification's JSON schema (as shipped by the dclint package) and against the Envoy file and the chart.
@@ -60,11 +61,12 @@ describe('deploy/compose/compose.yaml', () => {
       expect(entry?.command).toEqual(['node', `services/${service}/dist/main.js`]);
       expect(entry?.environment?.PORT).toBe(String(address?.port_value));
       expect(entry?.healthcheck).toBeDefined();
-      for (const peer of SERVICE_NAMES) {
+      for (const peer of GRPC_PEERS) {
         expect(entry?.environment?.[grpcAddressVariable(peer)]).toBe(
           `routinely-${peer}:${entry?.environment?.GRPC_PORT}`,
         );
       }
+      expect(entry?.environment).not.toHaveProperty(grpcAddressVariable('scheduler'));
       expect(services.envoy?.depends_on?.[String(address?.address)]).toEqual({ condition: 'service_healthy' });
     }
   });

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { CONSOLE_UPSTREAM, defaultGrpcAddress, renderEnvoyConfig, SERVICE_NAMES } from '@routinely/platform';
+import {
+  CONSOLE_UPSTREAM,
+  defaultGrpcAddress,
+  grpcAddressVariable,
+  renderEnvoyConfig,
+  SERVICE_NAMES,
+} from '@routinely/platform';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { GRPC_PEERS } from './support/grpc-peers.js';
 import { CHART_DIR, helm, type KubeObject, renderChart } from './support/helm.js';
 import { schemaProblems, typeProblems } from './support/kube-schema.js';
 
@@ -199,11 +206,12 @@ describe('services, configuration and secrets', () => {
         find(objects, 'PodDisruptionBudget', `${fullname}-${service}`);
         const env = plainEnv(serviceContainer(objects, fullname, service));
         expect(env).toMatchObject({ GRPC_HOST: '0.0.0.0', GRPC_PORT: '50051', PORT: '8080', TRUST_PROXY: 'true' });
-        for (const peer of SERVICE_NAMES) {
-          const address = env[`${peer.toUpperCase()}_GRPC_ADDRESS`];
+        for (const peer of GRPC_PEERS) {
+          const address = env[grpcAddressVariable(peer)];
           expect(address).toBe(`${fullname}-${peer}:50051`);
           if (release === 'routinely') expect(address).toBe(defaultGrpcAddress(peer));
         }
+        expect(env).not.toHaveProperty(grpcAddressVariable('scheduler'));
       }
     }
   });

@@ -62,7 +62,7 @@ describe('bounded work per request', () => {
       chosen_slot_end: '2036-11-23T09:00:00Z',
     });
     expect(refused.statusCode, refused.body).toBe(422);
-    await Sql.pool(h.task.orm).rows(
+    await Sql.of(h.task.orm).run(
       "update tasks set chosen_slot_start = ?, chosen_slot_end = ?, status = 'scheduled' where id = ?",
       [new Date('2026-11-23T09:00:00Z'), new Date('2036-11-23T09:00:00Z'), root.id],
     );

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import { column, row, Sql } from '@routinely/db';
 import { integrationEvents, makeEvent } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
@@ -41,7 +41,8 @@ const calendarEvent = (
 /** The task service's report that it applied (or declined) a calendar change, taken in by every consumer. */
 const reported = async (sourceEventId: string) =>
   (
-    await Sql.pool(h.task.orm).rows(
+    await Sql.of(h.task.orm).rows(
+      row({}),
       `select 1 from outbox where payload->>'type' = 'task.external_event.applied'
          and payload->'data'->>'source_event_id' = ? and published_at is not null`,
       [sourceEventId],
@@ -58,16 +59,23 @@ const publish = async (event: ReturnType<typeof calendarEvent>) => {
   await vi.waitFor(async () => expect(await reported(event.id)).toBe(1), { timeout: 10_000, interval: 25 });
 };
 
-const sql = () => Sql.pool(h.scheduler.orm);
+const sql = () => Sql.of(h.scheduler.orm);
 const checksDone = async (eventId: string) =>
-  sql().rows<{ status: string }>('select status from schedule_conflict_checks where event_id = ?', [eventId]);
+  sql().rows(row({ status: column.text }), 'select status from schedule_conflict_checks where event_id = ?', [eventId]);
 const conflictEvents = (userId: string) =>
   sql().rows<{ payload: { data: { moved: { task_id: string; to_start: string }[] } } }>(
     `select payload from outbox where payload->>'type' = 'scheduler.schedule.conflicted' and payload->>'user_id' = ?`,
     [userId],
   );
 const decisionsOf = (taskId: string) =>
-  sql().rows<{ id: string; source: string; rationale: string; supersedes_id: string | null; applied: boolean }>(
+  sql().rows(
+    row({
+      id: column.uuid,
+      source: column.text,
+      rationale: column.text,
+      supersedes_id: column.uuid.nullable(),
+      applied: column.boolean,
+    }),
     'select id, source, rationale, supersedes_id, applied from schedule_decisions where task_id = ? order by created_at, id',
     [taskId],
   );

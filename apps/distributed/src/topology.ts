@@ -21,6 +21,9 @@ import { freePort } from './ports.js';
  */
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const ENVOY_FILE = `${repoRoot}deploy/envoy/envoy.yaml`;
+/** The services whose gRPC address every process is given, as the chart wires them: the scheduler serves no gRPC (ADR 056). */
+const GRPC_PEERS = SERVICE_NAMES.filter((service) => service !== 'scheduler');
+
 export const entryPoint = (upstream: UpstreamName) =>
   upstream === CONSOLE_UPSTREAM
     ? `${repoRoot}apps/all-in-one/dist/console.js`
@@ -86,7 +89,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     log: [],
   });
   const grpcAddresses = Object.fromEntries(
-    SERVICE_NAMES.map((service) => {
+    GRPC_PEERS.map((service) => {
       const ports = replicas.filter((r) => r.service === service).map((r) => `127.0.0.1:${r.grpcPort}`);
       return [grpcAddressVariable(service), ports.length === 1 ? ports[0] : `ipv4:${ports.join(',')}`];
     }),

@@ -1,4 +1,4 @@
-import { databaseReady, Sql } from '@routinely/db';
+import { databaseReady, Sql, withAdvisoryLock } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay, schedulerEvents } from '@routinely/events';
 import { ProviderRegistry, placeWithModel } from '@routinely/llm';
 import { backgroundOf, defineWorker, type ServiceInstance } from '@routinely/platform';
@@ -66,14 +66,15 @@ export function apiRoutes(api: SchedulerApi): FastifyPluginAsync {
 /** Composition root of the scheduler service: settings, tenant policy, providers, usage ledger and quotas. */
 export function buildService(deps: SchedulerServiceDeps) {
   const logger = deps.logger.child({ svc: 'scheduler' });
+  const db = Sql.of(deps.orm);
   const relay = new OutboxRelay({
-    db: Sql.of(deps.orm),
+    db,
     transport: deps.transport,
     logger,
     pollMs: deps.config.SCHEDULER_OUTBOX_POLL_MS,
   });
   const providers = new ProviderRegistry(deps.config);
-  const ctx: SchedulerContext = { orm: deps.orm, clock: deps.clock, relay, providers, config: deps.config };
+  const ctx: SchedulerContext = { db, clock: deps.clock, relay, providers, config: deps.config };
   const settings = new SettingsService(ctx);
   const tenant = new TenantSettingsService(ctx);
   const importQuotas = new TaskImportQuotas(
@@ -85,7 +86,7 @@ export function buildService(deps: SchedulerServiceDeps) {
   const adminQuotas = new AdminQuotaService(ctx, importQuotas);
   const tasks = new GrpcTaskGateway(deps.grpcAddress('task'), deps.internalAuth, deps.config.TASK_CALL_DEADLINE_MS);
   const outcomes = new ProviderOutcomes(ctx);
-  const placements = new PlacementLock(deps.orm);
+  const placements = new PlacementLock((key, work) => withAdvisoryLock(deps.orm, key, work));
   const models = new RunModels({
     providers,
     usage,
@@ -93,7 +94,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     placeWithModel: deps.placeWithModel ?? placeWithModel,
   });
   const engine = new RunEngine({
-    orm: deps.orm,
+    db,
     clock: deps.clock,
     logger,
     tasks,
@@ -109,7 +110,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     ...(deps.runHooks ? { hooks: deps.runHooks } : {}),
   });
   const worker = new RunWorker(
-    deps.orm,
+    db,
     deps.clock,
     engine,
     { leaseMs: deps.config.SCHEDULER_RUN_LEASE_MS, maxAttempts: deps.config.SCHEDULER_RUN_MAX_ATTEMPTS },
@@ -121,7 +122,7 @@ export function buildService(deps: SchedulerServiceDeps) {
   );
   const runs = new RunService({
     clock: deps.clock,
-    orm: deps.orm,
+    db,
     settings,
     usage,
     providers,
@@ -131,10 +132,10 @@ export function buildService(deps: SchedulerServiceDeps) {
     wake: () => runWorker.wake(),
   });
   const conflicts = new ConflictWorker(
-    deps.orm,
+    db,
     deps.clock,
     new ConflictResolver({
-      orm: deps.orm,
+      db,
       clock: deps.clock,
       tasks,
       expandWorkingTime,
@@ -157,7 +158,7 @@ export function buildService(deps: SchedulerServiceDeps) {
     outcomes,
     chooseProvider: (owner, requested) => runs.provider(owner, requested),
   });
-  const overrides = new OverrideService({ orm: deps.orm, clock: deps.clock, settings, tasks, placements });
+  const overrides = new OverrideService({ db, clock: deps.clock, settings, tasks, placements });
   const reflow = new ReflowService(runs, tasks);
 
   return {
@@ -186,7 +187,7 @@ export function buildService(deps: SchedulerServiceDeps) {
           }),
         ),
         {
-          db: Sql.of(deps.orm),
+          db,
           transport: deps.transport,
           logger,
           // The task service's health page learns of the scheduler's dead letters from this event (ADR 029).

@@ -1,3 +1,4 @@
+import { withAdvisoryLock } from '@routinely/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementLock } from '../src/domain/placement-lock.js';
 import { type Harness, startHarness } from './harness.js';
@@ -10,11 +11,14 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** A replica's lock, on the lock pool of the service's database as app.ts makes it. */
+const placementLock = () => new PlacementLock((key, work) => withAdvisoryLock(h.orm, key, work));
+
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('PlacementLock', () => {
   it("serialises one user's sections across two instances (two replicas) and frees the lock when one throws", async () => {
-    const replicas = [new PlacementLock(h.orm), new PlacementLock(h.orm)];
+    const replicas = [placementLock(), placementLock()];
     const user = h.tokens.user().userId;
     const log: string[] = [];
     const section = async (name: string, fail: boolean) => {
@@ -39,7 +43,7 @@ describe('PlacementLock', () => {
   });
 
   it('lets different users place at the same time', async () => {
-    const lock = new PlacementLock(h.orm);
+    const lock = placementLock();
     const [a, b] = [h.tokens.user().userId, h.tokens.user().userId];
     // Each section waits inside its lock for the other user's to come in: serialised, neither would.
     let arrived = 0;

@@ -1,7 +1,8 @@
-import { Sql } from '@routinely/db';
+import { column, row, Sql } from '@routinely/db';
 import { authEvents, JetStreamTransport, makeEvent } from '@routinely/events';
 import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { call, type Harness, ok, startHarness } from './harness.js';
 
 let h: Harness;
@@ -57,8 +58,12 @@ describe('settings', () => {
     );
     await vi.waitFor(
       async () => {
-        const known = await h.orm.em.getKnex().raw('select timezone from known_users where user_id = ?', [user.userId]);
-        expect((known as unknown as { rows: unknown[] }).rows).toEqual([{ timezone: 'Asia/Kolkata' }]);
+        const known = await Sql.of(h.orm).rows(
+          row({ timezone: column.text.nullable() }),
+          'select timezone from known_users where user_id = ?',
+          [user.userId],
+        );
+        expect(known).toEqual([{ timezone: 'Asia/Kolkata' }]);
       },
       { timeout: 10_000 },
     );
@@ -78,7 +83,8 @@ describe('settings', () => {
       llm_provider_effective: 'anthropic',
     });
     // The new zone is published with the change (routines' dates follow it); a PATCH without a zone says nothing.
-    const published = await Sql.pool(h.orm).rows<{ payload: { user_id: string; data: { timezone: string } } }>(
+    const published = await Sql.of(h.orm).rows(
+      row({ payload: column.json(z.object({ user_id: z.string(), data: z.object({ timezone: z.string() }) })) }),
       "select payload from outbox where subject = 'scheduler.settings.timezone_changed'",
     );
     expect(

@@ -42,6 +42,11 @@ app.kubernetes.io/part-of: routinely
 auth calendar task scheduler integration delivery
 {{- end }}
 
+{{/* The services whose gRPC address every pod is given (<SVC>_GRPC_ADDRESS): the scheduler serves no gRPC (ADR 056). */}}
+{{- define "routinely.grpcPeerNames" -}}
+auth calendar task integration delivery
+{{- end }}
+
 {{/* Selects the pods of the six services of this release (NetworkPolicy peers). */}}
 {{- define "routinely.servicePodSelector" -}}
 matchLabels:
@@ -102,7 +107,7 @@ values are left out (the service's own default applies); a name read from the Se
   "GRPC_PORT" (toString $root.Values.ports.grpc) "GRPC_HOST" "0.0.0.0"
   "OTEL_SERVICE_NAME" (printf "routinely-%s" .name)
   "MIGRATE_ON_START" (ternary "true" "false" (eq (include "routinely.migrationMode" $root) "startup")) }}
-{{- range $peer := include "routinely.serviceNames" $root | splitList " " }}
+{{- range $peer := include "routinely.grpcPeerNames" $root | splitList " " }}
 {{- $_ := set $wired (printf "%s_GRPC_ADDRESS" (upper $peer)) (printf "%s-%s:%v" $fullname $peer $root.Values.ports.grpc) }}
 {{- end }}
 {{- if $root.Values.tracing.otlpEndpoint }}

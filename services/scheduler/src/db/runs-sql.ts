@@ -1,51 +1,71 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import type { UnscheduledReason } from '@routinely/scheduling';
+import { z } from 'zod';
 
-export interface RunRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  kind: 'schedule' | 'reflow';
-  root_task_id: string | null;
-  provider: string;
-  model: string;
-  task_ids: string[];
-  window_start: Date;
-  window_end: Date;
-  dry_run: boolean;
-  unscheduled: { task_id: string; reason: UnscheduledReason }[];
-  cost_usd: number;
-  progress_total: number;
-  progress_done: number;
-  error: string | null;
-  attempts: number;
-  lease_until: Date | null;
-  created_by: string;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
+/** Every reason the solver answers (a record, so a reason added to the solver's type must be added here). */
+const UNSCHEDULED_REASONS: Record<UnscheduledReason, true> = {
+  not_schedulable: true,
+  no_duration: true,
+  no_slot_in_window: true,
+  no_slot_before_deadline: true,
+  blocked_by_dependency: true,
+};
 
-export interface DecisionRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  run_id: string | null;
-  task_id: string;
-  chosen_slot_start: Date;
-  chosen_slot_end: Date;
-  rationale: string;
-  provider: string;
-  model: string;
-  source: 'agent' | 'solver' | 'override';
-  supersedes_id: string | null;
-  dry_run: boolean;
-  applied: boolean;
-  warnings: string[];
-  created_by: string;
-  created_at: Date;
-}
+/** One task a run answered unscheduled (appended batch by batch). */
+const unscheduledEntry = z.object({
+  task_id: z.string(),
+  reason: z.enum(Object.keys(UNSCHEDULED_REASONS) as [UnscheduledReason, ...UnscheduledReason[]]),
+});
+
+const runRow = row({
+  id: column.uuid,
+  tenant_id: column.text,
+  user_id: column.uuid,
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  kind: z.enum(['schedule', 'reflow']),
+  root_task_id: column.uuid.nullable(),
+  provider: column.text,
+  model: column.text,
+  task_ids: column.json(z.array(z.string())),
+  window_start: column.timestamp,
+  window_end: column.timestamp,
+  dry_run: column.boolean,
+  unscheduled: column.json(z.array(unscheduledEntry)),
+  cost_usd: column.integer,
+  progress_total: column.integer,
+  progress_done: column.integer,
+  error: column.text.nullable(),
+  attempts: column.integer,
+  lease_until: column.timestamp.nullable(),
+  created_by: column.uuid,
+  created_at: column.timestamp,
+  started_at: column.timestamp.nullable(),
+  completed_at: column.timestamp.nullable(),
+});
+export type RunRow = Row<typeof runRow>;
+
+const decisionRow = row({
+  id: column.uuid,
+  tenant_id: column.text,
+  user_id: column.uuid,
+  run_id: column.uuid.nullable(),
+  task_id: column.uuid,
+  chosen_slot_start: column.timestamp,
+  chosen_slot_end: column.timestamp,
+  rationale: column.text,
+  provider: column.text,
+  model: column.text,
+  source: z.enum(['agent', 'solver', 'override']),
+  supersedes_id: column.uuid.nullable(),
+  dry_run: column.boolean,
+  applied: column.boolean,
+  warnings: column.json(z.array(z.string())),
+  created_by: column.uuid,
+  created_at: column.timestamp,
+});
+export type DecisionRow = Row<typeof decisionRow>;
+
+const idRow = row({ id: column.uuid });
 
 const RUN = `id, tenant_id, user_id, status, kind, root_task_id, provider, model, task_ids, window_start, window_end,
   dry_run, unscheduled, cost_usd::float8 as cost_usd, progress_total, progress_done, error, attempts, lease_until,
@@ -55,7 +75,7 @@ export type NewRun = Omit<RunRow, 'cost_usd' | 'unscheduled' | 'progress_done' |
 
 /** Writes a run; `ifAbsent` leaves an existing run of that id as it is (a run requested by an event, redelivered). */
 export const insertRun = (sql: Sql, r: NewRun, options: { ifAbsent?: boolean } = {}) =>
-  sql.rows(
+  sql.run(
     `insert into schedule_runs (id, tenant_id, user_id, status, kind, root_task_id, provider, model, task_ids,
        window_start, window_end, dry_run, unscheduled, cost_usd, progress_total, progress_done, error, attempts,
        lease_until, created_by, created_at, started_at, completed_at)
@@ -85,20 +105,21 @@ export const insertRun = (sql: Sql, r: NewRun, options: { ifAbsent?: boolean } =
 
 /** The caller's run: another user's or tenant's is as missing as an unknown one. */
 export const findOwnRun = (sql: Sql, owner: { tenantId: string; userId: string }, id: string) =>
-  sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ? and tenant_id = ? and user_id = ?`, [
+  sql.first(runRow, `select ${RUN} from schedule_runs where id = ? and tenant_id = ? and user_id = ?`, [
     id,
     owner.tenantId,
     owner.userId,
   ]);
 
 export const latestRun = (sql: Sql, owner: { tenantId: string; userId: string }) =>
-  sql.first<RunRow>(
+  sql.first(
+    runRow,
     `select ${RUN} from schedule_runs where tenant_id = ? and user_id = ? order by created_at desc, id desc limit 1`,
     [owner.tenantId, owner.userId],
   );
 
 export const findRun = (sql: Sql, id: string) =>
-  sql.first<RunRow>(`select ${RUN} from schedule_runs where id = ?`, [id]);
+  sql.first(runRow, `select ${RUN} from schedule_runs where id = ?`, [id]);
 
 /** Due runs the worker looks at per claim, in turn order; one of them not locked by another claim is taken. */
 const CLAIM_CANDIDATES = 16;
@@ -111,7 +132,8 @@ const CLAIM_CANDIDATES = 16;
  * FOR UPDATE SKIP LOCKED so replicas never take the same run, and a lease so a dead one is taken again.
  */
 export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefined> {
-  const candidates = await sql.rows<{ id: string }>(
+  const candidates = await sql.rows(
+    idRow,
     `with due as (
        select id, tenant_id, user_id, created_at from schedule_runs
        where status in ('queued', 'running') and (lease_until is null or lease_until < ?)),
@@ -130,7 +152,8 @@ export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefin
   );
   if (candidates.length === 0) return undefined;
   const ids = candidates.map((c) => c.id);
-  const locked = await sql.rows<RunRow>(
+  const locked = await sql.rows(
+    runRow,
     `select ${RUN} from schedule_runs where id = any(?::uuid[])
        and status in ('queued', 'running') and (lease_until is null or lease_until < ?)
      for update skip locked`,
@@ -139,7 +162,7 @@ export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefin
   const byId = new Map(locked.map((run) => [run.id, run]));
   const run = ids.map((id) => byId.get(id)).find((r) => r !== undefined);
   if (!run) return undefined;
-  await sql.rows(
+  await sql.run(
     `insert into schedule_run_owners (tenant_id, user_id, served_at) values (?, ?, clock_timestamp())
      on conflict (tenant_id, user_id) do update set served_at = excluded.served_at`,
     [run.tenant_id, run.user_id],
@@ -148,7 +171,7 @@ export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefin
 }
 
 export const leaseRun = (sql: Sql, id: string, now: Date, leaseUntil: Date) =>
-  sql.rows(
+  sql.run(
     `update schedule_runs set status = 'running', lease_until = ?, attempts = attempts + 1,
        started_at = coalesce(started_at, ?) where id = ?`,
     [leaseUntil, now, id],
@@ -160,7 +183,7 @@ export const recordBatch = (
   id: string,
   batch: { unscheduled: { task_id: string; reason: UnscheduledReason }[]; done: number; leaseUntil: Date },
 ) =>
-  sql.rows(
+  sql.run(
     `update schedule_runs set unscheduled = unscheduled || ?::jsonb, progress_done = progress_done + ?,
        lease_until = ?, cost_usd = (select coalesce(sum(cost_usd), 0) from usage_ledger where run_id = ?)
      where id = ?`,
@@ -168,14 +191,14 @@ export const recordBatch = (
   );
 
 export const finishRun = (sql: Sql, id: string, now: Date) =>
-  sql.rows(
+  sql.run(
     `update schedule_runs set status = 'completed', lease_until = null, completed_at = ?, error = null,
        cost_usd = (select coalesce(sum(cost_usd), 0) from usage_ledger where run_id = ?) where id = ?`,
     [now, id, id],
   );
 
 export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
-  sql.rows(`update schedule_runs set status = 'failed', lease_until = null, completed_at = ?, error = ? where id = ?`, [
+  sql.run(`update schedule_runs set status = 'failed', lease_until = null, completed_at = ?, error = ? where id = ?`, [
     now,
     error,
     id,
@@ -208,7 +231,7 @@ const DECISION_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
 /** Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). */
 export const insertDecisions = async (sql: Sql, rows: readonly DecisionRow[]) => {
   if (rows.length === 0) return;
-  await sql.rows(
+  await sql.run(
     `insert into schedule_decisions (${DECISION}) values ${rows.map(() => DECISION_ROW).join(', ')}`,
     rows.flatMap(decisionValues),
   );
@@ -217,10 +240,10 @@ export const insertDecisions = async (sql: Sql, rows: readonly DecisionRow[]) =>
 export const insertDecision = (sql: Sql, d: DecisionRow) => insertDecisions(sql, [d]);
 
 export const decisionsOfRun = (sql: Sql, runId: string) =>
-  sql.rows<DecisionRow>(`select ${DECISION} from schedule_decisions where run_id = ? order by created_at, id`, [runId]);
+  sql.rows(decisionRow, `select ${DECISION} from schedule_decisions where run_id = ? order by created_at, id`, [runId]);
 
 export const findOwnDecision = (sql: Sql, owner: { tenantId: string; userId: string }, id: string) =>
-  sql.first<DecisionRow>(`select ${DECISION} from schedule_decisions where id = ? and tenant_id = ? and user_id = ?`, [
+  sql.first(decisionRow, `select ${DECISION} from schedule_decisions where id = ? and tenant_id = ? and user_id = ?`, [
     id,
     owner.tenantId,
     owner.userId,
@@ -231,7 +254,8 @@ export const findOwnDecision = (sql: Sql, owner: { tenantId: string; userId: str
  * task only, so a superseded slot is never applied over its override.
  */
 export const unappliedDecisions = (sql: Sql, runId: string) =>
-  sql.rows<DecisionRow>(
+  sql.rows(
+    decisionRow,
     `select ${DECISION} from schedule_decisions d where run_id = ? and not dry_run and not applied
        and not exists (select 1 from schedule_decisions n where n.supersedes_id = d.id)
      order by created_at, id`,
@@ -239,8 +263,8 @@ export const unappliedDecisions = (sql: Sql, runId: string) =>
   );
 
 export const markApplied = (sql: Sql, ids: readonly string[]) =>
-  sql.rows('update schedule_decisions set applied = true where id = any(?::uuid[])', [ids]);
+  sql.run('update schedule_decisions set applied = true where id = any(?::uuid[])', [ids]);
 
 /** Why the last pass of a run failed (it is retried after its lease; shown in `error` if it is given up). */
 export const noteRunError = (sql: Sql, id: string, error: string) =>
-  sql.rows('update schedule_runs set error = ? where id = ?', [error.slice(0, 2000), id]);
+  sql.run('update schedule_runs set error = ? where id = ?', [error.slice(0, 2000), id]);

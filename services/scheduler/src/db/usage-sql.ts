@@ -1,29 +1,36 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import { lockUserFor } from './user-locks-sql.js';
 
-export interface QuotaRow {
-  soft_cap_usd: number;
-  hard_cap_usd: number;
-  updated_at: Date | null;
-}
+/** Amounts are read as float8 (`::float8` in the statements), which the driver answers as numbers. */
+const quotaRow = row({
+  soft_cap_usd: column.integer,
+  hard_cap_usd: column.integer,
+  /** Null only for the defaults of a user without a row (DEFAULT_QUOTA). */
+  updated_at: column.timestamp.nullable(),
+});
+export type QuotaRow = Row<typeof quotaRow>;
 
-export interface DailyRow {
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-}
+/** A day's (or a provider's) calls; token counts are read as float8 like the amounts. */
+const dailyRow = row({
+  calls: column.integer,
+  input_tokens: column.integer,
+  output_tokens: column.integer,
+  cost_usd: column.integer,
+});
+
+const totalRow = row({ total: column.integer });
 
 const QUOTA = 'soft_cap_usd::float8 as soft_cap_usd, hard_cap_usd::float8 as hard_cap_usd, updated_at';
 
 export const findQuota = (sql: Sql, userId: string) =>
-  sql.first<QuotaRow>(`select ${QUOTA} from user_quotas where user_id = ?`, [userId]);
+  sql.first(quotaRow, `select ${QUOTA} from user_quotas where user_id = ?`, [userId]);
 
 export const upsertQuota = (
   sql: Sql,
   row: { userId: string; tenantId: string; soft: number; hard: number; at: Date },
 ) =>
-  sql.first<QuotaRow>(
+  sql.first(
+    quotaRow,
     `insert into user_quotas (user_id, tenant_id, soft_cap_usd, hard_cap_usd, updated_at) values (?, ?, ?, ?, ?)
      on conflict (user_id) do update set soft_cap_usd = excluded.soft_cap_usd, hard_cap_usd = excluded.hard_cap_usd,
        updated_at = excluded.updated_at
@@ -50,7 +57,7 @@ export async function insertLedger(
     at: Date;
   },
 ): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into usage_ledger (id, tenant_id, user_id, run_id, provider, model, input_tokens, output_tokens, cost_usd,
        local_date, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::date, ?)`,
     [
@@ -81,7 +88,8 @@ export const incrementDaily = (
     costUsd: number;
   },
 ) =>
-  sql.first<DailyRow & { soft_notified_at: Date | null }>(
+  sql.first(
+    dailyRow.extend({ soft_notified_at: column.timestamp.nullable() }),
     `insert into usage_daily as d (user_id, local_date, tenant_id, calls, input_tokens, output_tokens, cost_usd)
      values (?, ?::date, ?, 1, ?, ?, ?)
      on conflict (user_id, local_date) do update set calls = d.calls + excluded.calls,
@@ -95,6 +103,7 @@ export const incrementDaily = (
 /** True for exactly one caller per user and day: the one that first marks the soft cap as notified. */
 export async function claimSoftNotice(sql: Sql, userId: string, localDate: string, at: Date): Promise<boolean> {
   const rows = await sql.rows(
+    row({ user_id: column.uuid }),
     `update usage_daily set soft_notified_at = ? where user_id = ? and local_date = ?::date and soft_notified_at is null
      returning user_id`,
     [at, userId, localDate],
@@ -103,14 +112,16 @@ export async function claimSoftNotice(sql: Sql, userId: string, localDate: strin
 }
 
 export const findDaily = (sql: Sql, userId: string, localDate: string) =>
-  sql.first<DailyRow>(
+  sql.first(
+    dailyRow,
     `select calls, input_tokens::float8 as input_tokens, output_tokens::float8 as output_tokens,
        cost_usd::float8 as cost_usd from usage_daily where user_id = ? and local_date = ?::date`,
     [userId, localDate],
   );
 
 export const dailyCostsOf = (sql: Sql, userIds: readonly string[], localDates: readonly string[]) =>
-  sql.rows<{ user_id: string; cost_usd: number }>(
+  sql.rows(
+    row({ user_id: column.uuid, cost_usd: column.integer }),
     `select d.user_id, d.cost_usd::float8 as cost_usd from usage_daily d
      join unnest(?::uuid[], ?::date[]) as want(user_id, local_date)
        on d.user_id = want.user_id and d.local_date = want.local_date`,
@@ -118,7 +129,8 @@ export const dailyCostsOf = (sql: Sql, userIds: readonly string[], localDates: r
   );
 
 export const providerBreakdown = (sql: Sql, userId: string, localDate: string) =>
-  sql.rows<{ provider: string; model: string } & DailyRow>(
+  sql.rows(
+    row({ provider: column.text, model: column.text, ...dailyRow.shape }),
     `select provider, model, count(*)::int as calls, sum(input_tokens)::float8 as input_tokens,
        sum(output_tokens)::float8 as output_tokens, sum(cost_usd)::float8 as cost_usd
      from usage_ledger where user_id = ? and local_date = ?::date group by provider, model order by provider, model`,
@@ -126,7 +138,8 @@ export const providerBreakdown = (sql: Sql, userId: string, localDate: string) =
   );
 
 export const monthDays = (sql: Sql, userId: string, first: string, last: string) =>
-  sql.rows<{ date: string } & DailyRow>(
+  sql.rows(
+    dailyRow.extend({ date: column.text }),
     `select to_char(local_date, 'YYYY-MM-DD') as date, calls, input_tokens::float8 as input_tokens,
        output_tokens::float8 as output_tokens, cost_usd::float8 as cost_usd
      from usage_daily where user_id = ? and local_date between ?::date and ?::date`,
@@ -134,7 +147,8 @@ export const monthDays = (sql: Sql, userId: string, first: string, last: string)
   );
 
 export const openReservations = (sql: Sql, userId: string, now: Date) =>
-  sql.first<{ total: number }>(
+  sql.first(
+    totalRow,
     'select coalesce(sum(amount_usd), 0)::float8 as total from quota_reservations where user_id = ? and expires_at > ?',
     [userId, now],
   );
@@ -143,7 +157,7 @@ export async function insertReservation(
   sql: Sql,
   r: { id: string; tenantId: string; userId: string; amountUsd: number; expiresAt: Date },
 ): Promise<void> {
-  await sql.rows(
+  await sql.run(
     'insert into quota_reservations (id, tenant_id, user_id, amount_usd, expires_at) values (?, ?, ?, ?, ?)',
     [r.id, r.tenantId, r.userId, r.amountUsd, r.expiresAt],
   );
@@ -151,11 +165,17 @@ export async function insertReservation(
 
 /** Releases one reservation and sweeps the user's expired ones. */
 export async function releaseReservation(sql: Sql, userId: string, id: string | null, now: Date): Promise<void> {
-  await sql.rows('delete from quota_reservations where user_id = ? and (id = ? or expires_at <= ?)', [userId, id, now]);
+  await sql.run('delete from quota_reservations where user_id = ? and (id = ? or expires_at <= ?)', [userId, id, now]);
 }
 
 export const tenantUsers = (sql: Sql, tenantId: string, limit: number, offset: number) =>
-  sql.rows<{ user_id: string; email: string; timezone: string | null; settings_timezone: string | null }>(
+  sql.rows(
+    row({
+      user_id: column.uuid,
+      email: column.text,
+      timezone: column.text.nullable(),
+      settings_timezone: column.text.nullable(),
+    }),
     `select k.user_id, k.email, k.timezone, s.timezone as settings_timezone
      from known_users k left join user_settings s on s.user_id = k.user_id
      where k.tenant_id = ? order by k.email, k.user_id limit ? offset ?`,
@@ -163,9 +183,11 @@ export const tenantUsers = (sql: Sql, tenantId: string, limit: number, offset: n
   );
 
 export const countTenantUsers = (sql: Sql, tenantId: string) =>
-  sql.first<{ total: number }>('select count(*)::int as total from known_users where tenant_id = ?', [tenantId]);
+  sql.first(totalRow, 'select count(*)::int as total from known_users where tenant_id = ?', [tenantId]);
 
 export const quotasOf = (sql: Sql, userIds: readonly string[]) =>
-  sql.rows<QuotaRow & { user_id: string }>(`select user_id, ${QUOTA} from user_quotas where user_id = any(?::uuid[])`, [
-    userIds,
-  ]);
+  sql.rows(
+    quotaRow.extend({ user_id: column.uuid }),
+    `select user_id, ${QUOTA} from user_quotas where user_id = any(?::uuid[])`,
+    [userIds],
+  );

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { fieldError, notFound, type Owner } from '@routinely/platform';
 import { localDateStringOf } from '@routinely/time';
 import type { TaskImportQuotas } from '../adapters/task-import-quota.js';
@@ -40,7 +40,7 @@ export class AdminQuotaService {
   ) {}
 
   async list(admin: Owner, page: { limit: number; offset: number }) {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const [users, total] = await Promise.all([
       tenantUsers(sql, admin.tenantId, page.limit, page.offset),
       countTenantUsers(sql, admin.tenantId),
@@ -59,7 +59,7 @@ export class AdminQuotaService {
   }
 
   async get(admin: Owner, userId: string) {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const [row] = await this.rows(sql, admin, [await this.userOfTenant(sql, admin, userId)]);
     if (!row) throw notFound('User');
     return row;
@@ -71,7 +71,7 @@ export class AdminQuotaService {
    * repeated as it is.
    */
   async patch(admin: Owner, userId: string, patch: QuotaPatch) {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const user = await this.userOfTenant(sql, admin, userId);
     const current = (await findQuota(sql, userId)) ?? DEFAULT_QUOTA;
     const soft = patch.soft_cap_usd ?? current.soft_cap_usd;

@@ -1,7 +1,7 @@
 /** How the scheduler's answers write amounts and timestamps. */
 
 /** USD amounts leave the service as numbers rounded to 6 decimals (contract, area C). */
-export const usd = (value: number | string | null | undefined) => Math.round(Number(value ?? 0) * 1e6) / 1e6;
+export const usd = (value: number | null | undefined) => Math.round((value ?? 0) * 1e6) / 1e6;
 
-/** A timestamp column as the driver hands it over (a Date or a string), out as ISO-8601 UTC with `Z`. */
-export const iso = (value: Date | string) => new Date(value).toISOString();
+/** A timestamp out as ISO-8601 UTC with `Z`. */
+export const iso = (value: Date) => value.toISOString();

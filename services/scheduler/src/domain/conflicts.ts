@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { solve } from '@routinely/scheduling';
@@ -23,7 +23,7 @@ const WINDOW_MS = 14 * DAY_MS;
 const LOOK_AHEAD_MS = 90 * DAY_MS;
 
 export interface ConflictDeps extends PlanDeps {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   /** Pushes the events a check enqueued. */
   kick(): void;
@@ -53,16 +53,15 @@ export class ConflictResolver {
       const outcome = check.outcome ?? (await this.decide(check));
       await this.apply(check, outcome);
     });
-    await finishCheck(Sql.pool(this.deps.orm), check.id, this.deps.clock.now());
+    await finishCheck(this.deps.db, check.id, this.deps.clock.now());
   }
 
   private async decide(check: ConflictCheckRow): Promise<ConflictAssignment[]> {
     const actor = { tenantId: check.tenant_id, userId: check.user_id };
-    const eventStart = new Date(check.event_start);
-    const eventEnd = new Date(check.event_end);
+    const { event_start: eventStart, event_end: eventEnd } = check;
     const now = this.deps.clock.now();
     // Only slots still ahead move (a task under way or over is the user's business); GetBusy spans <= 366 days.
-    const from = eventStart > now ? eventStart : now;
+    const from = new Date(Math.max(eventStart.getTime(), now.getTime()));
     const to = new Date(Math.min(eventEnd.getTime(), now.getTime() + LOOK_AHEAD_MS));
     if (!(to > from)) return this.commit(check, [], []);
     const busy = await this.deps.tasks.getBusy(actor, { start: from, end: to }, []);
@@ -85,7 +84,7 @@ export class ConflictResolver {
     // Only what the engine placed moves: a slot the user set by hand (a PATCH, or an override) is the user's
     // choice, kept like an override's (ADR 058), so its task's slot must still be its newest engine decision's.
     const placed = await latestAppliedDecisions(
-      Sql.pool(this.deps.orm),
+      this.deps.db,
       actor,
       overlapping.map((t) => t.id),
     );
@@ -128,10 +127,9 @@ export class ConflictResolver {
   ): Promise<ConflictAssignment[]> {
     const owner = { tenantId: check.tenant_id, userId: check.user_id };
     const now = this.deps.clock.now();
-    const eventStart = new Date(check.event_start);
-    const eventEnd = new Date(check.event_end);
+    const { event_start: eventStart, event_end: eventEnd } = check;
     const named = `"${check.title}" (${utc(eventStart)} - ${utc(eventEnd)})`;
-    const outcome = await Sql.transaction(this.deps.orm, async (sql) => {
+    const outcome = await this.deps.db.transaction(async (sql) => {
       const latest = await latestDecisionIds(sql, owner, [...moved.map((m) => m.taskId)]);
       const assignments: ConflictAssignment[] = [];
       const movedData = [];
@@ -219,7 +217,7 @@ export class ConflictResolver {
       })),
     );
     const decisions = outcome.flatMap((a) => (a.decision_id ? [a.decision_id] : []));
-    if (decisions.length > 0) await markApplied(Sql.pool(this.deps.orm), decisions);
+    if (decisions.length > 0) await markApplied(this.deps.db, decisions);
   }
 }
 

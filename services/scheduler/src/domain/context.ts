@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { ProviderRegistry } from '@routinely/llm';
 import type { Clock } from '@routinely/platform';
@@ -6,7 +6,8 @@ import type { SchedulerConfig } from '../config.js';
 
 /** What the scheduler's domain services share (built once in the composition root). */
 export interface SchedulerContext {
-  orm: Orm;
+  /** The service's database handle (statements on it, transactions opened on it). */
+  db: Sql;
   clock: Clock;
   relay: Pick<OutboxRelay, 'kick'>;
   providers: ProviderRegistry;

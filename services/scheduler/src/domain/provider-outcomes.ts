@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { SchedulerContext } from './context.js';
 import { PROVIDER_NAMES, type ProviderName } from './providers.js';
@@ -46,7 +45,7 @@ export class ProviderOutcomes {
   }
 
   private async publish(event: EventEnvelope): Promise<void> {
-    await Sql.transaction(this.ctx.orm, (sql) => enqueue(sql, event));
+    await this.ctx.db.transaction((sql) => enqueue(sql, event));
     this.ctx.relay.kick();
   }
 }

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import { AppError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -60,21 +60,21 @@ export class SettingsService {
 
   /** The tenant's provider policy as it applies to this user. */
   policyOf(owner: Owner) {
-    return tenantPolicy(Sql.pool(this.ctx.orm), owner.tenantId);
+    return tenantPolicy(this.ctx.db, owner.tenantId);
   }
 
   /** The user's settings timezone (what "today" means for their spend). */
   async timezoneOf(owner: Owner): Promise<string> {
-    return (await this.ensure(Sql.pool(this.ctx.orm), owner)).timezone;
+    return (await this.ensure(this.ctx.db, owner)).timezone;
   }
 
   async get(owner: Owner): Promise<SettingsOut> {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     return this.present(sql, owner, await this.ensure(sql, owner));
   }
 
   async patch(owner: Owner, patch: SettingsPatch): Promise<SettingsOut> {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     await this.ensure(sql, owner);
     const policy = await tenantPolicy(sql, owner.tenantId);
     const ignored: string[] = [];
@@ -86,7 +86,7 @@ export class SettingsService {
     const now = this.ctx.clock.now();
     let changeId: string | undefined;
     // A new timezone is published with the change (outbox): the task service reads routines' dates in it.
-    const row = await Sql.rawTransaction(this.ctx.orm, async (tx) => {
+    const row = await this.ctx.db.transaction(async (tx) => {
       const updated = await updateSettings(
         tx,
         owner.tenantId,
@@ -125,7 +125,7 @@ export class SettingsService {
    */
   private async untilApplied(eventId: string): Promise<void> {
     const deadline = performance.now() + this.ctx.config.SCHEDULER_SETTINGS_WAIT_MS;
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     while (!(await isSettingsChangeAcknowledged(sql, eventId))) {
       if (performance.now() >= deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -133,11 +133,11 @@ export class SettingsService {
   }
 
   async workingHours(owner: Owner): Promise<WorkingHours> {
-    return (await this.ensure(Sql.pool(this.ctx.orm), owner)).working_hours as WorkingHours;
+    return (await this.ensure(this.ctx.db, owner)).working_hours as WorkingHours;
   }
 
   async replaceWorkingHours(owner: Owner, hours: WorkingHours): Promise<WorkingHours> {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     await this.ensure(sql, owner);
     const row = await updateSettings(sql, owner.tenantId, owner.userId, { workingHours: hours }, this.ctx.clock.now());
     if (!row) throw notFound('Settings');
@@ -145,13 +145,13 @@ export class SettingsService {
   }
 
   async windows(owner: Owner): Promise<NoGoWindow[]> {
-    const rows = await listWindows(Sql.pool(this.ctx.orm), owner.tenantId, owner.userId);
+    const rows = await listWindows(this.ctx.db, owner.tenantId, owner.userId);
     return rows.map((r) => r.body as NoGoWindow);
   }
 
   async addWindow(owner: Owner, input: NoGoWindowInput): Promise<NoGoWindow> {
     const window = toStoredWindow(input, input.id ?? uuidv7());
-    const added = await insertWindow(Sql.pool(this.ctx.orm), {
+    const added = await insertWindow(this.ctx.db, {
       id: window.id,
       tenantId: owner.tenantId,
       userId: owner.userId,
@@ -167,7 +167,7 @@ export class SettingsService {
   }
 
   async removeWindow(owner: Owner, id: string): Promise<void> {
-    if (!(await deleteWindow(Sql.pool(this.ctx.orm), owner.tenantId, owner.userId, id))) throw notFound('No-go window');
+    if (!(await deleteWindow(this.ctx.db, owner.tenantId, owner.userId, id))) throw notFound('No-go window');
   }
 
   /** The HTTP shape: the row with its windows and the provider a run would use while the tenant's policy holds. */

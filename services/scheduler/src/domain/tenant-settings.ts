@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { findTenantSettings, upsertTenantSettings } from '../db/settings-sql.js';
 import { iso } from './answer-values.js';
@@ -42,14 +42,14 @@ export class TenantSettingsService {
   constructor(private readonly ctx: SchedulerContext) {}
 
   get(owner: Owner): Promise<TenantPolicy> {
-    return tenantPolicy(Sql.pool(this.ctx.orm), owner.tenantId);
+    return tenantPolicy(this.ctx.db, owner.tenantId);
   }
 
   async patch(
     owner: Owner,
     patch: { llm_provider_tenant_default?: ProviderName | undefined; llm_provider_locked?: boolean | undefined },
   ): Promise<TenantPolicy> {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     await upsertTenantSettings(
       sql,
       owner.tenantId,

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { enqueue, makeEvent, schedulerEvents } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { daysOfMonth, localDateStringOf, localMonthStringOf } from '@routinely/time';
@@ -50,7 +50,7 @@ export class UsageService {
    */
   async record(owner: Owner, call: UsageRecord) {
     const timezone = await this.settings.timezoneOf(owner);
-    const recorded = await Sql.transaction(this.ctx.orm, (sql) => this.recordIn(sql, owner, call, timezone));
+    const recorded = await this.ctx.db.transaction((sql) => this.recordIn(sql, owner, call, timezone));
     this.ctx.relay.kick();
     return recorded;
   }
@@ -93,7 +93,7 @@ export class UsageService {
 
   /** Spend of the user's local today against their caps. */
   async status(owner: Owner) {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const timezone = await this.settings.timezoneOf(owner);
     const date = localDateStringOf(this.ctx.clock.now(), timezone);
     const [day, quota] = await Promise.all([findDaily(sql, owner.userId, date), this.quotaOf(sql, owner)]);
@@ -134,7 +134,7 @@ export class UsageService {
 
   async today(owner: Owner) {
     const s = await this.status(owner);
-    const providers = await providerBreakdown(Sql.pool(this.ctx.orm), owner.userId, s.date);
+    const providers = await providerBreakdown(this.ctx.db, owner.userId, s.date);
     return {
       date: s.date,
       timezone: s.timezone,
@@ -150,7 +150,7 @@ export class UsageService {
     const timezone = await this.settings.timezoneOf(owner);
     const wanted = month ?? localMonthStringOf(this.ctx.clock.now(), timezone);
     const days = daysOfMonth(wanted);
-    const rows = await monthDays(Sql.pool(this.ctx.orm), owner.userId, days[0] ?? '', days.at(-1) ?? '');
+    const rows = await monthDays(this.ctx.db, owner.userId, days[0] ?? '', days.at(-1) ?? '');
     const byDate = new Map(rows.map((r) => [r.date, r]));
     const listed = days.map((date) => {
       const r = byDate.get(date);
@@ -175,7 +175,7 @@ export class UsageService {
     const timezone = await this.settings.timezoneOf(owner);
     const now = this.ctx.clock.now();
     const date = localDateStringOf(now, timezone);
-    return Sql.transaction(this.ctx.orm, async (sql) => {
+    return this.ctx.db.transaction(async (sql) => {
       await lockUser(sql, owner.userId);
       const [day, quota, held] = await Promise.all([
         findDaily(sql, owner.userId, date),
@@ -208,6 +208,6 @@ export class UsageService {
 
   /** Gives a reservation back (a call that billed nothing: no answer came). */
   async release(owner: Owner, reservationId: string) {
-    await releaseReservation(Sql.pool(this.ctx.orm), owner.userId, reservationId, this.ctx.clock.now());
+    await releaseReservation(this.ctx.db, owner.userId, reservationId, this.ctx.clock.now());
   }
 }

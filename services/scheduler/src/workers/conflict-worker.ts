@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger, PassResult } from '@routinely/platform';
 import { claimDueCheck, failCheck, findCheck, leaseCheck, noteCheckError } from '../db/conflicts-sql.js';
 import type { ConflictResolver } from '../domain/conflicts.js';
@@ -15,7 +15,7 @@ export interface ConflictWorkerConfig {
  */
 export class ConflictWorker {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly resolver: ConflictResolver,
     private readonly config: ConflictWorkerConfig,
@@ -24,7 +24,7 @@ export class ConflictWorker {
 
   async pass(): Promise<PassResult> {
     const now = this.clock.now();
-    const claimed = await Sql.transaction(this.orm, async (sql) => {
+    const claimed = await this.db.transaction(async (sql) => {
       const check = await claimDueCheck(sql, now);
       if (!check) return undefined;
       if (check.attempts >= this.config.maxAttempts) {
@@ -36,14 +36,13 @@ export class ConflictWorker {
     });
     if (!claimed) return { more: false, nextAt: null };
     if (claimed.given_up) return { more: true, nextAt: null };
-    const sql = Sql.pool(this.orm);
     try {
-      const check = await findCheck(sql, claimed.id);
+      const check = await findCheck(this.db, claimed.id);
       if (check) await this.resolver.resolve(check);
     } catch (error) {
       // The lease stays: the check is taken again once it expires (the task service may be back by then).
       this.logger.warn({ err: error, check_id: claimed.id }, 'schedule conflict check failed');
-      await noteCheckError(sql, claimed.id, error instanceof Error ? error.message : String(error));
+      await noteCheckError(this.db, claimed.id, error instanceof Error ? error.message : String(error));
       return { more: false, nextAt: null };
     }
     return { more: true, nextAt: null };

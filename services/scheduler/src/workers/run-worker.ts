@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger, PassResult } from '@routinely/platform';
 import { claimDueRun, failRun, leaseRun, noteRunError } from '../db/runs-sql.js';
 import type { RunEngine } from '../domain/runs/run-engine.js';
@@ -21,7 +21,7 @@ export interface RunWorkerConfig {
  */
 export class RunWorker {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly engine: RunEngine,
     private readonly config: RunWorkerConfig,
@@ -47,7 +47,7 @@ export class RunWorker {
 
   private async claimAndExecute(): Promise<PassResult> {
     const now = this.clock.now();
-    const claimed = await Sql.transaction(this.orm, async (sql) => {
+    const claimed = await this.db.transaction(async (sql) => {
       const run = await claimDueRun(sql, now);
       if (!run) return undefined;
       if (run.attempts >= this.config.maxAttempts) {
@@ -64,7 +64,7 @@ export class RunWorker {
       } catch (error) {
         // The lease stays: the run is taken again once it expires (the task service may be back by then).
         this.logger.warn({ err: error, run_id: claimed.id }, 'scheduling run pass failed');
-        await noteRunError(Sql.pool(this.orm), claimed.id, runErrorOf(error));
+        await noteRunError(this.db, claimed.id, runErrorOf(error));
         return { more: false, nextAt: null };
       }
     }

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type Clock, type FieldLoc, fieldError, notFound, type Owner } from '@routinely/platform';
 import {
   expandNoGoWindows,
@@ -52,7 +52,7 @@ function slotWarnings(settings: Awaited<ReturnType<SettingsService['get']>>, slo
 export class OverrideService {
   constructor(
     private readonly deps: {
-      orm: Parameters<typeof Sql.pool>[0];
+      db: Sql;
       clock: Clock;
       settings: SettingsService;
       tasks: TaskGateway;
@@ -63,7 +63,7 @@ export class OverrideService {
   async override(owner: Owner, decisionId: string, request: OverrideRequest) {
     const slot = { start: request.chosen_slot_start, end: request.chosen_slot_end };
     checkUserSlot(slot, ['body', 'chosen_slot_end']);
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     const previous = await findOwnDecision(sql, owner, decisionId);
     if (!previous) throw notFound('Decision');
     const warnings = slotWarnings(await this.deps.settings.get(owner), slot);

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError } from '@routinely/platform';
 import type { UnscheduledReason } from '@routinely/scheduling';
 import {
@@ -18,7 +18,7 @@ const PLACEABLE = new Set(['pending', 'scheduled']);
 const APPLY_TRIES = 3;
 
 export interface PendingDeps {
-  orm: Parameters<typeof Sql.pool>[0];
+  db: Sql;
   tasks: TaskGateway;
   leaseMs: number;
   now(): Date;
@@ -39,7 +39,7 @@ export type StalePlan = Map<string, DecisionRow>;
  *   whole families, so a family is never split between an old plan and a new one).
  */
 export async function applyPending(deps: PendingDeps, runId: string, resumed: boolean): Promise<StalePlan> {
-  const sql = Sql.pool(deps.orm);
+  const sql = deps.db;
   for (let attempt = 1; ; attempt++) {
     const run = (await findRun(sql, runId)) as RunRow;
     if (run.dry_run) return new Map();
@@ -58,8 +58,8 @@ export async function applyPending(deps: PendingDeps, runId: string, resumed: bo
         actor,
         live.map((d) => ({
           taskId: d.task_id,
-          start: new Date(d.chosen_slot_start),
-          end: new Date(d.chosen_slot_end),
+          start: d.chosen_slot_start,
+          end: d.chosen_slot_end,
         })),
       );
     } catch (error) {
@@ -87,7 +87,7 @@ async function leaveOutGone(deps: PendingDeps, run: RunRow, actor: Actor, pendin
   const gone = [...new Set(pending.filter((d) => !placeable.has(d.task_id)).map((d) => d.task_id))];
   if (gone.length > 0) {
     const reason: UnscheduledReason = 'not_schedulable';
-    await recordBatch(Sql.pool(deps.orm), run.id, {
+    await recordBatch(deps.db, run.id, {
       unscheduled: gone.map((taskId) => ({ task_id: taskId, reason })),
       done: 0,
       leaseUntil: new Date(deps.now().getTime() + deps.leaseMs),
@@ -101,10 +101,7 @@ async function leaveOutGone(deps: PendingDeps, run: RunRow, actor: Actor, pendin
  * (a later batch may have used the time of a plan found stale before).
  */
 async function overlapsBusy(deps: PendingDeps, actor: Actor, run: RunRow, decisions: DecisionRow[]) {
-  const slot = (d: DecisionRow) => ({
-    start: new Date(d.chosen_slot_start).getTime(),
-    end: new Date(d.chosen_slot_end).getTime(),
-  });
+  const slot = (d: DecisionRow) => ({ start: d.chosen_slot_start.getTime(), end: d.chosen_slot_end.getTime() });
   const planned = decisions.map(slot);
   const span = {
     start: new Date(Math.min(...planned.map((s) => s.start))),
@@ -114,7 +111,7 @@ async function overlapsBusy(deps: PendingDeps, actor: Actor, run: RunRow, decisi
     start: b.start.getTime(),
     end: b.end.getTime(),
   }));
-  const applied = (await decisionsOfRun(Sql.pool(deps.orm), run.id)).filter((d) => d.applied).map(slot);
+  const applied = (await decisionsOfRun(deps.db, run.id)).filter((d) => d.applied).map(slot);
   const taken = [...busy, ...applied];
   return planned.some((p) => taken.some((t) => t.start < p.end && p.start < t.end));
 }

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { plainText } from '@routinely/llm';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -30,7 +30,7 @@ export interface RunEngineHooks {
 }
 
 export interface RunEngineDeps extends PlanDeps {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   logger: Logger;
   /** Tasks per batch of a language-model run (one call each). */
@@ -58,7 +58,7 @@ export class RunEngine {
   constructor(private readonly deps: RunEngineDeps) {}
 
   async execute(runId: string): Promise<void> {
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     for (;;) {
       const run = await findRun(sql, runId);
       if (!run || run.status === 'completed' || run.status === 'failed') return;
@@ -75,7 +75,7 @@ export class RunEngine {
 
   /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
   private async batch(run: RunRow): Promise<boolean> {
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     // Whatever an earlier pass wrote and did not apply is applied first, or found stale and placed again here.
     const stale = await applyPending(this.deps, run.id, true);
     const current = (await findRun(sql, run.id)) as RunRow;
@@ -85,7 +85,7 @@ export class RunEngine {
     const decisions = (await decisionsOfRun(sql, run.id)).filter(
       (d) => !staleIds.has(d.id) && (d.applied || !answered.has(d.task_id)),
     );
-    const window = { start: new Date(current.window_start), end: new Date(current.window_end) };
+    const window = { start: current.window_start, end: current.window_end };
     const plan = await loadRunPlan(this.deps, current, decisions, window);
     if (plan.remaining.length === 0 && plan.missing.length === 0) {
       await finishRun(sql, run.id, this.deps.clock.now());
@@ -123,7 +123,7 @@ export class RunEngine {
     const done = batch.taskIds.filter((id) => !stale.has(id)).length + gone.length;
     // The call's cost, the decisions it chose and the progress commit together: a batch that fails before
     // this point bills nothing (its hold stays until it expires), one that fails after is never placed again.
-    await Sql.transaction(this.deps.orm, async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       if (batch.usage && model) await model.record(tx, batch.usage);
       await this.deps.hooks?.beforeBatchWrite?.({ id: run.id, done: current.progress_done });
       await insertDecisions(tx, rows);

@@ -148,8 +148,8 @@ export async function loadRunPlan(
   for (const d of decisions) latest.set(d.task_id, d);
   const decided: FixedSlot[] = [...latest.values()].map((d) => ({
     id: d.task_id,
-    start: new Date(d.chosen_slot_start),
-    end: new Date(d.chosen_slot_end),
+    start: d.chosen_slot_start,
+    end: d.chosen_slot_end,
   }));
   const settled = new Set([...latest.keys(), ...run.unscheduled.map((u) => u.task_id)]);
   const edges = dependencies.filter((d) => inRun.has(d.taskId)).map(toDependency);

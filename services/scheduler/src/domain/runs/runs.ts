@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { BUILTIN_MODEL, type ProviderRegistry } from '@routinely/llm';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -36,7 +36,7 @@ export interface RunRequest {
 
 export interface RunServiceDeps {
   clock: Clock;
-  orm: Parameters<typeof Sql.pool>[0];
+  db: Sql;
   settings: SettingsService;
   usage: UsageService;
   providers: ProviderRegistry;
@@ -193,7 +193,7 @@ export class RunService {
     const now = this.deps.clock.now();
     const sync = spec.ids.length <= SYNC_RUN_LIMIT;
     const id = uuidv7();
-    await insertRun(Sql.pool(this.deps.orm), {
+    await insertRun(this.deps.db, {
       id,
       tenant_id: owner.tenantId,
       user_id: owner.userId,
@@ -219,27 +219,27 @@ export class RunService {
       return { sync: false as const, body: { run_id: id, status: 'queued' as const } };
     }
     await this.deps.engine.execute(id);
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     const run = (await findOwnRun(sql, owner, id)) as RunRow;
     return { sync: true as const, body: syncRunView(run, await decisionsOfRun(sql, id)) };
   }
 
   async get(owner: Owner, id: string) {
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     const run = await findOwnRun(sql, owner, id);
     if (!run) throw notFound('Run');
     return runView(run, await decisionsOfRun(sql, id));
   }
 
   async latest(owner: Owner) {
-    const sql = Sql.pool(this.deps.orm);
+    const sql = this.deps.db;
     const run = await latestRun(sql, owner);
     if (!run) throw notFound('Run');
     return runView(run, await decisionsOfRun(sql, run.id));
   }
 
   async decision(owner: Owner, id: string) {
-    const row = await findOwnDecision(Sql.pool(this.deps.orm), owner, id);
+    const row = await findOwnDecision(this.deps.db, owner, id);
     if (!row) throw notFound('Decision');
     return decisionView(row);
   }
