@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events';
 import { type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { LATEST_DATE, Temporal } from '@routinely/time';
@@ -26,7 +26,7 @@ export const MAX_OCCURRENCE_RANGE_DAYS = 366;
  */
 export class Routines {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
     private readonly tasks: TaskService,
@@ -34,7 +34,7 @@ export class Routines {
 
   /** Creates the series root and its occurrences through the horizon. */
   create(owner: Owner, input: NewTask, recurrence: RecurrenceInput): Promise<TaskRow> {
-    return writeWithOutbox(this.orm, this.relay, (sql, outbox) =>
+    return writeWithOutbox(this.db, this.relay, (sql, outbox) =>
       createSeries(sql, outbox, owner, input, recurrence, this.clock),
     );
   }
@@ -90,7 +90,7 @@ export class Routines {
 
   /** Deletes a task; a series takes its future open occurrences with it and leaves its history (series-edits.ts). */
   async remove(owner: Owner, id: string): Promise<void> {
-    await writeWithOutbox(this.orm, this.relay, (sql, outbox) => removeTask(sql, outbox, owner, id, this.clock));
+    await writeWithOutbox(this.db, this.relay, (sql, outbox) => removeTask(sql, outbox, owner, id, this.clock));
   }
 
   /**
@@ -98,7 +98,7 @@ export class Routines {
    * `from`). 404 unless `id` is the owner's series (one that stopped recurring still has its history).
    */
   async occurrences(owner: Owner, id: string, range: { from?: string | undefined; to?: string | undefined }) {
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     const series = await findTask(sql, owner, id);
     if (!series || series.series_id !== null || series.parent_task_id !== null) throw notFound('Routine');
     const from = range.from ?? (await fillContext(sql, owner, this.clock)).today.subtract({ days: 30 }).toString();
@@ -117,7 +117,7 @@ export class Routines {
   async stats(owner: Owner, rows: readonly TaskRow[]): Promise<Map<string, SeriesStats>> {
     const seriesIds = rows.filter((row) => row.recurrence !== null).map((row) => row.id);
     if (seriesIds.length === 0) return new Map();
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     const today = (await fillContext(sql, owner, this.clock)).today.toString();
     const history = await occurrenceHistory(sql, owner, seriesIds);
     return new Map(
@@ -133,7 +133,7 @@ export class Routines {
 
   /** One pass of the fill worker (series-fill.ts); returns how many series it filled. */
   fillDue(maxSeries: number): Promise<number> {
-    return fillDueSeries(this.orm, this.clock, this.relay, maxSeries);
+    return fillDueSeries(this.db, this.clock, this.relay, maxSeries);
   }
 
   /** The owner's timezone changed: their open occurrences follow it (series-edits.ts), in the caller's transaction. */

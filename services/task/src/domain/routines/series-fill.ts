@@ -1,4 +1,4 @@
-import type { Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type EventEnvelope, makeEvent, type OutboxRelay, seriesEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { localDateOf, Temporal } from '@routinely/time';
@@ -56,7 +56,7 @@ export async function fillContext(sql: Sql, owner: Owner, clock: Clock): Promise
  * (skipped by other replicas) until it commits. Returns how many series it filled.
  */
 export async function fillDueSeries(
-  orm: Orm,
+  db: Sql,
   clock: Clock,
   relay: Pick<OutboxRelay, 'kick'>,
   maxSeries: number,
@@ -66,7 +66,7 @@ export async function fillDueSeries(
   // A few fills at once: each waits on PostgreSQL round trips most of its time (SKIP LOCKED keeps them apart).
   const fillOneAfterAnother = async () => {
     while (!drained && filled < maxSeries) {
-      const claimed = await writeWithOutbox(orm, relay, async (sql, outbox) => {
+      const claimed = await writeWithOutbox(db, relay, async (sql, outbox) => {
         const [due] = await claimDueSeries(sql, clock.now(), 1);
         if (!due) return false;
         await refill(sql, outbox, due, clock);
