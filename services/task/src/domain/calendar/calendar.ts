@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError, type Clock, type FieldLoc, fieldError, notFound, type Owner } from '@routinely/platform';
 import { plusLocalDays, plusLocalMonths, startOfLocalDay } from '@routinely/time';
 import { externalEventsIn, findExternalEvent, findTimezone, slottedTasksIn } from '../../db/calendar-sql.js';
@@ -60,13 +60,13 @@ function checkWindow(from: Date, to: Date, maxDays: number, toLoc: FieldLoc = ['
  */
 export class CalendarService {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly tasks: TaskService,
   ) {}
 
   private reader(): Sql {
-    return Sql.pool(this.orm);
+    return this.db;
   }
 
   /**
