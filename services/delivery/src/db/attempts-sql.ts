@@ -1,6 +1,7 @@
 import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { countRow } from './count-row.js';
 import type { DeliveryAttemptRow } from './entities.js';
 
 /** One recorded try (ADR 045); `delivery_id` is null for a test send. */
@@ -59,8 +60,6 @@ const attemptRow = row({
   error: column.text.nullable(),
   latencyMs: column.integer,
 });
-
-const countRow = row({ n: column.integer });
 
 /** Every recorded try of one delivery of the owner, oldest first. */
 export async function deliveryAttempts(sql: Sql, owner: Owner, deliveryId: string): Promise<DeliveryAttemptRow[]> {

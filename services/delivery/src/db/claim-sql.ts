@@ -5,7 +5,8 @@ import { type EndpointForSend, endpointsForSend } from './send-context-sql.js';
 
 /**
  * A jsonb object of the send path, checked to be an object but not walked key by key: claims and firings parse
- * every row of a burst, and their payloads and task copies are the service's own writes (ADR 081).
+ * every row of a burst (a walk of each payload cost several times the rest of the row), and payloads and task
+ * copies are written by this service from events it validated.
  */
 const jsonObject = column.json(
   z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value)),

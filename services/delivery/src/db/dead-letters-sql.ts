@@ -2,6 +2,7 @@ import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS } from '../domain/values.js';
+import { countRow } from './count-row.js';
 import type { DeadLetterRow } from './entities.js';
 
 const deadLetterRow = row({
@@ -19,7 +20,6 @@ const deadLetterRow = row({
 });
 
 const takenRow = row({ delivery_id: column.uuid });
-const countRow = row({ n: column.integer });
 
 /**
  * Removes the owner's dead letter and says which delivery it held, or null when it is not (or no longer)

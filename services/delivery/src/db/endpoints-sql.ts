@@ -1,5 +1,6 @@
 import { changedEntries, column, insertRow, type Row, row, type Sql, setClause } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import { countRow } from './count-row.js';
 import type { WebhookEndpointRow } from './entities.js';
 
 /** The columns of an endpoint under their property names. */
@@ -26,8 +27,6 @@ const endpointRow = row({
   createdAt: column.timestamp,
   updatedAt: column.timestamp,
 });
-
-const countRow = row({ n: column.integer });
 
 /** The owner's endpoints, oldest first. */
 export async function ownerEndpoints(sql: Sql, owner: Owner): Promise<WebhookEndpointRow[]> {

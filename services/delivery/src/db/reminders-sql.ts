@@ -11,9 +11,8 @@ import {
 } from '@routinely/db';
 import { z } from 'zod';
 import { CHANNELS, REMINDER_STATUSES } from '../domain/values.js';
+import { countRow } from './count-row.js';
 import type { ReminderRow } from './entities.js';
-
-const countRow = row({ n: column.integer });
 
 /**
  * Serializes the handling of each task's events until the transaction ends. A row lock cannot do it: the
