@@ -302,10 +302,11 @@ export async function ownerTreeRows(
 
 /** How many tasks the owner has (the tree's length). */
 export async function countOwnerTasks(sql: Sql, owner: Owner): Promise<number> {
-  const counted = await sql.first(countRow, 'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?', [
-    owner.tenantId,
-    owner.userId,
-  ]);
+  const counted = await sql.first(
+    countRow,
+    'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?',
+    [owner.tenantId, owner.userId],
+  );
   return counted?.n ?? 0;
 }
 
