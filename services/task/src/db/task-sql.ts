@@ -101,12 +101,12 @@ export interface TaskInsert extends NewTask {
 export async function nextSortOrder(sql: Sql, owner: Owner, parentId: string | null): Promise<number> {
   const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
   const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
-  const row = await sql.first(
+  const position = await sql.first(
     nextRow,
     `select coalesce(max(sort_order) + 1, 0)::int as next from tasks where tenant_id = ? and user_id = ? and ${parentClause}`,
     params,
   );
-  return row?.next ?? 0;
+  return position?.next ?? 0;
 }
 
 /** Inserts many rows in one statement (a JSON recordset), returning them in the given order. */
@@ -302,11 +302,12 @@ export async function ownerTreeRows(
 
 /** How many tasks the owner has (the tree's length). */
 export async function countOwnerTasks(sql: Sql, owner: Owner): Promise<number> {
-  const row = await sql.first(countRow, 'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?', [
-    owner.tenantId,
-    owner.userId,
-  ]);
-  return row?.n ?? 0;
+  const counted = await sql.first(
+    countRow,
+    'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?',
+    [owner.tenantId, owner.userId],
+  );
+  return counted?.n ?? 0;
 }
 
 /** Writes every mutable column of a row (the domain merged the patch). */
