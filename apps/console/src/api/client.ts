@@ -6,17 +6,16 @@ const NO_RETRY = /\/api\/v1\/auth\/(login|register|refresh|mfa\/verify|sso\/call
 
 /**
  * fetch for the typed client: the session lives in the HttpOnly cookie the browser sends on its own, so a 401 is
- * an expired session. It refreshes once (across tabs, see session.ts) and sends the request again; when that
- * fails too, the app goes to sign-in keeping the page to return to.
+ * an expired session. It refreshes once (across tabs, see session.ts) and sends the request again; when the
+ * refresh fails, the app goes to sign-in keeping the page to return to. A 401 to the request sent again on a
+ * just refreshed session is the endpoint's own answer (a wrong current password to turn two-step verification
+ * off or to change the password) and reaches the form as it is.
  */
 async function sessionFetch(request: Request): Promise<Response> {
   const retry = request.clone();
   const response = await fetch(request);
   if (response.status !== 401 || NO_RETRY.test(new URL(request.url).pathname)) return response;
-  if (await refreshSession()) {
-    const again = await fetch(retry);
-    if (again.status !== 401) return again;
-  }
+  if (await refreshSession()) return fetch(retry);
   signedOut('expired');
   return response;
 }
