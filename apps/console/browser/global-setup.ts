@@ -1,5 +1,5 @@
-import sparticuz from '@sparticuz/chromium';
 import setupInfrastructure from '@routinely/testkit/global-setup';
+import sparticuz from '@sparticuz/chromium';
 import { startConsoleHost } from './host.js';
 
 /**

@@ -225,6 +225,12 @@ function Attempts({ endpoint }: { endpoint: Endpoint }) {
 
 function DeadLetters() {
   const queryClient = useQueryClient();
+  const endpoints = useWebhooks();
+  /** "the webhook to My receiver" (an email or in-app delivery has no endpoint). */
+  const what = (letter: { channel: string; endpoint_id: string | null }) => {
+    const endpoint = endpoints.data?.find((e) => e.id === letter.endpoint_id);
+    return endpoint ? `the ${letter.channel} to ${endpoint.name}` : `the ${letter.channel} delivery`;
+  };
   const letters = useQuery({
     queryKey: keys.deadLetters,
     queryFn: async () =>
@@ -244,20 +250,27 @@ function DeadLetters() {
             <EmptyState>No dead letters: every delivery got through or is still being tried.</EmptyState>
           ) : (
             <ul className="task-list">
-              {items.map((d) => (
-                <li key={d.id} className="task-row static">
-                  <span className="task-row-title">
-                    {d.channel} · {d.reason}{' '}
-                    <span className="muted small">
-                      {d.attempts} tries, last status {d.last_status_code ?? 'none'},{' '}
-                      {new Date(d.created_at).toLocaleString()}
+              {items.map((d) => {
+                const at = new Date(d.created_at).toLocaleString();
+                return (
+                  <li key={d.id} className="task-row static">
+                    <span className="task-row-title">
+                      {what(d)} · {d.reason}{' '}
+                      <span className="muted small">
+                        {d.attempts} tries, last status {d.last_status_code ?? 'none'}, {at}
+                      </span>
                     </span>
-                  </span>
-                  <Button className="btn btn-small" onPress={() => requeue.mutate(d.id)}>
-                    Requeue
-                  </Button>
-                </li>
-              ))}
+                    <Button
+                      className="btn btn-small"
+                      aria-label={`Requeue ${what(d)} of ${at}`}
+                      onPress={() => requeue.mutate(d.id)}
+                      isDisabled={requeue.isPending}
+                    >
+                      Requeue
+                    </Button>
+                  </li>
+                );
+              })}
             </ul>
           )
         }
