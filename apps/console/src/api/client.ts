@@ -50,16 +50,23 @@ export function problemText(error: unknown): string {
   return 'The request failed';
 }
 
+const NO_FIELD_ERRORS: Record<string, string> = {};
+const fieldErrorsOf = new WeakMap<ApiError, Record<string, string>>();
+
 /**
  * A 422's invalid fields by their place in the body ("title", "recurrence.rule"), so a form shows each message
- * on its own field; empty for any other failure.
+ * on its own field; empty for any other failure. The same object for the same error: React Aria's Form shows
+ * server errors again whenever it gets a new object, so a field corrected by typing would keep its old error.
  */
 export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  if (!(error instanceof ApiError) || error.status !== 422) return NO_FIELD_ERRORS;
+  const known = fieldErrorsOf.get(error);
+  if (known) return known;
   const found: Record<string, string> = {};
   for (const item of error.problem?.errors ?? []) {
     const [part, ...path] = item.loc;
     if (part === 'body') found[path.join('.')] ??= item.msg;
   }
+  fieldErrorsOf.set(error, found);
   return found;
 }

@@ -67,7 +67,7 @@ export function ModelSection() {
             <div className="stack">
               <p>
                 Today {usd(today.total_usd)} of a {usd(quota.soft_cap_usd)} soft cap and {usd(quota.hard_cap_usd)} hard
-                cap ({today.calls} model calls). This month {usd(month.total_usd)}.
+                cap ({today.calls} model {today.calls === 1 ? 'call' : 'calls'}). This month {usd(month.total_usd)}.
               </p>
               <table className="spend-chart">
                 <caption>Spend per day in {month.month}</caption>
