@@ -7,6 +7,7 @@ import { keys, useWebhooks } from '../api/queries.js';
 import { CopyButton } from '../ui/CopyButton.js';
 import { Field } from '../ui/Field.js';
 import { EmptyState, QueryView } from '../ui/states.js';
+import { TableScroll } from '../ui/TableScroll.js';
 import { Outcome, Section } from './Section.js';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -192,31 +193,33 @@ function Attempts({ endpoint }: { endpoint: Endpoint }) {
         items.length === 0 ? (
           <EmptyState>No tries yet.</EmptyState>
         ) : (
-          <table className="attempts">
-            <caption className="sr-only">Attempts to {endpoint.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Try</th>
-                <th scope="col">Status</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((a) => (
-                <tr key={a.id}>
-                  <td>{new Date(a.at).toLocaleString()}</td>
-                  <td>{a.event}</td>
-                  <td>{a.attempt}</td>
-                  <td>{a.status_code ?? 'no answer'}</td>
-                  <td>{a.latency_ms} ms</td>
-                  <td>{a.error ?? ''}</td>
+          <TableScroll label={`Attempts to ${endpoint.name}`}>
+            <table className="attempts">
+              <caption className="sr-only">Attempts to {endpoint.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Try</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Error</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((a) => (
+                  <tr key={a.id}>
+                    <td>{new Date(a.at).toLocaleString()}</td>
+                    <td>{a.event}</td>
+                    <td>{a.attempt}</td>
+                    <td>{a.status_code ?? 'no answer'}</td>
+                    <td>{a.latency_ms} ms</td>
+                    <td>{a.error ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )
       }
     </QueryView>
