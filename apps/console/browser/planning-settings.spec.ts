@@ -40,6 +40,7 @@ test('settings: an edited no-go window is what the next plan avoids; the model c
   await expect(
     model.getByText(/^Today \$0\.0000 of a \$[\d.]+ soft cap and \$[\d.]+ hard cap \(0 model calls\)/),
   ).toBeVisible();
+  await expect(model.getByText(/^No model spend in \d{4}-\d\d yet\./)).toBeVisible();
   await model.getByRole('combobox', { name: 'Planning model provider' }).selectOption({ label: 'openai (test-model)' });
   await expect(model.getByRole('combobox', { name: 'Planning model provider' })).toHaveValue('openai');
   await expectAccessible(page, 'model and spend');
@@ -52,11 +53,9 @@ test('settings: an edited no-go window is what the next plan avoids; the model c
   await page.goto('/settings/model');
   await expect(model.getByText(/^Today \$0\.\d+ of a .* \(1 model call\)/)).toBeVisible();
   await expect(model.getByText(/^Today \$0\.0000 /)).toHaveCount(0);
-  const chart = model.getByRole('table', { name: /^Spend per day in / });
-  const spentDay = chart
-    .getByRole('row')
-    .filter({ hasNotText: '$0.0000' })
-    .filter({ has: page.getByRole('cell') });
-  await expect(spentDay).toHaveCount(1);
+  // The chart lists the one day with spend, its bar against the daily hard cap.
+  const chart = model.getByRole('table', { name: /^Spend per day in .* against the \$[\d.]+ daily hard cap/ });
+  await expect(chart.getByRole('row')).toHaveCount(2);
+  await expect(chart.getByRole('row').nth(1)).toContainText(/\$0\.\d*[1-9]/);
   await expectAccessible(page, 'a spend chart with a day of spend');
 });

@@ -181,9 +181,22 @@ test('settings: connect the Microsoft fake, see its event in the calendar, disco
 
   await page.goto(weekPath(monday));
   await expect(block(page, 'Fake Outlook review')).toHaveAccessibleName(/, Monday 14:00 to 14:30/);
+  // The confirmation keeps the keyboard on its two buttons; Escape keeps the connection and returns focus.
   await page.goto('/settings/calendars');
-  await page.getByRole('button', { name: 'Disconnect Microsoft Outlook' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, disconnect' }).click();
+  const disconnect = page.getByRole('button', { name: 'Disconnect Microsoft Outlook' });
+  await disconnect.click();
+  const confirm = page.getByRole('alertdialog', { name: /^Disconnect Microsoft Outlook\?/ });
+  await expect(confirm.getByRole('button', { name: 'Yes, disconnect' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Yes, disconnect' })).toBeFocused();
+  await expectAccessible(page, 'a disconnection to confirm');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(disconnect).toBeFocused();
+  await page.keyboard.press('Enter');
+  await confirm.getByRole('button', { name: 'Yes, disconnect' }).click();
   await expect(page.getByText('No calendar connected')).toBeVisible();
 });
 

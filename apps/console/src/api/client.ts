@@ -4,18 +4,30 @@ import { refreshSession, signedOut } from './session.js';
 /** Answers that must reach the caller as they are: a 401 there means wrong credentials, not an expired session. */
 const NO_RETRY = /\/api\/v1\/auth\/(login|register|refresh|mfa\/verify|sso\/callback|logout)$/;
 
+/** A 401 about the credentials sent (a wrong current password), which a session's refresh cannot change. */
+async function refusedCredentials(response: Response): Promise<boolean> {
+  const problem = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: string } | undefined;
+  return problem?.code === 'invalid_credentials';
+}
+
 /**
  * fetch for the typed client: the session lives in the HttpOnly cookie the browser sends on its own, so a 401 is
- * an expired session. It refreshes once (across tabs, see session.ts) and sends the request again; when the
- * refresh fails, the app goes to sign-in keeping the page to return to. A 401 to the request sent again on a
- * just refreshed session is the endpoint's own answer (a wrong current password to turn two-step verification
- * off or to change the password) and reaches the form as it is.
+ * an expired session. It refreshes once (across tabs, see session.ts) and sends the request again; when that
+ * fails too, the app goes to sign-in keeping the page to return to. A 401 `invalid_credentials` (a wrong
+ * current password to turn two-step verification off or to change the password) is the form's answer instead.
  */
 async function sessionFetch(request: Request): Promise<Response> {
   const retry = request.clone();
   const response = await fetch(request);
   if (response.status !== 401 || NO_RETRY.test(new URL(request.url).pathname)) return response;
-  if (await refreshSession()) return fetch(retry);
+  if (await refusedCredentials(response)) return response;
+  if (await refreshSession()) {
+    const again = await fetch(retry);
+    if (again.status !== 401) return again;
+  }
   signedOut('expired');
   return response;
 }
