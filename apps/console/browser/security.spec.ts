@@ -8,6 +8,7 @@ test('security: two-step verification on (QR code and backup codes shown once), 
   page,
   person,
 }) => {
+  test.slow(); // three sign-ins and four axe checks: over a minute when the two workers share a busy machine
   await signIn(page, person, '/settings/security');
   const mfa = page.getByRole('form', { name: 'Two-step verification' });
   await page.getByRole('button', { name: 'Set up two-step verification' }).click();
