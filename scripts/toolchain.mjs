@@ -117,24 +117,51 @@ function typecheckTests(env) {
  */
 const TIERS = ['unit', 'integration', 'e2e', 'faults', 'browser'];
 
-/** Runs one tier as one vitest (or Playwright) process; its JSON report goes to test-results/<tier>.json. */
-function runTier(env, tier, args) {
+/**
+ * How `npm test` runs them: each group after the previous one, the tiers of a group side by side. The fault tier
+ * spends most of its time waiting (for a killed process's restart, a lease to run out, a held provider call), so
+ * the browser tier runs in its waits: CI's wall time fell by the browser tier's length (ADR 009).
+ */
+const TIER_GROUPS = [['unit'], ['integration'], ['e2e'], ['faults', 'browser']];
+
+/** The command of one tier: one vitest (or Playwright) process; its JSON report goes to test-results/<tier>.json. */
+function tierCommand(tier, args) {
+  const name = `the ${tier} tier`;
   if (tier === 'browser') {
     const config = join(root, 'apps', 'console', 'playwright.config.ts');
-    const result = spawnSync(join(binDir, 'pnpm'), ['exec', 'playwright', 'test', '--config', config, ...args], {
-      stdio: 'inherit',
-      cwd: join(root, 'apps', 'console'),
-      env,
-    });
-    return result.status === 0;
+    const cwd = join(root, 'apps', 'console');
+    return { name, args: ['exec', 'playwright', 'test', '--config', config, ...args], cwd };
   }
   const flags = tier === 'faults' ? ['--no-file-parallelism'] : [];
-  const result = spawnSync(
-    join(binDir, 'pnpm'),
-    ['exec', 'vitest', 'run', '--project', tier, `--outputFile.json=test-results/${tier}.json`, ...flags, ...args],
-    { stdio: 'inherit', cwd: root, env },
+  const report = `--outputFile.json=test-results/${tier}.json`;
+  return { name, args: ['exec', 'vitest', 'run', '--project', tier, report, ...flags, ...args] };
+}
+
+/**
+ * Runs commands side by side (`{ name, args, cwd }`, each `pnpm <args>`); answers whether each exited 0. The first
+ * one's output streams as it comes; the others' is held and printed whole when they end, so no two interleave.
+ */
+function sideBySide(env, commands) {
+  return Promise.all(
+    commands.map(
+      (command, index) =>
+        new Promise((resolve) => {
+          const child = spawn(join(binDir, 'pnpm'), command.args, {
+            stdio: index === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+            cwd: command.cwd ?? root,
+            env,
+          });
+          const held = [];
+          child.stdout?.on('data', (chunk) => held.push(chunk));
+          child.stderr?.on('data', (chunk) => held.push(chunk));
+          child.on('close', (code) => {
+            if (held.length > 0) process.stdout.write(`\n[routinely] ${command.name}:\n${Buffer.concat(held)}`);
+            if (code !== 0) log(`${command.name} failed (${code})`);
+            resolve(code === 0);
+          });
+        }),
+    ),
   );
-  return result.status === 0;
 }
 
 /** Adds up the JSON reports the tiers wrote in this run. */
@@ -187,13 +214,21 @@ if (command === 'run') {
   // tier only builds (the e2e and fault tiers start the services from their build output).
   turbo(env, command === 'test' ? ['run', 'build', 'lint'] : ['run', 'build']);
   if (command === 'test') {
-    typecheckTests(env);
+    // Side by side: each of these is one single-threaded process (Biome excepted) on a 2-core machine.
+    const checks = await sideBySide(env, [
+      { name: "the tests' types", args: ['exec', 'tsc', '-p', 'tsconfig.tests.json'] },
+      { name: "the bench harnesses' types", args: ['exec', 'tsc', '-p', 'bench/tsconfig.json'] },
+      { name: 'knip', args: ['exec', 'knip', '--no-progress'] },
+    ]);
     biome(env);
-    knip(env);
+    if (!checks.every(Boolean)) process.exit(1);
   }
   const started = Date.now();
   // Every tier runs even when an earlier one failed, so one red run shows everything that is red.
-  const passed = tiers.map((tier) => runTier(env, tier, rest)).every(Boolean);
+  const groups = command === 'test' ? TIER_GROUPS : [tiers];
+  const results = [];
+  for (const group of groups) results.push(...(await sideBySide(env, group.map((tier) => tierCommand(tier, rest)))));
+  const passed = results.every(Boolean);
   const totals = summariseTestReports(tiers, started);
   console.log(
     `\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.files} files)`,

@@ -1,4 +1,13 @@
-import { type Orm, openOrm, Sql, searchPathsOf, serviceDatabaseUrl, withAdvisoryLock } from '@routinely/db';
+import {
+  column,
+  type Orm,
+  openOrm,
+  row,
+  Sql,
+  searchPathsOf,
+  serviceDatabaseUrl,
+  withAdvisoryLock,
+} from '@routinely/db';
 import { createTestDatabase, quietLogger } from '@routinely/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +35,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const currentSchema = (sql: Sql) => sql.first<{ schema: string }>('select current_schema() as schema');
+const currentSchema = (sql: Sql) => sql.first(row({ schema: column.text }), 'select current_schema() as schema');
 
 describe('every statement of a service runs on its own schema', () => {
   it("hands out connections pinned to the service's schema from every pool it opens", async () => {
@@ -55,17 +64,17 @@ describe('every statement of a service runs on its own schema', () => {
     for (const [outer, outerOrm] of orms) {
       for (const [inner, innerOrm] of orms) {
         if (inner === outer) continue;
-        const seen = await Sql.transaction(outerOrm, async () => {
-          const nested = await Sql.transaction(innerOrm, currentSchema);
+        const innerDb = Sql.of(innerOrm);
+        const seen = await Sql.of(outerOrm).transaction(async () => {
+          const nested = await innerDb.transaction(currentSchema);
           const later = await new Promise<string | undefined>((resolve, reject) =>
-            setImmediate(() => Sql.transaction(innerOrm, currentSchema).then((row) => resolve(row?.schema), reject)),
+            setImmediate(() => innerDb.transaction(currentSchema).then((found) => resolve(found?.schema), reject)),
           );
-          const raw = await Sql.rawTransaction(innerOrm, currentSchema);
-          const pooled = await currentSchema(Sql.pool(innerOrm));
-          const locked = await withAdvisoryLock(innerOrm, `${inner}:pinning`, () => currentSchema(Sql.pool(innerOrm)));
-          return [nested?.schema, later, raw?.schema, pooled?.schema, locked?.schema];
+          const pooled = await currentSchema(innerDb);
+          const locked = await withAdvisoryLock(innerOrm, `${inner}:pinning`, () => currentSchema(innerDb));
+          return [nested?.schema, later, pooled?.schema, locked?.schema];
         });
-        expect(seen, `${inner} inside ${outer}`).toEqual([inner, inner, inner, inner, inner]);
+        expect(seen, `${inner} inside ${outer}`).toEqual([inner, inner, inner, inner]);
       }
     }
   });

@@ -115,6 +115,27 @@ export async function signIn(page: Page, person: Person, path: string): Promise<
   await page.goto(path);
 }
 
+/** The sign-in form filled and sent as a person does it (the page shows the form). */
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs out through the account menu; the sign-in page follows. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+}
+
+/** The address of a fake the global setup started (CONSOLE_FAKE_GOOGLE_URL, CONSOLE_FAKE_MICROSOFT_URL). */
+export function fakeUrl(variable: 'CONSOLE_FAKE_GOOGLE_URL' | 'CONSOLE_FAKE_MICROSOFT_URL'): string {
+  const url = process.env[variable];
+  if (!url) throw new Error(`${variable} is not set (the global setup starts the fake)`);
+  return url;
+}
+
 /** axe-core over the page for WCAG 2.0/2.1/2.2 A and AA: no violation, listed by rule and element when there is. */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
   const result = await new AxeBuilder({ page })

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { FakeGoogle } from '@routinely/testkit/fake-google';
 import { FakeIdp } from '@routinely/testkit/fake-idp';
+import { FakeLlmServer, fakeLlmEnv } from '@routinely/testkit/fake-llm';
+import { FakeMicrosoft } from '@routinely/testkit/fake-microsoft';
 import { testHostEnv } from '@routinely/testkit/host-env';
 import { createTestDatabase, uniqueName } from '@routinely/testkit/infra';
 
@@ -51,6 +53,10 @@ export async function startConsoleHost(env: Record<string, string> = {}) {
   // The Google Calendar fake behind "Connect Google Calendar" (consent at once for its one account); a test adds
   // its events through the fake's `/_fake/events`, found at CONSOLE_FAKE_GOOGLE_URL.
   const google = await FakeGoogle.start();
+  // The same for "Connect Microsoft Outlook" (CONSOLE_FAKE_MICROSOFT_URL), and the model APIs' fake behind the
+  // "openai" provider, so a plan with it is a priced model call that the spend chart shows.
+  const microsoft = await FakeMicrosoft.start();
+  const llm = await FakeLlmServer.start();
   const db = await createTestDatabase();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -73,6 +79,8 @@ export async function startConsoleHost(env: Record<string, string> = {}) {
       SSO_CLIENT_SECRET: CLIENT_SECRET,
       SSO_ADMIN_API_URL: idp.adminUrl,
       ...google.env(),
+      ...microsoft.env(),
+      ...fakeLlmEnv(llm),
       // The browser tier's webhook receiver listens on loopback over http.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
@@ -84,12 +92,15 @@ export async function startConsoleHost(env: Record<string, string> = {}) {
   return {
     baseUrl,
     fakeGoogleUrl: google.baseUrl,
+    fakeMicrosoftUrl: microsoft.baseUrl,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
       await idp.close();
       await google.close();
+      await microsoft.close();
+      await llm.close();
       await db.drop();
     },
   };

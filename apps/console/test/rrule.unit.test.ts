@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SHAPE, ruleOf, ruleWords, shapeOf, streakText } from '../src/routines/rrule.js';
+import { DEFAULT_SHAPE, ruleOf, ruleWeekdays, ruleWords, shapeOf, streakText } from '../src/routines/rrule.js';
 
 describe('the routine rule builder writes and reads RRULEs', () => {
   it('writes each shape the form offers', () => {
@@ -41,5 +41,14 @@ describe('the routine rule builder writes and reads RRULEs', () => {
     expect(streakText('Current', 4, 'FREQ=DAILY')).toBe('Current streak 4 days');
     expect(streakText('Current', 1, 'FREQ=DAILY')).toBe('Current streak 1 day');
     expect(streakText('Longest', 3, 'FREQ=WEEKLY;BYDAY=MO')).toBe('Longest streak 3 times in a row');
+  });
+
+  it('names the weekdays a rule can fall on (the heat map rows), none for a monthly or custom rule', () => {
+    expect(ruleWeekdays('FREQ=DAILY')).toEqual(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']);
+    expect(ruleWeekdays('FREQ=WEEKLY;BYDAY=TH,MO')).toEqual(['MO', 'TH']);
+    expect(ruleWeekdays('FREQ=WEEKLY;INTERVAL=2;BYDAY=SA')).toEqual(['SA']);
+    expect(ruleWeekdays('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR')).toEqual(['MO', 'TU', 'WE', 'TH', 'FR']);
+    expect(ruleWeekdays('FREQ=MONTHLY;BYMONTHDAY=15')).toBeUndefined();
+    expect(ruleWeekdays('FREQ=DAILY;COUNT=5')).toBeUndefined();
   });
 });

@@ -65,7 +65,7 @@ export async function insertRow(
   const entries = Object.entries(row);
   const columns = entries.map(([key]) => columnOf(key)).join(', ');
   const values = entries.map(([key]) => placeholder(key, casts)).join(', ');
-  await sql.rows(`insert into ${table} (${columns}) values (${values})`, bindingsOf(entries, casts));
+  await sql.run(`insert into ${table} (${columns}) values (${values})`, bindingsOf(entries, casts));
 }
 
 /** Each property of a table's rows with its column's PostgreSQL type (for `jsonb_to_recordset`). */
@@ -83,7 +83,7 @@ export async function insertRows(sql: Sql, table: string, types: ColumnTypes, ro
   if (rows.length === 0) return;
   const properties = [...types.keys()];
   const columns = properties.map(columnOf).join(', ');
-  await sql.rows(
+  await sql.run(
     `insert into ${table} (${columns})
      select ${columns} from jsonb_to_recordset(?::jsonb) as r(${recordType(types, properties)})`,
     [recordsOf(properties, rows)],
@@ -117,7 +117,7 @@ export async function updateChangedRows<T extends { id: string; tenantId: string
   }
   for (const { properties, rows } of groups.values()) {
     const matched = ['id', 'tenantId', ...properties];
-    await sql.rows(
+    await sql.run(
       `update ${table} t set ${properties.map((p) => `${columnOf(p)} = v.${columnOf(p)}`).join(', ')}
        from jsonb_to_recordset(?::jsonb) as v(${recordType(types, matched)})
        where t.id = v.id and t.tenant_id = v.tenant_id`,

@@ -7,10 +7,14 @@ import { z } from 'zod';
  * `undefined` on to the domain.
  */
 
-/** `timestamptz` as a `Date` (text from the pools, a `Date` from a driver that parses it). */
-const timestamp = z.union([z.string(), z.date()]).transform((value, ctx) => {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) {
+/**
+ * `timestamptz` as a `Date` (text from the pools, a `Date` from a driver that parses it). One transform over
+ * `z.any()` rather than a union of two schemas: a task read parses thousands of these, and the union cost about
+ * five times the conversion itself.
+ */
+const timestamp = z.any().transform((value: unknown, ctx): Date => {
+  const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
+  if (date === undefined || Number.isNaN(date.getTime())) {
     ctx.addIssue({ code: 'custom', message: 'not a timestamp' });
     return z.NEVER;
   }

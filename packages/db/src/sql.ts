@@ -28,35 +28,12 @@ export class Sql {
     return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
   }
 
-  /** @deprecated the name `Sql.of` had before every service received a handle instead of the ORM. */
-  static pool(orm: Orm): Sql {
-    return Sql.of(orm);
-  }
-
   /**
    * Runs `work` in one transaction: its statements and the outbox rows it enqueues on the `sql` it receives
    * commit (or roll back) together. Called on an `Sql` that is already in a transaction, it is a savepoint.
    */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     return this.runner.transaction((trx) => work(new Sql(trx)));
-  }
-
-  /** @deprecated `Sql.of(orm).transaction(work)`. */
-  static transaction<T>(orm: Orm, work: (sql: Sql, em: EntityManager) => Promise<T>): Promise<T> {
-    return orm.em.fork().transactional((em) => {
-      const trx = em.getTransactionContext<Runner>();
-      return work(new Sql(trx ?? em.getKnex()), em);
-    });
-  }
-
-  /** @deprecated `Sql.of(orm).transaction(work)`. */
-  static rawTransaction<T>(orm: Orm, work: (sql: Sql) => Promise<T>): Promise<T> {
-    return Sql.of(orm).transaction(work);
-  }
-
-  /** @deprecated consumers receive an `Sql`. */
-  static within(em: EntityManager): Sql {
-    return new Sql(em.getTransactionContext<Runner>() ?? em.getKnex());
   }
 
   /**
@@ -69,32 +46,21 @@ export class Sql {
   async rows<S extends z.ZodType>(
     schema: S,
     query: string,
-    params?: readonly unknown[],
+    params: readonly unknown[] = [],
     hotRead?: string,
-  ): Promise<z.output<S>[]>;
-  /** @deprecated read rows through a schema: `rows(schema, query, params)`. */
-  async rows<T>(query: string, params?: readonly unknown[], hotRead?: string): Promise<T[]>;
-  async rows(...args: unknown[]): Promise<unknown[]> {
-    if (typeof args[0] === 'string') {
-      const [query, params, hotRead] = args as [string, readonly unknown[] | undefined, string | undefined];
-      return this.raw(query, params ?? [], hotRead);
-    }
-    const [schema, query, params, hotRead] = args as [z.ZodType, string, readonly unknown[] | undefined, string?];
-    const rows = await this.raw(query, params ?? [], hotRead);
-    return rows.map((row) => parseRow(schema, row, hotRead));
+  ): Promise<z.output<S>[]> {
+    const rows = await this.raw(query, params, hotRead);
+    return rows.map((row) => parseRow(schema, row, hotRead) as z.output<S>);
   }
 
   /** The first row of `query` parsed by `schema`, or undefined when there is none. */
   async first<S extends z.ZodType>(
     schema: S,
     query: string,
-    params?: readonly unknown[],
+    params: readonly unknown[] = [],
     hotRead?: string,
-  ): Promise<z.output<S> | undefined>;
-  /** @deprecated read rows through a schema: `first(schema, query, params)`. */
-  async first<T>(query: string, params?: readonly unknown[], hotRead?: string): Promise<T | undefined>;
-  async first(...args: unknown[]): Promise<unknown> {
-    return ((await (this.rows as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[])[0];
+  ): Promise<z.output<S> | undefined> {
+    return (await this.rows(schema, query, params, hotRead))[0];
   }
 
   /** Runs a statement whose rows nobody reads (insert, update, delete); answers how many rows it touched. */

@@ -1,4 +1,4 @@
-import { type EntityManager, type Orm, openOrm, Sql } from '@routinely/db';
+import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { type Logger, pino } from 'pino';
 import { type EventEnvelope, enqueue, makeEvent, type TaskSnapshot, taskEvents } from '../src/index.js';
@@ -23,7 +23,7 @@ export async function openEventsDatabase(): Promise<{ orm: Orm; close: () => Pro
 
 /** Commits `events` to the outbox in one transaction, as a service's write does. */
 export async function commitEvents(orm: Orm, events: EventEnvelope[]): Promise<void> {
-  await Sql.transaction(orm, (sql) => enqueue(sql, ...events));
+  await Sql.of(orm).transaction((sql) => enqueue(sql, ...events));
 }
 
 export function taskSnapshot(overrides: Partial<TaskSnapshot> = {}): TaskSnapshot {
@@ -65,11 +65,8 @@ export function capturingLogger(): { logger: Logger; lines: () => Record<string,
 }
 
 export async function count(orm: Orm, sql: string, params: unknown[] = []): Promise<number> {
-  const rows = await orm.em
-    .fork()
-    .getConnection()
-    .execute<{ n: number }[]>(`select count(*)::int as n from ${sql}`, params);
-  return rows[0]?.n ?? 0;
+  const counted = await Sql.of(orm).first(row({ n: column.integer }), `select count(*)::int as n from ${sql}`, params);
+  return counted?.n ?? 0;
 }
 
 /** A transport delivery of `payload` (its `attempt`-th), as a burst handler receives it. */

@@ -1,4 +1,4 @@
-import { databaseReady, type Orm, Sql } from '@routinely/db';
+import { databaseReady, Sql } from '@routinely/db';
 import { OutboxRelay } from '@routinely/events';
 import {
   allowedOriginsFrom,
@@ -69,7 +69,7 @@ export function apiRoutes(ctx: AuthContext): FastifyPluginAsync {
 interface SsoDeps {
   config: AuthConfig;
   clock: Clock;
-  orm: Orm;
+  db: Sql;
   box: SecretBox;
   cache: ProfileCache;
   relay: Pick<OutboxRelay, 'kick'>;
@@ -80,7 +80,7 @@ interface SsoDeps {
 
 /** Builds the SSO side of the service; without SSO_ISSUER_URL the parts exist but every SSO route is 503. */
 function buildSso(deps: SsoDeps) {
-  const { config, clock, orm } = deps;
+  const { config, clock, db } = deps;
   if (config.NODE_ENV === 'production' && config.SSO_ISSUER_URL?.startsWith('http:') && !config.SSO_ALLOW_HTTP_ISSUER) {
     throw new Error('SSO_ISSUER_URL must be https in production (or set SSO_ALLOW_HTTP_ISSUER=true)');
   }
@@ -105,15 +105,15 @@ function buildSso(deps: SsoDeps) {
     rp && config.SSO_ADMIN_API_URL && config.SSO_CLIENT_SECRET
       ? new KeycloakAdmin(config.SSO_ADMIN_API_URL, rp, breaker)
       : undefined;
-  const ssoAccounts = new SsoAccounts(orm, clock, deps.cache, deps.relay, deps.admission);
-  const ssoSessions = new SsoSessions(orm, deps.box, clock);
+  const ssoAccounts = new SsoAccounts(db, clock, deps.cache, deps.relay, deps.admission);
+  const ssoSessions = new SsoSessions(db, deps.box, clock);
   const parts = {
     config,
     breaker,
     rp,
     admin,
     accounts: ssoAccounts,
-    states: new LoginStates(orm, deps.box, clock),
+    states: new LoginStates(db, deps.box, clock),
     ssoSessions,
     sessions: deps.sessions,
   };
@@ -128,10 +128,11 @@ function buildSso(deps: SsoDeps) {
 /** Composition root of the auth service. Opens nothing by itself; `start` loads keys and begins the relay. */
 export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
   const { config, clock, orm } = deps;
+  const db = Sql.of(orm);
   const logger = deps.logger.child({ svc: 'auth' });
   const box = new SecretBox(config.ENCRYPTION_KEY);
-  const relay = new OutboxRelay({ db: Sql.of(orm), transport: deps.transport, logger });
-  const keys = new SigningKeyStore(orm, box, clock);
+  const relay = new OutboxRelay({ db, transport: deps.transport, logger });
+  const keys = new SigningKeyStore(db, box, clock);
   const hasher = new PasswordHasher({ memoryKiB: config.PASSWORD_MEMORY_KIB, timeCost: config.PASSWORD_TIME_COST });
   const throttle = new LoginThrottle(
     {
@@ -145,17 +146,17 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     deps.sleep,
   );
   const cache = new ProfileCache(config.PROFILE_CACHE_TTL_MS, () => Date.now());
-  const sessions = new SessionService({ orm, keys, clock, config, revocations: deps.revocations, relay });
-  const tenants = new TenantPolicies(orm, clock, config.DEFAULT_TENANT_ID);
-  const sso = buildSso({ config, clock, orm, box, cache, relay, sessions, logger, admission: tenants });
+  const sessions = new SessionService({ db, keys, clock, config, revocations: deps.revocations, relay });
+  const tenants = new TenantPolicies(db, clock, config.DEFAULT_TENANT_ID);
+  const sso = buildSso({ config, clock, db, box, cache, relay, sessions, logger, admission: tenants });
   const ownKeys = new JwksCache(() => keys.jwks());
   const ctx: AuthContext = {
     config,
     clock,
-    accounts: new AccountService(orm, clock, hasher, throttle, cache, relay, tenants),
+    accounts: new AccountService(db, clock, hasher, throttle, cache, relay, tenants),
     tenants,
     sessions,
-    mfa: new MfaService(orm, box, clock, config, throttle, cache),
+    mfa: new MfaService(db, box, clock, config, throttle, cache),
     ...sso,
     verifyOwnToken: createTokenVerifier({
       getKey: ownKeys.getKey,
@@ -171,7 +172,7 @@ export function buildService(deps: AuthServiceDeps): AuthServiceInstance {
     name: 'auth',
     routes: apiRoutes(ctx),
     rootRoutes: jwksRoutes(keys),
-    addGrpc: (server) => addAuthRpc(server, { orm, keys, internalAuth: deps.internalAuth }),
+    addGrpc: (server) => addAuthRpc(server, { db, keys, internalAuth: deps.internalAuth }),
     readiness: {
       database: () => databaseReady(orm),
       signing_keys: async () => {

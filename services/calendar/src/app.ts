@@ -43,13 +43,14 @@ export function buildService(deps: CalendarServiceDeps): ServiceInstance {
   const userDirectory =
     deps.userDirectory ??
     new AuthUserDirectory(deps.grpcAddress('auth'), deps.internalAuth, deps.config.CALENDAR_LOOKUP_DEADLINE_MS);
+  const db = Sql.of(deps.orm);
   const relay = new OutboxRelay({
-    db: Sql.of(deps.orm),
+    db,
     transport: deps.transport,
     logger,
     pollMs: deps.config.CALENDAR_OUTBOX_POLL_MS,
   });
-  const ctx: CalendarContext = { orm: deps.orm, clock: deps.clock, relay, userDirectory, config: deps.config };
+  const ctx: CalendarContext = { db, clock: deps.clock, relay, userDirectory, config: deps.config };
   const calendars = new CalendarService(ctx);
   const items = new ItemService(ctx);
   const sharing = new SharingService(ctx);

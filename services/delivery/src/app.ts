@@ -58,7 +58,7 @@ export function apiRoutes(api: DeliveryApi): FastifyPluginAsync {
       const key = `${p.tenantId}/${p.userId}/${p.email}`;
       if (knownContacts.has(key)) return;
       const contact = { tenantId: p.tenantId, userId: p.userId, email: p.email };
-      await rememberContact(Sql.pool(api.orm), contact, api.clock.now(), { ifMissing: true });
+      await rememberContact(api.db, contact, api.clock.now(), { ifMissing: true });
       // Only saves a write per request; forgetting is harmless, so the set is simply bounded.
       if (knownContacts.size >= 10_000) knownContacts.clear();
       knownContacts.add(key);
@@ -85,10 +85,10 @@ export interface DeliveryEngine {
  * harness runs it again to drive passes by hand on the same database, as a second replica would.
  */
 export function deliveryEngine(
-  deps: Pick<DeliveryDeps, 'config' | 'logger' | 'clock' | 'orm' | 'mailer' | 'resolveHost' | 'allowCidrs'>,
+  deps: Pick<DeliveryDeps, 'config' | 'logger' | 'clock' | 'mailer' | 'resolveHost' | 'allowCidrs'> & { db: Sql },
   wake: { onSettled?: () => void; onFired?: () => Promise<void> } = {},
 ): DeliveryEngine {
-  const { config, logger, clock, orm } = deps;
+  const { config, logger, clock, db } = deps;
   const box = new SecretBox(config.ENCRYPTION_KEY);
   const policy: TargetPolicy = {
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
@@ -100,9 +100,9 @@ export function deliveryEngine(
     deps.mailer ??
     (config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
-      : new OutboxMailer(orm, config.EMAIL_FROM, clock, logger));
+      : new OutboxMailer(db, config.EMAIL_FROM, clock, logger));
   const deliveries = new DeliveryWorker({
-    orm,
+    db,
     clock,
     logger,
     box,
@@ -118,16 +118,20 @@ export function deliveryEngine(
     retryWaitsMs: config.WEBHOOK_RETRY_WAITS_MS,
     ...(wake.onSettled ? { onSettled: wake.onSettled } : {}),
   });
-  const firer = new ReminderFirer(orm, clock, config.DELIVERY_BATCH_SIZE, wake.onFired ?? (async () => {}));
+  const firer = new ReminderFirer(db, clock, config.DELIVERY_BATCH_SIZE, wake.onFired ?? (async () => {}));
   return { box, sender, mailer, deliveries, firer };
 }
 
 export function buildService(deps: DeliveryDeps): DeliveryService {
   const { config, logger, clock, orm } = deps;
-  const { box, sender, mailer, deliveries, firer } = deliveryEngine(deps, {
-    onSettled: () => deliveryWorker.wake(),
-    onFired: () => deliveryWorker.wakeAndWait(),
-  });
+  const db = Sql.of(orm);
+  const { box, sender, mailer, deliveries, firer } = deliveryEngine(
+    { ...deps, db },
+    {
+      onSettled: () => deliveryWorker.wake(),
+      onFired: () => deliveryWorker.wakeAndWait(),
+    },
+  );
   // Each worker's heartbeat tells the admin health page a stopped worker from a working one (ADR 026).
   const deliveryWorker = defineWorker(
     { name: 'deliveries', pollMs: config.DELIVERY_POLL_MS, pass: () => deliveries.pass() },
@@ -144,7 +148,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
   );
   let unobserveQueue: (() => void) | undefined;
   const ctx: DeliveryContext = {
-    orm,
+    db,
     clock,
     box,
     sender,
@@ -155,7 +159,7 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
     name: 'delivery',
     routes: apiRoutes({ ...ctx, onRequeued: () => deliveryWorker.wake() }),
     addGrpc: (server) =>
-      addDeliveryRpc(server, deps.internalAuth, { orm, clock, workers: [reminderWorker, deliveryWorker] }),
+      addDeliveryRpc(server, deps.internalAuth, { db, clock, workers: [reminderWorker, deliveryWorker] }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -167,19 +171,19 @@ export function buildService(deps: DeliveryDeps): DeliveryService {
       { stop: () => deliveries.drain(SHUTDOWN_GRACE_MS) },
       {
         start: async () => {
-          const resealed = await resealUnboundSecrets(orm, box);
+          const resealed = await resealUnboundSecrets(db, box);
           if (resealed > 0) logger.info({ resealed }, 'webhook secrets re-sealed with their endpoint bound');
         },
       },
       {
         start: () => {
-          unobserveQueue = observeDeadLetterQueue(orm);
+          unobserveQueue = observeDeadLetterQueue(db);
         },
         stop: () => unobserveQueue?.(),
       },
       consumerSubscriptions(
         Object.values(deliveryConsumers({ clock, onReminderChanged: () => reminderWorker.wake() })),
-        { db: Sql.of(orm), transport: deps.transport, logger, clock },
+        { db, transport: deps.transport, logger, clock },
       ),
       ...(config.DELIVERY_WORKERS_ENABLED
         ? [

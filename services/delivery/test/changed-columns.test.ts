@@ -20,7 +20,7 @@ afterAll(() => h?.close());
 
 describe('writes of rows read earlier', () => {
   it("an endpoint's rename keeps the failures the worker counted meanwhile", async () => {
-    const sql = Sql.pool(h.orm);
+    const sql = Sql.of(h.orm);
     const now = clock.now();
     const row: WebhookEndpointRow = {
       id: uuidv7(),
@@ -56,7 +56,7 @@ describe('writes of rows read earlier', () => {
   });
 
   it('a reminder the firer marked fired stays fired when a task event changes its copy of the task', async () => {
-    const sql = Sql.pool(h.orm);
+    const sql = Sql.of(h.orm);
     const now = clock.now();
     const taskId = uuidv7();
     const reminder: ReminderRow = {

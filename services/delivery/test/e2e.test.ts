@@ -54,7 +54,7 @@ async function scheduleTask(user: TestUser, title: string, inMs: number) {
     reminder_channels: ['webhook', 'inapp'],
     reminder_offset_min: 0,
   });
-  await Sql.transaction(h.orm, (sql) =>
+  await Sql.of(h.orm).transaction((sql) =>
     enqueue(
       sql,
       makeEvent(taskEvents.taskScheduled, { tenantId: user.tenantId, userId: user.userId, at: new Date() }, { task }),

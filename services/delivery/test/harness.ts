@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import { type Orm, Sql } from '@routinely/db';
 import { type EventEnvelope, type EventTransport, makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
 import { type Clock, type Logger, type ManualClock, parseConfig } from '@routinely/platform';
 import {
@@ -71,7 +71,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     config: parseConfig(configSchema, serviceEnv),
     logger: logger ?? quietLogger(),
     clock,
-    orm: h.orm,
+    db: Sql.of(h.orm),
   });
   const workers = {
     fireDueReminders: () => engine.firer.fireDue(),

@@ -29,30 +29,30 @@ const stored = (column: 'id' | 'delivery_id', value: string) =>
   sqlRows<{ id: string; title: string }>(h.orm, `select id, title from notifications where ${column} = ?`, [value]);
 
 describe('the one notifications writer', () => {
-  it('writes in the transaction of the em it is given: a rolled-back handler leaves no bell', async () => {
+  it('writes in the transaction of the sql it is given: a rolled-back handler leaves no bell', async () => {
     const n = notification();
     await expect(
-      h.orm.em.fork().transactional(async (em) => {
-        await insertNotification(Sql.within(em), n);
+      Sql.of(h.orm).transaction(async (sql) => {
+        await insertNotification(sql, n);
         throw new Error('handler failed after writing');
       }),
     ).rejects.toThrow('handler failed after writing');
     expect(await stored('id', n.id)).toEqual([]);
 
-    await h.orm.em.fork().transactional((em) => insertNotification(Sql.within(em), n));
+    await Sql.of(h.orm).transaction((sql) => insertNotification(sql, n));
     expect(await stored('id', n.id)).toEqual([{ id: n.id, title: n.title }]);
   });
 
   it('writes a redelivered event (same id) and a retried in-app delivery (same delivery_id) once', async () => {
     const event = notification();
-    await insertNotification(Sql.pool(h.orm), event);
-    await insertNotification(Sql.pool(h.orm), { ...event, title: 'a second copy' });
+    await insertNotification(Sql.of(h.orm), event);
+    await insertNotification(Sql.of(h.orm), { ...event, title: 'a second copy' });
     expect(await stored('id', event.id)).toEqual([{ id: event.id, title: event.title }]);
 
     const deliveryId = uuidv7();
     const first = notification({ delivery_id: deliveryId });
-    await insertNotification(Sql.pool(h.orm), first);
-    await insertNotification(Sql.pool(h.orm), notification({ delivery_id: deliveryId, title: 'a retry' }));
+    await insertNotification(Sql.of(h.orm), first);
+    await insertNotification(Sql.of(h.orm), notification({ delivery_id: deliveryId, title: 'a retry' }));
     expect(await stored('delivery_id', deliveryId)).toEqual([{ id: first.id, title: first.title }]);
   });
 });

@@ -1,8 +1,9 @@
 // Scale check: with a million deliveries (and as many attempts-log rows) and fresh
 // statistics, the hot queries of the delivery service walk indexes. It asserts plans, never times.
-import { type EntityManager, type Orm, openOrm, Sql } from '@routinely/db';
+import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { deliveryAttempts, endpointAttempts } from '../src/db/attempts-sql.js';
 import {
   type ClaimRequest,
@@ -35,31 +36,32 @@ interface Sent {
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
-/** A Sql handle for the functions of src/db that records each statement instead of running it. */
+const planRow = row({ 'QUERY PLAN': column.json(z.array(z.object({ Plan: z.custom<PlanNode>() }))) });
+const idRow = row({ id: column.uuid });
+
+/**
+ * A Sql handle for the functions of src/db that records each statement instead of running it: `Sql.of` over
+ * an ORM whose only part is a knex that answers no rows.
+ */
 function recordingSql(sent: Sent[]): Sql {
   const knex = {
     raw: async (sql: string, bindings: readonly unknown[] = []) => {
       sent.push({ sql, bindings });
-      return { rows: [] };
+      return { rows: [], rowCount: 0 };
     },
   };
-  const em = { getTransactionContext: () => knex, getKnex: () => knex };
-  return Sql.within(em as unknown as EntityManager);
+  return Sql.of({ em: { getKnex: () => knex } } as unknown as Orm);
 }
 
 /** The plans (every node) of the statements `run` sends, with the very parameters it sent. */
-async function plansOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[][]> {
+async function plansOf(real: Sql, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[][]> {
   const sent: Sent[] = [];
-  const real = orm.em.getKnex();
   await run(recordingSql(sent));
   expect(sent.length).toBeGreaterThan(0);
   const plans: PlanNode[][] = [];
   for (const statement of sent) {
-    const { rows } = await real.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(
-      `explain (format json) ${statement.sql}`,
-      statement.bindings as never,
-    );
-    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+    const [explained] = await real.rows(planRow, `explain (format json) ${statement.sql}`, statement.bindings);
+    const plan = explained?.['QUERY PLAN'][0]?.Plan;
     if (!plan) throw new Error(`no plan for ${statement.sql}`);
     plans.push(nodesOf(plan));
   }
@@ -77,6 +79,8 @@ const indexesUsed = (plans: PlanNode[][]) => plans.flat().flatMap((n) => (n['Ind
 describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let orm: Orm;
+  /** The database with the million deliveries, where the recorded statements are explained. */
+  let real: Sql;
   // Owner 7 of the generated ones: 1,000 deliveries over the three channels, one endpoint.
   const owner = { tenantId: 'tenant-7', userId: 'user-7' };
   let endpointId = '';
@@ -86,8 +90,8 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
   beforeAll(async () => {
     db = await createTestDatabase();
     orm = await openOrm(db.url, dbConfig);
-    const knex = orm.em.getKnex();
-    await knex.raw(
+    real = Sql.of(orm);
+    await real.run(
       `insert into webhook_endpoints (id, tenant_id, user_id, name, url, enabled, max_attempts, fallback_to_email,
          secret_sealed, secret_preview, consecutive_failures, circuit_open_until, created_at, updated_at, events)
        select md5('e' || n)::uuid, 'tenant-' || n, 'user-' || n, 'endpoint ' || n, 'https://example.test/' || n,
@@ -96,7 +100,7 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
       [OWNERS],
     );
     // 95 % sent, 2 % dead, 2 % failed (retry ahead), 1 % pending and due; a third each webhook, email, in-app.
-    await knex.raw(
+    await real.run(
       `insert into deliveries (id, tenant_id, user_id, reminder_id, endpoint_id, channel, event, event_id, payload,
          secret_sealed, status, attempts, max_attempts, next_attempt_at, lease_until, lease_token, last_status_code,
          last_error, last_attempt_at, delivered_at, created_at, updated_at)
@@ -111,13 +115,13 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
                               when n % 100 < 99 then 'failed' else 'pending' end as status) s`,
       [OWNERS, OWNERS, OWNERS, DELIVERIES],
     );
-    await knex.raw(
+    await real.run(
       `insert into delivery_attempts (id, tenant_id, user_id, delivery_id, endpoint_id, event, event_id, attempt, at,
          status_code, error, latency_ms)
        select gen_random_uuid(), tenant_id, user_id, id, endpoint_id, event, event_id, 1, created_at, 200, null, 12
        from deliveries`,
     );
-    await knex.raw(
+    await real.run(
       `insert into dead_letters (id, tenant_id, user_id, delivery_id, reminder_id, endpoint_id, channel, reason,
          last_status_code, attempts, created_at)
        select gen_random_uuid(), tenant_id, user_id, id, reminder_id, endpoint_id, channel, 'receiver answered 410',
@@ -125,7 +129,7 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
        from deliveries where status = 'dead'`,
     );
     // Reminders: 90 % fired, the rest scheduled, a hundred of them due now.
-    await knex.raw(
+    await real.run(
       `insert into reminders (id, tenant_id, user_id, task_id, task, task_updated_at, task_version, channels,
          remind_at, status, reminder_set_at, fired_at, created_at, updated_at)
        select gen_random_uuid(), 'tenant-' || n % ?, 'user-' || n % ?, gen_random_uuid(), '{}', now(), 1,
@@ -134,14 +138,15 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
        from generate_series(0, ? - 1) as n`,
       [OWNERS, OWNERS, REMINDERS],
     );
-    await knex.raw('analyze');
-    endpointId = (await knex.raw(`select md5('e7')::uuid as id`)).rows[0].id;
-    deliveryId = (
-      await knex.raw('select id from deliveries where tenant_id = ? and user_id = ? limit 1', [
-        owner.tenantId,
-        owner.userId,
-      ])
-    ).rows[0].id;
+    await real.run('analyze');
+    endpointId = (await real.first(idRow, `select md5('e7')::uuid as id`))?.id ?? '';
+    deliveryId =
+      (
+        await real.first(idRow, 'select id from deliveries where tenant_id = ? and user_id = ? limit 1', [
+          owner.tenantId,
+          owner.userId,
+        ])
+      )?.id ?? '';
   }, 240_000);
 
   afterAll(async () => {
@@ -160,14 +165,14 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
   });
 
   it('claims due reminders through the due index', async () => {
-    const plans = await plansOf(orm, (sql) => claimDueReminders(sql, now, 200));
+    const plans = await plansOf(real, (sql) => claimDueReminders(sql, now, 200));
     expect(bigSeqScans(plans)).toEqual([]);
     expect(indexesUsed(plans)).toContain('reminders_due_idx');
   });
 
   it('claims due in-app and email deliveries and webhook deliveries through the due index', async () => {
     for (const run of [claimFast, claimWebhooks]) {
-      const plans = await plansOf(orm, (sql) => run(sql, claim()));
+      const plans = await plansOf(real, (sql) => run(sql, claim()));
       expect(bigSeqScans(plans)).toEqual([]);
       expect(indexesUsed(plans)).toContain('deliveries_due_idx');
     }
@@ -175,18 +180,18 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
 
   it('tops a held endpoint up through the due index and records a firing without scanning', async () => {
     const held = '00000000-0000-4000-8000-000000000001';
-    const topUp = await plansOf(orm, (sql) =>
+    const topUp = await plansOf(real, (sql) =>
       topUpEndpoint(sql, { ...claim(), endpointId: held, heldTokens: [claim().leaseToken] }),
     );
     expect(bigSeqScans(topUp)).toEqual([]);
     expect(indexesUsed(topUp)).toContain('deliveries_due_idx');
-    const firing = await plansOf(orm, (sql) => recordFiring(sql, [held], [], now, 'delivery_wakeup'));
+    const firing = await plansOf(real, (sql) => recordFiring(sql, [held], [], now, 'delivery_wakeup'));
     expect(bigSeqScans(firing)).toEqual([]);
   });
 
   it('finds the next due reminder and delivery without scanning', async () => {
     for (const run of [nextReminderDue, nextDeliveryDue]) {
-      expect(bigSeqScans(await plansOf(orm, (sql) => run(sql)))).toEqual([]);
+      expect(bigSeqScans(await plansOf(real, (sql) => run(sql)))).toEqual([]);
     }
   });
 
@@ -200,25 +205,25 @@ describe(`query plans with ${DELIVERIES.toLocaleString('en')} deliveries`, () =>
       { reminder_id: '00000000-0000-4000-8000-000000000001' },
       { event_id: '00000000-0000-4000-8000-000000000001' },
     ]) {
-      const plans = await plansOf(orm, (sql) => ownerDeliveries(sql, owner, filter, page));
+      const plans = await plansOf(real, (sql) => ownerDeliveries(sql, owner, filter, page));
       expect(bigSeqScans(plans), JSON.stringify(filter)).toEqual([]);
     }
-    const detail = await plansOf(orm, (sql) => ownerDelivery(sql, owner, deliveryId));
+    const detail = await plansOf(real, (sql) => ownerDelivery(sql, owner, deliveryId));
     expect(bigSeqScans(detail)).toEqual([]);
   });
 
   it('lists dead letters through the owner index', async () => {
-    const plans = await plansOf(orm, (sql) => ownerDeadLetters(sql, owner, { limit: 50, offset: 0 }));
+    const plans = await plansOf(real, (sql) => ownerDeadLetters(sql, owner, { limit: 50, offset: 0 }));
     expect(bigSeqScans(plans)).toEqual([]);
     expect(indexesUsed(plans)).toContain('dead_letters_owner_idx');
   });
 
   it('reads the attempts of a delivery and of an endpoint through their indexes', async () => {
-    const ofDelivery = await plansOf(orm, (sql) => deliveryAttempts(sql, owner, deliveryId));
+    const ofDelivery = await plansOf(real, (sql) => deliveryAttempts(sql, owner, deliveryId));
     expect(bigSeqScans(ofDelivery)).toEqual([]);
     expect(indexesUsed(ofDelivery)).toContain('delivery_attempts_delivery_idx');
     const page = { limit: 50, offset: 0 };
-    const ofEndpoint = await plansOf(orm, (sql) => endpointAttempts(sql, owner, endpointId, page));
+    const ofEndpoint = await plansOf(real, (sql) => endpointAttempts(sql, owner, endpointId, page));
     expect(bigSeqScans(ofEndpoint)).toEqual([]);
     expect(indexesUsed(ofEndpoint)).toContain('delivery_attempts_endpoint_idx');
   });

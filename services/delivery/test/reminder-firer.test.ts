@@ -1,6 +1,7 @@
 // The reminder pass's pacing of a burst (ADR 081): the first pass fires a small batch, and the second waits
 // (at most a bound) until the delivery pass that the first woke has ended, so that the first deliveries are
 // claimed and started before a whole batch is built and inserted beside them.
+import { Sql } from '@routinely/db';
 import { ManualClock } from '@routinely/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReminderFirer } from '../src/workers/reminder-firer.js';
@@ -30,7 +31,7 @@ describe('ReminderFirer.pass in a burst', () => {
   it('fires 20 first, returns only after the delivery pass it woke ended, and does not wait at the end', async () => {
     await scheduleDue(h, clock, h.tokens.user(), { slotInMin: 30, reminder_channels: ['inapp'] }, 25);
     const passes = heldDeliveryPasses();
-    const firer = new ReminderFirer(h.orm, clock, 200, passes.onFired, 60_000);
+    const firer = new ReminderFirer(Sql.of(h.orm), clock, 200, passes.onFired, 60_000);
 
     let settled = false;
     const first = firer.pass().then((result) => {
@@ -53,7 +54,7 @@ describe('ReminderFirer.pass in a burst', () => {
   it('waits no longer than its bound for a delivery pass that does not end', async () => {
     await scheduleDue(h, clock, h.tokens.user(), { slotInMin: 30, reminder_channels: ['inapp'] }, 20);
     const passes = heldDeliveryPasses();
-    const firer = new ReminderFirer(h.orm, clock, 200, passes.onFired, 20);
+    const firer = new ReminderFirer(Sql.of(h.orm), clock, 200, passes.onFired, 20);
     expect(await firer.pass()).toEqual({ more: true, nextAt: null });
     expect(passes.release).toHaveLength(1);
   });

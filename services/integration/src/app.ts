@@ -1,4 +1,4 @@
-import { databaseReady, Sql } from '@routinely/db';
+import { databaseReady, LivenessLock, Sql } from '@routinely/db';
 import { consumerSubscriptions, OutboxRelay } from '@routinely/events';
 import { backgroundOf, defineWorker, SecretBox, type ServiceInstance } from '@routinely/platform';
 import type { ServiceDeps } from '@routinely/runtime';
@@ -43,6 +43,7 @@ export function apiRoutes(ctx: IntegrationContext): FastifyPluginAsync {
 /** Composition root of the integration service: provider connections, their sync and push channels. */
 export function buildService(deps: IntegrationServiceDeps): IntegrationService {
   const { config, clock, orm } = deps;
+  const db = Sql.of(orm);
   const logger = deps.logger.child({ svc: 'integration' });
   const http = {
     clock,
@@ -50,7 +51,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     maxInlineRetryMs: config.INTEGRATION_MAX_INLINE_RETRY_MS,
   };
   const relay = new OutboxRelay({
-    db: Sql.of(orm),
+    db,
     transport: deps.transport,
     logger,
     pollMs: config.INTEGRATION_OUTBOX_POLL_MS,
@@ -64,14 +65,14 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     { clock, logger },
   );
   const ctx: IntegrationContext = {
-    orm,
+    db,
     clock,
     logger,
     box: new SecretBox(config.ENCRYPTION_KEY),
     relay,
     config,
     adapters: { google: new GoogleAdapter(config, http), microsoft: new MicrosoftAdapter(config, http) },
-    leases: new SyncLeases(orm, clock, config.INTEGRATION_SYNC_LEASE_MS, logger),
+    leases: new SyncLeases(db, (key) => new LivenessLock(orm, key), clock, config.INTEGRATION_SYNC_LEASE_MS, logger),
     wakeSync: () => syncWorker.wake(),
     wakeWriteBack: () => writeBackWorker.wake(),
   };
@@ -80,7 +81,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
   let stopObserving = () => {};
   const pendingWritesGauge = {
     start: () => {
-      stopObserving = observePendingWrites(orm);
+      stopObserving = observePendingWrites(db);
     },
     stop: () => stopObserving(),
   };
@@ -89,7 +90,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
     name: 'integration',
     routes: apiRoutes(ctx),
     relay,
-    addGrpc: (server) => addIntegrationRpc(server, deps.internalAuth, { orm, clock, workers }),
+    addGrpc: (server) => addIntegrationRpc(server, deps.internalAuth, { db, clock, workers }),
     readiness: {
       database: () => databaseReady(orm),
     },
@@ -103,7 +104,7 @@ export function buildService(deps: IntegrationServiceDeps): IntegrationService {
       relay,
       ctx.leases,
       consumerSubscriptions(Object.values(integrationConsumers({ clock, wakeWriteBack: ctx.wakeWriteBack })), {
-        db: Sql.of(orm),
+        db,
         transport: deps.transport,
         logger,
         clock,

@@ -1,3 +1,4 @@
+import { Sql } from '@routinely/db';
 import { JetStreamTransport } from '@routinely/events';
 import { googleRateLimitBody, quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +135,7 @@ describe('a good citizen of the provider', () => {
     await h.service.workers.writeBack();
     expect(new Date(String((await integration(integrationId))?.retry_at)).getTime()).toBe(now() + 2_000);
     // The admin health page counts the integration as failing while it backs off, and no more once it wrote.
-    const health = () => tenantIntegrationHealth(h.orm, user.tenantId, h.clock.now(), h.clock.now());
+    const health = () => tenantIntegrationHealth(Sql.of(h.orm), user.tenantId, h.clock.now(), h.clock.now());
     expect((await health()).writeBackFailing).toBe(1);
     h.clock.advance(2_000);
     expect(await drain(h)).toBe(1);

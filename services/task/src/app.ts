@@ -69,13 +69,14 @@ export function apiRoutes(api: TaskApi): FastifyPluginAsync {
 /** Composition root of the task service; the host opens the ORM (migrations applied) and the transport. */
 export function buildService(deps: TaskServiceDeps): ServiceInstance {
   const logger = deps.logger.child({ svc: 'task' });
-  const relay = new OutboxRelay({ db: Sql.of(deps.orm), transport: deps.transport, logger });
-  const tasks = new TaskService(deps.orm, deps.clock, relay);
-  const trees = new TaskTreeAnswers(deps.orm, new AnswerCache(deps.config.TREE_ANSWER_CACHE_BYTES));
-  const dependencies = new DependencyService(deps.orm, deps.clock);
-  const routines = new Routines(deps.orm, deps.clock, relay, tasks);
-  const capture = new Capture(deps.orm, deps.clock);
-  const feeds = new CalendarFeeds(deps.orm, deps.clock, deps.config.PUBLIC_BASE_URL);
+  const db = Sql.of(deps.orm);
+  const relay = new OutboxRelay({ db, transport: deps.transport, logger });
+  const tasks = new TaskService(db, deps.clock, relay);
+  const trees = new TaskTreeAnswers(db, new AnswerCache(deps.config.TREE_ANSWER_CACHE_BYTES));
+  const dependencies = new DependencyService(db, deps.clock);
+  const routines = new Routines(db, deps.clock, relay, tasks);
+  const capture = new Capture(db, deps.clock);
+  const feeds = new CalendarFeeds(db, deps.clock, deps.config.PUBLIC_BASE_URL);
   // Up to 50 series per pass, one transaction each; a pass that hit the limit runs again at once.
   const routineWorker = defineWorker(
     {
@@ -89,17 +90,17 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     perHour: deps.config.IMPORT_QUOTA_PER_HOUR,
     perDay: deps.config.IMPORT_QUOTA_PER_DAY,
   });
-  const importer = new Importer(deps.orm, deps.clock, relay, importQuota);
-  const imports = new ImportWorker(deps.orm, deps.clock, deps.config, relay, deps.importWorkerHooks);
+  const importer = new Importer(db, deps.clock, relay, importQuota);
+  const imports = new ImportWorker(db, deps.clock, deps.config, relay, deps.importWorkerHooks);
   const importWorker = defineWorker(
     { name: 'import-worker', pollMs: deps.config.IMPORT_WORKER_POLL_MS, pass: () => imports.pass() },
     { clock: deps.clock, logger },
   );
-  const jobs = new ImportJobs(deps.orm, deps.clock, deps.config, importer, importWorker);
-  const calendar = new CalendarService(deps.orm, deps.clock, tasks);
+  const jobs = new ImportJobs(db, deps.clock, deps.config, importer, importWorker);
+  const calendar = new CalendarService(db, deps.clock, tasks);
   const peers = new DashboardPeers(deps.grpcAddress, deps.internalAuth, deps.config.DASHBOARD_CALL_DEADLINE_MS);
-  const dashboard = new DashboardSummaryReader(deps.orm, deps.clock, peers, logger);
-  const health = new AdminHealth(deps.orm, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS, deps.clock);
+  const dashboard = new DashboardSummaryReader(db, deps.clock, peers, logger);
+  const health = new AdminHealth(db, peers, deps.redis, deps.config.DASHBOARD_CALL_DEADLINE_MS, deps.clock);
 
   return {
     name: 'task',
@@ -118,7 +119,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
     }),
     addGrpc: (server) => {
       addTaskRpc(server, deps.internalAuth, tasks, calendar);
-      addImportQuotaRpc(server, deps.internalAuth, deps.orm, importQuota);
+      addImportQuotaRpc(server, deps.internalAuth, db, importQuota);
     },
     readiness: {
       database: () => databaseReady(deps.orm),
@@ -130,7 +131,7 @@ export function buildService(deps: TaskServiceDeps): ServiceInstance {
       importWorker,
       routineWorker,
       consumerSubscriptions(Object.values(taskConsumers({ routines })), {
-        db: Sql.of(deps.orm),
+        db,
         transport: deps.transport,
         logger,
         clock: deps.clock,

@@ -94,7 +94,7 @@ describe('a create is one statement for the task and its event', () => {
 
   it('writes neither row when the outbox row fails, nor when the task row fails, nor any row of such a batch', async () => {
     const now = new Date();
-    const pool = Sql.pool(h.orm);
+    const pool = Sql.of(h.orm);
     const make = (title: string) => {
       const row = newTaskRow(owner(), input(title), { id: uuidv7(), depth: 1 }, now);
       return { row, event: taskEvent('taskCreated', row, now) };
@@ -137,15 +137,15 @@ describe('a create is one statement for the task and its event', () => {
       return { row, event: taskEvent('taskCreated', row, now) };
     };
     const last = await createTask(h, user, { title: 'last root so far' });
-    const positions = await insertRootTasksWithEvents(Sql.pool(h.orm), [
+    const positions = await insertRootTasksWithEvents(Sql.of(h.orm), [
       make(user, 'a'),
       make(user, 'b'),
       make(user, 'c'),
     ]);
     expect(positions).toEqual([1, 2, 3].map((n) => last.sort_order + n));
     const other = h.tokens.user();
-    expect(await insertRootTasksWithEvents(Sql.pool(h.orm), [make(other, 'x'), make(other, 'y')])).toEqual([0, 1]);
-    await expect(insertRootTasksWithEvents(Sql.pool(h.orm), [make(user, 'd'), make(other, 'z')])).rejects.toThrow(
+    expect(await insertRootTasksWithEvents(Sql.of(h.orm), [make(other, 'x'), make(other, 'y')])).toEqual([0, 1]);
+    await expect(insertRootTasksWithEvents(Sql.of(h.orm), [make(user, 'd'), make(other, 'z')])).rejects.toThrow(
       'one owner',
     );
   });
@@ -161,7 +161,7 @@ describe('a create is one statement for the task and its event', () => {
     }
     // One statement per owner at a time: creates submitted in one tick (the first goes alone, the rest queue
     // behind it as one batch) each get their own position, in a row.
-    const burst = new TaskCreates(h.orm, h.clock, { kick: () => {} });
+    const burst = new TaskCreates(Sql.of(h.orm), h.clock, { kick: () => {} });
     const fresh = { tenantId: randomUUID(), userId: randomUUID() };
     const positions = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => (await burst.create(fresh, input(`row ${i}`))).sort_order),
@@ -174,7 +174,7 @@ describe('a create is one statement for the task and its event', () => {
     expect(events.map((e) => e.id).sort()).toEqual(created.map((t) => t.id).sort());
     // A title too long for the column (as if validation let it through) queued behind four running creates:
     // its statement fails as a whole, then each of its creates is written alone and only it fails.
-    const creates = new TaskCreates(h.orm, h.clock, { kick: () => {} });
+    const creates = new TaskCreates(Sql.of(h.orm), h.clock, { kick: () => {} });
     const ownerOf = { tenantId: who.tenantId, userId: who.userId };
     const titles = [...Array.from({ length: 9 }, (_, i) => `after ${i}`), 'x'.repeat(501)];
     const results = await Promise.allSettled(titles.map((title) => creates.create(ownerOf, input(title))));

@@ -1,10 +1,19 @@
-import { Sql } from '@routinely/db';
+import { column, row, Sql } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
 import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { z } from 'zod';
 import { type TaskServiceDeps, taskModule } from '../src/index.js';
+
+/** An outbox row of a placement request (task.series.occurrences_generated), read for assertions. */
+export const placementRequestRow = row({
+  payload: column.json(z.object({ data: z.object({ series_id: z.string(), task_ids: z.array(z.string()) }) })),
+});
+
+/** Any row, every column kept: for assertions that a table holds nothing (or what it holds). */
+export const anyRow = z.looseObject({});
 
 export const INTERNAL_SECRET = 'test-internal-secret-of-at-least-32-chars';
 
@@ -87,7 +96,7 @@ export async function outboxEvents(
 /** A new user whose timezone the auth service reported (the task service keeps it from auth's events). */
 export async function userInTimezone(h: Harness, timezone: string): Promise<TestUser> {
   const user = h.tokens.user();
-  await Sql.pool(h.orm).rows(
+  await Sql.of(h.orm).run(
     'insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, now())',
     [user.tenantId, user.userId, timezone],
   );

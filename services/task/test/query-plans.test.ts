@@ -1,9 +1,10 @@
 // Scale check: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
 import { randomUUID } from 'node:crypto';
-import { type Orm, openOrm, readPoolOf, Sql, toPositional } from '@routinely/db';
+import { column, type Orm, openOrm, readPoolOf, row, Sql, toPositional } from '@routinely/db';
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, findTasksByKeys, listTasks, subtreeRows } from '../src/db/task-sql.js';
 import { subtreeWithVersion, treeVersions } from '../src/db/tree-sql.js';
@@ -38,17 +39,27 @@ interface Sent {
 /** Runs a query function of src/db against a stand-in that records the SQL it sends instead of running it. */
 async function sentBy(run: (sql: Sql) => Promise<unknown>): Promise<Sent> {
   let sent: Sent | undefined;
-  const record = async (query: string, params: readonly unknown[] = [], hotRead?: string) => {
+  const record = async (_schema: unknown, query: string, params: readonly unknown[] = [], hotRead?: string) => {
     sent = { query, params, hotRead };
     return [];
   };
-  const recorder = { rows: record, first: async (...args: Parameters<typeof record>) => (await record(...args))[0] };
+  const recorder = {
+    rows: record,
+    first: async (...args: Parameters<typeof record>) => (await record(...args))[0],
+    run: async (query: string, params: readonly unknown[] = []) => {
+      sent = { query, params };
+      return 0;
+    },
+  };
   await run(recorder as unknown as Sql);
   if (!sent) throw new Error('the query function sent no SQL');
   return sent;
 }
 
-const planNodes = (rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[]) => {
+/** A row of EXPLAIN (FORMAT JSON): the plan tree as PostgreSQL answers it. */
+const planRow = row({ 'QUERY PLAN': column.json(z.array(z.object({ Plan: z.custom<PlanNode>() }))) });
+
+const planNodes = (rows: z.output<typeof planRow>[]) => {
   const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
   if (!plan) throw new Error('no plan');
   return nodesOf(plan);
@@ -60,9 +71,9 @@ async function planOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<Pl
   if (sent.hotRead) {
     // Sent as `$n` text on the read pool: explain that very text.
     const { rows } = await readPoolOf(orm).query(`explain (format json) ${toPositional(sent.query)}`, [...sent.params]);
-    return planNodes(rows);
+    return planNodes(rows.map((plan) => planRow.parse(plan)));
   }
-  return planNodes(await Sql.pool(orm).rows(`explain (format json) ${sent.query}`, sent.params));
+  return planNodes(await Sql.of(orm).rows(planRow, `explain (format json) ${sent.query}`, sent.params));
 }
 
 const seqScansOnTasks = (nodes: PlanNode[]) =>
@@ -81,9 +92,9 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     orm = await openOrm(db.url, dbConfig);
-    const sql = Sql.pool(orm);
+    const sql = Sql.of(orm);
     // Other owners: 100 root tasks each, spread over statuses.
-    await sql.rows(
+    await sql.run(
       `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
          duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
        select gen_random_uuid(), md5('t' || (n / ?))::uuid, md5('u' || (n / ?))::uuid, null, 1, n % ?,
@@ -92,14 +103,15 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       [TASKS_PER_OWNER, TASKS_PER_OWNER, TASKS_PER_OWNER, (OWNERS - 1) * TASKS_PER_OWNER],
     );
     const insert = (parent: string | null, depth: number, order: number) =>
-      sql.first<{ id: string }>(
+      sql.first(
+        row({ id: column.uuid }),
         `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
            duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
          values (gen_random_uuid(), ?, ?, ?, ?, ?, 'tree task', 'pending', 3, 30, '{inapp}', 10, '{}', now(), now())
          returning id`,
         [tenant, user, parent, depth, order],
       );
-    await sql.rows(
+    await sql.run(
       `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
          duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at)
        select gen_random_uuid(), ?, ?, null, 1, n, 'own task ' || n, 'pending', 3, 30, '{inapp}', 10, '{home}',
@@ -114,12 +126,12 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       for (let g = 0; g < 10; g++) await insert(child?.id ?? null, 3, g);
     }
     // Every owner has a tree version once it changed a tree; the owner under test got one from its inserts.
-    await sql.rows(
+    await sql.run(
       `insert into task_tree_versions (tenant_id, user_id, version)
        select distinct tenant_id, user_id, 1 from tasks on conflict do nothing`,
     );
-    await sql.rows('analyze tasks');
-    await sql.rows('analyze task_tree_versions');
+    await sql.run('analyze tasks');
+    await sql.run('analyze task_tree_versions');
   }, 120_000);
 
   afterAll(async () => {
@@ -147,9 +159,9 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     const nodes = await planOf(orm, read);
     expect(seqScansOnTasks(nodes)).toEqual([]);
     expect(indexesUsed(nodes)).toContain('tasks_pkey');
-    const found = await read(Sql.pool(orm));
+    const found = await read(Sql.of(orm));
     expect(found.map((row) => row?.id)).toEqual([rootId, undefined, undefined]);
-    expect(found[0]).toEqual(await findTask(Sql.pool(orm), owner, rootId));
+    expect(found[0]).toEqual(await findTask(Sql.of(orm), owner, rootId));
   });
 
   it('walks a tree through the primary key and the parent index', async () => {
@@ -189,9 +201,9 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     expect(indexesUsed(nodes)).toEqual(
       expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx', 'task_tree_versions_pkey']),
     );
-    const { version, rows } = await read(Sql.pool(orm));
+    const { version, rows } = await read(Sql.of(orm));
     expect(rows).toHaveLength(1 + 9 + 9 * 10);
-    expect(await treeVersions(Sql.pool(orm), [owner])).toEqual([version]);
+    expect(await treeVersions(Sql.of(orm), [owner])).toEqual([version]);
   });
 
   it('checks stored trees with one primary-key row per owner, several owners at once', async () => {
@@ -201,13 +213,13 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
     const nodes = await planOf(orm, read);
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(indexesUsed(nodes)).toEqual(['task_tree_versions_pkey']);
-    const [mine, none, again] = await read(Sql.pool(orm));
+    const [mine, none, again] = await read(Sql.of(orm));
     expect([none, again]).toEqual(['0', mine]);
   });
 
   it('reads the same row through the read pool as through the ORM pool (types parsed alike)', async () => {
-    const viaKnex = await findTask(Sql.pool(orm), owner, rootId, true);
-    const viaPool = await findTask(Sql.pool(orm), owner, rootId);
+    const viaKnex = await findTask(Sql.of(orm), owner, rootId, true);
+    const viaPool = await findTask(Sql.of(orm), owner, rootId);
     expect(viaPool).toEqual(viaKnex);
     expect(viaPool?.created_at).toBeInstanceOf(Date);
   });

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Sql } from '@routinely/db';
+import { column, row, Sql } from '@routinely/db';
 import type { ManualClock } from '@routinely/platform';
 import { type TestUser, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Routines } from '../src/domain/routines/routines.js';
 import { TaskService } from '../src/domain/tasks.js';
-import { call, createTask, type Harness, startHarness } from './harness.js';
+import { anyRow, call, createTask, type Harness, startHarness } from './harness.js';
 
 // A DELETE racing the fill of a routine (the fill of a recurrence PATCH, or the worker's) must win: once it has
 // answered 204 nothing of the series is left open, placed or reminding. Each case runs many interleavings, the
@@ -38,19 +38,20 @@ async function template(user: TestUser, steps: number) {
  * until told to stop. A slot on a task deleted meanwhile is refused, as ApplySlots refuses it.
  */
 function placer(user: TestUser, seriesId: string) {
-  const tasks = new TaskService(h.orm, clock, noKick);
+  const tasks = new TaskService(Sql.of(h.orm), clock, noKick);
   let running = true;
   const done = (async () => {
     while (running) {
-      const open = await Sql.pool(h.orm).rows<{ id: string; earliest_start_at: string }>(
+      const open = await Sql.of(h.orm).rows(
+        row({ id: column.uuid, earliest_start_at: column.timestamp }),
         `select id, earliest_start_at from tasks
          where series_id = ? and occurrence_date is not null and status = 'pending' limit 20`,
         [seriesId],
       );
-      const slots = open.map((row) => {
+      const slots = open.map((occurrence) => {
         // Ahead of now: an occurrence whose slot has begun is history a DELETE keeps.
-        const start = new Date(Math.max(Date.parse(row.earliest_start_at), clock.now().getTime()) + 3_600_000);
-        return { taskId: row.id, start, end: new Date(start.getTime() + 15 * 60_000) };
+        const start = new Date(Math.max(occurrence.earliest_start_at.getTime(), clock.now().getTime()) + 3_600_000);
+        return { taskId: occurrence.id, start, end: new Date(start.getTime() + 15 * 60_000) };
       });
       if (slots.length > 0) await tasks.applySlots(user, slots).catch(() => undefined);
       await sleep(5);
@@ -71,7 +72,7 @@ function deleteMoment(round: number, seriesId: string) {
   return waitFor(
     async () =>
       (
-        await Sql.pool(h.orm).rows("select 1 from tasks where series_id = ? and status = 'scheduled' limit 1", [
+        await Sql.of(h.orm).rows(anyRow, "select 1 from tasks where series_id = ? and status = 'scheduled' limit 1", [
           seriesId,
         ])
       ).length > 0,
@@ -85,12 +86,15 @@ function deleteMoment(round: number, seriesId: string) {
  * version cancels it), with how many of the owner's tasks had events and how many were placed.
  */
 async function leftOf(user: TestUser, seriesId: string) {
-  const sql = Sql.pool(h.orm);
-  const rows = await sql.rows<{ id: string; status: string }>('select id, status from tasks where user_id = ?', [
-    user.userId,
-  ]);
-  const fills = await sql.rows('select 1 from task_series_fills where series_id = ?', [seriesId]);
-  const events = await sql.rows<{ type: string; id: string; version: number }>(
+  const sql = Sql.of(h.orm);
+  const rows = await sql.rows(
+    row({ id: column.uuid, status: column.text }),
+    'select id, status from tasks where user_id = ?',
+    [user.userId],
+  );
+  const fills = await sql.rows(anyRow, 'select 1 from task_series_fills where series_id = ?', [seriesId]);
+  const events = await sql.rows(
+    row({ type: column.text, id: column.uuid, version: column.integer }),
     `select payload->>'type' as type, payload->'data'->'task'->>'id' as id,
        (payload->'data'->'task'->>'version')::int as version
      from outbox where payload->'data'->'task'->>'user_id' = ? order by id`,
@@ -150,7 +154,7 @@ describe('deleting a routine while its fill runs', () => {
       await call(h, user, 'PATCH', `/service/tasks/${id}`, { recurrence: { rule: 'FREQ=DAILY', horizon_days: 60 } });
       // Fifty-nine days on, the worker has fifty-nine new dates to write, each with its steps.
       clock.set('2026-12-26T12:00:00Z');
-      const worker = new Routines(h.orm, clock, noKick, new TaskService(h.orm, clock, noKick));
+      const worker = new Routines(Sql.of(h.orm), clock, noKick, new TaskService(Sql.of(h.orm), clock, noKick));
       const [filled, deleted] = await Promise.all([
         worker.fillDue(1_000),
         jitter(100).then(() => call(h, user, 'DELETE', `/service/tasks/${id}`)),
@@ -159,7 +163,8 @@ describe('deleting a routine while its fill runs', () => {
       expect(deleted.statusCode, deleted.body).toBe(204);
       const left = await leftOf(user, id);
       // History (occurrences dated before today, 26 December, with their steps) stays; nothing from today on.
-      const history = await Sql.pool(h.orm).rows<{ id: string }>(
+      const history = await Sql.of(h.orm).rows(
+        row({ id: column.uuid }),
         `select id from tasks where series_id = ? and occurrence_date < '2026-12-26'
          union all select c.id from tasks c join tasks r on c.parent_task_id = r.id
          where r.series_id = ? and r.occurrence_date < '2026-12-26'`,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Routines } from '../src/domain/routines/routines.js';
 import { TaskService } from '../src/domain/tasks.js';
 import { publishHandled } from './calendar-helpers.js';
-import { call, createTask, type Harness, startHarness } from './harness.js';
+import { call, createTask, type Harness, placementRequestRow, startHarness } from './harness.js';
 
 let h: Harness;
 let clock: ManualClock;
@@ -20,7 +20,7 @@ afterAll(() => h?.close());
 /** A user whose timezone the auth service reported (the task service keeps it from auth's events). */
 async function userIn(timezone: string): Promise<TestUser> {
   const user = h.tokens.user();
-  await Sql.pool(h.orm).rows(
+  await Sql.of(h.orm).run(
     'insert into user_timezones (tenant_id, user_id, timezone, updated_at) values (?, ?, ?, now())',
     [user.tenantId, user.userId, timezone],
   );
@@ -171,7 +171,8 @@ describe('steps, edits and history', () => {
     const tree = (await call(h, user, 'GET', `/service/tasks/${items[2]?.id}/tree`)).json();
     expect(tree.children.map((c: { title: string }) => c.title)).toEqual(['Water', 'Stretch', 'Journal']);
     // The scheduler is asked to place today's and later occurrences, each with its steps (its block), not the past.
-    const requested = await Sql.pool(h.orm).rows<{ payload: { data: { series_id: string; task_ids: string[] } } }>(
+    const requested = await Sql.of(h.orm).rows(
+      placementRequestRow,
       "select payload from outbox where subject = 'task.series.occurrences_generated'",
     );
     const placeIds = requested
@@ -267,7 +268,7 @@ describe('the fill worker', () => {
     const series = await createTask(h, user, { title: 'Walk', recurrence: { rule: 'FREQ=DAILY', horizon_days: 2 } });
     clock.set('2026-11-05T12:00:00Z');
     const worker = () =>
-      new Routines(h.orm, clock, { kick: () => {} }, new TaskService(h.orm, clock, { kick: () => {} }));
+      new Routines(Sql.of(h.orm), clock, { kick: () => {} }, new TaskService(Sql.of(h.orm), clock, { kick: () => {} }));
     const [a, b] = await Promise.all([worker().fillDue(1000), worker().fillDue(1000)]);
     expect(a + b).toBeGreaterThanOrEqual(1);
     const items = await occurrences(user, series.id);
@@ -276,7 +277,8 @@ describe('the fill worker', () => {
     // Through 30 October at creation, then from today (5 November) through the 7th: the days between are not
     // back-filled as missed by a late worker.
     expect(dates).toEqual(['2026-10-28', '2026-10-29', '2026-10-30', '2026-11-05', '2026-11-06', '2026-11-07']);
-    const placements = await Sql.pool(h.orm).rows<{ payload: { data: { series_id: string; task_ids: string[] } } }>(
+    const placements = await Sql.of(h.orm).rows(
+      placementRequestRow,
       "select payload from outbox where subject = 'task.series.occurrences_generated'",
     );
     const forSeries = placements.filter((p) => p.payload.data.series_id === series.id);
@@ -286,7 +288,7 @@ describe('the fill worker', () => {
   it('never writes a second occurrence for one date, even when the code asks twice', async () => {
     const user = await userIn('UTC');
     const series = await createTask(h, user, { title: 'Floss', recurrence: { rule: 'FREQ=DAILY', horizon_days: 1 } });
-    const duplicate = Sql.pool(h.orm).rows(
+    const duplicate = Sql.of(h.orm).run(
       `insert into tasks (id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority,
          duration_min, reminder_channels, reminder_offset_min, tags, created_at, updated_at, version, series_id,
          occurrence_date)

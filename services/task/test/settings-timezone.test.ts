@@ -1,9 +1,9 @@
-import { type Orm, openOrm, Sql } from '@routinely/db';
+import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
 import { makeEvent, schedulerEvents } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { publishHandled } from './calendar-helpers.js';
-import { call, createTask, type Harness, startHarness } from './harness.js';
+import { anyRow, call, createTask, type Harness, placementRequestRow, startHarness } from './harness.js';
 
 let h: Harness;
 /** Another service's ORM on the same database, as in the all-in-one (its schema has an inbox, no timezones). */
@@ -12,7 +12,7 @@ let other: Orm;
 beforeAll(async () => {
   h = await startHarness({ ROUTINE_FILL_POLL_MS: '3600000' });
   other = await openOrm(h.db.url, { schema: 'scheduler', entities: [], migrations: [] }, { migrate: false });
-  await Sql.pool(other).rows('create table if not exists inbox (like task.inbox including all)');
+  await Sql.of(other).run('create table if not exists inbox (like task.inbox including all)');
 });
 afterAll(async () => {
   await other?.close();
@@ -28,11 +28,12 @@ const settingsChange = (user: TestUser, timezone: string, at: string) =>
   );
 
 async function settingsZoneOf(user: TestUser): Promise<string | undefined> {
-  const row = await Sql.pool(h.orm).first<{ zone: string | null }>(
+  const found = await Sql.of(h.orm).first(
+    row({ zone: column.text.nullable() }),
     'select settings_timezone as zone from task.user_timezones where tenant_id = ? and user_id = ?',
     [user.tenantId, user.userId],
   );
-  return row?.zone ?? undefined;
+  return found?.zone ?? undefined;
 }
 
 describe('the settings timezone consumer', () => {
@@ -40,13 +41,13 @@ describe('the settings timezone consumer', () => {
     const user = h.tokens.user();
     // The in-process transport drains on a later tick in the publisher's async context: here, a transaction
     // of the scheduler's ORM, as when the scheduler's relay is woken from its commit path in the all-in-one.
-    await Sql.transaction(other, async () => {
+    await Sql.of(other).transaction(async () => {
       await h.transport.publish(settingsChange(user, 'Pacific/Kiritimati', '2026-10-28T11:00:00Z'));
     });
     await vi.waitFor(async () => expect(await settingsZoneOf(user)).toBe('Pacific/Kiritimati'), { timeout: 5_000 });
     // Nothing of it landed in the other service's schema.
-    expect(await Sql.pool(other).rows('select * from scheduler.inbox')).toEqual([]);
-    expect(await Sql.pool(h.orm).rows('select * from event_dead_letter')).toEqual([]);
+    expect(await Sql.of(other).rows(anyRow, 'select * from scheduler.inbox')).toEqual([]);
+    expect(await Sql.of(h.orm).rows(anyRow, 'select * from event_dead_letter')).toEqual([]);
   });
 });
 
@@ -57,7 +58,8 @@ async function occurrencesOf(user: TestUser, seriesId: string) {
 }
 
 async function placementRequests(seriesId: string): Promise<string[][]> {
-  const rows = await Sql.pool(h.orm).rows<{ payload: { data: { series_id: string; task_ids: string[] } } }>(
+  const rows = await Sql.of(h.orm).rows(
+    placementRequestRow,
     "select payload from outbox where subject = 'task.series.occurrences_generated' order by created_at, id",
   );
   return rows.filter((r) => r.payload.data.series_id === seriesId).map((r) => r.payload.data.task_ids);

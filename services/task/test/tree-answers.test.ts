@@ -1,6 +1,6 @@
 // The stored tree answers (domain/tree-answers.ts): every read must answer what the tree built from the rows
 // at that moment is, byte for byte, whichever path wrote the rows and whichever instance stored the answer.
-import { onReadPoolQuery, Sql } from '@routinely/db';
+import { column, onReadPoolQuery, row, Sql } from '@routinely/db';
 import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { task_v1 } from '@routinely/proto';
 import type { TestUser } from '@routinely/testkit';
@@ -32,7 +32,7 @@ const ownerOf = (who: TestUser) => ({ tenantId: who.tenantId, userId: who.userId
 
 /** The answer as the route built it before answers were stored: the rows, nested, stringified. */
 async function builtFromRows(who: TestUser, id: string): Promise<string> {
-  return JSON.stringify(buildTree(await subtreeRows(Sql.pool(h.orm), ownerOf(who), id)));
+  return JSON.stringify(buildTree(await subtreeRows(Sql.of(h.orm), ownerOf(who), id)));
 }
 
 /** GET .../tree through the route, asserting 200 and the same bytes as the tree built from the rows now. */
@@ -59,7 +59,7 @@ describe('stored tree answers', () => {
   it('answers a repeated read from the stored bytes after reading only the owner’s version', async () => {
     const who = h.tokens.user();
     const { root } = await smallTree(who);
-    const answers = new TaskTreeAnswers(h.orm, new AnswerCache(1 << 20));
+    const answers = new TaskTreeAnswers(Sql.of(h.orm), new AnswerCache(1 << 20));
     const first = await answers.read(ownerOf(who), root.id);
     const statements: string[] = [];
     const stop = onReadPoolQuery(h.orm, (q) => statements.push(q.name));
@@ -105,7 +105,7 @@ describe('stored tree answers', () => {
     ],
     [
       'a statement outside the service',
-      (_who, t) => Sql.pool(h.orm).rows('update tasks set title = ? where id = ?', ['renamed by hand', t.b1.id]),
+      (_who, t) => Sql.of(h.orm).run('update tasks set title = ? where id = ?', ['renamed by hand', t.b1.id]),
     ],
   ];
   for (const [what, write] of writes) {
@@ -175,7 +175,7 @@ describe('stored tree answers', () => {
     const who = h.tokens.user();
     const t = await smallTree(who);
     // A second instance's answers (its own cache) on the same database; writes go through the first.
-    const elsewhere = new TaskTreeAnswers(h.orm, new AnswerCache(1 << 20));
+    const elsewhere = new TaskTreeAnswers(Sql.of(h.orm), new AnswerCache(1 << 20));
     const before = (await elsewhere.read(ownerOf(who), t.root.id)).body.toString();
     expect((await call(h, who, 'PATCH', `/service/tasks/${t.b1.id}`, { title: 'changed here' })).statusCode).toBe(200);
     const after = (await elsewhere.read(ownerOf(who), t.root.id)).body.toString();
@@ -187,7 +187,7 @@ describe('stored tree answers', () => {
   it('reads fresh with no room to store answers (TREE_ANSWER_CACHE_BYTES=0)', async () => {
     const who = h.tokens.user();
     const t = await smallTree(who);
-    const uncached = new TaskTreeAnswers(h.orm, new AnswerCache(0));
+    const uncached = new TaskTreeAnswers(Sql.of(h.orm), new AnswerCache(0));
     const first = await uncached.read(ownerOf(who), t.root.id);
     const second = await uncached.read(ownerOf(who), t.root.id);
     expect(second).not.toBe(first);
@@ -198,7 +198,8 @@ describe('stored tree answers', () => {
     const who = h.tokens.user();
     const version = async () =>
       (
-        await Sql.pool(h.orm).first<{ version: number }>(
+        await Sql.of(h.orm).first(
+          row({ version: column.bigint }),
           'select version from task_tree_versions where tenant_id = ? and user_id = ?',
           [who.tenantId, who.userId],
         )
@@ -241,7 +242,8 @@ describe('stored tree answers', () => {
     ]);
     for (const result of results) {
       if (result && typeof result === 'object' && 'statusCode' in result) {
-        expect((result as { statusCode: number }).statusCode, JSON.stringify(result)).toBeLessThan(300);
+        const r = result as { statusCode: number; body?: string };
+        expect(r.statusCode, String(r.body)).toBeLessThan(300);
       }
     }
     await readTree(who, t.root.id);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../api/client.js';
 import { Section } from '../settings/Section.js';
 import { QueryView } from '../ui/states.js';
+import { TableScroll } from '../ui/TableScroll.js';
 
 const NAMES: Record<string, string> = {
   database: 'Database',
@@ -28,27 +29,29 @@ export function HealthSection() {
               Overall: <strong>{h.status}</strong>{' '}
               <span className="muted small">(checked {new Date(health.dataUpdatedAt).toLocaleTimeString()})</span>
             </p>
-            <table className="attempts">
-              <caption className="sr-only">Components</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Component</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Detail</th>
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(h.components).map(([name, c]) => (
-                  <tr key={name} data-status={c.status}>
-                    <th scope="row">{NAMES[name] ?? name}</th>
-                    <td>{c.status}</td>
-                    <td>{c.latency_ms === undefined ? '' : `${Math.round(c.latency_ms)} ms`}</td>
-                    <td>{c.detail ?? ''}</td>
+            <TableScroll label="Components">
+              <table className="attempts">
+                <caption className="sr-only">Components</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Component</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Latency</th>
+                    <th scope="col">Detail</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {Object.entries(h.components).map(([name, c]) => (
+                    <tr key={name} data-status={c.status}>
+                      <th scope="row">{NAMES[name] ?? name}</th>
+                      <td>{c.status}</td>
+                      <td>{c.latency_ms === undefined ? '' : `${Math.round(c.latency_ms)} ms`}</td>
+                      <td>{c.detail ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           </>
         )}
       </QueryView>

@@ -5,6 +5,7 @@ import { Button } from 'react-aria-components';
 import { api, data, fieldErrors, problemText } from '../api/client.js';
 import { Outcome, Section } from '../settings/Section.js';
 import { QueryView } from '../ui/states.js';
+import { TableScroll } from '../ui/TableScroll.js';
 
 type Quota = Schemas['UserQuota'];
 type Editable = 'soft_cap_usd' | 'hard_cap_usd' | 'bulk_import_per_hour' | 'bulk_import_per_day';
@@ -26,28 +27,30 @@ export function QuotasSection() {
     <Section id="quotas" title="Quotas">
       <QueryView query={quotas} label="Loading quotas" rows={4}>
         {(page) => (
-          <table className="attempts quotas">
-            <caption className="sr-only">Quotas of the tenant's users</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                {COLUMNS.map((c) => (
-                  <th key={c.key} scope="col">
-                    {c.label}
+          <TableScroll label="Quotas of the tenant's users">
+            <table className="attempts quotas">
+              <caption className="sr-only">Quotas of the tenant's users</caption>
+              <thead>
+                <tr>
+                  <th scope="col">User</th>
+                  {COLUMNS.map((c) => (
+                    <th key={c.key} scope="col">
+                      {c.label}
+                    </th>
+                  ))}
+                  <th scope="col">Spent today</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
                   </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((q) => (
+                  <QuotaRow key={q.user_id} quota={q} />
                 ))}
-                <th scope="col">Spent today</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((q) => (
-                <QuotaRow key={q.user_id} quota={q} />
-              ))}
-            </tbody>
-          </table>
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </QueryView>
     </Section>

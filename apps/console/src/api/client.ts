@@ -4,15 +4,26 @@ import { refreshSession, signedOut } from './session.js';
 /** Answers that must reach the caller as they are: a 401 there means wrong credentials, not an expired session. */
 const NO_RETRY = /\/api\/v1\/auth\/(login|register|refresh|mfa\/verify|sso\/callback|logout)$/;
 
+/** A 401 about the credentials sent (a wrong current password), which a session's refresh cannot change. */
+async function refusedCredentials(response: Response): Promise<boolean> {
+  const problem = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: string } | undefined;
+  return problem?.code === 'invalid_credentials';
+}
+
 /**
  * fetch for the typed client: the session lives in the HttpOnly cookie the browser sends on its own, so a 401 is
  * an expired session. It refreshes once (across tabs, see session.ts) and sends the request again; when that
- * fails too, the app goes to sign-in keeping the page to return to.
+ * fails too, the app goes to sign-in keeping the page to return to. A 401 `invalid_credentials` (a wrong
+ * current password to turn two-step verification off or to change the password) is the form's answer instead.
  */
 async function sessionFetch(request: Request): Promise<Response> {
   const retry = request.clone();
   const response = await fetch(request);
   if (response.status !== 401 || NO_RETRY.test(new URL(request.url).pathname)) return response;
+  if (await refusedCredentials(response)) return response;
   if (await refreshSession()) {
     const again = await fetch(retry);
     if (again.status !== 401) return again;
@@ -51,16 +62,23 @@ export function problemText(error: unknown): string {
   return 'The request failed';
 }
 
+const NO_FIELD_ERRORS: Record<string, string> = {};
+const fieldErrorsOf = new WeakMap<ApiError, Record<string, string>>();
+
 /**
  * A 422's invalid fields by their place in the body ("title", "recurrence.rule"), so a form shows each message
- * on its own field; empty for any other failure.
+ * on its own field; empty for any other failure. The same object for the same error: React Aria's Form shows
+ * server errors again whenever it gets a new object, so a field corrected by typing would keep its old error.
  */
 export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  if (!(error instanceof ApiError) || error.status !== 422) return NO_FIELD_ERRORS;
+  const known = fieldErrorsOf.get(error);
+  if (known) return known;
   const found: Record<string, string> = {};
   for (const item of error.problem?.errors ?? []) {
     const [part, ...path] = item.loc;
     if (part === 'body') found[path.join('.')] ??= item.msg;
   }
+  fieldErrorsOf.set(error, found);
   return found;
 }

@@ -77,7 +77,7 @@ function RoutineCard({ routine }: { routine: Task }) {
         <Skeleton rows={1} label={`Loading the streak of ${routine.title}`} />
       )}
       <QueryView query={occurrences} label={`Loading the last 12 weeks of ${routine.title}`} rows={1}>
-        {(items) => <HeatMap occurrences={items} today={today} />}
+        {(items) => <HeatMap occurrences={items} rule={recurrence.rule} today={today} />}
       </QueryView>
     </li>
   );

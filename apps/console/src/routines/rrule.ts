@@ -101,6 +101,19 @@ export function shapeOf(rule: string): RuleShape {
   return custom;
 }
 
+/**
+ * The weekdays a rule can fall on (Monday first), for the heat map's rows: every day for a daily rule, the
+ * chosen days for a weekly one; `undefined` for a monthly or custom rule, whose days are no fixed weekdays.
+ */
+export function ruleWeekdays(rule: string): ByDay[] | undefined {
+  const shape = shapeOf(rule);
+  if (shape.repeats === 'daily') return [...BYDAY];
+  if (shape.repeats === 'weekdays' || shape.repeats === 'weekly' || shape.repeats === 'every_n_weeks') {
+    return shape.days;
+  }
+  return undefined;
+}
+
 const DAY_NAMES: Record<ByDay, string> = {
   MO: 'Monday',
   TU: 'Tuesday',

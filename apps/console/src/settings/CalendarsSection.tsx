@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { api, data, problemText } from '../api/client.js';
 import { keys, useIntegrations } from '../api/queries.js';
 import { PROVIDERS } from '../calendar/names.js';
+import { Confirm } from '../ui/Confirm.js';
 import { CopyButton } from '../ui/CopyButton.js';
 import { EmptyState, QueryView } from '../ui/states.js';
 import { Outcome, Section } from './Section.js';
@@ -160,19 +161,14 @@ function ConnectionRow({ integration, onChanged }: { integration: Integration; o
         </Button>
       </div>
       {confirm && (
-        <div className="confirm" role="alertdialog" aria-labelledby={`disconnect-${integration.id}`}>
-          <p id={`disconnect-${integration.id}`}>
-            Disconnect {name}? Its events leave your calendar and plans stop avoiding them.
-          </p>
-          <div className="row">
-            <Button className="btn btn-danger" autoFocus onPress={() => disconnect.mutate()}>
-              Yes, disconnect
-            </Button>
-            <Button className="btn" onPress={() => setConfirm(false)}>
-              Keep it
-            </Button>
-          </div>
-        </div>
+        <Confirm
+          id={`disconnect-${integration.id}`}
+          confirmLabel="Yes, disconnect"
+          onConfirm={() => disconnect.mutate()}
+          onCancel={() => setConfirm(false)}
+        >
+          Disconnect {name}? Its events leave your calendar and plans stop avoiding them.
+        </Confirm>
       )}
     </li>
   );

@@ -63,32 +63,41 @@ export function ModelSection() {
       <QueryView query={spend} label="Loading spend" rows={3}>
         {({ today, month, quota }) => {
           const max = Math.max(quota.hard_cap_usd, ...month.days.map((d) => d.cost_usd), 0.0001);
+          // A row per day with spend: a month of $0 rows said nothing and took a phone's screen several times.
+          const spent = month.days.filter((d) => d.cost_usd > 0);
           return (
             <div className="stack">
               <p>
                 Today {usd(today.total_usd)} of a {usd(quota.soft_cap_usd)} soft cap and {usd(quota.hard_cap_usd)} hard
-                cap ({today.calls} model calls). This month {usd(month.total_usd)}.
+                cap ({today.calls} model {today.calls === 1 ? 'call' : 'calls'}). This month {usd(month.total_usd)}.
               </p>
-              <table className="spend-chart">
-                <caption>Spend per day in {month.month}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Spend</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {month.days.map((d) => (
-                    <tr key={d.date}>
-                      <th scope="row">{d.date.slice(8)}</th>
-                      <td>
-                        <span className="bar" style={{ width: `${(d.cost_usd / max) * 100}%` }} aria-hidden="true" />
-                        <span className="bar-value">{usd(d.cost_usd)}</span>
-                      </td>
+              {spent.length === 0 ? (
+                <p className="muted">No model spend in {month.month} yet.</p>
+              ) : (
+                <table className="spend-chart">
+                  <caption>
+                    Spend per day in {month.month}, each bar against the {usd(quota.hard_cap_usd)} daily hard cap (days
+                    without spend left out)
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Day</th>
+                      <th scope="col">Spend</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {spent.map((d) => (
+                      <tr key={d.date}>
+                        <th scope="row">{d.date.slice(8)}</th>
+                        <td>
+                          <span className="bar" style={{ width: `${(d.cost_usd / max) * 100}%` }} aria-hidden="true" />
+                          <span className="bar-value">{usd(d.cost_usd)}</span>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
             </div>
           );
         }}

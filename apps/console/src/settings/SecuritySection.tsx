@@ -14,7 +14,7 @@ export function SecuritySection() {
   const me = useMe();
   return (
     <Section id="security" title="Security">
-      <h3>Two-step verification</h3>
+      <h3 id="security-mfa">Two-step verification</h3>
       {me.data?.mfa_enabled ? <MfaOff hasPassword={me.data.has_local_password} /> : <MfaOn />}
       <PasswordForm hasPassword={me.data?.has_local_password ?? true} />
       <SignOutEverywhere />
@@ -50,7 +50,7 @@ function MfaOn() {
     );
   }
   return (
-    <Form className="stack" onSubmit={submit}>
+    <Form className="stack" onSubmit={submit} aria-labelledby="security-mfa">
       <p>Scan the code with an authenticator app, or enter the key by hand, then type the code it shows.</p>
       <img src={setup.qr_code_url} alt="QR code for the authenticator app" width={180} height={180} />
       <p>
@@ -96,7 +96,7 @@ function MfaOff({ hasPassword }: { hasPassword: boolean }) {
     off.mutate();
   };
   return (
-    <Form className="stack" onSubmit={submit}>
+    <Form className="stack" onSubmit={submit} aria-labelledby="security-mfa">
       <p>On: signing in asks for a code.</p>
       <Field
         label={hasPassword ? 'Current password' : 'Code from the app'}
@@ -133,8 +133,8 @@ function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
     change.mutate();
   };
   return (
-    <Form className="stack" onSubmit={submit}>
-      <h3>Password</h3>
+    <Form className="stack" onSubmit={submit} aria-labelledby="security-password">
+      <h3 id="security-password">Password</h3>
       <div className="grid-2">
         {hasPassword && (
           <Field

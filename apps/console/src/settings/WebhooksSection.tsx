@@ -7,6 +7,7 @@ import { keys, useWebhooks } from '../api/queries.js';
 import { CopyButton } from '../ui/CopyButton.js';
 import { Field } from '../ui/Field.js';
 import { EmptyState, QueryView } from '../ui/states.js';
+import { TableScroll } from '../ui/TableScroll.js';
 import { Outcome, Section } from './Section.js';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -192,31 +193,33 @@ function Attempts({ endpoint }: { endpoint: Endpoint }) {
         items.length === 0 ? (
           <EmptyState>No tries yet.</EmptyState>
         ) : (
-          <table className="attempts">
-            <caption className="sr-only">Attempts to {endpoint.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Try</th>
-                <th scope="col">Status</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((a) => (
-                <tr key={a.id}>
-                  <td>{new Date(a.at).toLocaleString()}</td>
-                  <td>{a.event}</td>
-                  <td>{a.attempt}</td>
-                  <td>{a.status_code ?? 'no answer'}</td>
-                  <td>{a.latency_ms} ms</td>
-                  <td>{a.error ?? ''}</td>
+          <TableScroll label={`Attempts to ${endpoint.name}`}>
+            <table className="attempts">
+              <caption className="sr-only">Attempts to {endpoint.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Try</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Error</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((a) => (
+                  <tr key={a.id}>
+                    <td>{new Date(a.at).toLocaleString()}</td>
+                    <td>{a.event}</td>
+                    <td>{a.attempt}</td>
+                    <td>{a.status_code ?? 'no answer'}</td>
+                    <td>{a.latency_ms} ms</td>
+                    <td>{a.error ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )
       }
     </QueryView>
@@ -225,6 +228,12 @@ function Attempts({ endpoint }: { endpoint: Endpoint }) {
 
 function DeadLetters() {
   const queryClient = useQueryClient();
+  const endpoints = useWebhooks();
+  /** "the webhook to My receiver" (an email or in-app delivery has no endpoint). */
+  const what = (letter: { channel: string; endpoint_id: string | null }) => {
+    const endpoint = endpoints.data?.find((e) => e.id === letter.endpoint_id);
+    return endpoint ? `the ${letter.channel} to ${endpoint.name}` : `the ${letter.channel} delivery`;
+  };
   const letters = useQuery({
     queryKey: keys.deadLetters,
     queryFn: async () =>
@@ -244,20 +253,27 @@ function DeadLetters() {
             <EmptyState>No dead letters: every delivery got through or is still being tried.</EmptyState>
           ) : (
             <ul className="task-list">
-              {items.map((d) => (
-                <li key={d.id} className="task-row static">
-                  <span className="task-row-title">
-                    {d.channel} · {d.reason}{' '}
-                    <span className="muted small">
-                      {d.attempts} tries, last status {d.last_status_code ?? 'none'},{' '}
-                      {new Date(d.created_at).toLocaleString()}
+              {items.map((d) => {
+                const at = new Date(d.created_at).toLocaleString();
+                return (
+                  <li key={d.id} className="task-row static">
+                    <span className="task-row-title">
+                      {what(d)} · {d.reason}{' '}
+                      <span className="muted small">
+                        {d.attempts} tries, last status {d.last_status_code ?? 'none'}, {at}
+                      </span>
                     </span>
-                  </span>
-                  <Button className="btn btn-small" onPress={() => requeue.mutate(d.id)}>
-                    Requeue
-                  </Button>
-                </li>
-              ))}
+                    <Button
+                      className="btn btn-small"
+                      aria-label={`Requeue ${what(d)} of ${at}`}
+                      onPress={() => requeue.mutate(d.id)}
+                      isDisabled={requeue.isPending}
+                    >
+                      Requeue
+                    </Button>
+                  </li>
+                );
+              })}
             </ul>
           )
         }

@@ -5,6 +5,7 @@ import { Button } from 'react-aria-components';
 import { api, data, problemText } from '../api/client.js';
 import { keys } from '../api/queries.js';
 import { Outcome } from '../settings/Section.js';
+import { TableScroll } from '../ui/TableScroll.js';
 
 type Job = Schemas['ImportJob'];
 const BUSY: Job['status'][] = ['queued', 'parsing', 'committing'];
@@ -112,25 +113,27 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
             {STATUS_WORDS[j.status]} {j.total > 0 && `${j.total} rows: ${j.valid} valid, ${j.invalid} invalid.`}
           </p>
           {j.errors.length > 0 && (
-            <table className="attempts">
-              <caption>Invalid rows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {j.errors.map((e) => (
-                  <tr key={`${e.row}-${e.loc.join('.')}`}>
-                    <td>{e.row}</td>
-                    <td>{e.loc.join('.') || '(the row)'}</td>
-                    <td>{e.msg}</td>
+            <TableScroll label="Invalid rows">
+              <table className="attempts">
+                <caption>Invalid rows</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">Field</th>
+                    <th scope="col">Problem</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {j.errors.map((e) => (
+                    <tr key={`${e.row}-${e.loc.join('.')}`}>
+                      <td>{e.row}</td>
+                      <td>{e.loc.join('.') || '(the row)'}</td>
+                      <td>{e.msg}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           {j.status === 'parsed' &&
             (j.invalid > 0 ? (

@@ -16,6 +16,7 @@ import {
 } from 'react-aria-components';
 import { api, data, problemText } from '../api/client.js';
 import { keys, type Task, useSettings } from '../api/queries.js';
+import { Confirm } from '../ui/Confirm.js';
 import { Field } from '../ui/Field.js';
 import { useToasts } from '../ui/toasts.js';
 import { DependencyList } from './DependencyList.js';
@@ -147,20 +148,15 @@ function TaskEditor({
         </Button>
       </div>
       {confirmDelete && (
-        <div className="confirm" role="alertdialog" aria-labelledby="confirm-delete">
-          <p id="confirm-delete">
-            Delete “{task.title}”{task.children.length ? ` and its ${task.children.length} steps` : ''}? This cannot be
-            undone.
-          </p>
-          <div className="row">
-            <Button className="btn btn-danger" autoFocus onPress={() => remove.mutate()}>
-              Delete task
-            </Button>
-            <Button className="btn" onPress={() => setConfirmDelete(false)}>
-              Keep it
-            </Button>
-          </div>
-        </div>
+        <Confirm
+          id="confirm-delete"
+          confirmLabel="Delete task"
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirmDelete(false)}
+        >
+          Delete “{task.title}”{task.children.length ? ` and its ${task.children.length} steps` : ''}? This cannot be
+          undone.
+        </Confirm>
       )}
       {error && (
         <p className="notice notice-error" role="alert">

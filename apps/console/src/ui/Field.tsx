@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { FieldError, Input, Label, TextArea, TextField, type TextFieldProps } from 'react-aria-components';
 
 /** A labelled text box (React Aria's TextField): the label is its accessible name, errors are announced. */
@@ -6,17 +7,20 @@ export function Field({
   multiline,
   placeholder,
   className,
+  inputRef,
   ...props
 }: Omit<TextFieldProps, 'className'> & {
   label: string;
   multiline?: boolean;
   placeholder?: string;
   className?: string;
+  /** The text box itself (to move focus to it). */
+  inputRef?: Ref<HTMLInputElement>;
 }) {
   return (
     <TextField {...props} className={`field ${className ?? ''}`}>
       <Label>{label}</Label>
-      {multiline ? <TextArea placeholder={placeholder} rows={3} /> : <Input placeholder={placeholder} />}
+      {multiline ? <TextArea placeholder={placeholder} rows={3} /> : <Input placeholder={placeholder} ref={inputRef} />}
       <FieldError className="field-error" />
     </TextField>
   );

@@ -1,22 +1,32 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 
-export interface DeadLetterRow {
-  id: string;
-  consumer: string;
-  event_id: string | null;
-  subject: string;
-  payload: unknown;
-  error: string;
-  attempts: number;
-  created_at: Date;
-}
+const deadLetterRow = row({
+  id: column.uuid,
+  consumer: column.text,
+  event_id: column.uuid.nullable(),
+  subject: column.text,
+  payload: column.json(z.unknown()),
+  error: column.text,
+  attempts: column.integer,
+  created_at: column.timestamp,
+});
+export type DeadLetterRow = Row<typeof deadLetterRow>;
+
+const remainingRow = row({ remaining: column.integer, last_at: column.timestamp.nullable() });
+const recentRow = row({
+  consumer: column.text,
+  subject: column.text,
+  count: column.integer,
+  last_at: column.timestamp,
+});
 
 /** Stores a message a consumer gave up on, once per consumer and event. */
 export async function insertDeadLetter(
   sql: Sql,
   letter: Omit<DeadLetterRow, 'payload'> & { payload: unknown },
 ): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into event_dead_letter (id, consumer, event_id, subject, payload, error, attempts, created_at)
      values (?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict do nothing`,
     [
@@ -34,16 +44,16 @@ export async function insertDeadLetter(
 
 /** The consumer's dead letters (all, or those of `ids`), oldest first. */
 export async function deadLettersOf(sql: Sql, consumer: string, ids?: readonly string[]): Promise<DeadLetterRow[]> {
-  const rows = await sql.rows<Omit<DeadLetterRow, 'created_at'> & { created_at: string | Date }>(
+  return sql.rows(
+    deadLetterRow,
     `select * from event_dead_letter where consumer = ? ${ids ? 'and id = any(?::uuid[])' : ''}
      order by created_at, id`,
     ids ? [consumer, ids] : [consumer],
   );
-  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at) }));
 }
 
 export async function deleteDeadLetter(sql: Sql, id: string): Promise<void> {
-  await sql.rows('delete from event_dead_letter where id = ?', [id]);
+  await sql.run('delete from event_dead_letter where id = ?', [id]);
 }
 
 /** How many letters of the consumer and event type are stored, and the newest one's time (null: none). */
@@ -52,17 +62,18 @@ export async function remainingDeadLetters(
   consumer: string,
   subject: string,
 ): Promise<{ remaining: number; last_at: Date | null }> {
-  const [row] = await sql.rows<{ remaining: number; last_at: string | Date | null }>(
+  const stored = await sql.first(
+    remainingRow,
     `select count(*)::int as remaining, max(created_at) as last_at from event_dead_letter
      where consumer = ? and subject = ?`,
     [consumer, subject],
   );
-  return { remaining: row?.remaining ?? 0, last_at: row?.last_at ? new Date(row.last_at) : null };
+  return { remaining: stored?.remaining ?? 0, last_at: stored?.last_at ?? null };
 }
 
 /** A replay that failed again: its error and one more attempt. */
 export async function recordDeadLetterFailure(sql: Sql, id: string, error: string): Promise<void> {
-  await sql.rows('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);
+  await sql.run('update event_dead_letter set error = ?, attempts = attempts + 1 where id = ?', [error, id]);
 }
 
 /** Dead letters stored since `since`, per consumer and event type: how many and the newest one's time. */
@@ -70,15 +81,11 @@ export async function deadLettersSince(
   sql: Sql,
   since: Date,
 ): Promise<{ consumer: string; type: string; count: number; last_at: Date }[]> {
-  const rows = await sql.rows<{ consumer: string; subject: string; count: number; last_at: string | Date }>(
+  const rows = await sql.rows(
+    recentRow,
     `select consumer, subject, count(*)::int as count, max(created_at) as last_at from event_dead_letter
      where created_at > ? group by consumer, subject order by consumer, subject`,
     [since],
   );
-  return rows.map((row) => ({
-    consumer: row.consumer,
-    type: row.subject,
-    count: row.count,
-    last_at: new Date(row.last_at),
-  }));
+  return rows.map(({ subject, ...rest }) => ({ ...rest, type: subject }));
 }

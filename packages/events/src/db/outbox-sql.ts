@@ -1,5 +1,13 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 import type { EventEnvelope } from '../envelope.js';
+
+/** The relay hands the payload on as it was enqueued (the envelope the producer made). */
+const claimedRow = row({
+  id: column.uuid,
+  payload: column.json(z.custom<EventEnvelope>((v) => typeof v === 'object' && v !== null)),
+});
+const backlogRow = row({ pending: column.integer, oldest: column.timestamp.nullable() });
 
 /**
  * Adds events to the outbox in the transaction of `sql` (the `sql` a `transaction` passes to its work
@@ -14,7 +22,7 @@ export async function enqueue(sql: Sql, ...events: readonly EventEnvelope[]): Pr
     payload: event,
     created_at: event.occurred_at,
   }));
-  await sql.rows(
+  await sql.run(
     `insert into outbox (id, subject, payload, created_at)
      select id, subject, payload, created_at
      from jsonb_to_recordset(?::jsonb) as x(id uuid, subject text, payload jsonb, created_at timestamptz)`,
@@ -27,7 +35,8 @@ export async function enqueue(sql: Sql, ...events: readonly EventEnvelope[]): Pr
  * the same row; an expired lease is claimed again), answering them in id order.
  */
 export async function claimOutbox(sql: Sql, leaseMs: number, limit: number): Promise<EventEnvelope[]> {
-  const rows = await sql.rows<{ id: string; payload: EventEnvelope }>(
+  const rows = await sql.rows(
+    claimedRow,
     `update outbox set claimed_until = now() + ? * interval '1 millisecond'
      where id in (select id from outbox where published_at is null and (claimed_until is null or claimed_until < now())
                   order by id limit ? for update skip locked)
@@ -39,18 +48,19 @@ export async function claimOutbox(sql: Sql, leaseMs: number, limit: number): Pro
 
 /** Gives leased rows back at once (the transport refused them): the next pass publishes them again. */
 export async function releaseOutbox(sql: Sql, ids: readonly string[]): Promise<void> {
-  await sql.rows('update outbox set claimed_until = null where id = any(?::uuid[])', [ids]);
+  await sql.run('update outbox set claimed_until = null where id = any(?::uuid[])', [ids]);
 }
 
 /** Marks rows published: they leave the relay's work for good. */
 export async function retireOutbox(sql: Sql, ids: readonly string[]): Promise<void> {
-  await sql.rows('update outbox set published_at = now(), claimed_until = null where id = any(?::uuid[])', [ids]);
+  await sql.run('update outbox set published_at = now(), claimed_until = null where id = any(?::uuid[])', [ids]);
 }
 
 /** Unpublished rows and when the oldest of them was written (null when the outbox is drained). */
 export async function unpublishedOutbox(sql: Sql): Promise<{ pending: number; oldest: Date | null }> {
-  const row = await sql.first<{ pending: number; oldest: string | Date | null }>(
+  const backlog = await sql.first(
+    backlogRow,
     'select count(*)::int as pending, min(created_at) as oldest from outbox where published_at is null',
   );
-  return { pending: row?.pending ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+  return { pending: backlog?.pending ?? 0, oldest: backlog?.oldest ?? null };
 }

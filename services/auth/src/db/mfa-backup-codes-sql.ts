@@ -11,12 +11,12 @@ export interface BackupCodeRow {
 }
 
 export async function deleteBackupCodes(sql: Sql, tenantId: string, userId: string): Promise<void> {
-  await sql.rows('delete from mfa_backup_codes where user_id = ? and tenant_id = ?', [userId, tenantId]);
+  await sql.run('delete from mfa_backup_codes where user_id = ? and tenant_id = ?', [userId, tenantId]);
 }
 
 export async function insertBackupCodes(sql: Sql, rows: BackupCodeRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await sql.rows(
+  await sql.run(
     `insert into mfa_backup_codes (id, tenant_id, user_id, code_hash, created_at, used_at)
      values ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
     rows.flatMap((r) => [r.id, r.tenantId, r.userId, r.codeHash, r.createdAt, r.usedAt]),
@@ -31,10 +31,9 @@ export async function useBackupCode(
   codeHash: string,
   usedAt: Date,
 ): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update mfa_backup_codes set used_at = ?
      where user_id = ? and tenant_id = ? and code_hash = ? and used_at is null returning id`,
     [usedAt, userId, tenantId, codeHash],
   );
-  return rows.length;
 }

@@ -1,13 +1,17 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 
 /** A row of `signing_keys` (system-wide, no tenant); the private key is sealed with the kid as associated data. */
-export interface SigningKeyRow {
-  kid: string;
-  publicJwk: Record<string, unknown>;
-  privateKey: string;
-  createdAt: Date;
-  retiredAt: Date | null;
-}
+const signingKeyRow = row({
+  kid: column.text,
+  publicJwk: column.json(z.record(z.string(), z.unknown())),
+  privateKey: column.text,
+  createdAt: column.timestamp,
+  retiredAt: column.timestamp.nullable(),
+});
+export type SigningKeyRow = Row<typeof signingKeyRow>;
+
+const countRow = row({ count: column.integer });
 
 /** Serialises first start across replicas until the transaction ends: only one of them generates the key. */
 export async function lockSigningKeys(sql: Sql): Promise<void> {
@@ -15,14 +19,12 @@ export async function lockSigningKeys(sql: Sql): Promise<void> {
 }
 
 export async function countActiveSigningKeys(sql: Sql): Promise<number> {
-  const row = await sql.first<{ count: number }>(
-    'select count(*)::int as count from signing_keys where retired_at is null',
-  );
+  const row = await sql.first(countRow, 'select count(*)::int as count from signing_keys where retired_at is null');
   return row?.count ?? 0;
 }
 
 export async function insertSigningKey(sql: Sql, row: SigningKeyRow): Promise<void> {
-  await sql.rows(
+  await sql.run(
     'insert into signing_keys (kid, public_jwk, private_key, created_at, retired_at) values (?, ?::jsonb, ?, ?, ?)',
     [row.kid, JSON.stringify(row.publicJwk), row.privateKey, row.createdAt, row.retiredAt],
   );
@@ -30,10 +32,9 @@ export async function insertSigningKey(sql: Sql, row: SigningKeyRow): Promise<vo
 
 /** The keys not retired, newest first. */
 export async function activeSigningKeys(sql: Sql): Promise<SigningKeyRow[]> {
-  const rows = await sql.rows<Omit<SigningKeyRow, 'createdAt'> & { createdAt: string | Date }>(
+  return sql.rows(
+    signingKeyRow,
     `select kid, public_jwk as "publicJwk", private_key as "privateKey", created_at as "createdAt",
      retired_at as "retiredAt" from signing_keys where retired_at is null order by created_at desc`,
   );
-  // The driver hands timestamptz over as text; rows here carry Dates (retired_at is null by the query).
-  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt), retiredAt: null }));
 }

@@ -1,48 +1,28 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 
 /** A row of `tenant_invites`: a single-use invitation; only the token's sha256 is stored. */
-export interface TenantInviteRow {
-  id: string;
-  tenantId: string;
-  tokenHash: string;
+const tenantInviteRow = row({
+  id: column.uuid,
+  tenantId: column.uuid,
+  tokenHash: column.text,
   /** When set, only this (lower-cased) email may use the invitation. */
-  email: string | null;
-  role: string;
-  createdBy: string;
-  createdAt: Date;
-  expiresAt: Date;
-  usedAt: Date | null;
-  usedBy: string | null;
-  revokedAt: Date | null;
-}
+  email: column.text.nullable(),
+  role: column.text,
+  createdBy: column.uuid,
+  createdAt: column.timestamp,
+  expiresAt: column.timestamp,
+  usedAt: column.timestamp.nullable(),
+  usedBy: column.uuid.nullable(),
+  revokedAt: column.timestamp.nullable(),
+});
+export type TenantInviteRow = Row<typeof tenantInviteRow>;
 
 const SELECTED = `id, tenant_id as "tenantId", token_hash as "tokenHash", email, role, created_by as "createdBy",
   created_at as "createdAt", expires_at as "expiresAt", used_at as "usedAt", used_by as "usedBy",
   revoked_at as "revokedAt"`;
 
-type Timestamp = string | Date;
-type RawInvite = Omit<TenantInviteRow, 'createdAt' | 'expiresAt' | 'usedAt' | 'revokedAt'> & {
-  createdAt: Timestamp;
-  expiresAt: Timestamp;
-  usedAt: Timestamp | null;
-  revokedAt: Timestamp | null;
-};
-
-const dateOrNull = (value: Timestamp | null) => (value === null ? null : new Date(value));
-
-/** The driver hands timestamptz over as text; rows here carry Dates. */
-function parsed(raw: RawInvite): TenantInviteRow {
-  return {
-    ...raw,
-    createdAt: new Date(raw.createdAt),
-    expiresAt: new Date(raw.expiresAt),
-    usedAt: dateOrNull(raw.usedAt),
-    revokedAt: dateOrNull(raw.revokedAt),
-  };
-}
-
 export async function insertInvite(sql: Sql, row: TenantInviteRow): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into tenant_invites
      (id, tenant_id, token_hash, email, role, created_by, created_at, expires_at, used_at, used_by, revoked_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -69,23 +49,22 @@ export async function listUsableInvites(
   now: Date,
   limit: number,
 ): Promise<TenantInviteRow[]> {
-  const rows = await sql.rows<RawInvite>(
+  return sql.rows(
+    tenantInviteRow,
     `select ${SELECTED} from tenant_invites
      where tenant_id = ? and used_at is null and revoked_at is null and expires_at > ?
      order by created_at desc limit ?`,
     [tenantId, now, limit],
   );
-  return rows.map(parsed);
 }
 
 /** Revokes an invitation still unused and unrevoked; answers how many rows changed. */
 export async function revokeInviteRow(sql: Sql, tenantId: string, inviteId: string, now: Date): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update tenant_invites set revoked_at = ?
      where id = ? and tenant_id = ? and used_at is null and revoked_at is null returning id`,
     [now, inviteId, tenantId],
   );
-  return rows.length;
 }
 
 export async function findInviteByToken(
@@ -93,18 +72,17 @@ export async function findInviteByToken(
   tenantId: string,
   tokenHash: string,
 ): Promise<TenantInviteRow | undefined> {
-  const row = await sql.first<RawInvite>(
-    `select ${SELECTED} from tenant_invites where token_hash = ? and tenant_id = ?`,
-    [tokenHash, tenantId],
-  );
-  return row && parsed(row);
+  return sql.first(tenantInviteRow, `select ${SELECTED} from tenant_invites where token_hash = ? and tenant_id = ?`, [
+    tokenHash,
+    tenantId,
+  ]);
 }
 
 /** Marks an invitation used by `usedBy` if nobody used it yet: the claim of one of two racing sign-ups. */
 export async function claimInvite(sql: Sql, inviteId: string, usedBy: string, now: Date): Promise<number> {
-  const rows = await sql.rows(
-    'update tenant_invites set used_at = ?, used_by = ? where id = ? and used_at is null returning id',
-    [now, usedBy, inviteId],
-  );
-  return rows.length;
+  return sql.run('update tenant_invites set used_at = ?, used_by = ? where id = ? and used_at is null returning id', [
+    now,
+    usedBy,
+    inviteId,
+  ]);
 }

@@ -1,29 +1,28 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 
 /** A row of `tenants`: the tenant's registration policy. */
-export interface TenantRow {
-  id: string;
+const tenantRow = row({
+  id: column.uuid,
   /** invite | domain | open (contract "Joining a tenant"). */
-  registration: string;
-  allowedEmailDomains: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-type RawTenant = Omit<TenantRow, 'createdAt' | 'updatedAt'> & { createdAt: string | Date; updatedAt: string | Date };
+  registration: column.text,
+  allowedEmailDomains: column.json(z.array(z.string())),
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+});
+export type TenantRow = Row<typeof tenantRow>;
 
 export async function findTenant(sql: Sql, tenantId: string): Promise<TenantRow | undefined> {
-  const row = await sql.first<RawTenant>(
+  return sql.first(
+    tenantRow,
     `select id, registration, allowed_email_domains as "allowedEmailDomains", created_at as "createdAt",
      updated_at as "updatedAt" from tenants where id = ?`,
     [tenantId],
   );
-  // The driver hands timestamptz over as text; rows here carry Dates.
-  return row && { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
 }
 
 export async function insertTenant(sql: Sql, row: TenantRow): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into tenants (id, registration, allowed_email_domains, created_at, updated_at)
      values (?, ?, ?::jsonb, ?, ?)`,
     [row.id, row.registration, JSON.stringify(row.allowedEmailDomains), row.createdAt, row.updatedAt],
@@ -34,7 +33,7 @@ export async function updateTenant(
   sql: Sql,
   row: Pick<TenantRow, 'id' | 'registration' | 'allowedEmailDomains' | 'updatedAt'>,
 ): Promise<void> {
-  await sql.rows('update tenants set registration = ?, allowed_email_domains = ?::jsonb, updated_at = ? where id = ?', [
+  await sql.run('update tenants set registration = ?, allowed_email_domains = ?::jsonb, updated_at = ? where id = ?', [
     row.registration,
     JSON.stringify(row.allowedEmailDomains),
     row.updatedAt,

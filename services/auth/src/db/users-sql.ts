@@ -1,32 +1,38 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 
 /** A row of `users`, with the column names of the entity (db/entities.ts). */
-export interface UserRow {
-  id: string;
-  tenantId: string;
-  email: string;
-  name: string | null;
-  displayName: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  avatarUrl: string | null;
-  timezone: string | null;
-  locale: string | null;
-  authMethod: string;
-  passwordHash: string | null;
-  isActive: boolean;
-  isVerified: boolean;
-  roles: string[];
-  extra: Record<string, unknown>;
-  mfaEnabled: boolean;
-  mfaSecret: string | null;
-  mfaPendingSecret: string | null;
-  mfaLastStep: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+const userRow = row({
+  id: column.uuid,
+  tenantId: column.uuid,
+  email: column.text,
+  name: column.text.nullable(),
+  displayName: column.text.nullable(),
+  firstName: column.text.nullable(),
+  lastName: column.text.nullable(),
+  phone: column.text.nullable(),
+  avatarUrl: column.text.nullable(),
+  timezone: column.text.nullable(),
+  locale: column.text.nullable(),
+  authMethod: column.text,
+  passwordHash: column.text.nullable(),
+  isActive: column.boolean,
+  isVerified: column.boolean,
+  roles: column.json(z.array(z.string())),
+  extra: column.json(z.record(z.string(), z.unknown())),
+  mfaEnabled: column.boolean,
+  mfaSecret: column.text.nullable(),
+  mfaPendingSecret: column.text.nullable(),
+  mfaLastStep: column.bigint.nullable(),
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+});
+export type UserRow = Row<typeof userRow>;
+
+const countRow = row({ count: column.integer });
+/** Only whether a row is there: nobody reads its columns. */
+const existsRow = row({});
 
 /** Property -> column, in the order of the insert below. */
 const COLUMN_OF = {
@@ -59,22 +65,6 @@ const SELECTED = Object.entries(COLUMN_OF)
   .map(([property, column]) => `${column} as "${property}"`)
   .join(', ');
 
-type RawUser = Omit<UserRow, 'mfaLastStep' | 'createdAt' | 'updatedAt'> & {
-  mfaLastStep: string | number | null;
-  createdAt: string | Date;
-  updatedAt: string | Date;
-};
-
-/** The driver hands timestamptz and bigint over as text (MikroORM parsed them itself); rows here carry Dates and numbers. */
-function parsed(raw: RawUser): UserRow {
-  return {
-    ...raw,
-    mfaLastStep: raw.mfaLastStep === null ? null : Number(raw.mfaLastStep),
-    createdAt: new Date(raw.createdAt),
-    updatedAt: new Date(raw.updatedAt),
-  };
-}
-
 /** jsonb columns bind as JSON text (an array would otherwise bind as a PostgreSQL array). */
 const bound = (property: keyof UserRow, value: unknown) =>
   property === 'roles' || property === 'extra' ? JSON.stringify(value) : value;
@@ -92,19 +82,17 @@ export async function lockTenantRegistrations(sql: Sql, tenantId: string): Promi
 }
 
 export async function countUsersOfTenant(sql: Sql, tenantId: string): Promise<number> {
-  const row = await sql.first<{ count: number }>('select count(*)::int as count from users where tenant_id = ?', [
-    tenantId,
-  ]);
+  const row = await sql.first(countRow, 'select count(*)::int as count from users where tenant_id = ?', [tenantId]);
   return row?.count ?? 0;
 }
 
 export async function emailRegistered(sql: Sql, email: string): Promise<boolean> {
-  return (await sql.first('select 1 from users where email = ?', [email])) !== undefined;
+  return (await sql.first(existsRow, 'select 1 from users where email = ?', [email])) !== undefined;
 }
 
 export async function insertUser(sql: Sql, row: UserRow): Promise<void> {
   const properties = Object.keys(COLUMN_OF) as (keyof UserRow)[];
-  await sql.rows(
+  await sql.run(
     `insert into users (${properties.map((p) => COLUMN_OF[p]).join(', ')})
      values (${properties.map(placeholder).join(', ')})`,
     properties.map((p) => bound(p, row[p])),
@@ -112,16 +100,11 @@ export async function insertUser(sql: Sql, row: UserRow): Promise<void> {
 }
 
 export async function findUserByEmail(sql: Sql, email: string): Promise<UserRow | undefined> {
-  const row = await sql.first<RawUser>(`select ${SELECTED} from users where email = ?`, [email]);
-  return row && parsed(row);
+  return sql.first(userRow, `select ${SELECTED} from users where email = ?`, [email]);
 }
 
 export async function findUser(sql: Sql, tenantId: string, userId: string): Promise<UserRow | undefined> {
-  const row = await sql.first<RawUser>(`select ${SELECTED} from users where id = ? and tenant_id = ?`, [
-    userId,
-    tenantId,
-  ]);
-  return row && parsed(row);
+  return sql.first(userRow, `select ${SELECTED} from users where id = ? and tenant_id = ?`, [userId, tenantId]);
 }
 
 /** What a plain update may change; the MFA columns have their own conditional writes below. */
@@ -158,12 +141,11 @@ export async function updateUser(
   changes: UserChanges,
 ): Promise<UserRow | undefined> {
   const { set, params } = setClause(changes);
-  const row = await sql.first<RawUser>(`update users set ${set} where id = ? and tenant_id = ? returning ${SELECTED}`, [
+  return sql.first(userRow, `update users set ${set} where id = ? and tenant_id = ? returning ${SELECTED}`, [
     ...params,
     userId,
     tenantId,
   ]);
-  return row && parsed(row);
 }
 
 /** Sets the password hash; `onlyIfUnset` writes only where none is set. Answers how many rows changed. */
@@ -175,12 +157,11 @@ export async function writePasswordHash(
   updatedAt: Date,
   onlyIfUnset: boolean,
 ): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update users set password_hash = ?, updated_at = ? where id = ? and tenant_id = ?
      ${onlyIfUnset ? 'and password_hash is null' : ''} returning id`,
     [passwordHash, updatedAt, userId, tenantId],
   );
-  return rows.length;
 }
 
 /** Stores a pending TOTP seed of a user whose MFA is off. Answers how many rows changed (0: MFA is on). */
@@ -191,12 +172,11 @@ export async function writePendingMfaSecret(
   sealedSecret: string,
   updatedAt: Date,
 ): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update users set mfa_pending_secret = ?, updated_at = ?
      where id = ? and tenant_id = ? and mfa_enabled = false returning id`,
     [sealedSecret, updatedAt, userId, tenantId],
   );
-  return rows.length;
 }
 
 /** Turns MFA on with the pending seed `pendingSecret`, if it is still the pending one and MFA is still off. */
@@ -208,26 +188,24 @@ export async function confirmMfaSecret(
   step: number,
   updatedAt: Date,
 ): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update users set mfa_enabled = true, mfa_secret = ?, mfa_pending_secret = null, mfa_last_step = ?, updated_at = ?
      where id = ? and tenant_id = ? and mfa_enabled = false and mfa_pending_secret = ? returning id`,
     [pendingSecret, step, updatedAt, userId, tenantId, pendingSecret],
   );
-  return rows.length;
 }
 
 /** Moves the accepted TOTP step forward to `step`; 0 when that step (or a later one) was already used. */
 export async function acceptTotpStep(sql: Sql, tenantId: string, userId: string, step: number): Promise<number> {
-  const rows = await sql.rows(
+  return sql.run(
     `update users set mfa_last_step = ?
      where id = ? and tenant_id = ? and (mfa_last_step is null or mfa_last_step < ?) returning id`,
     [step, userId, tenantId, step],
   );
-  return rows.length;
 }
 
 export async function clearMfa(sql: Sql, tenantId: string, userId: string, updatedAt: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update users set mfa_enabled = false, mfa_secret = null, mfa_pending_secret = null, mfa_last_step = null,
      updated_at = ? where id = ? and tenant_id = ?`,
     [updatedAt, userId, tenantId],

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock, fieldError } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -118,7 +118,7 @@ const vanished = () => new Error('User not found');
 
 export class AccountService {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
@@ -129,11 +129,11 @@ export class AccountService {
 
   async register(input: RegistrationInput): Promise<UserRow> {
     const email = normaliseEmail(input.email);
-    if (await emailRegistered(Sql.pool(this.orm), email)) throw emailTaken();
+    if (await emailRegistered(this.db, email)) throw emailTaken();
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
-      const user = await Sql.transaction(this.orm, (sql) =>
+      const user = await this.db.transaction((sql) =>
         registerUser(sql, {
           tenantId: input.tenantId,
           email,
@@ -167,7 +167,7 @@ export class AccountService {
   async authenticate(emailInput: string, password: string, ip: string): Promise<UserRow> {
     const email = normaliseEmail(emailInput);
     await this.throttle.gate(email, ip);
-    const user = await findUserByEmail(Sql.pool(this.orm), email);
+    const user = await findUserByEmail(this.db, email);
     const ok = await this.hasher.verify(user?.passwordHash, password);
     if (!user || !ok) {
       await this.throttle.recordFailure(email, ip);
@@ -187,7 +187,7 @@ export class AccountService {
       const hit = this.cache.get(userId);
       if (hit && hit.tenantId === tenantId) return hit;
     }
-    const user = await findUser(Sql.pool(this.orm), tenantId, userId);
+    const user = await findUser(this.db, tenantId, userId);
     if (!user) throw new AppError('invalid_token', 'The account of this token no longer exists');
     if (!user.isActive) throw accountDisabled();
     this.cache.set(user);
@@ -196,7 +196,7 @@ export class AccountService {
 
   async updateProfile(user: UserRow, patch: ProfilePatch): Promise<UserRow> {
     const now = this.clock.now();
-    const updated = await Sql.transaction(this.orm, async (sql) => {
+    const updated = await this.db.transaction(async (sql) => {
       const row = await updateUser(sql, user.tenantId, user.id, { ...patch, updatedAt: now });
       if (!row) throw vanished();
       await enqueueUserEvent(sql, authEvents.userUpdated, row, now);
@@ -210,7 +210,7 @@ export class AccountService {
   /** Replaces the user's roles (select-role); the token's permissions follow at the next refresh. */
   async setRoles(user: UserRow, roles: string[]): Promise<UserRow> {
     const now = this.clock.now();
-    const updated = await Sql.transaction(this.orm, async (sql) => {
+    const updated = await this.db.transaction(async (sql) => {
       const row = await updateUser(sql, user.tenantId, user.id, { roles, updatedAt: now });
       if (!row) throw vanished();
       await enqueueUserEvent(sql, authEvents.userUpdated, row, now);
@@ -256,7 +256,7 @@ export class AccountService {
   private async writePassword(user: UserRow, password: string, onlyIfUnset = false): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     const changed = await writePasswordHash(
-      Sql.pool(this.orm),
+      this.db,
       user.tenantId,
       user.id,
       passwordHash,

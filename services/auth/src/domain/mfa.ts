@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError, type Clock, randomToken, type SecretBox, sha256 } from '@routinely/platform';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
@@ -50,7 +50,7 @@ const normaliseBackupCode = (code: string) => code.toLowerCase().replace(/[\s-]/
  */
 export class MfaService {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly config: AuthConfig,
@@ -64,7 +64,7 @@ export class MfaService {
     const secret = authenticator.generateSecret(20);
     const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       const updated = await writePendingMfaSecret(sql, user.tenantId, user.id, this.box.seal(secret, user.id), now);
       if (updated === 0) throw alreadyEnabled();
       // A new setup replaces codes of an earlier, unconfirmed one.
@@ -94,7 +94,7 @@ export class MfaService {
     const step = this.matchingStep(secret, code.trim());
     if (step === null) throw invalidCode();
     const updated = await confirmMfaSecret(
-      Sql.pool(this.orm),
+      this.db,
       user.tenantId,
       user.id,
       user.mfaPendingSecret,
@@ -113,12 +113,12 @@ export class MfaService {
       const step = this.matchingStep(this.box.open(user.mfaSecret, user.id), trimmed);
       if (step === null) throw invalidCode();
       // Atomic: of two requests with the same code, one moves the step forward and the other finds it used.
-      const accepted = await acceptTotpStep(Sql.pool(this.orm), user.tenantId, user.id, step);
+      const accepted = await acceptTotpStep(this.db, user.tenantId, user.id, step);
       if (accepted === 0) throw invalidCode();
       return;
     }
     const used = await useBackupCode(
-      Sql.pool(this.orm),
+      this.db,
       user.tenantId,
       user.id,
       this.box.keyedHash(normaliseBackupCode(trimmed)),
@@ -128,7 +128,7 @@ export class MfaService {
   }
 
   async disable(user: UserRow): Promise<void> {
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       await clearMfa(sql, user.tenantId, user.id, this.clock.now());
       await deleteBackupCodes(sql, user.tenantId, user.id);
     });
@@ -139,7 +139,7 @@ export class MfaService {
   async createChallenge(user: UserRow): Promise<{ mfa_token: string; expires_in: number }> {
     const token = randomToken();
     const ttl = this.config.MFA_TOKEN_TTL_SECONDS;
-    await insertChallenge(Sql.pool(this.orm), {
+    await insertChallenge(this.db, {
       id: uuidv7(),
       tenantId: user.tenantId,
       userId: user.id,
@@ -168,9 +168,8 @@ export class MfaService {
 
   /** Completes a login: checks the challenge and the code, consumes both, returns the user. */
   async completeChallenge(mfaToken: string, code: string, ip: string): Promise<UserRow> {
-    const pool = Sql.pool(this.orm);
     const now = this.clock.now();
-    const challenge = await findChallenge(pool, sha256(mfaToken));
+    const challenge = await findChallenge(this.db, sha256(mfaToken));
     if (
       !challenge ||
       challenge.consumedAt ||
@@ -180,12 +179,12 @@ export class MfaService {
       throw invalidChallenge();
     }
     // Count the attempt before checking, so parallel guesses cannot exceed the budget.
-    const counted = await countChallengeAttempt(pool, challenge.id, challenge.attempts + 1, MAX_CHALLENGE_ATTEMPTS);
+    const counted = await countChallengeAttempt(this.db, challenge.id, challenge.attempts + 1, MAX_CHALLENGE_ATTEMPTS);
     if (counted === 0) throw invalidChallenge();
-    const user = await findUser(pool, challenge.tenantId, challenge.userId);
+    const user = await findUser(this.db, challenge.tenantId, challenge.userId);
     if (!user) throw invalidChallenge();
     await this.verifyThrottled(user, code, ip);
-    const consumed = await consumeChallenge(pool, challenge.id, now);
+    const consumed = await consumeChallenge(this.db, challenge.id, now);
     if (consumed === 0) throw invalidChallenge();
     await this.throttle.recordSuccess(user.email, ip);
     if (!user.isActive) throw accountDisabled();

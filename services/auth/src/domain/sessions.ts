@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { authEvents, enqueue, makeEvent, type OutboxRelay } from '@routinely/events';
 import {
   AppError,
@@ -38,7 +38,7 @@ export interface TokenResponse {
 }
 
 export interface SessionDeps {
-  orm: Orm;
+  db: Sql;
   keys: SigningKeyStore;
   clock: Clock;
   config: AuthConfig;
@@ -69,7 +69,7 @@ export class SessionService {
     const sessionId = uuidv7();
     const refresh = randomToken();
     const expiresAt = new Date(now.getTime() + this.deps.config.REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await Sql.transaction(this.deps.orm, async (sql) => {
+    await this.deps.db.transaction(async (sql) => {
       await insertSession(sql, {
         id: sessionId,
         tenantId: user.tenantId,
@@ -92,15 +92,14 @@ export class SessionService {
    */
   async refresh(presented: string): Promise<TokenResponse> {
     const now = this.deps.clock.now();
-    const pool = Sql.pool(this.deps.orm);
-    const row = await findRefreshToken(pool, sha256(presented));
+    const row = await findRefreshToken(this.deps.db, sha256(presented));
     if (!row) throw invalidRefresh();
-    const session = await findSession(pool, row.tenantId, row.sessionId);
+    const session = await findSession(this.deps.db, row.tenantId, row.sessionId);
     if (!session || session.revokedAt || session.expiresAt.getTime() <= now.getTime()) throw invalidRefresh();
-    const user = await findUser(pool, row.tenantId, row.userId);
+    const user = await findUser(this.deps.db, row.tenantId, row.userId);
     if (!user?.isActive) throw invalidRefresh();
     const next = randomToken();
-    const rotated = await Sql.transaction(this.deps.orm, async (sql) => {
+    const rotated = await this.deps.db.transaction(async (sql) => {
       // The conditional update is the atomic claim: of two concurrent uses, one wins; the other reads when
       // the winner rotated it (its commit is visible once the claim stopped waiting on its row lock).
       const claimed = await claimRefreshToken(sql, row.id, now);
@@ -124,20 +123,20 @@ export class SessionService {
 
   /** The session a refresh token belongs to, if it is the given user's. */
   async sessionOfRefreshToken(presented: string, tenantId: string, userId: string): Promise<string | undefined> {
-    const row = await findRefreshToken(Sql.pool(this.deps.orm), sha256(presented), { tenantId, userId });
+    const row = await findRefreshToken(this.deps.db, sha256(presented), { tenantId, userId });
     return row?.sessionId;
   }
 
   /** When a live session ends (its refresh-token family's absolute expiry), or undefined if it is over. */
   async expiryOf(sessionId: string): Promise<Date | undefined> {
-    const row = await findUnrevokedSession(Sql.pool(this.deps.orm), sessionId);
+    const row = await findUnrevokedSession(this.deps.db, sessionId);
     if (!row || row.expiresAt.getTime() <= this.deps.clock.now().getTime()) return undefined;
     return row.expiresAt;
   }
 
   /** Every live session of a user (for logout_all and password changes), minus `except`. */
   async liveSessions(tenantId: string, userId: string, except?: string): Promise<string[]> {
-    const ids = await liveSessionIdsOfUser(Sql.pool(this.deps.orm), tenantId, userId, this.deps.clock.now());
+    const ids = await liveSessionIdsOfUser(this.deps.db, tenantId, userId, this.deps.clock.now());
     return ids.filter((id) => id !== except);
   }
 
@@ -147,7 +146,7 @@ export class SessionService {
     const now = this.deps.clock.now();
     // The store first: an access token must stop working even if the database write below fails.
     await this.deps.revocations.revokeSessions(sessionIds, this.accessTtl);
-    await Sql.transaction(this.deps.orm, async (sql) => {
+    await this.deps.db.transaction(async (sql) => {
       await revokeSessionRows(sql, tenantId, userId, sessionIds, now, reason);
       await enqueue(
         sql,
@@ -168,7 +167,7 @@ export class SessionService {
   async restoreRevocations(): Promise<number> {
     const now = this.deps.clock.now().getTime();
     const since = new Date(now - this.accessTtl * 1000);
-    const rows = await sessionsRevokedSince(Sql.pool(this.deps.orm), since);
+    const rows = await sessionsRevokedSince(this.deps.db, since);
     for (const row of rows) {
       const left = this.accessTtl - Math.floor((now - row.revokedAt.getTime()) / 1000);
       if (left > 0) await this.deps.revocations.revokeSessions([row.id], left);

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import { exportJWK, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
@@ -22,7 +22,7 @@ interface ActiveKey {
 export class SigningKeyStore {
   private loading: Promise<{ active: ActiveKey; jwks: JSONWebKeySet }> | undefined;
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
@@ -53,7 +53,7 @@ export class SigningKeyStore {
   }
 
   private async loadOrCreate(): Promise<{ active: ActiveKey; jwks: JSONWebKeySet }> {
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       await lockSigningKeys(sql);
       const existing = await countActiveSigningKeys(sql);
       if (existing > 0) return;
@@ -69,7 +69,7 @@ export class SigningKeyStore {
         retiredAt: null,
       });
     });
-    const rows = await activeSigningKeys(Sql.pool(this.orm));
+    const rows = await activeSigningKeys(this.db);
     const newest = rows[0];
     if (!newest) throw new Error('no signing key');
     const privateKey = createPrivateKey(this.box.open(newest.privateKey, newest.kid));

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError, type Clock, notFound, randomToken, sha256 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -41,13 +41,13 @@ const registrationClosed = (detail: string) => new AppError('registration_closed
  */
 export class TenantPolicies {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly defaultTenantId: string,
   ) {}
 
   /** The tenant's policy as stored; a tenant without a row (created before policies existed) gets the default. */
-  async settings(tenantId: string, sql: Sql = Sql.pool(this.orm)): Promise<TenantSettings> {
+  async settings(tenantId: string, sql: Sql = this.db): Promise<TenantSettings> {
     const row = await findTenant(sql, tenantId);
     return row ? toSettings(row) : this.defaults(tenantId, this.clock.now());
   }
@@ -57,7 +57,7 @@ export class TenantPolicies {
     patch: { registration?: RegistrationPolicy | undefined; allowedEmailDomains?: string[] | undefined },
   ): Promise<TenantSettings> {
     const now = this.clock.now();
-    return Sql.transaction(this.orm, async (sql) => {
+    return this.db.transaction(async (sql) => {
       const stored = await findTenant(sql, tenantId);
       const row = stored ?? this.newRow(tenantId, now);
       if (patch.registration !== undefined) row.registration = patch.registration;
@@ -111,17 +111,17 @@ export class TenantPolicies {
       usedBy: null,
       revokedAt: null,
     };
-    await insertInvite(Sql.pool(this.orm), invite);
+    await insertInvite(this.db, invite);
     return { invite, token };
   }
 
   /** Invitations still usable (not used, revoked or expired), newest first. */
   async listInvites(tenantId: string): Promise<TenantInviteRow[]> {
-    return listUsableInvites(Sql.pool(this.orm), tenantId, this.clock.now(), 500);
+    return listUsableInvites(this.db, tenantId, this.clock.now(), 500);
   }
 
   async revokeInvite(tenantId: string, inviteId: string): Promise<void> {
-    const revoked = await revokeInviteRow(Sql.pool(this.orm), tenantId, inviteId, this.clock.now());
+    const revoked = await revokeInviteRow(this.db, tenantId, inviteId, this.clock.now());
     if (revoked === 0) throw notFound('Invitation');
   }
 

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { findUser, findUserByEmail, type UserRow } from '../db/users-sql.js';
 import { normaliseEmail } from './accounts.js';
 
@@ -7,11 +7,10 @@ export type UserLookupKey = { by: 'id'; value: string } | { by: 'email'; value: 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user of one tenant by id or email; an id that is no UUID finds nobody (PostgreSQL would reject it). */
-export async function findTenantUser(orm: Orm, tenantId: string, key: UserLookupKey): Promise<UserRow | undefined> {
-  const sql = Sql.pool(orm);
+export async function findTenantUser(db: Sql, tenantId: string, key: UserLookupKey): Promise<UserRow | undefined> {
   if (key.by === 'email') {
-    const user = await findUserByEmail(sql, normaliseEmail(key.value));
+    const user = await findUserByEmail(db, normaliseEmail(key.value));
     return user?.tenantId === tenantId ? user : undefined;
   }
-  return UUID.test(key.value) ? findUser(sql, tenantId, key.value.toLowerCase()) : undefined;
+  return UUID.test(key.value) ? findUser(db, tenantId, key.value.toLowerCase()) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { addRpcService, type InternalAuth, parseRequest } from '@routinely/grpc';
 import { AppError, type RpcServiceRegistry } from '@routinely/platform';
 import { auth_v1 } from '@routinely/proto';
@@ -19,14 +19,14 @@ const lookupUserRequest = z.object({
  */
 export function addAuthRpc(
   server: RpcServiceRegistry,
-  deps: { orm: Orm; keys: SigningKeyStore; internalAuth: InternalAuth },
+  deps: { db: Sql; keys: SigningKeyStore; internalAuth: InternalAuth },
 ): void {
   addRpcService(server, auth_v1.AuthServiceService, deps.internalAuth, {
     getJwks: async () => ({ jwksJson: JSON.stringify(await deps.keys.jwks()) }),
     lookupUser: async (request, caller) => {
       if (!caller.tenantId) throw new AppError('validation_failed', 'The call carries no tenant');
       const { key } = parseRequest(lookupUserRequest, request);
-      const user = await findTenantUser(deps.orm, caller.tenantId, {
+      const user = await findTenantUser(deps.db, caller.tenantId, {
         by: key.$case === 'email' ? 'email' : 'id',
         value: key.value,
       });

@@ -1,40 +1,30 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import { notFound } from '@routinely/platform';
-import type { ItemStatus, ItemType } from '../domain/values.js';
+import { z } from 'zod';
+import { ITEM_STATUSES, ITEM_TYPES, type ItemStatus, type ItemType } from '../domain/values.js';
 
 /** A row of `calendar_items`; cancelling keeps the row (status cancelled), deleting the calendar soft-deletes it. */
-export interface CalendarItemRow {
-  id: string;
-  tenant_id: string;
-  calendar_id: string;
-  type: ItemType;
-  title: string;
-  description: string | null;
-  location: string | null;
-  start_at: Date;
-  end_at: Date;
-  all_day: boolean;
-  status: ItemStatus;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+const calendarItemRow = row({
+  id: column.uuid,
+  tenant_id: column.uuid,
+  calendar_id: column.uuid,
+  type: z.enum(ITEM_TYPES),
+  title: column.text,
+  description: column.text.nullable(),
+  location: column.text.nullable(),
+  start_at: column.timestamp,
+  end_at: column.timestamp,
+  all_day: column.boolean,
+  status: z.enum(ITEM_STATUSES),
+  created_by: column.uuid,
+  created_at: column.timestamp,
+  updated_at: column.timestamp,
+  deleted_at: column.timestamp.nullable(),
+});
+export type CalendarItemRow = Row<typeof calendarItemRow>;
 
 const COLUMNS = `id, tenant_id, calendar_id, type, title, description, location, start_at, end_at, all_day, status,
   created_by, created_at, updated_at, deleted_at`;
-
-/** The ORM's pg pool hands timestamptz over as text (MikroORM parses dates itself); rows here carry Dates. */
-function parsed(raw: CalendarItemRow): CalendarItemRow {
-  return {
-    ...raw,
-    start_at: new Date(raw.start_at),
-    end_at: new Date(raw.end_at),
-    created_at: new Date(raw.created_at),
-    updated_at: new Date(raw.updated_at),
-    deleted_at: raw.deleted_at === null ? null : new Date(raw.deleted_at),
-  };
-}
 
 export interface ItemWindowFilter {
   tenantId: string;
@@ -53,7 +43,8 @@ export interface ItemWindowFilter {
 export async function readItemsOverlapping(sql: Sql, filter: ItemWindowFilter): Promise<CalendarItemRow[]> {
   const types = filter.types?.length ? filter.types : null;
   const statuses = filter.statuses?.length ? filter.statuses : null;
-  const rows = await sql.rows<CalendarItemRow>(
+  return sql.rows(
+    calendarItemRow,
     `select ${COLUMNS} from calendar_items
      where calendar_id = ? and tenant_id = ? and deleted_at is null and start_at < ? and end_at > ?
        ${types ? 'and type = any(?::text[])' : ''} ${statuses ? 'and status = any(?::text[])' : ''}
@@ -67,7 +58,6 @@ export async function readItemsOverlapping(sql: Sql, filter: ItemWindowFilter): 
       ...(statuses ? [[...statuses]] : []),
     ],
   );
-  return rows.map(parsed);
 }
 
 /**
@@ -81,16 +71,16 @@ export async function findLiveItem(
   itemId: string,
   options: { forUpdate: boolean },
 ): Promise<CalendarItemRow | undefined> {
-  const row = await sql.first<CalendarItemRow>(
+  return sql.first(
+    calendarItemRow,
     `select ${COLUMNS} from calendar_items
      where id = ? and calendar_id = ? and tenant_id = ? and deleted_at is null ${options.forUpdate ? 'for update' : ''}`,
     [itemId, calendarId, tenantId],
   );
-  return row && parsed(row);
 }
 
 export async function insertItem(sql: Sql, row: CalendarItemRow): Promise<void> {
-  await sql.rows(`insert into calendar_items (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`insert into calendar_items (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     row.id,
     row.tenant_id,
     row.calendar_id,
@@ -121,7 +111,8 @@ export async function updateItem(
   changes: ItemChanges,
   now: Date,
 ): Promise<CalendarItemRow> {
-  const row = await sql.first<CalendarItemRow>(
+  const row = await sql.first(
+    calendarItemRow,
     `update calendar_items set type = ?, title = ?, description = ?, location = ?, start_at = ?, end_at = ?,
        all_day = ?, status = ?, updated_at = ?
      where tenant_id = ? and id = ? returning ${COLUMNS}`,
@@ -141,7 +132,7 @@ export async function updateItem(
   );
   // The caller holds the row locked in this transaction, so it is there.
   if (!row) throw notFound('Item');
-  return parsed(row);
+  return row;
 }
 
 /** Soft-deletes the live items of a calendar (it is being deleted); answers how many there were. */
@@ -151,10 +142,9 @@ export async function softDeleteItemsOfCalendar(
   calendarId: string,
   now: Date,
 ): Promise<number> {
-  const deleted = await sql.rows<{ id: string }>(
+  return sql.run(
     `update calendar_items set deleted_at = ?, updated_at = ?
      where calendar_id = ? and tenant_id = ? and deleted_at is null returning id`,
     [now, now, calendarId, tenantId],
   );
-  return deleted.length;
 }

@@ -1,26 +1,23 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import { notFound } from '@routinely/platform';
-import type { ShareLevel } from '../domain/values.js';
+import { z } from 'zod';
+import { SHARE_LEVELS, type ShareLevel } from '../domain/values.js';
 
 /** A row of `calendar_shares`: one user's level on one calendar (unique per calendar and user). */
-export interface CalendarShareRow {
-  id: string;
-  tenant_id: string;
-  calendar_id: string;
-  user_id: string;
-  email: string | null;
-  permission: ShareLevel;
-  granted_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+const calendarShareRow = row({
+  id: column.uuid,
+  tenant_id: column.uuid,
+  calendar_id: column.uuid,
+  user_id: column.uuid,
+  email: column.text.nullable(),
+  permission: z.enum(SHARE_LEVELS),
+  granted_by: column.uuid,
+  created_at: column.timestamp,
+  updated_at: column.timestamp,
+});
+export type CalendarShareRow = Row<typeof calendarShareRow>;
 
 const COLUMNS = 'id, tenant_id, calendar_id, user_id, email, permission, granted_by, created_at, updated_at';
-
-/** The ORM's pg pool hands timestamptz over as text (MikroORM parses dates itself); rows here carry Dates. */
-function parsed(raw: CalendarShareRow): CalendarShareRow {
-  return { ...raw, created_at: new Date(raw.created_at), updated_at: new Date(raw.updated_at) };
-}
 
 /** The shares of a calendar, oldest first; `userId` narrows them to that user's own. */
 export async function listShares(
@@ -29,12 +26,12 @@ export async function listShares(
   calendarId: string,
   userId: string | null,
 ): Promise<CalendarShareRow[]> {
-  const rows = await sql.rows<CalendarShareRow>(
+  return sql.rows(
+    calendarShareRow,
     `select ${COLUMNS} from calendar_shares where calendar_id = ? and tenant_id = ? ${userId ? 'and user_id = ?' : ''}
      order by created_at asc, id asc`,
     [calendarId, tenantId, ...(userId ? [userId] : [])],
   );
-  return rows.map(parsed);
 }
 
 /** One share of a calendar, locked until the transaction ends (it is about to change or go). */
@@ -44,11 +41,11 @@ export async function findShareForUpdate(
   calendarId: string,
   shareId: string,
 ): Promise<CalendarShareRow | undefined> {
-  const row = await sql.first<CalendarShareRow>(
+  return sql.first(
+    calendarShareRow,
     `select ${COLUMNS} from calendar_shares where id = ? and calendar_id = ? and tenant_id = ? for update`,
     [shareId, calendarId, tenantId],
   );
-  return row && parsed(row);
 }
 
 /**
@@ -56,7 +53,7 @@ export async function findShareForUpdate(
  * so of two concurrent grants to one user exactly one is inserted.
  */
 export async function insertShareIfAbsent(sql: Sql, row: CalendarShareRow): Promise<boolean> {
-  const inserted = await sql.rows<{ id: string }>(
+  const inserted = await sql.run(
     `insert into calendar_shares (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (calendar_id, user_id) do nothing returning id`,
     [
@@ -71,7 +68,7 @@ export async function insertShareIfAbsent(sql: Sql, row: CalendarShareRow): Prom
       row.updated_at,
     ],
   );
-  return inserted.length > 0;
+  return inserted > 0;
 }
 
 export async function updateSharePermission(
@@ -81,15 +78,16 @@ export async function updateSharePermission(
   permission: ShareLevel,
   now: Date,
 ): Promise<CalendarShareRow> {
-  const row = await sql.first<CalendarShareRow>(
+  const row = await sql.first(
+    calendarShareRow,
     `update calendar_shares set permission = ?, updated_at = ? where tenant_id = ? and id = ? returning ${COLUMNS}`,
     [permission, now, tenantId, shareId],
   );
   // The caller holds the row locked in this transaction, so it is there.
   if (!row) throw notFound('Sharing entry');
-  return parsed(row);
+  return row;
 }
 
 export async function deleteShare(sql: Sql, tenantId: string, shareId: string): Promise<void> {
-  await sql.rows('delete from calendar_shares where tenant_id = ? and id = ?', [tenantId, shareId]);
+  await sql.run('delete from calendar_shares where tenant_id = ? and id = ?', [tenantId, shareId]);
 }

@@ -1,43 +1,36 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import { notFound } from '@routinely/platform';
-import type { ShareLevel, Visibility } from '../domain/values.js';
+import { z } from 'zod';
+import { SHARE_LEVELS, VISIBILITIES } from '../domain/values.js';
 
 /** A row of `calendars`; a soft-deleted calendar keeps its row with is_active false and deleted_at set. */
-export interface CalendarRow {
-  id: string;
-  tenant_id: string;
-  owner_id: string;
-  name: string;
-  description: string | null;
-  color: string | null;
-  timezone: string;
-  visibility: Visibility;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+const calendarRow = row({
+  id: column.uuid,
+  tenant_id: column.uuid,
+  owner_id: column.uuid,
+  name: column.text,
+  description: column.text.nullable(),
+  color: column.text.nullable(),
+  timezone: column.text,
+  visibility: z.enum(VISIBILITIES),
+  is_active: column.boolean,
+  created_at: column.timestamp,
+  updated_at: column.timestamp,
+  deleted_at: column.timestamp.nullable(),
+});
+export type CalendarRow = Row<typeof calendarRow>;
 
 /** A calendar with the share the reading user holds on it (null where they hold none). */
-export interface CalendarWithShareRow extends CalendarRow {
-  share_permission: ShareLevel | null;
-}
+const calendarWithShareRow = calendarRow.extend({ share_permission: z.enum(SHARE_LEVELS).nullable() });
+export type CalendarWithShareRow = Row<typeof calendarWithShareRow>;
+
+const countRow = row({ count: column.integer });
 
 const COLUMNS = `id, tenant_id, owner_id, name, description, color, timezone, visibility, is_active, created_at,
   updated_at, deleted_at`;
 const C_COLUMNS = COLUMNS.split(',')
   .map((column) => `c.${column.trim()}`)
   .join(', ');
-
-/** The ORM's pg pool hands timestamptz over as text (MikroORM parses dates itself); rows here carry Dates. */
-function parsed<T extends CalendarRow>(raw: T): T {
-  return {
-    ...raw,
-    created_at: new Date(raw.created_at),
-    updated_at: new Date(raw.updated_at),
-    deleted_at: raw.deleted_at === null ? null : new Date(raw.deleted_at),
-  };
-}
 
 /**
  * The tenant's calendars (`c`), each joined to the reading user's share (`s`). Binds the user id, then the
@@ -62,12 +55,12 @@ export async function findCalendarWithShare(
   calendarId: string,
   options: { activeOnly: boolean; lock?: CalendarLock | undefined },
 ): Promise<CalendarWithShareRow | undefined> {
-  const row = await sql.first<CalendarWithShareRow>(
+  return sql.first(
+    calendarWithShareRow,
     `select ${C_COLUMNS}, s.permission as share_permission ${WITH_SHARE} and c.id = ?
      ${options.activeOnly ? 'and c.is_active' : ''} ${options.lock === 'update' ? 'for update of c' : options.lock === 'share' ? 'for share of c' : ''}`,
     [userId, tenantId, calendarId],
   );
-  return row && parsed(row);
 }
 
 export interface CalendarListFilter {
@@ -99,18 +92,19 @@ export async function listCalendarsWithShare(
     : 'c.owner_id = ?';
   const where = `${WITH_SHARE} and ${visible} ${filter.isActive === null ? '' : 'and c.is_active = ?'}`;
   const params = [userId, tenantId, userId, ...(filter.isActive === null ? [] : [filter.isActive])];
-  const counted = await sql.first<{ count: number }>(`select count(*)::int as count ${where}`, params);
+  const counted = await sql.first(countRow, `select count(*)::int as count ${where}`, params);
   const order = filter.sortOrder === 'desc' ? 'desc' : 'asc';
-  const rows = await sql.rows<CalendarWithShareRow>(
+  const rows = await sql.rows(
+    calendarWithShareRow,
     `select ${C_COLUMNS}, s.permission as share_permission ${where}
      order by ${SORT_COLUMNS[filter.sortBy]} ${order}, c.id ${order} limit ? offset ?`,
     [...params, filter.limit, filter.offset],
   );
-  return { rows: rows.map(parsed), total: counted?.count ?? 0 };
+  return { rows, total: counted?.count ?? 0 };
 }
 
 export async function insertCalendar(sql: Sql, row: CalendarRow): Promise<void> {
-  await sql.rows(`insert into calendars (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`insert into calendars (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     row.id,
     row.tenant_id,
     row.owner_id,
@@ -135,14 +129,15 @@ export async function updateCalendar(
   changes: CalendarChanges,
   now: Date,
 ): Promise<CalendarRow> {
-  const row = await sql.first<CalendarRow>(
+  const row = await sql.first(
+    calendarRow,
     `update calendars set name = ?, description = ?, color = ?, timezone = ?, visibility = ?, updated_at = ?
      where tenant_id = ? and id = ? returning ${COLUMNS}`,
     [changes.name, changes.description, changes.color, changes.timezone, changes.visibility, now, tenantId, calendarId],
   );
   // The caller holds the row locked in this transaction, so it is there.
   if (!row) throw notFound('Calendar');
-  return parsed(row);
+  return row;
 }
 
 export async function softDeleteCalendar(
@@ -151,12 +146,13 @@ export async function softDeleteCalendar(
   calendarId: string,
   now: Date,
 ): Promise<CalendarRow> {
-  const row = await sql.first<CalendarRow>(
+  const row = await sql.first(
+    calendarRow,
     `update calendars set is_active = false, deleted_at = ?, updated_at = ?
      where tenant_id = ? and id = ? returning ${COLUMNS}`,
     [now, now, tenantId, calendarId],
   );
   // The caller holds the row locked in this transaction, so it is there.
   if (!row) throw notFound('Calendar');
-  return parsed(row);
+  return row;
 }

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
 import { isValidTimeZone } from '@routinely/time';
@@ -66,7 +65,7 @@ export class CalendarService {
 
   /** Owned calendars, plus (include_shared) those shared with the caller and the tenant's public ones. */
   async list(actor: Actor, query: CalendarListQuery): Promise<CalendarPage> {
-    const { rows, total } = await listCalendarsWithShare(Sql.pool(this.ctx.orm), actor.tenantId, actor.userId, {
+    const { rows, total } = await listCalendarsWithShare(this.ctx.db, actor.tenantId, actor.userId, {
       includeShared: query.include_shared,
       isActive: query.is_active,
       sortBy: query.sort_by,
@@ -99,7 +98,7 @@ export class CalendarService {
       updated_at: now,
       deleted_at: null,
     };
-    await Sql.transaction(this.ctx.orm, async (sql) => {
+    await this.ctx.db.transaction(async (sql) => {
       await insertCalendar(sql, calendar);
       await enqueue(
         sql,
@@ -112,14 +111,14 @@ export class CalendarService {
 
   /** A soft-deleted calendar stays readable (read-only) to those who could see it, as the list shows it. */
   async get(actor: Actor, calendarId: string): Promise<CalendarView> {
-    const access = await visibleCalendar(Sql.pool(this.ctx.orm), actor, calendarId, { activeOnly: false });
+    const access = await visibleCalendar(this.ctx.db, actor, calendarId, { activeOnly: false });
     return calendarView(access.calendar, access.level);
   }
 
   async update(actor: Actor, calendarId: string, patch: CalendarPatch): Promise<CalendarView> {
     if (patch.timezone !== undefined) requireTimeZone(patch.timezone);
     let changed = false;
-    const result = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const result = await this.ctx.db.transaction(async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'update');
       requireLevel(access, 'edit', 'change this calendar');
       const calendar = access.calendar;
@@ -150,7 +149,7 @@ export class CalendarService {
 
   /** Soft delete by the owner or an admin; the calendar's items go with it in the same transaction. */
   async remove(actor: Actor, calendarId: string): Promise<void> {
-    await Sql.transaction(this.ctx.orm, async (sql) => {
+    await this.ctx.db.transaction(async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'update');
       requireLevel(access, 'admin', 'delete this calendar');
       const now = this.ctx.clock.now();

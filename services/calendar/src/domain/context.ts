@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import type { CalendarConfig } from '../config.js';
@@ -6,7 +6,7 @@ import type { UserDirectory } from './user-directory.js';
 
 /** What the domain services share: built once in buildService, never module-level. */
 export interface CalendarContext {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   relay: Pick<OutboxRelay, 'kick'>;
   userDirectory: UserDirectory;

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { fieldError, notFound } from '@routinely/platform';
 import { addDays, daysBetween, isStartOfLocalDate, startOfLocalDate } from '@routinely/time';
@@ -82,7 +82,7 @@ export class ItemService {
         `the window may span at most ${this.ctx.config.CALENDAR_MAX_WINDOW_DAYS} days`,
       );
     }
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const { calendar } = await visibleCalendar(sql, actor, calendarId, { activeOnly: true });
     const from = startOfLocalDate(query.start_date, calendar.timezone);
     const to = startOfLocalDate(addDays(query.end_date, 1), calendar.timezone);
@@ -110,7 +110,7 @@ export class ItemService {
   }
 
   async create(actor: Actor, calendarId: string, input: ItemCreate): Promise<ItemView> {
-    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const row = await this.ctx.db.transaction(async (sql) => {
       const access = await calendarForWrite(sql, actor, calendarId, 'share');
       requireLevel(access, 'edit', 'add items to this calendar');
       validateItemTimes({ start: input.start_at, end: input.end_at, allDay: input.all_day }, access.calendar.timezone);
@@ -142,7 +142,7 @@ export class ItemService {
 
   async update(actor: Actor, calendarId: string, itemId: string, patch: ItemPatch): Promise<ItemView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const row = await this.ctx.db.transaction(async (sql) => {
       const { access, item } = await this.editableItem(sql, actor, calendarId, itemId, 'change items of this calendar');
       const next: ItemChanges = {
         type: patch.type ?? item.type,
@@ -181,7 +181,7 @@ export class ItemService {
   /** Cancelling is idempotent: a cancelled item answers as it is and emits nothing new. */
   async cancel(actor: Actor, calendarId: string, itemId: string): Promise<ItemView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const row = await this.ctx.db.transaction(async (sql) => {
       const { item } = await this.editableItem(sql, actor, calendarId, itemId, 'cancel items of this calendar');
       if (item.status === 'cancelled') return item;
       changed = true;

@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { calendarEvents, enqueue, makeEvent } from '@routinely/events';
 import { AppError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -32,13 +32,13 @@ export class SharingService {
 
   async share(actor: Actor, calendarId: string, input: ShareCreate): Promise<SharingView> {
     // Checked before the lookup so a caller without rights learns nothing about the tenant's users.
-    const access = await visibleCalendar(Sql.pool(this.ctx.orm), actor, calendarId, { activeOnly: true });
+    const access = await visibleCalendar(this.ctx.db, actor, calendarId, { activeOnly: true });
     requireLevel(access, 'admin', 'share this calendar');
     const user = await this.findUser(actor, input);
     if (user.id === access.calendar.owner_id) {
       throw new AppError('already_shared', 'The owner already holds every permission on this calendar');
     }
-    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const row = await this.ctx.db.transaction(async (sql) => {
       // Re-read inside the transaction: the caller's rights may have changed during the lookup.
       requireLevel(await calendarForWrite(sql, actor, calendarId, 'share'), 'admin', 'share this calendar');
       const now = this.ctx.clock.now();
@@ -69,7 +69,7 @@ export class SharingService {
 
   /** The owner and admins see every share; anyone else who can see the calendar sees only their own. */
   async list(actor: Actor, calendarId: string): Promise<SharingView[]> {
-    const sql = Sql.pool(this.ctx.orm);
+    const sql = this.ctx.db;
     const access = await visibleCalendar(sql, actor, calendarId, { activeOnly: true });
     const seesAll = access.level === 'owner' || access.level === 'admin';
     const rows = await listShares(sql, actor.tenantId, calendarId, seesAll ? null : actor.userId);
@@ -78,7 +78,7 @@ export class SharingService {
 
   async update(actor: Actor, calendarId: string, sharingId: string, permission: ShareLevel): Promise<SharingView> {
     let changed = false;
-    const row = await Sql.transaction(this.ctx.orm, async (sql) => {
+    const row = await this.ctx.db.transaction(async (sql) => {
       const share = await this.managedShare(sql, actor, calendarId, sharingId, 'change shares of this calendar');
       const previous = share.permission;
       if (previous === permission) return share;
@@ -100,7 +100,7 @@ export class SharingService {
   }
 
   async revoke(actor: Actor, calendarId: string, sharingId: string): Promise<void> {
-    await Sql.transaction(this.ctx.orm, async (sql) => {
+    await this.ctx.db.transaction(async (sql) => {
       const share = await this.managedShare(sql, actor, calendarId, sharingId, 'revoke shares of this calendar');
       const now = this.ctx.clock.now();
       await enqueue(

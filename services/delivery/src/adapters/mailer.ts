@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
@@ -53,14 +53,14 @@ export class SmtpMailer implements Mailer {
 /** No SMTP configured: keep the mail in the local email_outbox table and log it, so it is readable. */
 export class OutboxMailer implements Mailer {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly from: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    await insertOutboxMail(Sql.pool(this.orm), {
+    await insertOutboxMail(this.db, {
       id: uuidv7(),
       to_address: mail.to,
       from_address: this.from,

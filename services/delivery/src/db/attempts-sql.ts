@@ -1,6 +1,7 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { countRow } from './count-row.js';
 import type { DeliveryAttemptRow } from './entities.js';
 
 /** One recorded try (ADR 045); `delivery_id` is null for a test send. */
@@ -20,7 +21,7 @@ export interface AttemptRecord {
 
 /** Writes a try's row; callers pass the transaction that records the try's outcome. */
 export async function insertAttempt(sql: Sql, r: AttemptRecord): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into delivery_attempts
        (id, tenant_id, user_id, delivery_id, endpoint_id, event, event_id, attempt, at, status_code, error, latency_ms)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -45,17 +46,29 @@ const ATTEMPT = `id, tenant_id as "tenantId", user_id as "userId", delivery_id a
   endpoint_id as "endpointId", event, event_id as "eventId", attempt, at, status_code as "statusCode", error,
   latency_ms as "latencyMs"`;
 
-type RawAttempt = Omit<DeliveryAttemptRow, 'at'> & { at: string | Date };
-const attemptOf = (raw: RawAttempt): DeliveryAttemptRow => ({ ...raw, at: new Date(raw.at) });
+const attemptRow = row({
+  id: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  deliveryId: column.uuid.nullable(),
+  endpointId: column.uuid.nullable(),
+  event: column.text,
+  eventId: column.uuid,
+  attempt: column.integer,
+  at: column.timestamp,
+  statusCode: column.integer.nullable(),
+  error: column.text.nullable(),
+  latencyMs: column.integer,
+});
 
 /** Every recorded try of one delivery of the owner, oldest first. */
 export async function deliveryAttempts(sql: Sql, owner: Owner, deliveryId: string): Promise<DeliveryAttemptRow[]> {
-  const rows = await sql.rows<RawAttempt>(
+  return sql.rows(
+    attemptRow,
     `select ${ATTEMPT} from delivery_attempts where delivery_id = ? and tenant_id = ? and user_id = ?
      order by at, id`,
     [deliveryId, owner.tenantId, owner.userId],
   );
-  return rows.map(attemptOf);
 }
 
 /** A page of the tries made to one endpoint of the owner (deliveries and test sends), newest first. */
@@ -68,19 +81,19 @@ export async function endpointAttempts(
   const params = [endpointId, owner.tenantId, owner.userId];
   const matching = 'from delivery_attempts where endpoint_id = ? and tenant_id = ? and user_id = ?';
   const [rows, count] = await Promise.all([
-    sql.rows<RawAttempt>(`select ${ATTEMPT} ${matching} order by at desc, id desc limit ? offset ?`, [
+    sql.rows(attemptRow, `select ${ATTEMPT} ${matching} order by at desc, id desc limit ? offset ?`, [
       ...params,
       page.limit,
       page.offset,
     ]),
-    sql.first<{ n: number }>(`select count(*)::int as n ${matching}`, params),
+    sql.first(countRow, `select count(*)::int as n ${matching}`, params),
   ]);
-  return { items: rows.map(attemptOf), total: count?.n ?? 0 };
+  return { items: rows, total: count?.n ?? 0 };
 }
 
 /** Removes the test sends of an endpoint (those have no delivery); deliveries keep their attempts log. */
 export async function deleteTestAttempts(sql: Sql, tenantId: string, endpointId: string): Promise<void> {
-  await sql.rows('delete from delivery_attempts where endpoint_id = ? and delivery_id is null and tenant_id = ?', [
+  await sql.run('delete from delivery_attempts where endpoint_id = ? and delivery_id is null and tenant_id = ?', [
     endpointId,
     tenantId,
   ]);

@@ -1,6 +1,36 @@
-import type { Sql } from '@routinely/db';
-import type { ClaimedDelivery } from './deliveries-sql.js';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
+import { CHANNELS } from '../domain/values.js';
 import { type EndpointForSend, endpointsForSend } from './send-context-sql.js';
+
+/**
+ * A jsonb object of the send path, checked to be an object but not walked key by key: claims and firings parse
+ * every row of a burst (a walk of each payload cost several times the rest of the row), and payloads and task
+ * copies are written by this service from events it validated.
+ */
+const jsonObject = column.json(
+  z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value)),
+);
+
+/** A claimed delivery as the worker reads it. */
+const claimedDeliveryRow = row({
+  id: column.uuid,
+  tenant_id: column.text,
+  user_id: column.text,
+  reminder_id: column.uuid,
+  endpoint_id: column.uuid.nullable(),
+  channel: z.enum(CHANNELS),
+  event: column.text,
+  event_id: column.uuid,
+  payload: jsonObject,
+  secret_sealed: column.text.nullable(),
+  attempts: column.integer,
+  max_attempts: column.integer,
+  lease_token: column.uuid,
+  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
+  lease_until: column.timestamp,
+});
+export type ClaimedDelivery = Row<typeof claimedDeliveryRow>;
 
 /**
  * Deliveries are claimed in two lanes with their own capacity: in-app and email (`fast`) never wait behind
@@ -23,14 +53,29 @@ export interface ClaimRequest {
   maxEndpoints?: number;
 }
 
+/** A due reminder as the firer reads it (`claimDueReminders`). */
+const dueReminderRow = row({
+  id: column.uuid,
+  tenant_id: column.text,
+  user_id: column.text,
+  task: jsonObject,
+  channels: column.json(z.array(z.enum(CHANNELS))),
+  remind_at: column.timestamp,
+  reminder_set_at: column.timestamp,
+  /** The owner's enabled endpoints subscribed to reminder.fired (none without the webhook channel). */
+  endpoints: column.json(z.array(z.object({ id: column.uuid, max_attempts: column.integer }))),
+});
+export type DueReminder = Row<typeof dueReminderRow>;
+
 /**
  * Locks up to `limit` due reminders for the caller's transaction (FOR UPDATE SKIP LOCKED: the row lock is the
  * lease, ADR 042), which writes their deliveries and marks them fired before it commits. Each comes with the
  * owner's enabled endpoints subscribed to reminder.fired (`endpoints`, oldest first) when it has the webhook
  * channel: one round trip less before a burst's first deliveries (ADR 081).
  */
-export async function claimDueReminders<Row>(sql: Sql, now: Date, limit: number): Promise<Row[]> {
-  return sql.rows<Row>(
+export async function claimDueReminders(sql: Sql, now: Date, limit: number): Promise<DueReminder[]> {
+  return sql.rows(
+    dueReminderRow,
     `with due as (
        select id, tenant_id, user_id, task, channels, remind_at, reminder_set_at from reminders
        where status = 'scheduled' and remind_at <= ? order by remind_at limit ? for update skip locked)
@@ -52,7 +97,8 @@ const RETURNING = `returning id, tenant_id, user_id, reminder_id, endpoint_id, c
 
 /** Leases due in-app and email deliveries (FOR UPDATE SKIP LOCKED: workers never wait on each other). */
 export async function claimFast(sql: Sql, r: ClaimRequest): Promise<ClaimedDelivery[]> {
-  return sql.rows<ClaimedDelivery>(
+  return sql.rows(
+    claimedDeliveryRow,
     `update deliveries set lease_until = ?, lease_token = ?
      where id in (
        select id from deliveries
@@ -70,11 +116,12 @@ export async function claimFast(sql: Sql, r: ClaimRequest): Promise<ClaimedDeliv
  * only one sending to that endpoint and paces them itself, `sendsPerEndpoint` at once (ADR 081). A user holds
  * at most `perUser / perEndpoint` endpoints at once, so their sends in flight stay within `perUser`. The counts
  * span every worker, so claims are serialized by a transaction lock: two workers cannot both take an endpoint.
- * `sql` must be a transaction's (`Sql.rawTransaction`): the lock is held until it ends.
+ * `sql` must be a transaction's (`db.transaction`): the lock is held until it ends.
  */
 export async function claimWebhooks(sql: Sql, r: ClaimRequest): Promise<ClaimedDelivery[]> {
   await sql.advisoryLock(WEBHOOK_CLAIM_LOCK);
-  return sql.rows<ClaimedDelivery>(
+  return sql.rows(
+    claimedDeliveryRow,
     `with leased as (
          select endpoint_id, user_id, tenant_id from deliveries
          where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
@@ -137,14 +184,15 @@ export interface TopUpRequest extends Omit<ClaimRequest, 'maxEndpoints'> {
  *
  * `endpoint` is checked once (`materialized`): inlined, it was joined to every due row, and each join scanned the
  * `leased` rows again; in a burst of 1,000 (580 due, 118 leased) that took 13 of a top-up's 32 ms (ADR 081).
- * `sql` must be a transaction's (`Sql.rawTransaction`), as for a claim.
+ * `sql` must be a transaction's (`db.transaction`), as for a claim.
  */
 export async function topUpEndpoint(
   sql: Sql,
   r: TopUpRequest,
 ): Promise<{ rows: ClaimedDelivery[]; endpoint: EndpointForSend | null }> {
   await sql.advisoryLock(WEBHOOK_CLAIM_LOCK);
-  const rows = await sql.rows<ClaimedDelivery>(
+  const rows = await sql.rows(
+    claimedDeliveryRow,
     `with leased as (
          select endpoint_id, tenant_id, user_id, lease_token = any(?::uuid[]) as mine from deliveries
          where channel = 'webhook' and status in ('pending', 'failed') and lease_until > ?),
@@ -190,25 +238,26 @@ export async function topUpEndpoint(
  */
 export async function releaseLeases(sql: Sql, ids: string[], leaseToken: string): Promise<void> {
   if (ids.length === 0) return;
-  await sql.rows(
+  await sql.run(
     'update deliveries set lease_until = null, lease_token = null where id = any(?::uuid[]) and lease_token = ?',
     [ids, leaseToken],
   );
 }
 
+const nextDueRow = row({ next: column.timestamp.nullable() });
+
 /** When the earliest scheduled reminder is due (the reminder pacer sleeps until then), null when none is. */
 export async function nextReminderDue(sql: Sql): Promise<Date | null> {
-  const row = await sql.first<{ next: Date | null }>(
-    `select min(remind_at) as next from reminders where status = 'scheduled'`,
-  );
-  return row?.next ? new Date(row.next) : null;
+  const due = await sql.first(nextDueRow, `select min(remind_at) as next from reminders where status = 'scheduled'`);
+  return due?.next ?? null;
 }
 
 /** When the earliest pending or failed delivery can be tried (beyond its lease), null when none can. */
 export async function nextDeliveryDue(sql: Sql): Promise<Date | null> {
-  const row = await sql.first<{ next: Date | null }>(
+  const due = await sql.first(
+    nextDueRow,
     `select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as next
      from deliveries where status in ('pending', 'failed')`,
   );
-  return row?.next ? new Date(row.next) : null;
+  return due?.next ?? null;
 }

@@ -14,7 +14,7 @@ export async function rememberContact(
   const onConflict = options.ifMissing
     ? 'do nothing'
     : 'do update set email = excluded.email, updated_at = excluded.updated_at';
-  await sql.rows(
+  await sql.run(
     `insert into user_contacts (tenant_id, user_id, email, updated_at) values (?, ?, ?, ?)
      on conflict (tenant_id, user_id) ${onConflict}`,
     [contact.tenantId, contact.userId, contact.email, now],

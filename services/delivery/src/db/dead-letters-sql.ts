@@ -1,6 +1,25 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import { z } from 'zod';
+import { CHANNELS } from '../domain/values.js';
+import { countRow } from './count-row.js';
 import type { DeadLetterRow } from './entities.js';
+
+const deadLetterRow = row({
+  id: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  deliveryId: column.uuid,
+  reminderId: column.uuid,
+  endpointId: column.uuid.nullable(),
+  channel: z.enum(CHANNELS),
+  reason: column.text,
+  lastStatusCode: column.integer.nullable(),
+  attempts: column.integer,
+  createdAt: column.timestamp,
+});
+
+const takenRow = row({ delivery_id: column.uuid });
 
 /**
  * Removes the owner's dead letter and says which delivery it held, or null when it is not (or no longer)
@@ -8,11 +27,12 @@ import type { DeadLetterRow } from './entities.js';
  * it to commit and then find nothing to delete.
  */
 export async function takeDeadLetter(sql: Sql, owner: Owner, dlqId: string): Promise<string | null> {
-  const row = await sql.first<{ delivery_id: string }>(
+  const taken = await sql.first(
+    takenRow,
     'delete from dead_letters where id = ? and tenant_id = ? and user_id = ? returning delivery_id',
     [dlqId, owner.tenantId, owner.userId],
   );
-  return row?.delivery_id ?? null;
+  return taken?.delivery_id ?? null;
 }
 
 /** A delivery given up on: it waits in the owner's dead-letter queue for a requeue. */
@@ -31,7 +51,7 @@ export interface NewDeadLetter {
 }
 
 export async function insertDeadLetter(sql: Sql, r: NewDeadLetter): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into dead_letters
        (id, tenant_id, user_id, delivery_id, reminder_id, endpoint_id, channel, reason, last_status_code, attempts,
         created_at)
@@ -54,8 +74,8 @@ export async function insertDeadLetter(sql: Sql, r: NewDeadLetter): Promise<void
 
 /** The size of the dead-letter queue, all tenants together (a metric). */
 export async function countDeadLetters(sql: Sql): Promise<number> {
-  const row = await sql.first<{ n: number }>('select count(*)::int as n from dead_letters');
-  return row?.n ?? 0;
+  const count = await sql.first(countRow, 'select count(*)::int as n from dead_letters');
+  return count?.n ?? 0;
 }
 
 /** A page of the owner's dead letters, newest first, with how many there are in all. */
@@ -66,21 +86,22 @@ export async function ownerDeadLetters(
 ): Promise<{ items: DeadLetterRow[]; total: number }> {
   const params = [owner.tenantId, owner.userId];
   const [rows, count] = await Promise.all([
-    sql.rows<Omit<DeadLetterRow, 'createdAt'> & { createdAt: string | Date }>(
+    sql.rows(
+      deadLetterRow,
       `select id, tenant_id as "tenantId", user_id as "userId", delivery_id as "deliveryId",
          reminder_id as "reminderId", endpoint_id as "endpointId", channel, reason,
          last_status_code as "lastStatusCode", attempts, created_at as "createdAt"
        from dead_letters where tenant_id = ? and user_id = ? order by created_at desc, id desc limit ? offset ?`,
       [...params, page.limit, page.offset],
     ),
-    sql.first<{ n: number }>('select count(*)::int as n from dead_letters where tenant_id = ? and user_id = ?', params),
+    sql.first(countRow, 'select count(*)::int as n from dead_letters where tenant_id = ? and user_id = ?', params),
   ]);
-  return { items: rows.map((raw) => ({ ...raw, createdAt: new Date(raw.createdAt) })), total: count?.n ?? 0 };
+  return { items: rows, total: count?.n ?? 0 };
 }
 
 /** Removes the owner's dead letters of a delivery (it is being delivered again). */
 export async function deleteDeadLettersOf(sql: Sql, owner: Owner, deliveryId: string): Promise<void> {
-  await sql.rows('delete from dead_letters where delivery_id = ? and tenant_id = ? and user_id = ?', [
+  await sql.run('delete from dead_letters where delivery_id = ? and tenant_id = ? and user_id = ?', [
     deliveryId,
     owner.tenantId,
     owner.userId,

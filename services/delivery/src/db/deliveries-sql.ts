@@ -1,27 +1,10 @@
-import { changedEntries, insertRow, type Sql, setClause } from '@routinely/db';
+import { changedEntries, column, insertRow, row, type Sql, setClause } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
-import type { Channel, DeliveryStatus } from '../domain/values.js';
-import type { UnboundSecret } from './endpoints-sql.js';
+import { z } from 'zod';
+import { CHANNELS, type Channel, DELIVERY_STATUSES, type DeliveryStatus } from '../domain/values.js';
+import { countRow } from './count-row.js';
+import { type UnboundSecret, unboundSecretRow } from './endpoints-sql.js';
 import type { DeliveryRow } from './entities.js';
-
-/** A claimed delivery as the worker reads it. */
-export interface ClaimedDelivery {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  reminder_id: string;
-  endpoint_id: string | null;
-  channel: Channel;
-  event: string;
-  event_id: string;
-  payload: Record<string, unknown>;
-  secret_sealed: string | null;
-  attempts: number;
-  max_attempts: number;
-  lease_token: string;
-  /** Until when the claim holds the row: a send that could outlast it is not started (ADR 081). */
-  lease_until: Date;
-}
 
 /** A delivery about to be written: the columns a new delivery sets; the rest start empty (pending, no tries). */
 export interface NewDelivery {
@@ -72,7 +55,7 @@ function columnsOf(rows: readonly NewDelivery[]): unknown[][] {
 
 export async function insertDeliveries(sql: Sql, rows: readonly NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
-  await sql.rows(INSERT_NEW, columnsOf(rows));
+  await sql.run(INSERT_NEW, columnsOf(rows));
 }
 
 /**
@@ -87,7 +70,7 @@ export async function recordFiring(
   now: Date,
   wakeupChannel: string,
 ): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `with inserted as (${INSERT_NEW} returning id),
      fired as (
        update reminders set status = 'fired', fired_at = ?, updated_at = ? where id = any(?::uuid[]) returning id)
@@ -112,22 +95,22 @@ export interface TryOutcome {
  * outcome wins) and nothing was written.
  */
 export async function recordTryOutcome(sql: Sql, id: string, leaseToken: string, o: TryOutcome): Promise<boolean> {
-  const rows = await sql.rows<{ id: string }>(
+  const written = await sql.run(
     `update deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null,
        lease_token = null, last_status_code = ?, last_error = ?, last_attempt_at = ?, delivered_at = ?,
        secret_sealed = coalesce(secret_sealed, ?), updated_at = ?
      where id = ? and lease_token = ? returning id`,
     [o.status, o.nextAttemptAt, o.statusCode, o.error, o.at, o.deliveredAt, o.secretSealed, o.at, id, leaseToken],
   );
-  return rows.length > 0;
+  return written > 0;
 }
 
 /** Whether the reminder already has (or had) an email delivery. */
 export async function hasEmailDelivery(sql: Sql, reminderId: string): Promise<boolean> {
-  const rows = await sql.rows<unknown>(`select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`, [
+  const found = await sql.run(`select 1 from deliveries where reminder_id = ? and channel = 'email' limit 1`, [
     reminderId,
   ]);
-  return rows.length > 0;
+  return found > 0;
 }
 
 /** A successful webhook try, recorded in a group (SentRecorder). */
@@ -146,7 +129,7 @@ export interface SentTry {
  * only where they are set, so concurrent successes never queue on an endpoint's row lock (ADR 081).
  */
 export async function recordSentTries(sql: Sql, tries: readonly SentTry[]): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `with v as (
        select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::timestamptz[], ?::text[], ?::uuid[], ?::int[])
          as v(id, lease_token, status_code, at, secret_sealed, attempt_id, latency_ms)),
@@ -181,17 +164,18 @@ export async function recordSentTries(sql: Sql, tries: readonly SentTry[]): Prom
 
 /** Deliveries whose secret (signed ahead for their retries) is still sealed in the unbound `v0` form. */
 export function unboundDeliverySecrets(sql: Sql): Promise<UnboundSecret[]> {
-  return sql.rows<UnboundSecret>(
+  return sql.rows(
+    unboundSecretRow,
     `select id, endpoint_id as owner, secret_sealed from deliveries where secret_sealed like 'v0.%'`,
   );
 }
 
 /** Replaces a delivery's sealed secret, unless it changed since it was read (`was`). */
 export async function resealDeliverySecret(sql: Sql, id: string, sealed: string, was: string): Promise<void> {
-  await sql.rows('update deliveries set secret_sealed = ? where id = ? and secret_sealed = ?', [sealed, id, was]);
+  await sql.run('update deliveries set secret_sealed = ? where id = ? and secret_sealed = ?', [sealed, id, was]);
 }
 
-/** The columns of a delivery under their property names (timestamps arrive as text, see `deliveryOf`). */
+/** The columns of a delivery under their property names. */
 const DELIVERY = `id, tenant_id as "tenantId", user_id as "userId", reminder_id as "reminderId",
   endpoint_id as "endpointId", channel, event, event_id as "eventId", payload, secret_sealed as "secretSealed",
   status, attempts, max_attempts as "maxAttempts", next_attempt_at as "nextAttemptAt", lease_until as "leaseUntil",
@@ -199,21 +183,29 @@ const DELIVERY = `id, tenant_id as "tenantId", user_id as "userId", reminder_id 
   last_attempt_at as "lastAttemptAt", delivered_at as "deliveredAt", created_at as "createdAt",
   updated_at as "updatedAt"`;
 
-type MaybeTimes = 'nextAttemptAt' | 'leaseUntil' | 'lastAttemptAt' | 'deliveredAt';
-type RawDelivery = Omit<DeliveryRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
-  Record<MaybeTimes, string | Date | null> &
-  Record<'createdAt' | 'updatedAt', string | Date>;
-
-const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
-
-const deliveryOf = (raw: RawDelivery): DeliveryRow => ({
-  ...raw,
-  nextAttemptAt: when(raw.nextAttemptAt),
-  leaseUntil: when(raw.leaseUntil),
-  lastAttemptAt: when(raw.lastAttemptAt),
-  deliveredAt: when(raw.deliveredAt),
-  createdAt: new Date(raw.createdAt),
-  updatedAt: new Date(raw.updatedAt),
+const deliveryRow = row({
+  id: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  reminderId: column.uuid,
+  endpointId: column.uuid.nullable(),
+  channel: z.enum(CHANNELS),
+  event: column.text,
+  eventId: column.uuid,
+  payload: column.json(z.record(z.string(), z.unknown())),
+  secretSealed: column.text.nullable(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: column.integer,
+  maxAttempts: column.integer,
+  nextAttemptAt: column.timestamp.nullable(),
+  leaseUntil: column.timestamp.nullable(),
+  leaseToken: column.uuid.nullable(),
+  lastStatusCode: column.integer.nullable(),
+  lastError: column.text.nullable(),
+  lastAttemptAt: column.timestamp.nullable(),
+  deliveredAt: column.timestamp.nullable(),
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
 });
 
 /** What the delivery log can be narrowed to. */
@@ -245,14 +237,14 @@ export async function ownerDeliveries(
   }
   const matching = `from deliveries where ${where.join(' and ')}`;
   const [rows, count] = await Promise.all([
-    sql.rows<RawDelivery>(`select ${DELIVERY} ${matching} order by created_at desc, id desc limit ? offset ?`, [
+    sql.rows(deliveryRow, `select ${DELIVERY} ${matching} order by created_at desc, id desc limit ? offset ?`, [
       ...params,
       page.limit,
       page.offset,
     ]),
-    sql.first<{ n: number }>(`select count(*)::int as n ${matching}`, params),
+    sql.first(countRow, `select count(*)::int as n ${matching}`, params),
   ]);
-  return { items: rows.map(deliveryOf), total: count?.n ?? 0 };
+  return { items: rows, total: count?.n ?? 0 };
 }
 
 /** The owner's delivery `id`; undefined when there is none (or it is someone else's). */
@@ -261,20 +253,16 @@ export async function ownerDelivery(
   owner: { tenantId: string; userId: string },
   id: string,
 ): Promise<DeliveryRow | undefined> {
-  const row = await sql.first<RawDelivery>(
-    `select ${DELIVERY} from deliveries where id = ? and tenant_id = ? and user_id = ?`,
-    [id, owner.tenantId, owner.userId],
-  );
-  return row && deliveryOf(row);
+  return sql.first(deliveryRow, `select ${DELIVERY} from deliveries where id = ? and tenant_id = ? and user_id = ?`, [
+    id,
+    owner.tenantId,
+    owner.userId,
+  ]);
 }
 
 /** The tenant's delivery `id` (whoever's it is); undefined when there is none. */
 export async function tenantDelivery(sql: Sql, tenantId: string, id: string): Promise<DeliveryRow | undefined> {
-  const row = await sql.first<RawDelivery>(`select ${DELIVERY} from deliveries where id = ? and tenant_id = ?`, [
-    id,
-    tenantId,
-  ]);
-  return row && deliveryOf(row);
+  return sql.first(deliveryRow, `select ${DELIVERY} from deliveries where id = ? and tenant_id = ?`, [id, tenantId]);
 }
 
 /** Writes a delivery with every column as given (a requeue's fresh copy). */
@@ -287,5 +275,5 @@ export async function writeDeliveryChange(sql: Sql, row: DeliveryRow, change: Pa
   const entries = changedEntries(row, change);
   if (entries.length === 0) return;
   const { set, bindings } = setClause(entries, { payload: 'jsonb' });
-  await sql.rows(`update deliveries set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
+  await sql.run(`update deliveries set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
 }

@@ -11,7 +11,7 @@ export interface OutboxMail {
 }
 
 export async function insertOutboxMail(sql: Sql, mail: OutboxMail): Promise<void> {
-  await sql.rows(
+  await sql.run(
     'insert into email_outbox (id, to_address, from_address, subject, text, created_at) values (?, ?, ?, ?, ?, ?)',
     [mail.id, mail.to_address, mail.from_address, mail.subject, mail.text, mail.created_at],
   );

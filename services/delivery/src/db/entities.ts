@@ -1,7 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@routinely/db';
 
-import type { Channel, DeliveryStatus } from '../domain/values.js';
-export type ReminderStatus = 'scheduled' | 'fired' | 'cancelled';
+import type { Channel, DeliveryStatus, ReminderStatus } from '../domain/values.js';
 
 const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',

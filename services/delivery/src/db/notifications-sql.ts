@@ -1,4 +1,5 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import { z } from 'zod';
 
 /** A bell notification about to be written. */
 export interface NewNotification {
@@ -19,7 +20,7 @@ export interface NewNotification {
  * finds its notification already there and adds nothing.
  */
 export async function insertNotification(sql: Sql, n: NewNotification): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into notifications (id, tenant_id, user_id, kind, title, body, data, delivery_id, read_at, created_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, null, ?) on conflict do nothing`,
     [n.id, n.tenant_id, n.user_id, n.kind, n.title, n.body, JSON.stringify(n.data), n.delivery_id, n.created_at],
@@ -27,26 +28,20 @@ export async function insertNotification(sql: Sql, n: NewNotification): Promise<
 }
 
 /** A notification as the bell feed shows it. */
-export interface NotificationRecord {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  data: Record<string, unknown>;
-  read_at: Date | null;
-  created_at: Date;
-}
+const notificationRow = row({
+  id: column.uuid,
+  kind: column.text,
+  title: column.text,
+  body: column.text,
+  data: column.json(z.record(z.string(), z.unknown())),
+  read_at: column.timestamp.nullable(),
+  created_at: column.timestamp,
+});
+export type NotificationRecord = Row<typeof notificationRow>;
+
+const countsRow = row({ total: column.integer, unread: column.integer });
 
 const COLUMNS = 'id, kind, title, body, data, read_at, created_at';
-
-/** The ORM's pg pool hands timestamptz over as text (MikroORM parses dates itself); rows here carry Dates. */
-function parsed(raw: NotificationRecord): NotificationRecord {
-  return {
-    ...raw,
-    read_at: raw.read_at === null ? null : new Date(raw.read_at),
-    created_at: new Date(raw.created_at),
-  };
-}
 
 /** One page of the owner's notifications, newest first. */
 export async function notificationPage(
@@ -55,13 +50,13 @@ export async function notificationPage(
   unreadOnly: boolean,
   page: { limit: number; offset: number },
 ): Promise<NotificationRecord[]> {
-  const rows = await sql.rows<NotificationRecord>(
+  return sql.rows(
+    notificationRow,
     `select ${COLUMNS} from notifications
      where tenant_id = ? and user_id = ? ${unreadOnly ? 'and read_at is null' : ''}
      order by created_at desc, id desc limit ? offset ?`,
     [owner.tenantId, owner.userId, page.limit, page.offset],
   );
-  return rows.map(parsed);
 }
 
 /** How many notifications the owner has, and how many of them are unread. */
@@ -69,12 +64,13 @@ export async function countNotifications(
   sql: Sql,
   owner: { tenantId: string; userId: string },
 ): Promise<{ total: number; unread: number }> {
-  const row = await sql.first<{ total: number; unread: number }>(
+  const counts = await sql.first(
+    countsRow,
     `select count(*)::int as total, (count(*) filter (where read_at is null))::int as unread
      from notifications where tenant_id = ? and user_id = ?`,
     [owner.tenantId, owner.userId],
   );
-  return row ?? { total: 0, unread: 0 };
+  return counts ?? { total: 0, unread: 0 };
 }
 
 /** Marks the owner's notification read, keeping the first read_at; undefined when it is not the owner's. */
@@ -84,10 +80,10 @@ export async function markNotificationRead(
   id: string,
   now: Date,
 ): Promise<NotificationRecord | undefined> {
-  const row = await sql.first<NotificationRecord>(
+  return sql.first(
+    notificationRow,
     `update notifications set read_at = coalesce(read_at, ?)
      where id = ? and tenant_id = ? and user_id = ? returning ${COLUMNS}`,
     [now, id, owner.tenantId, owner.userId],
   );
-  return row && parsed(row);
 }

@@ -1,4 +1,17 @@
-import { type ColumnTypes, columnOf, insertRows, type RowChange, type Sql, updateChangedRows } from '@routinely/db';
+import {
+  type ColumnTypes,
+  column,
+  columnOf,
+  insertRows,
+  type Row,
+  type RowChange,
+  row,
+  type Sql,
+  updateChangedRows,
+} from '@routinely/db';
+import { z } from 'zod';
+import { CHANNELS, REMINDER_STATUSES } from '../domain/values.js';
+import { countRow } from './count-row.js';
 import type { ReminderRow } from './entities.js';
 
 /**
@@ -8,7 +21,7 @@ import type { ReminderRow } from './entities.js';
  */
 export async function lockTasks(sql: Sql, taskIds: readonly string[]): Promise<void> {
   if (taskIds.length === 0) return;
-  await sql.rows(
+  await sql.run(
     `select pg_advisory_xact_lock(hashtextextended('delivery.reminder:' || k.id, 0))
        from unnest(array[?]::text[]) with ordinality as k(id, n) order by k.n`,
     [taskIds],
@@ -21,22 +34,24 @@ export async function countScheduledReminders(
   owner: { tenantId: string; userId: string },
   window: { start: Date; end: Date },
 ): Promise<number> {
-  const row = await sql.first<{ n: number }>(
+  const count = await sql.first(
+    countRow,
     `select count(*)::int as n from reminders
      where tenant_id = ? and user_id = ? and status = 'scheduled' and remind_at >= ? and remind_at < ?`,
     [owner.tenantId, owner.userId, window.start, window.end],
   );
-  return row?.n ?? 0;
+  return count?.n ?? 0;
 }
 
 /** A scheduled reminder as the upcoming list shows it. */
-export interface UpcomingReminderRow {
-  id: string;
-  task_id: string;
-  task: Record<string, unknown>;
-  remind_at: Date;
-  channels: string[];
-}
+const upcomingReminderRow = row({
+  id: column.uuid,
+  task_id: column.uuid,
+  task: column.json(z.record(z.string(), z.unknown())),
+  remind_at: column.timestamp,
+  channels: column.json(z.array(z.string())),
+});
+export type UpcomingReminderRow = Row<typeof upcomingReminderRow>;
 
 /** The owner's scheduled reminders due in [from, to], soonest first. */
 export async function ownerUpcomingReminders(
@@ -45,13 +60,13 @@ export async function ownerUpcomingReminders(
   window: { from: Date; to: Date },
   limit: number,
 ): Promise<UpcomingReminderRow[]> {
-  const rows = await sql.rows<Omit<UpcomingReminderRow, 'remind_at'> & { remind_at: string | Date }>(
+  return sql.rows(
+    upcomingReminderRow,
     `select id, task_id, task, remind_at, channels from reminders
      where tenant_id = ? and user_id = ? and status = 'scheduled' and remind_at >= ? and remind_at <= ?
      order by remind_at limit ?`,
     [owner.tenantId, owner.userId, window.from, window.to, limit],
   );
-  return rows.map((raw) => ({ ...raw, remind_at: new Date(raw.remind_at) }));
 }
 
 /** Each column of a reminder with its type, as a JSON record of the row is read back (`jsonb_to_recordset`). */
@@ -73,31 +88,33 @@ const REMINDER_TYPE_OF = {
 } satisfies Record<Extract<keyof ReminderRow, string>, string>;
 const REMINDER_TYPES: ColumnTypes = new Map(Object.entries(REMINDER_TYPE_OF));
 
-type RawReminder = Omit<
-  ReminderRow,
-  'taskUpdatedAt' | 'remindAt' | 'reminderSetAt' | 'firedAt' | 'createdAt' | 'updatedAt'
-> &
-  Record<'taskUpdatedAt' | 'remindAt' | 'reminderSetAt' | 'createdAt' | 'updatedAt', string | Date> & {
-    firedAt: string | Date | null;
-  };
+/** A reminder read back under its property names (the keys of REMINDER_TYPE_OF). */
+const reminderRow = row({
+  id: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  taskId: column.uuid,
+  task: column.json(z.record(z.string(), z.unknown())),
+  taskUpdatedAt: column.timestamp,
+  taskVersion: column.integer,
+  channels: column.json(z.array(z.enum(CHANNELS))),
+  remindAt: column.timestamp,
+  status: z.enum(REMINDER_STATUSES),
+  reminderSetAt: column.timestamp,
+  firedAt: column.timestamp.nullable(),
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+});
 
-/** The reminders of the tasks `taskIds` (whatever their tenant), timestamps as Dates. */
+/** The reminders of the tasks `taskIds` (whatever their tenant). */
 export async function tasksReminders(sql: Sql, taskIds: readonly string[]): Promise<ReminderRow[]> {
   if (taskIds.length === 0) return [];
-  const rows = await sql.rows<RawReminder>(
+  return sql.rows(
+    reminderRow,
     `select ${[...REMINDER_TYPES.keys()].map((p) => `${columnOf(p)} as "${p}"`).join(', ')}
      from reminders where task_id = any(?::uuid[])`,
     [taskIds],
   );
-  return rows.map((raw) => ({
-    ...raw,
-    taskUpdatedAt: new Date(raw.taskUpdatedAt),
-    remindAt: new Date(raw.remindAt),
-    reminderSetAt: new Date(raw.reminderSetAt),
-    firedAt: raw.firedAt === null ? null : new Date(raw.firedAt),
-    createdAt: new Date(raw.createdAt),
-    updatedAt: new Date(raw.updatedAt),
-  }));
 }
 
 /** Writes new reminders, every column, in one statement. */

@@ -1,21 +1,25 @@
-import type { Sql } from '@routinely/db';
-import type { ClaimedDelivery } from './deliveries-sql.js';
+import { column, type Row, row, type Sql } from '@routinely/db';
+import type { ClaimedDelivery } from './claim-sql.js';
 
 /** An endpoint as a send needs it. */
-export interface EndpointForSend {
-  id: string;
-  url: string;
-  enabled: boolean;
-  secret_sealed: string;
-  fallback_to_email: boolean;
-}
+const endpointForSendRow = row({
+  id: column.uuid,
+  url: column.text,
+  enabled: column.boolean,
+  secret_sealed: column.text,
+  fallback_to_email: column.boolean,
+});
+export type EndpointForSend = Row<typeof endpointForSendRow>;
+
+const contactRow = row({ tenant_id: column.text, user_id: column.text, email: column.text });
 
 /** The endpoints a claim's webhook deliveries go to (URL, state, sealed secret), by id. */
 export async function endpointsForSend(sql: Sql, claimed: ClaimedDelivery[]): Promise<Map<string, EndpointForSend>> {
   const ids = [...new Set(claimed.map((d) => d.endpoint_id).filter((id): id is string => !!id))];
   const map = new Map<string, EndpointForSend>();
   if (ids.length === 0) return map;
-  const rows = await sql.rows<EndpointForSend>(
+  const rows = await sql.rows(
+    endpointForSendRow,
     'select id, url, enabled, secret_sealed, fallback_to_email from webhook_endpoints where id = any(?::uuid[])',
     [ids],
   );
@@ -28,7 +32,8 @@ export async function contactEmailsOf(sql: Sql, claimed: ClaimedDelivery[]): Pro
   const owners = claimed.filter((d) => d.channel === 'email');
   const map = new Map<string, string>();
   if (owners.length === 0) return map;
-  const rows = await sql.rows<{ tenant_id: string; user_id: string; email: string }>(
+  const rows = await sql.rows(
+    contactRow,
     `select tenant_id, user_id, email from user_contacts
      where (tenant_id, user_id) in (select * from unnest(?::text[], ?::text[]))`,
     [owners.map((d) => d.tenant_id), owners.map((d) => d.user_id)],

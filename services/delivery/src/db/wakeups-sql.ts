@@ -12,7 +12,7 @@ export type WakeupTopic = 'reminders' | 'deliveries';
  * before the work it is told about is visible.
  */
 export async function notifyWakeup(sql: Sql, topic: WakeupTopic): Promise<void> {
-  await sql.rows('select pg_notify(?, ?)', [WAKEUP_CHANNEL, topic]);
+  await sql.run('select pg_notify(?, ?)', [WAKEUP_CHANNEL, topic]);
 }
 
 /** An open LISTEN connection; `close` ends it. */

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { notFound } from '@routinely/platform';
 import { deliveryAttempts, endpointAttempts } from '../db/attempts-sql.js';
@@ -14,7 +13,7 @@ export type AttemptRecord = DeliveryAttemptRow;
 /** The tries made to one endpoint of the owner (deliveries and test sends), newest first; 404 for another's. */
 export async function attemptsOfEndpoint(ctx: DeliveryContext, owner: Owner, endpointId: string, page: Page) {
   await findEndpoint(ctx, owner, endpointId);
-  return endpointAttempts(Sql.pool(ctx.orm), owner, endpointId, page);
+  return endpointAttempts(ctx.db, owner, endpointId, page);
 }
 
 /** One delivery of the owner with every recorded try of it, oldest first; 404 for another's. */
@@ -23,8 +22,7 @@ export async function deliveryWithAttempts(
   owner: Owner,
   id: string,
 ): Promise<{ row: DeliveryRecord; attempts: AttemptRecord[] }> {
-  const sql = Sql.pool(ctx.orm);
-  const row = await ownerDelivery(sql, owner, id);
+  const row = await ownerDelivery(ctx.db, owner, id);
   if (!row) throw notFound('Delivery');
-  return { row, attempts: await deliveryAttempts(sql, owner, row.id) };
+  return { row, attempts: await deliveryAttempts(ctx.db, owner, row.id) };
 }

@@ -1,10 +1,10 @@
-import type { Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import type { WebhookClient } from './webhook-client.js';
 
 /** What the domain functions behind the routes share: built once in buildService, never module-level. */
 export interface DeliveryContext {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   box: SecretBox;
   sender: WebhookClient;

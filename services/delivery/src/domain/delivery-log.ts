@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -29,7 +29,7 @@ export type { DeliveryFilter };
 
 /** A page of the owner's deliveries, newest first. */
 export function listDeliveries(ctx: DeliveryContext, owner: Owner, filter: DeliveryFilter, page: Page) {
-  return ownerDeliveries(Sql.pool(ctx.orm), owner, filter, page);
+  return ownerDeliveries(ctx.db, owner, filter, page);
 }
 
 /** The owner's delivery, read in the transaction that changes it; 404 when it is not theirs. */
@@ -44,7 +44,7 @@ async function deliveryIn(sql: Sql, owner: Owner, id: string): Promise<DeliveryR
  * dead-letter queue. The retry cycle starts over with the endpoint's current secret (ADR 040).
  */
 export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string): Promise<DeliveryRow> {
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     const row = await deliveryIn(sql, owner, id);
     const now = ctx.clock.now();
     const change = {
@@ -66,12 +66,12 @@ export async function redeliver(ctx: DeliveryContext, owner: Owner, id: string):
 
 /** A page of the owner's dead letters, newest first. */
 export function listDeadLetters(ctx: DeliveryContext, owner: Owner, page: Page) {
-  return ownerDeadLetters(Sql.pool(ctx.orm), owner, page);
+  return ownerDeadLetters(ctx.db, owner, page);
 }
 
 /** State table: the dead-letter row is removed and a fresh pending delivery (new id) is inserted. */
 export async function requeue(ctx: DeliveryContext, owner: Owner, dlqId: string): Promise<DeliveryRow> {
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     // Taking the row first (not reading it) makes concurrent requeues of one letter yield one delivery.
     const deliveryId = await takeDeadLetter(sql, owner, dlqId);
     if (!deliveryId) throw notFound('Dead-letter row');

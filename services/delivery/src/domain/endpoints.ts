@@ -1,4 +1,4 @@
-import { Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -39,11 +39,11 @@ async function checkUrl(url: string, client: WebhookClient): Promise<void> {
 }
 
 export function listEndpoints(ctx: DeliveryContext, owner: Owner): Promise<Endpoint[]> {
-  return ownerEndpoints(Sql.pool(ctx.orm), owner);
+  return ownerEndpoints(ctx.db, owner);
 }
 
 export async function findEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<Endpoint> {
-  const row = await ownerEndpoint(Sql.pool(ctx.orm), owner, id);
+  const row = await ownerEndpoint(ctx.db, owner, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
@@ -57,7 +57,7 @@ async function endpointIn(sql: Sql, owner: Owner, id: string): Promise<Endpoint>
 
 export async function createEndpoint(ctx: DeliveryContext, owner: Owner, input: EndpointInput) {
   await checkUrl(input.url, ctx.sender);
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     // Counted under the owner's lock, so parallel creates cannot pass the limit together.
     if ((await lockAndCountEndpoints(sql, owner)) >= ctx.maxEndpointsPerUser) {
       throw new AppError('too_many_endpoints', `A user may have at most ${ctx.maxEndpointsPerUser} webhook endpoints`);
@@ -99,7 +99,7 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
     await findEndpoint(ctx, owner, id);
     await checkUrl(patch.url, ctx.sender);
   }
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     const row = await endpointIn(sql, owner, id);
     const change: EndpointChange = {};
     if (patch.url !== undefined) {
@@ -124,7 +124,7 @@ export async function updateEndpoint(ctx: DeliveryContext, owner: Owner, id: str
 
 /** New secret for new deliveries at once; retries already signed keep theirs (ADR 040). */
 export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: string) {
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     const row = await endpointIn(sql, owner, id);
     const secret = newWebhookSecret();
     const changed = await writeEndpointChange(sql, row, {
@@ -139,7 +139,7 @@ export async function rotateSecret(ctx: DeliveryContext, owner: Owner, id: strin
 }
 
 export async function deleteEndpoint(ctx: DeliveryContext, owner: Owner, id: string): Promise<void> {
-  await Sql.transaction(ctx.orm, async (sql) => {
+  await ctx.db.transaction(async (sql) => {
     const row = await endpointIn(sql, owner, id);
     // Test sends are reachable only through their endpoint; deliveries keep their attempts log.
     await deleteTestAttempts(sql, owner.tenantId, id);
@@ -197,7 +197,7 @@ export async function testEndpoint(s: DeliveryContext, owner: Owner, id: string)
   } catch (error) {
     throw new AppError('internal_error', 'Test delivery failed unexpectedly', { cause: error });
   }
-  await insertAttempt(Sql.pool(s.orm), {
+  await insertAttempt(s.db, {
     tenant_id: owner.tenantId,
     user_id: owner.userId,
     delivery_id: null,

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { type Clock, notFound } from '@routinely/platform';
 import {
@@ -11,16 +11,15 @@ import type { Page } from './delivery-log.js';
 
 export type Notification = NotificationRecord;
 
-export async function listNotifications(orm: Orm, owner: Owner, unreadOnly: boolean, page: Page) {
-  const sql = Sql.pool(orm);
-  const items = await notificationPage(sql, owner, unreadOnly, page);
-  const counts = await countNotifications(sql, owner);
+export async function listNotifications(db: Sql, owner: Owner, unreadOnly: boolean, page: Page) {
+  const items = await notificationPage(db, owner, unreadOnly, page);
+  const counts = await countNotifications(db, owner);
   return { items, total: unreadOnly ? counts.unread : counts.total, unreadCount: counts.unread };
 }
 
 /** Idempotent: reading an already-read notification keeps its first read_at. */
-export async function markRead(orm: Orm, owner: Owner, id: string, clock: Clock): Promise<Notification> {
-  const row = await markNotificationRead(Sql.pool(orm), owner, id, clock.now());
+export async function markRead(db: Sql, owner: Owner, id: string, clock: Clock): Promise<Notification> {
+  const row = await markNotificationRead(db, owner, id, clock.now());
   if (!row) throw notFound('Notification');
   return row;
 }

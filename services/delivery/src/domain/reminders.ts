@@ -1,8 +1,8 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { EventOf, TaskSnapshot, taskEvents } from '@routinely/events';
 import type { Clock, Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import type { ReminderRow, ReminderStatus } from '../db/entities.js';
+import type { ReminderRow } from '../db/entities.js';
 import {
   insertReminders,
   lockTasks,
@@ -11,6 +11,7 @@ import {
   writeReminderChanges,
 } from '../db/reminders-sql.js';
 import { notifyWakeup } from '../db/wakeups-sql.js';
+import type { ReminderStatus } from './values.js';
 
 const ACTIVE = new Set(['pending', 'scheduled']);
 
@@ -162,7 +163,7 @@ export interface UpcomingReminder {
 }
 
 export async function upcomingReminders(
-  orm: Orm,
+  db: Sql,
   owner: Owner,
   days: number,
   limit: number,
@@ -170,7 +171,7 @@ export async function upcomingReminders(
 ): Promise<UpcomingReminder[]> {
   const now = clock.now();
   const window = { from: now, to: new Date(now.getTime() + days * 86_400_000) };
-  const rows = await ownerUpcomingReminders(Sql.pool(orm), owner, window, limit);
+  const rows = await ownerUpcomingReminders(db, owner, window, limit);
   return rows.map((r) => ({
     reminder_id: r.id,
     task_id: r.task_id,

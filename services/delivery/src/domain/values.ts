@@ -6,3 +6,5 @@ export const CHANNELS = ['email', 'inapp', 'webhook'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const DELIVERY_STATUSES = ['pending', 'sent', 'failed', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const REMINDER_STATUSES = ['scheduled', 'fired', 'cancelled'] as const;
+export type ReminderStatus = (typeof REMINDER_STATUSES)[number];

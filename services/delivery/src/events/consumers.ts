@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import {
   authEvents,
   defineConsumer,

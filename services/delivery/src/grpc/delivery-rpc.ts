@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
@@ -11,14 +11,14 @@ const MAX_WINDOW_MS = 7 * 24 * 3_600_000;
 
 const summaryRequest = z
   .object({ windowStart: z.iso.datetime({ offset: true }), windowEnd: z.iso.datetime({ offset: true }) })
-  .transform((r) => ({ start: new Date(r.windowStart), end: new Date(r.windowEnd) }))
+  .transform((request) => ({ start: new Date(request.windowStart), end: new Date(request.windowEnd) }))
   .refine((w) => w.end > w.start && w.end.getTime() - w.start.getTime() <= MAX_WINDOW_MS, {
     path: ['windowEnd'],
     message: 'window_end must be after window_start, at most 7 days later',
   });
 
 export interface DeliveryRpcDeps {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   /** Its background workers: the health page reads their heartbeats. */
   workers: readonly Worker[];
@@ -30,7 +30,7 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
     getUserSummary: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);
       const window = parseRequest(summaryRequest, request);
-      return userSummary(deps.orm, owner, window);
+      return userSummary(deps.db, owner, window);
     },
     getWorkerStatus: async (_request, caller) => {
       ownerOfCaller(caller, ['SERVICE_ADMIN']);
@@ -40,7 +40,7 @@ export function addDeliveryRpc(server: RpcServiceRegistry, auth: InternalAuth, d
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
         // Which consumers gave up on events lately: operational, not any tenant's data.
-        recentDeadLetters: await recentDeadLettersReply(Sql.of(deps.orm), deps.clock.now()),
+        recentDeadLetters: await recentDeadLettersReply(deps.db, deps.clock.now()),
       };
     },
   });

@@ -1,5 +1,5 @@
 import { type Mailer, MailRejectedError } from '../adapters/mailer.js';
-import type { ClaimedDelivery } from '../db/deliveries-sql.js';
+import type { ClaimedDelivery } from '../db/claim-sql.js';
 import { type AttemptResult, type FailedAttempt, unsent } from '../domain/outcome.js';
 import { type PreparedWebhook, prepareWebhook, type WebhookClient } from '../domain/webhook-client.js';
 import type { SendContext } from './send-context.js';

@@ -1,10 +1,16 @@
 import { setMaxListeners } from 'node:events';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger, PassResult, SecretBox } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { Mailer } from '../adapters/mailer.js';
-import { claimFast, claimWebhooks, type Lane, nextDeliveryDue, releaseLeases } from '../db/claim-sql.js';
-import type { ClaimedDelivery } from '../db/deliveries-sql.js';
+import {
+  type ClaimedDelivery,
+  claimFast,
+  claimWebhooks,
+  type Lane,
+  nextDeliveryDue,
+  releaseLeases,
+} from '../db/claim-sql.js';
 import { contactEmailsOf, endpointsForSend } from '../db/send-context-sql.js';
 import type { CircuitPolicy } from '../domain/circuit.js';
 import { type EndpointGate, settleWaker } from '../domain/endpoint-gate.js';
@@ -17,7 +23,7 @@ import { OutcomeRecorder } from './outcome-recorder.js';
 import { SendContext } from './send-context.js';
 
 export interface DeliveryWorkerOptions {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   logger: Logger;
   box: SecretBox;
@@ -100,10 +106,9 @@ export class DeliveryWorker {
       const limit = lane === 'fast' ? Math.min(this.o.batchSize, free) : this.o.batchSize;
       const claimed = await this.claim(lane, limit, maxEndpoints);
       if (claimed.length === 0) return false;
-      const sql = Sql.pool(this.o.orm);
       const send = new SendContext(
-        await endpointsForSend(sql, claimed),
-        await contactEmailsOf(sql, claimed),
+        await endpointsForSend(this.o.db, claimed),
+        await contactEmailsOf(this.o.db, claimed),
         this.o.box,
       );
       const holds = lane === 'webhook' ? holdEndpoints(claimed, this.sendsPerEndpoint, send) : new Map();
@@ -232,11 +237,11 @@ export class DeliveryWorker {
       if (open) gate.close();
       return false;
     }
-    const leaseLeftMs = new Date(delivery.lease_until).getTime() - this.o.clock.now().getTime();
+    const leaseLeftMs = delivery.lease_until.getTime() - this.o.clock.now().getTime();
     if (open && leaseLeftMs > this.o.sendTimeoutMs) return true;
     if (open) gate.release(false); // the rest of the hold has leases as old or older: give it all back
     this.prepared.delete(delivery);
-    await releaseLeases(Sql.pool(this.o.orm), [delivery.id], delivery.lease_token).catch((error) =>
+    await releaseLeases(this.o.db, [delivery.id], delivery.lease_token).catch((error) =>
       this.o.logger.warn({ err: error, delivery: delivery.id }, 'could not give a lease back; it will expire'),
     );
     return false;
@@ -256,8 +261,8 @@ export class DeliveryWorker {
     };
     // A webhook claim holds the claims' lock for its transaction; a fast claim is one statement.
     return lane === 'fast'
-      ? claimFast(Sql.pool(this.o.orm), request)
-      : Sql.rawTransaction(this.o.orm, (sql) => claimWebhooks(sql, request));
+      ? claimFast(this.o.db, request)
+      : this.o.db.transaction((sql) => claimWebhooks(sql, request));
   }
 
   /**
@@ -289,7 +294,7 @@ export class DeliveryWorker {
       this.maybeTopUp(hold);
     }
     if (full) return { more: true, nextAt: null };
-    const next = await nextDeliveryDue(Sql.pool(this.o.orm));
+    const next = await nextDeliveryDue(this.o.db);
     // Due but not claimable now (lanes or endpoints full, circuits open): a settled send wakes the pacer, the
     // poll covers the rest.
     if (!next || next <= this.o.clock.now()) return { more: false, nextAt: null };

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery } from '../db/deliveries-sql.js';
+import type { ClaimedDelivery } from '../db/claim-sql.js';
 import { EndpointGate } from '../domain/endpoint-gate.js';
 import type { SendContext } from './send-context.js';
 

@@ -1,8 +1,7 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
-import type { ClaimedDelivery } from '../db/deliveries-sql.js';
+import { type ClaimedDelivery, releaseLeases, topUpEndpoint } from '../db/claim-sql.js';
 import type { CircuitPolicy } from '../domain/circuit.js';
 import type { EndpointHold } from './endpoint-hold.js';
 
@@ -13,7 +12,7 @@ import type { EndpointHold } from './endpoint-hold.js';
 const HELD_TOKENS_KEPT = 8;
 
 export interface TopUpOptions {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   logger: Logger;
   leaseMs: number;
@@ -44,7 +43,7 @@ export async function topUpHold(o: TopUpOptions, hold: EndpointHold, signal: Abo
       perUser: o.perUser,
       circuitThreshold: o.circuit.threshold,
     };
-    const { rows, endpoint } = await Sql.rawTransaction(o.orm, (sql) => topUpEndpoint(sql, request));
+    const { rows, endpoint } = await o.db.transaction((sql) => topUpEndpoint(sql, request));
     if (rows.length === 0) {
       hold.exhausted = true;
       return [];
@@ -52,7 +51,7 @@ export async function topUpHold(o: TopUpOptions, hold: EndpointHold, signal: Abo
     if (signal.aborted) return []; // killed: the leases expire like a dead process's
     if (hold.gate.isClosed) {
       await releaseLeases(
-        Sql.pool(o.orm),
+        o.db,
         rows.map((d) => d.id),
         leaseToken,
       );

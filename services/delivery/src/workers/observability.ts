@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { counterMetric, histogramMetric, LAG_BUCKETS, observeAtScrape } from '@routinely/platform';
 import { countDeadLetters } from '../db/dead-letters-sql.js';
 
@@ -43,10 +43,10 @@ export function failureClass(error: string): string {
 }
 
 /** The dead-letter queue's size, counted at scrape; returns the function that stops observing it. */
-export function observeDeadLetterQueue(orm: Orm): () => void {
+export function observeDeadLetterQueue(db: Sql): () => void {
   return observeAtScrape(
     { name: 'routinely_delivery_dead_letters', help: 'Deliveries waiting in the dead-letter queue', labelNames: [] },
     {},
-    () => countDeadLetters(Sql.pool(orm)),
+    () => countDeadLetters(db),
   );
 }

@@ -1,7 +1,8 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { insertAttempt } from '../db/attempts-sql.js';
-import { type ClaimedDelivery, recordTryOutcome } from '../db/deliveries-sql.js';
+import type { ClaimedDelivery } from '../db/claim-sql.js';
+import { recordTryOutcome } from '../db/deliveries-sql.js';
 import type { EndpointForSend } from '../db/send-context-sql.js';
 import type { CircuitPolicy } from '../domain/circuit.js';
 import { type AttemptResult, type DeliveryStatus, tryOutcome } from '../domain/outcome.js';
@@ -19,14 +20,14 @@ export class OutcomeRecorder {
 
   constructor(
     private readonly o: {
-      orm: Orm;
+      db: Sql;
       clock: Clock;
       logger: Logger;
       circuit: CircuitPolicy;
       retryWaitsMs: readonly number[];
     },
   ) {
-    this.sent = new SentRecorder(o.orm);
+    this.sent = new SentRecorder(o.db);
   }
 
   /** `lastOfEndpoint`: written without lingering, since the next claim of the endpoint waits for it. */
@@ -54,7 +55,7 @@ export class OutcomeRecorder {
         lastOfEndpoint,
       );
     }
-    const recorded = await Sql.rawTransaction(this.o.orm, async (sql) => {
+    const recorded = await this.o.db.transaction(async (sql) => {
       const written = await recordTryOutcome(sql, delivery.id, delivery.lease_token, {
         status,
         nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),

@@ -1,7 +1,8 @@
 import type { Sql } from '@routinely/db';
 import { v7 as uuidv7 } from 'uuid';
+import type { ClaimedDelivery } from '../db/claim-sql.js';
 import { insertDeadLetter } from '../db/dead-letters-sql.js';
-import { type ClaimedDelivery, hasEmailDelivery, insertDeliveries } from '../db/deliveries-sql.js';
+import { hasEmailDelivery, insertDeliveries } from '../db/deliveries-sql.js';
 import { countEndpointFailure } from '../db/endpoints-sql.js';
 import { insertNotification } from '../db/notifications-sql.js';
 import { type CircuitPolicy, circuitLimits, circuitOpenedNotice } from '../domain/circuit.js';

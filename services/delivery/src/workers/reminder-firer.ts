@@ -1,25 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, PassResult } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { claimDueReminders, nextReminderDue } from '../db/claim-sql.js';
+import { claimDueReminders, type DueReminder, nextReminderDue } from '../db/claim-sql.js';
 import { type NewDelivery, recordFiring } from '../db/deliveries-sql.js';
 import { WAKEUP_CHANNEL } from '../db/wakeups-sql.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../domain/retry-policy.js';
 import type { Channel } from '../domain/values.js';
 import { observeFireLag } from './observability.js';
-
-interface DueReminder {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  task: Record<string, unknown>;
-  channels: Channel[];
-  remind_at: Date;
-  reminder_set_at: Date;
-  /** The owner's enabled endpoints subscribed to reminder.fired (none without the webhook channel). */
-  endpoints: { id: string; max_attempts: number }[];
-}
 
 /** The task fields the reminder.fired envelope carries (spec: "Envelope of reminder.fired"). */
 function envelopeTask(task: Record<string, unknown>) {
@@ -47,7 +35,7 @@ function reminderFiredPayload(
     event_id: eventId,
     delivery_id: deliveryId,
     occurred_at: firedAt.toISOString(),
-    reminder_set_at: new Date(reminder.reminder_set_at).toISOString(),
+    reminder_set_at: reminder.reminder_set_at.toISOString(),
     tenant_id: reminder.tenant_id,
     user_id: reminder.user_id,
     task: envelopeTask(reminder.task),
@@ -85,7 +73,7 @@ export function deliveryRow(
  */
 export class ReminderFirer {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly batchSize: number,
     /** Wakes the delivery worker; resolves when the pass it woke has claimed and started what it found. */
@@ -108,8 +96,8 @@ export class ReminderFirer {
   /** One firing transaction; `started` resolves when the delivery pass it woke has ended (at once if none). */
   private async fire(limit: number): Promise<{ fired: number; started: Promise<void> }> {
     const now = this.clock.now();
-    const fired = await Sql.rawTransaction(this.orm, async (sql) => {
-      const rows = await claimDueReminders<DueReminder>(sql, now, limit);
+    const fired = await this.db.transaction(async (sql) => {
+      const rows = await claimDueReminders(sql, now, limit);
       if (rows.length === 0) return [];
       const deliveries = [];
       for (const reminder of rows) {
@@ -136,7 +124,7 @@ export class ReminderFirer {
       );
       return rows;
     });
-    for (const reminder of fired) observeFireLag(new Date(reminder.remind_at), now);
+    for (const reminder of fired) observeFireLag(reminder.remind_at, now);
     return { fired: fired.length, started: fired.length > 0 ? this.onFired() : Promise.resolve() };
   }
 
@@ -151,6 +139,6 @@ export class ReminderFirer {
       if (starting) await Promise.race([started, sleep(this.firstSendsWaitMs, undefined, { ref: false })]);
       return { more: true, nextAt: null };
     }
-    return { more: false, nextAt: await nextReminderDue(Sql.pool(this.orm)) };
+    return { more: false, nextAt: await nextReminderDue(this.db) };
   }
 }

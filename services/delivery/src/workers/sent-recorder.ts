@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { recordSentTries, type SentTry } from '../db/deliveries-sql.js';
 
 interface SentItem extends SentTry {
@@ -22,7 +22,7 @@ export class SentRecorder {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly maxBatch = 100,
     private readonly lingerMs = 25,
   ) {}
@@ -42,7 +42,7 @@ export class SentRecorder {
     const items = this.pending.splice(0);
     if (items.length === 0) return;
     try {
-      await recordSentTries(Sql.pool(this.orm), items);
+      await recordSentTries(this.db, items);
       for (const item of items) item.done.resolve();
     } catch (error) {
       for (const item of items) item.done.reject(error);

@@ -2,10 +2,13 @@ import { defineEntity, type InferEntity, p } from '@routinely/db';
 
 export const PROVIDERS = ['google', 'microsoft'] as const;
 export type Provider = (typeof PROVIDERS)[number];
-type IntegrationStatus = 'pending' | 'active' | 'error' | 'revoked';
-export type ExternalStatus = 'confirmed' | 'tentative' | 'cancelled';
+export const INTEGRATION_STATUSES = ['pending', 'active', 'error', 'revoked'] as const;
+type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+export const EXTERNAL_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
+export type ExternalStatus = (typeof EXTERNAL_STATUSES)[number];
 /** What a written event shows: "busy" sends no title or description upstream; "details" the task's. */
-export type ShowAs = 'busy' | 'details';
+export const SHOW_AS = ['busy', 'details'] as const;
+export type ShowAs = (typeof SHOW_AS)[number];
 
 /** One connection of a user to a provider calendar. Every secret column is SecretBox-sealed with the row id. */
 const Integration = defineEntity({

@@ -1,5 +1,15 @@
-import { type ColumnTypes, columnOf, insertRows, type RowChange, type Sql, updateChangedRows } from '@routinely/db';
-import type { ExternalEventRow } from './entities.js';
+import {
+  type ColumnTypes,
+  column,
+  columnOf,
+  insertRows,
+  type RowChange,
+  row,
+  type Sql,
+  updateChangedRows,
+} from '@routinely/db';
+import { z } from 'zod';
+import { EXTERNAL_STATUSES, type ExternalEventRow } from './entities.js';
 
 /** Each column of an external event with its type (see `changed-columns.ts` of @routinely/db). */
 const EXTERNAL_EVENT_TYPE_OF = {
@@ -22,8 +32,23 @@ const EXTERNAL_EVENT_TYPES: ColumnTypes = new Map(Object.entries(EXTERNAL_EVENT_
 
 const EXTERNAL_EVENT = [...EXTERNAL_EVENT_TYPES.keys()].map((p) => `${columnOf(p)} as "${p}"`).join(', ');
 
-type Times = 'startAt' | 'endAt' | 'createdAt' | 'updatedAt';
-type RawExternalEvent = Omit<ExternalEventRow, Times> & Record<Times, string | Date>;
+/** An external event as `EXTERNAL_EVENT` selects it, the entity's row (db/entities.ts) parsed column by column. */
+const externalEventRow = row({
+  id: column.uuid,
+  integrationId: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  externalId: column.text,
+  title: column.text,
+  startAt: column.timestamp,
+  endAt: column.timestamp,
+  allDay: column.boolean,
+  status: z.enum(EXTERNAL_STATUSES),
+  busy: column.boolean,
+  version: column.integer,
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+}) satisfies z.ZodType<ExternalEventRow, unknown>;
 
 /**
  * The integration's copies of provider events: all of them (`externalIds` null, a full answer) or those with
@@ -34,18 +59,12 @@ export async function integrationExternalEvents(
   integrationId: string,
   externalIds: readonly string[] | null,
 ): Promise<ExternalEventRow[]> {
-  const rows = await sql.rows<RawExternalEvent>(
+  return sql.rows(
+    externalEventRow,
     `select ${EXTERNAL_EVENT} from external_events
      where integration_id = ? ${externalIds ? 'and external_id = any(?::text[])' : ''}`,
     externalIds ? [integrationId, externalIds] : [integrationId],
   );
-  return rows.map((raw) => ({
-    ...raw,
-    startAt: new Date(raw.startAt),
-    endAt: new Date(raw.endAt),
-    createdAt: new Date(raw.createdAt),
-    updatedAt: new Date(raw.updatedAt),
-  }));
 }
 
 /** Writes new copies, every column, in one statement. */
@@ -60,5 +79,5 @@ export function writeExternalEventChanges(sql: Sql, changes: readonly RowChange<
 
 /** Removes every copy of the integration's events. */
 export async function deleteIntegrationExternalEvents(sql: Sql, integrationId: string): Promise<void> {
-  await sql.rows('delete from external_events where integration_id = ?', [integrationId]);
+  await sql.run('delete from external_events where integration_id = ?', [integrationId]);
 }

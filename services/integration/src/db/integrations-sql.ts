@@ -1,8 +1,9 @@
-import { changedEntries, insertRow, type Sql, setClause } from '@routinely/db';
+import { changedEntries, column, insertRow, type Row, row, type Sql, setClause } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import type { IntegrationRow } from './entities.js';
+import { z } from 'zod';
+import { INTEGRATION_STATUSES, type IntegrationRow, PROVIDERS, SHOW_AS } from './entities.js';
 
-/** The columns of an integration under their property names (timestamps arrive as text, see `integrationOf`). */
+/** The columns of an integration under their property names (read through `integrationRow`). */
 const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider, status, account_email as "accountEmail",
   last_error as "lastError", last_synced_at as "lastSyncedAt", access_token_sealed as "accessTokenSealed",
   refresh_token_sealed as "refreshTokenSealed", access_expires_at as "accessExpiresAt", sync_cursor as "syncCursor",
@@ -17,57 +18,70 @@ const INTEGRATION = `id, tenant_id as "tenantId", user_id as "userId", provider,
   write_back_retry_at as "writeBackRetryAt", write_back_throttles as "writeBackThrottles",
   created_at as "createdAt", updated_at as "updatedAt"`;
 
-type MaybeTimes =
-  | 'lastSyncedAt'
-  | 'accessExpiresAt'
-  | 'oauthStateExpiresAt'
-  | 'pushExpiresAt'
-  | 'nextSyncAt'
-  | 'syncLeaseUntil'
-  | 'writeBackLastWrittenAt'
-  | 'writeBackRetryAt';
-type RawIntegration = Omit<IntegrationRow, MaybeTimes | 'createdAt' | 'updatedAt'> &
-  Record<MaybeTimes, string | Date | null> &
-  Record<'createdAt' | 'updatedAt', string | Date>;
+/** An integration as `INTEGRATION` selects it, the entity's row (db/entities.ts) parsed column by column. */
+const integrationRow = row({
+  id: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  provider: z.enum(PROVIDERS),
+  status: z.enum(INTEGRATION_STATUSES),
+  accountEmail: column.text.nullable(),
+  lastError: column.text.nullable(),
+  lastSyncedAt: column.timestamp.nullable(),
+  accessTokenSealed: column.text.nullable(),
+  refreshTokenSealed: column.text.nullable(),
+  accessExpiresAt: column.timestamp.nullable(),
+  syncCursor: column.text.nullable(),
+  oauthStateHash: column.text.nullable(),
+  oauthStateExpiresAt: column.timestamp.nullable(),
+  oauthVerifierSealed: column.text.nullable(),
+  oauthReturnUrl: column.text.nullable(),
+  channelId: column.text.nullable(),
+  channelResourceId: column.text.nullable(),
+  channelSecretSealed: column.text.nullable(),
+  pushExpiresAt: column.timestamp.nullable(),
+  nextSyncAt: column.timestamp.nullable(),
+  syncLeaseUntil: column.timestamp.nullable(),
+  syncLeaseHolder: column.uuid.nullable(),
+  syncLeaseOwner: column.uuid.nullable(),
+  grantedScopes: column.text.nullable(),
+  writeBackUser: column.text.nullable(),
+  writeBackCalendarName: column.text.nullable(),
+  writeBackShowAs: z.enum(SHOW_AS).nullable(),
+  writeBackCalendarId: column.text.nullable(),
+  writeBackLastWrittenAt: column.timestamp.nullable(),
+  writeBackLastError: column.text.nullable(),
+  writeBackRetryAt: column.timestamp.nullable(),
+  writeBackThrottles: column.integer,
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+}) satisfies z.ZodType<IntegrationRow, unknown>;
 
-const when = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
-
-const integrationOf = (raw: RawIntegration): IntegrationRow => ({
-  ...raw,
-  lastSyncedAt: when(raw.lastSyncedAt),
-  accessExpiresAt: when(raw.accessExpiresAt),
-  oauthStateExpiresAt: when(raw.oauthStateExpiresAt),
-  pushExpiresAt: when(raw.pushExpiresAt),
-  nextSyncAt: when(raw.nextSyncAt),
-  syncLeaseUntil: when(raw.syncLeaseUntil),
-  writeBackLastWrittenAt: when(raw.writeBackLastWrittenAt),
-  writeBackRetryAt: when(raw.writeBackRetryAt),
-  createdAt: new Date(raw.createdAt),
-  updatedAt: new Date(raw.updatedAt),
-});
+const idRow = row({ id: column.uuid });
+const holderRow = row({ holder: column.uuid.nullable() });
+const atRow = row({ at: column.timestamp.nullable() });
 
 /** An integration by id; undefined when it is gone. */
 export async function integrationById(sql: Sql, id: string): Promise<IntegrationRow | undefined> {
-  const row = await sql.first<RawIntegration>(`select ${INTEGRATION} from integrations where id = ?`, [id]);
-  return row && integrationOf(row);
+  return sql.first(integrationRow, `select ${INTEGRATION} from integrations where id = ?`, [id]);
 }
 
 /** The owner's integration `id`; undefined when there is none (or it is someone else's). */
 export async function ownerIntegration(sql: Sql, owner: Owner, id: string): Promise<IntegrationRow | undefined> {
-  const row = await sql.first<RawIntegration>(
+  return sql.first(
+    integrationRow,
     `select ${INTEGRATION} from integrations where id = ? and tenant_id = ? and user_id = ?`,
     [id, owner.tenantId, owner.userId],
   );
-  return row && integrationOf(row);
 }
 
 /** The owner's integrations, oldest first. */
 export async function ownerIntegrations(sql: Sql, owner: Owner): Promise<IntegrationRow[]> {
-  const rows = await sql.rows<RawIntegration>(
+  return sql.rows(
+    integrationRow,
     `select ${INTEGRATION} from integrations where tenant_id = ? and user_id = ? order by created_at, id`,
     [owner.tenantId, owner.userId],
   );
-  return rows.map(integrationOf);
 }
 
 const SYNC_OWNER_KEY_PREFIX = 'integration.sync-owner:';
@@ -95,18 +109,18 @@ export interface LeaseTaker {
  * replicas. Answers false when another live holder's lease is unexpired (or the row is not syncable).
  */
 export async function takeSyncLease(sql: Sql, id: string, taker: LeaseTaker, now: Date, until: Date): Promise<boolean> {
-  const taken = await sql.rows(
+  const taken = await sql.run(
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
      where id = ? and status in ('active', 'error') and ${SYNC_LEASE_FREE}
      returning id`,
     [until, taker.holder, taker.owner, id, now],
   );
-  return taken.length === 1;
+  return taken === 1;
 }
 
 /** Extends every lease these holders still have (a lease taken over by another holder is not theirs any more). */
 export async function renewSyncLeases(sql: Sql, holders: readonly string[], until: Date): Promise<void> {
-  await sql.rows('update integrations set sync_lease_until = ? where sync_lease_holder = any(?::uuid[])', [
+  await sql.run('update integrations set sync_lease_until = ? where sync_lease_holder = any(?::uuid[])', [
     until,
     holders,
   ]);
@@ -114,7 +128,7 @@ export async function renewSyncLeases(sql: Sql, holders: readonly string[], unti
 
 /** Gives a lease back; a lease another holder took over after this one lapsed is left alone. */
 export async function releaseSyncLease(sql: Sql, id: string, holder: string): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update integrations set sync_lease_until = null, sync_lease_holder = null, sync_lease_owner = null
      where id = ? and sync_lease_holder = ?`,
     [id, holder],
@@ -123,7 +137,8 @@ export async function releaseSyncLease(sql: Sql, id: string, holder: string): Pr
 
 /** Inside a transaction: locks the row and answers who holds its sync lease now (fencing a late commit). */
 export async function lockedLeaseHolder(sql: Sql, id: string): Promise<string | null> {
-  const row = await sql.first<{ holder: string | null }>(
+  const row = await sql.first(
+    holderRow,
     'select sync_lease_holder as holder from integrations where id = ? for update',
     [id],
   );
@@ -141,7 +156,8 @@ export async function claimDueSyncs(
   until: Date,
   limit: number,
 ): Promise<string[]> {
-  const claimed = await sql.rows<{ id: string }>(
+  const claimed = await sql.rows(
+    idRow,
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
      where id in (
        select id from integrations
@@ -162,7 +178,8 @@ export async function claimChannelRenewals(
   until: Date,
   limit: number,
 ): Promise<string[]> {
-  const claimed = await sql.rows<{ id: string }>(
+  const claimed = await sql.rows(
+    idRow,
     `update integrations set sync_lease_until = ?, sync_lease_holder = ?, sync_lease_owner = ?
      where id in (
        select id from integrations
@@ -176,10 +193,8 @@ export async function claimChannelRenewals(
 
 /** The earliest time any integration's sync becomes due, for the pacer's sleep. */
 export async function nextSyncDue(sql: Sql): Promise<Date | null> {
-  const row = await sql.first<{ at: Date | null }>(
-    "select min(next_sync_at) as at from integrations where status = 'active'",
-  );
-  return row?.at ? new Date(row.at) : null;
+  const row = await sql.first(atRow, "select min(next_sync_at) as at from integrations where status = 'active'");
+  return row?.at ?? null;
 }
 
 /**
@@ -187,7 +202,8 @@ export async function nextSyncDue(sql: Sql): Promise<Date | null> {
  * callback finds nothing. Answers the row id.
  */
 export async function consumeOAuthState(sql: Sql, stateHash: string, now: Date): Promise<string | null> {
-  const row = await sql.first<{ id: string }>(
+  const row = await sql.first(
+    idRow,
     `update integrations set oauth_state_hash = null, oauth_state_expires_at = null
      where oauth_state_hash = ? and oauth_state_expires_at > ?
      returning id`,
@@ -202,14 +218,12 @@ export async function lockPendingStart(sql: Sql, owner: Owner, provider: string)
 }
 
 /** What a push notification is checked against: the integration holding the channel. */
-export interface PushTarget {
-  id: string;
-  status: string;
-  channel_secret_sealed: string | null;
-}
+const pushTargetRow = row({ id: column.uuid, status: column.text, channel_secret_sealed: column.text.nullable() });
+export type PushTarget = Row<typeof pushTargetRow>;
 
 export function pushTargetOf(sql: Sql, provider: string, channelId: string): Promise<PushTarget | undefined> {
-  return sql.first<PushTarget>(
+  return sql.first(
+    pushTargetRow,
     'select id, status, channel_secret_sealed from integrations where channel_id = ? and provider = ?',
     [channelId, provider],
   );
@@ -217,12 +231,12 @@ export function pushTargetOf(sql: Sql, provider: string, channelId: string): Pro
 
 /** Makes the integration's sync due at `now` (a push said something changed). */
 export async function makeSyncDue(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql.rows('update integrations set next_sync_at = ? where id = ?', [now, id]);
+  await sql.run('update integrations set next_sync_at = ? where id = ?', [now, id]);
 }
 
 /** A failed sync: the error, and when to try again (only while the integration is still active). */
 export async function noteSyncFailure(sql: Sql, id: string, lastError: string, next: Date, now: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update integrations set last_error = ?, next_sync_at = ?, updated_at = ? where id = ? and status = 'active'`,
     [lastError, next, now, id],
   );
@@ -230,12 +244,12 @@ export async function noteSyncFailure(sql: Sql, id: string, lastError: string, n
 
 /** The owner's pending integrations with `provider`, newest first. */
 export async function pendingIntegrations(sql: Sql, owner: Owner, provider: string): Promise<IntegrationRow[]> {
-  const rows = await sql.rows<RawIntegration>(
+  return sql.rows(
+    integrationRow,
     `select ${INTEGRATION} from integrations
      where tenant_id = ? and user_id = ? and provider = ? and status = 'pending' order by created_at desc, id desc`,
     [owner.tenantId, owner.userId, provider],
   );
-  return rows.map(integrationOf);
 }
 
 /** Writes a new integration with the columns given (the others start null). */
@@ -252,7 +266,7 @@ export async function writeIntegrationChange(
   const entries = changedEntries(row, change);
   if (entries.length === 0) return;
   const { set, bindings } = setClause(entries);
-  await sql.rows(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
+  await sql.run(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
 }
 
 /** Writes every column of `patch` (a step's result, whatever the row holds now) in one statement. */
@@ -264,11 +278,11 @@ export async function updateIntegration(
   const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return;
   const { set, bindings } = setClause(entries);
-  await sql.rows(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
+  await sql.run(`update integrations set ${set} where id = ? and tenant_id = ?`, [...bindings, row.id, row.tenantId]);
 }
 
 /** Removes the tenant's integrations `ids`. */
 export async function deleteIntegrations(sql: Sql, tenantId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql.rows('delete from integrations where id = any(?::uuid[]) and tenant_id = ?', [ids, tenantId]);
+  await sql.run('delete from integrations where id = any(?::uuid[]) and tenant_id = ?', [ids, tenantId]);
 }

@@ -1,8 +1,14 @@
-import { type Orm, Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
+
+const connectedRow = row({ n: column.integer });
+const statusCountRow = row({ status: column.text, count: column.integer });
+const channelExpiryRow = row({ near: column.integer, expired: column.integer });
+const writeBackFailingRow = row({ failing: column.integer });
 
 /** Active connections of one user: the dashboard's integrations_connected. */
-export async function countConnected(orm: Orm, tenantId: string, userId: string): Promise<number> {
-  const row = await Sql.pool(orm).first<{ n: number }>(
+export async function countConnected(sql: Sql, tenantId: string, userId: string): Promise<number> {
+  const row = await sql.first(
+    connectedRow,
     "select count(*)::int as n from integrations where tenant_id = ? and user_id = ? and status = 'active'",
     [tenantId, userId],
   );
@@ -13,20 +19,22 @@ export async function countConnected(orm: Orm, tenantId: string, userId: string)
  * Connections of one tenant by status, their active push channels near expiry or already expired, and the ones
  * writing back whose last write-back attempt failed.
  */
-export async function tenantIntegrationHealth(orm: Orm, tenantId: string, now: Date, renewBefore: Date) {
-  const sql = Sql.pool(orm);
+export async function tenantIntegrationHealth(sql: Sql, tenantId: string, now: Date, renewBefore: Date) {
   const [byStatus, channels, writeBack] = await Promise.all([
-    sql.rows<{ status: string; count: number }>(
+    sql.rows(
+      statusCountRow,
       'select status, count(*)::int as count from integrations where tenant_id = ? group by status order by status',
       [tenantId],
     ),
-    sql.first<{ near: number; expired: number }>(
+    sql.first(
+      channelExpiryRow,
       `select count(*) filter (where push_expires_at > ? and push_expires_at <= ?)::int as near,
               count(*) filter (where push_expires_at <= ?)::int as expired
        from integrations where tenant_id = ? and status = 'active' and push_expires_at is not null`,
       [now, renewBefore, now, tenantId],
     ),
-    sql.first<{ failing: number }>(
+    sql.first(
+      writeBackFailingRow,
       `select count(*)::int as failing from integrations
        where tenant_id = ? and write_back_user is not null and write_back_last_error is not null`,
       [tenantId],

@@ -1,33 +1,36 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import type { TaskSnapshot } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 
 /** A claimed pending task with the integration that writes back for its owner. */
-export interface ClaimedTask {
-  taskId: string;
-  tenantId: string;
-  userId: string;
-  version: number;
-  slotStart: Date | null;
-  slotEnd: Date | null;
-  title: string;
-  description: string | null;
-  deleted: boolean;
-  changedAt: Date;
-  integrationId: string | null;
-  calendarId: string | null;
-  externalId: string | null;
-  generation: number;
-  upstreamDeleted: boolean;
-  writerId: string;
-}
+const claimedTaskRow = row({
+  taskId: column.uuid,
+  tenantId: column.text,
+  userId: column.text,
+  version: column.integer,
+  slotStart: column.timestamp.nullable(),
+  slotEnd: column.timestamp.nullable(),
+  title: column.text,
+  description: column.text.nullable(),
+  deleted: column.boolean,
+  changedAt: column.timestamp,
+  integrationId: column.uuid.nullable(),
+  calendarId: column.text.nullable(),
+  externalId: column.text.nullable(),
+  generation: column.integer,
+  upstreamDeleted: column.boolean,
+  writerId: column.uuid,
+});
+export type ClaimedTask = Row<typeof claimedTaskRow>;
+
+const idRow = row({ id: column.uuid });
+const countRow = row({ n: column.bigint });
+const atRow = row({ at: column.timestamp.nullable() });
 
 const TASK = `t.task_id as "taskId", t.tenant_id as "tenantId", t.user_id as "userId", t.version,
   t.slot_start as "slotStart", t.slot_end as "slotEnd", t.title, t.description, t.deleted, t.changed_at as "changedAt",
   t.integration_id as "integrationId", t.calendar_id as "calendarId", t.external_id as "externalId", t.generation,
   t.upstream_deleted as "upstreamDeleted"`;
-
-const at = (value: string | null) => (value ? new Date(value) : null);
 
 /**
  * Records the newest state of a task from one of its events (coalescing: the last slot wins). An event whose
@@ -36,7 +39,7 @@ const at = (value: string | null) => (value ? new Date(value) : null);
  * `changed_at` keeps the oldest unwritten change, from which the lag is measured.
  */
 export async function recordTaskChange(sql: Sql, task: TaskSnapshot, deleted: boolean, now: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into write_back_tasks as t (task_id, tenant_id, user_id, version, slot_start, slot_end, title, description,
        deleted, pending, changed_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, true, ?)
@@ -70,7 +73,8 @@ export async function recordTaskChange(sql: Sql, task: TaskSnapshot, deleted: bo
  * a claim of a process that died lapses at `until`.
  */
 export async function claimPendingTasks(sql: Sql, now: Date, until: Date, limit: number): Promise<ClaimedTask[]> {
-  const rows = await sql.rows<ClaimedTask & { slotStart: string | null; slotEnd: string | null; changedAt: string }>(
+  const rows = await sql.rows(
+    claimedTaskRow,
     `with picked as (
        select t.task_id, i.id as writer_id from write_back_tasks t
        join integrations i on i.tenant_id = t.tenant_id and i.write_back_user = t.user_id
@@ -82,9 +86,7 @@ export async function claimPendingTasks(sql: Sql, now: Date, until: Date, limit:
      returning ${TASK}, picked.writer_id as "writerId"`,
     [now, now, limit, until],
   );
-  return rows
-    .map((r) => ({ ...r, slotStart: at(r.slotStart), slotEnd: at(r.slotEnd), changedAt: new Date(r.changedAt) }))
-    .sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
+  return rows.sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
 }
 
 /** Where a task's event is now upstream (all null: none), and whether the user deleted it there. */
@@ -101,7 +103,7 @@ export interface WrittenState {
  * meanwhile. An upstream deletion holds only while the slot is still the one that was written.
  */
 export async function completeTask(sql: Sql, claimed: ClaimedTask, state: WrittenState): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update write_back_tasks set pending = (version <> ?), claimed_until = null,
        changed_at = case when version <> ? then changed_at else ? end,
        integration_id = ?, calendar_id = ?, external_id = ?, generation = ?,
@@ -126,12 +128,12 @@ export async function completeTask(sql: Sql, claimed: ClaimedTask, state: Writte
 /** Gives claimed tasks back, to be tried again from `retryAt` (null: at once). */
 export async function releaseTasks(sql: Sql, taskIds: readonly string[], retryAt: Date | null): Promise<void> {
   if (taskIds.length === 0) return;
-  await sql.rows('update write_back_tasks set claimed_until = ? where task_id = any(?::uuid[])', [retryAt, taskIds]);
+  await sql.run('update write_back_tasks set claimed_until = ? where task_id = any(?::uuid[])', [retryAt, taskIds]);
 }
 
 /** Every task of the owner is to be written again (write-back turned on, or what it shows changed). */
 export async function markOwnerTasksPending(sql: Sql, owner: Owner, now: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update write_back_tasks set pending = true, changed_at = case when pending then changed_at else ? end
      where tenant_id = ? and user_id = ? and not (deleted and external_id is null)`,
     [now, owner.tenantId, owner.userId],
@@ -140,7 +142,7 @@ export async function markOwnerTasksPending(sql: Sql, owner: Owner, now: Date): 
 
 /** The calendar was deleted upstream: nothing of the integration is written any more. */
 export async function forgetWrittenEvents(sql: Sql, integrationId: string): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update write_back_tasks set integration_id = null, calendar_id = null, external_id = null, upstream_deleted = false
      where integration_id = ?`,
     [integrationId],
@@ -149,11 +151,12 @@ export async function forgetWrittenEvents(sql: Sql, integrationId: string): Prom
 
 /** Pending changes waiting for an integration that writes back (the gauge; others wait for write-back to be on). */
 export async function countPendingWrites(sql: Sql): Promise<number> {
-  const row = await sql.first<{ n: string }>(
+  const row = await sql.first(
+    countRow,
     `select count(*) as n from write_back_tasks t
      join integrations i on i.tenant_id = t.tenant_id and i.write_back_user = t.user_id where t.pending`,
   );
-  return Number(row?.n ?? 0);
+  return row?.n ?? 0;
 }
 
 /**
@@ -161,7 +164,8 @@ export async function countPendingWrites(sql: Sql): Promise<number> {
  * but one is left), active and not backing off.
  */
 export async function calendarWorkDue(sql: Sql, now: Date, limit: number): Promise<string[]> {
-  const rows = await sql.rows<{ id: string }>(
+  const rows = await sql.rows(
+    idRow,
     `select id from integrations
      where status = 'active' and (write_back_retry_at is null or write_back_retry_at <= ?)
        and ((write_back_user is not null and write_back_calendar_id is null)
@@ -174,9 +178,10 @@ export async function calendarWorkDue(sql: Sql, now: Date, limit: number): Promi
 
 /** When the earliest backing-off writer may go on (the worker sleeps until then at most). */
 export async function nextWriteBackRetry(sql: Sql, now: Date): Promise<Date | null> {
-  const row = await sql.first<{ at: string | null }>(
+  const row = await sql.first(
+    atRow,
     'select min(write_back_retry_at) as at from integrations where write_back_retry_at > ?',
     [now],
   );
-  return row?.at ? new Date(row.at) : null;
+  return row?.at ?? null;
 }

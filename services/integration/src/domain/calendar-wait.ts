@@ -25,7 +25,7 @@ export async function untilCalendarHolds(ctx: IntegrationContext, eventIds: read
   if (eventIds.length === 0 || waitMs === 0) return;
   const deadline = performance.now() + waitMs;
   for (;;) {
-    if ((await countAcknowledged(ctx.orm, eventIds)) >= eventIds.length) {
+    if ((await countAcknowledged(ctx.db, eventIds)) >= eventIds.length) {
       calendarWaits.inc({ outcome: 'applied' });
       return;
     }

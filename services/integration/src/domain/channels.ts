@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Sql } from '@routinely/db';
 import { randomToken, sha256 } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
 import type { PushChannel } from '../adapters/adapter.js';
@@ -105,12 +104,11 @@ export async function acceptPush(
   options: { dryRun?: boolean } = {},
 ): Promise<boolean> {
   if (!channelId) return false;
-  const sql = Sql.pool(ctx.orm);
-  const target = await pushTargetOf(sql, provider, channelId);
+  const target = await pushTargetOf(ctx.db, provider, channelId);
   if (!target || !secretMatches(ctx, target, secret)) return false;
   if (options.dryRun) return true;
   if (target.status === 'active') {
-    await makeSyncDue(sql, target.id, ctx.clock.now());
+    await makeSyncDue(ctx.db, target.id, ctx.clock.now());
     ctx.wakeSync();
   }
   return true;

@@ -1,4 +1,4 @@
-import type { Orm } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, Logger, SecretBox } from '@routinely/platform';
 import type { ProviderAdapter } from '../adapters/adapter.js';
@@ -7,7 +7,7 @@ import type { Provider } from '../db/entities.js';
 import type { SyncLeases } from './sync-leases.js';
 
 export interface IntegrationContext {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   logger: Logger;
   box: SecretBox;

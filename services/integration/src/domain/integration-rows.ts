@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import type { IntegrationRow } from '../db/entities.js';
 import { integrationById, updateIntegration } from '../db/integrations-sql.js';
 import type { IntegrationContext } from './context.js';
@@ -11,11 +10,11 @@ export type IntegrationPatch = Partial<Omit<IntegrationRow, 'id'>>;
  * transaction open, so a step reads, calls, then writes what changed with `saveIntegration`.
  */
 export async function loadIntegration(ctx: IntegrationContext, id: string): Promise<IntegrationRow | null> {
-  return (await integrationById(Sql.pool(ctx.orm), id)) ?? null;
+  return (await integrationById(ctx.db, id)) ?? null;
 }
 
 /** Writes `patch` to the integration in one UPDATE (and onto `row`, which the caller goes on using). */
 export async function saveIntegration(ctx: IntegrationContext, row: IntegrationRow, patch: IntegrationPatch) {
   Object.assign(row, patch);
-  await Sql.transaction(ctx.orm, (sql) => updateIntegration(sql, row, patch));
+  await ctx.db.transaction((sql) => updateIntegration(sql, row, patch));
 }

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import {
   AppError,
@@ -42,12 +41,12 @@ function isProvider(value: string): value is Provider {
 }
 
 export async function listIntegrations(ctx: IntegrationContext, owner: Owner): Promise<IntegrationRow[]> {
-  return ownerIntegrations(Sql.pool(ctx.orm), owner);
+  return ownerIntegrations(ctx.db, owner);
 }
 
 /** Another user's or tenant's integration is "not found" (existence is not leaked). */
 export async function findOwned(ctx: IntegrationContext, owner: Owner, id: string): Promise<IntegrationRow> {
-  const row = await ownerIntegration(Sql.pool(ctx.orm), owner, id);
+  const row = await ownerIntegration(ctx.db, owner, id);
   if (!row) throw notFound('Integration');
   return row;
 }
@@ -103,7 +102,7 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
     throw new AppError('provider_not_configured', `No client id is configured for ${provider}`);
   }
   const target = checkReturnUrl(ctx, returnUrl);
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     await lockPendingStart(sql, owner, provider);
     const now = ctx.clock.now();
     const [row, ...abandoned] = await pendingIntegrations(sql, owner, provider);
@@ -138,7 +137,7 @@ export async function startConnection(ctx: IntegrationContext, owner: Owner, pro
 
 export async function reconnect(ctx: IntegrationContext, owner: Owner, id: string, returnUrl: string | undefined) {
   // No provider call here: the read and the new authorisation commit together.
-  return Sql.transaction(ctx.orm, async (sql) => {
+  return ctx.db.transaction(async (sql) => {
     const row = await ownerIntegration(sql, owner, id);
     if (!row) throw notFound('Integration');
     // No return URL given: where the row's last authorisation was to go back to (the contract's default).
@@ -172,7 +171,7 @@ export async function finishConnection(
   query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
 ): Promise<CallbackResult> {
   if (!query.state) return { ok: false };
-  const id = await consumeOAuthState(Sql.pool(ctx.orm), sha256(query.state), ctx.clock.now());
+  const id = await consumeOAuthState(ctx.db, sha256(query.state), ctx.clock.now());
   if (!id) return { ok: false };
   const row = await loadIntegration(ctx, id);
   if (!row) throw new Error('the integration of a consumed OAuth state is gone');
@@ -217,7 +216,7 @@ export async function finishConnection(
   const lease = await ctx.leases.prepare(id);
   let outcome: Awaited<ReturnType<typeof runLeasedSync>>;
   try {
-    await Sql.transaction(ctx.orm, async (sql) => {
+    await ctx.db.transaction(async (sql) => {
       const activation: IntegrationPatch = {
         ...unsaved,
         status: 'active',
@@ -273,7 +272,7 @@ export async function disconnect(ctx: IntegrationContext, owner: Owner, id: stri
     });
   }
   const now = ctx.clock.now();
-  const revoked = await Sql.transaction(ctx.orm, async (sql) => {
+  const revoked = await ctx.db.transaction(async (sql) => {
     // The integration's events leave our copy in the transaction that revokes it.
     await deleteIntegrationExternalEvents(sql, id);
     // Write-back stops with the grant; its calendar stays in the account (no grant left to delete it with), and

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { counterMetric, histogramMetric, LAG_BUCKETS, observeAtScrape } from '@routinely/platform';
 import { countPendingWrites } from '../db/write-back-sql.js';
 
@@ -34,7 +34,7 @@ export function observeWriteLag(provider: string, ms: number): void {
 }
 
 /** Pending write-back changes (of integrations that write back), counted at scrape. */
-export function observePendingWrites(orm: Orm): () => void {
+export function observePendingWrites(db: Sql): () => void {
   return observeAtScrape(
     {
       name: 'routinely_integration_write_back_pending',
@@ -42,6 +42,6 @@ export function observePendingWrites(orm: Orm): () => void {
       labelNames: [],
     },
     {},
-    () => countPendingWrites(Sql.pool(orm)),
+    () => countPendingWrites(db),
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LivenessLock, type Orm, Sql } from '@routinely/db';
+import type { LivenessLock, Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import {
   claimChannelRenewals,
@@ -36,12 +36,14 @@ export class SyncLeases {
   private liveness: LivenessLock;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
+    /** Opens the liveness lock of a key (not yet held); the composition root knows the database to hold it on. */
+    private readonly livenessLock: (key: string) => LivenessLock,
     private readonly clock: Clock,
     private readonly ttlMs: number,
     private readonly logger: Logger,
   ) {
-    this.liveness = new LivenessLock(orm, syncOwnerLockKey(this.owner));
+    this.liveness = livenessLock(syncOwnerLockKey(this.owner));
   }
 
   /** Until when a lease taken or renewed now lasts. */
@@ -52,7 +54,7 @@ export class SyncLeases {
   /** The route's take of one row: null when another live holder's lease is unexpired. */
   async take(id: string): Promise<SyncLease | null> {
     const taker = await this.taker();
-    if (!(await takeSyncLease(Sql.pool(this.orm), id, taker, this.clock.now(), this.until()))) return null;
+    if (!(await takeSyncLease(this.db, id, taker, this.clock.now(), this.until()))) return null;
     this.hold(taker.holder, 1);
     return { id, holder: taker.holder };
   }
@@ -66,14 +68,14 @@ export class SyncLeases {
 
   async claimDue(limit: number): Promise<SyncLease[]> {
     const taker = await this.taker();
-    const ids = await claimDueSyncs(Sql.pool(this.orm), taker, this.clock.now(), this.until(), limit);
+    const ids = await claimDueSyncs(this.db, taker, this.clock.now(), this.until(), limit);
     this.hold(taker.holder, ids.length);
     return ids.map((id) => ({ id, holder: taker.holder }));
   }
 
   async claimRenewals(before: Date, limit: number): Promise<SyncLease[]> {
     const taker = await this.taker();
-    const ids = await claimChannelRenewals(Sql.pool(this.orm), taker, this.clock.now(), before, this.until(), limit);
+    const ids = await claimChannelRenewals(this.db, taker, this.clock.now(), before, this.until(), limit);
     this.hold(taker.holder, ids.length);
     return ids.map((id) => ({ id, holder: taker.holder }));
   }
@@ -84,7 +86,7 @@ export class SyncLeases {
     if (left > 0) this.open.set(lease.holder, left);
     else this.open.delete(lease.holder);
     if (this.open.size === 0) this.stopTimer();
-    await releaseSyncLease(Sql.pool(this.orm), lease.id, lease.holder);
+    await releaseSyncLease(this.db, lease.id, lease.holder);
   }
 
   /** The service (re)starts: leases are renewed again, under a new owner (the old one's leases stay free). */
@@ -92,7 +94,7 @@ export class SyncLeases {
     if (!this.stopped) return;
     this.stopped = false;
     this.owner = randomUUID();
-    this.liveness = new LivenessLock(this.orm, syncOwnerLockKey(this.owner));
+    this.liveness = this.livenessLock(syncOwnerLockKey(this.owner));
   }
 
   /**
@@ -125,7 +127,7 @@ export class SyncLeases {
     try {
       // A liveness connection that broke is opened again (its leases may have been taken over meanwhile).
       await this.liveness.hold();
-      await renewSyncLeases(Sql.pool(this.orm), [...this.open.keys()], this.until());
+      await renewSyncLeases(this.db, [...this.open.keys()], this.until());
     } catch (error) {
       // The next tick tries again; a sync whose lease lapses meanwhile loses its commit, nothing else.
       this.logger.warn({ err: error instanceof Error ? error.name : 'unknown' }, 'sync leases could not be renewed');

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { enqueue, integrationEvents, makeEvent } from '@routinely/events';
 import { AppError } from '@routinely/platform';
 import { ProviderBusy, ReauthRequired } from '../adapters/http.js';
@@ -33,7 +32,7 @@ class LeaseLost extends Error {
 
 /** Marks a connection as needing the user: tokens dropped, `integrationFailed` for the bell. */
 export async function markReauthRequired(ctx: IntegrationContext, id: string): Promise<void> {
-  await Sql.transaction(ctx.orm, async (sql) => {
+  await ctx.db.transaction(async (sql) => {
     const asRead = await integrationById(sql, id);
     if (!asRead || asRead.status === 'revoked') return;
     const now = ctx.clock.now();
@@ -77,7 +76,7 @@ export async function runLeasedSync(ctx: IntegrationContext, lease: SyncLease): 
   };
   try {
     const set = await adapter.fetchChanges(apiFor(ctx, id), row.syncCursor ?? null, window);
-    const { counts, eventIds } = await Sql.transaction(ctx.orm, async (sql) => {
+    const { counts, eventIds } = await ctx.db.transaction(async (sql) => {
       if ((await lockedLeaseHolder(sql, id)) !== lease.holder) throw new LeaseLost();
       const fresh = await integrationById(sql, id);
       if (!fresh) throw new Error(`integration ${id} is gone`);
@@ -124,7 +123,7 @@ function nextPoll(ctx: IntegrationContext): Date {
 }
 
 async function setAfterFailure(ctx: IntegrationContext, row: IntegrationRow, lastError: string, next: Date) {
-  await noteSyncFailure(Sql.pool(ctx.orm), row.id, lastError, next, ctx.clock.now());
+  await noteSyncFailure(ctx.db, row.id, lastError, next, ctx.clock.now());
 }
 
 /**

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { integrationById, updateIntegration } from '../db/integrations-sql.js';
 import { calendarWorkDue, forgetWrittenEvents } from '../db/write-back-sql.js';
 import type { IntegrationContext } from './context.js';
@@ -15,7 +14,7 @@ import { classifyFailure } from './write-back-errors.js';
  * is deleted upstream with every event in it. Each runs under the integration's lease (one at a time).
  */
 export async function calendarPass(ctx: IntegrationContext, limit: number): Promise<number> {
-  const due = await calendarWorkDue(Sql.pool(ctx.orm), ctx.clock.now(), limit);
+  const due = await calendarWorkDue(ctx.db, ctx.clock.now(), limit);
   let done = 0;
   for (const id of due) {
     const lease = await ctx.leases.take(id);
@@ -51,7 +50,7 @@ async function settleCalendar(ctx: IntegrationContext, id: string): Promise<bool
     const leftOver = row.writeBackCalendarId;
     if (row.writeBackUser === null && leftOver) {
       await writer.deleteCalendar(api, leftOver);
-      await Sql.transaction(ctx.orm, async (sql) => {
+      await ctx.db.transaction(async (sql) => {
         await forgetWrittenEvents(sql, id);
         // Turned on again meanwhile: the next pass makes (or finds) a calendar again.
         const fresh = await integrationById(sql, id);

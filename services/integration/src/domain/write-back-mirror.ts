@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import type { PassResult } from '@routinely/platform';
 import type { ApiCall } from '../adapters/adapter.js';
 import type { CalendarWriter, EventContent } from '../adapters/calendar-writer.js';
@@ -33,7 +32,7 @@ export async function writeBackPass(ctx: IntegrationContext): Promise<PassResult
   await calendarPass(ctx, 10);
   const now = ctx.clock.now();
   const claimed = await claimPendingTasks(
-    Sql.pool(ctx.orm),
+    ctx.db,
     now,
     new Date(now.getTime() + ctx.config.INTEGRATION_WRITE_BACK_CLAIM_MS),
     BATCH,
@@ -50,18 +49,17 @@ export async function writeBackPass(ctx: IntegrationContext): Promise<PassResult
   );
   return {
     more: claimed.length === BATCH,
-    nextAt: await nextWriteBackRetry(Sql.pool(ctx.orm), ctx.clock.now()),
+    nextAt: await nextWriteBackRetry(ctx.db, ctx.clock.now()),
     written,
   };
 }
 
 async function writeTasks(ctx: IntegrationContext, writerId: string, tasks: ClaimedTask[]): Promise<number> {
-  const pool = Sql.pool(ctx.orm);
   const row = await loadIntegration(ctx, writerId);
   const calendarId = row?.writeBackCalendarId;
   if (row?.status !== 'active' || row.writeBackUser === null || !calendarId) {
     await releaseTasks(
-      pool,
+      ctx.db,
       tasks.map((t) => t.taskId),
       null,
     );
@@ -73,19 +71,19 @@ async function writeTasks(ctx: IntegrationContext, writerId: string, tasks: Clai
   for (const [i, task] of tasks.entries()) {
     try {
       const state = await writeTask(ctx, { row, calendarId, api, writer }, task);
-      await completeTask(pool, task, state);
+      await completeTask(ctx.db, task, state);
       observeWriteLag(row.provider, ctx.clock.now().getTime() - task.changedAt.getTime());
       written += 1;
     } catch (error) {
       const failure = classifyFailure(ctx, row, error);
       if (failure.kind === 'failed') {
-        await releaseTasks(pool, [task.taskId], new Date(ctx.clock.now().getTime() + FAILED_RETRY_MS));
+        await releaseTasks(ctx.db, [task.taskId], new Date(ctx.clock.now().getTime() + FAILED_RETRY_MS));
         await noteFailure(ctx, writerId, failure, error);
         continue;
       }
       // Rate limited, or the grant is gone: nothing more for this integration now; the rest stays pending.
       await releaseTasks(
-        pool,
+        ctx.db,
         tasks.slice(i).map((t) => t.taskId),
         null,
       );

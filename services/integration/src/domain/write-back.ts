@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { AppError, notFound, type Owner } from '@routinely/platform';
 import type { IntegrationRow, ShowAs } from '../db/entities.js';
 import { ownerIntegration, updateIntegration } from '../db/integrations-sql.js';
@@ -43,7 +42,7 @@ export async function configureWriteBack(
   input: WriteBackInput,
 ): Promise<IntegrationRow> {
   try {
-    const row = await Sql.transaction(ctx.orm, async (sql) => {
+    const row = await ctx.db.transaction(async (sql) => {
       const row = await ownerIntegration(sql, owner, id);
       if (!row) throw notFound('Integration');
       const now = ctx.clock.now();

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import { defineConsumer, ROW_WRITER_POLICY, taskCalendarEvents, taskEvents } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import { recordAcknowledgement } from '../db/calendar-acknowledgements-sql.js';

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { recentDeadLettersReply } from '@routinely/events';
 import { addRpcService, type InternalAuth, ownerOfCaller } from '@routinely/grpc';
 import type { Clock, RpcServiceRegistry, Worker } from '@routinely/platform';
@@ -7,7 +7,7 @@ import { countConnected, tenantIntegrationHealth } from '../db/status-sql.js';
 import { CHANNEL_RENEW_BEFORE_MS } from '../domain/channels.js';
 
 export interface IntegrationRpcDeps {
-  orm: Orm;
+  db: Sql;
   clock: Clock;
   /** Its background workers: the health page reads their heartbeats. */
   workers: readonly Worker[];
@@ -18,14 +18,14 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
   addRpcService(server, integration_v1.IntegrationStatusServiceService, auth, {
     getUserSummary: async (_request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ']);
-      return { integrationsConnected: await countConnected(deps.orm, owner.tenantId, owner.userId) };
+      return { integrationsConnected: await countConnected(deps.db, owner.tenantId, owner.userId) };
     },
     getIntegrationHealth: async (_request, caller) => {
       // Counts stay within the administrator's own tenant.
       const { tenantId } = ownerOfCaller(caller, ['SERVICE_ADMIN']);
       const now = deps.clock.now();
       const health = await tenantIntegrationHealth(
-        deps.orm,
+        deps.db,
         tenantId,
         now,
         new Date(now.getTime() + CHANNEL_RENEW_BEFORE_MS),
@@ -40,7 +40,7 @@ export function addIntegrationRpc(server: RpcServiceRegistry, auth: InternalAuth
           return { ...beat, lastTickAt: beat.lastTickAt?.toISOString() ?? '' };
         }),
         // Which consumers gave up on events lately: operational, not any tenant's data.
-        recentDeadLetters: await recentDeadLettersReply(Sql.of(deps.orm), now),
+        recentDeadLetters: await recentDeadLettersReply(deps.db, now),
       };
     },
   });

@@ -1,4 +1,3 @@
-import { Sql } from '@routinely/db';
 import type { PassResult } from '@routinely/platform';
 import { nextSyncDue } from '../db/integrations-sql.js';
 import { CHANNEL_RENEW_BEFORE_MS, openOrRenewChannel } from '../domain/channels.js';
@@ -20,7 +19,7 @@ export async function syncPass(ctx: IntegrationContext): Promise<PassResult & { 
       await ctx.leases.release(lease);
     }
   }
-  return { more: leases.length === BATCH, nextAt: await nextSyncDue(Sql.pool(ctx.orm)), synced: leases.length };
+  return { more: leases.length === BATCH, nextAt: await nextSyncDue(ctx.db), synced: leases.length };
 }
 
 /** Push channels expiring soon (or never opened) are renewed ahead of time; polling covers any failure. */

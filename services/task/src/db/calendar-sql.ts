@@ -1,10 +1,10 @@
-import { quoteIdentifier, type Sql } from '@routinely/db';
+import { column, quoteIdentifier, type Row, row, type Sql } from '@routinely/db';
 import type { ExternalEventSnapshot } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
-import type { ExternalEventRow } from '../domain/calendar/unified.js';
+import { z } from 'zod';
 import type { TaskRow } from '../domain/task-model.js';
 import { TASK_SCHEMA } from './config.js';
-import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+import { TASK_COLUMNS, taskRow } from './task-sql.js';
 
 /**
  * The timezone copy, named with its schema: the settings consumer's statement once ran on a connection whose
@@ -133,22 +133,34 @@ export async function rememberSettingsTimezone(sql: Sql, owner: Owner, timezone:
 
 /** The user's timezone: the settings one once set, else the profile's. */
 export async function findTimezone(sql: Sql, owner: Owner): Promise<string | undefined> {
-  const row = await sql.first<{ timezone: string }>(
+  const found = await sql.first(
+    timezoneRow,
     `select coalesce(settings_timezone, timezone) as timezone from ${USER_TIMEZONES} where tenant_id = ? and user_id = ?`,
     [owner.tenantId, owner.userId],
   );
-  return row?.timezone;
+  return found?.timezone;
 }
 
-function parseExternal(raw: ExternalEventRow): ExternalEventRow {
-  return {
-    ...raw,
-    start_at: new Date(raw.start_at),
-    end_at: new Date(raw.end_at),
-    updated_at: new Date(raw.updated_at),
-    version: Number(raw.version),
-  };
-}
+const timezoneRow = row({ timezone: column.text });
+
+/** An external_events row (`EXTERNAL_COLUMNS`; live rows only: tombstones never leave the SQL layer). */
+const externalEventRow = row({
+  id: column.uuid,
+  tenant_id: column.uuid,
+  user_id: column.uuid,
+  integration_id: column.uuid,
+  provider: z.enum(['google', 'microsoft']),
+  external_id: column.text,
+  title: column.text,
+  start_at: column.timestamp,
+  end_at: column.timestamp,
+  all_day: column.boolean,
+  status: z.enum(['confirmed', 'tentative', 'cancelled']),
+  busy: column.boolean,
+  version: column.bigint,
+  updated_at: column.timestamp,
+});
+export type ExternalEventRow = Row<typeof externalEventRow>;
 
 export interface Window {
   from: Date;
@@ -165,23 +177,23 @@ export async function externalEventsIn(
   window: Window,
   options: { limit: number; busyOnly?: boolean },
 ): Promise<ExternalEventRow[]> {
-  const rows = await sql.rows<ExternalEventRow>(
+  return sql.rows(
+    externalEventRow,
     `select ${EXTERNAL_COLUMNS} from external_events
      where tenant_id = ? and user_id = ? and deleted_at is null and status <> 'cancelled'
        and start_at < ? and end_at > ?${options.busyOnly ? ' and busy' : ''}
      order by start_at, end_at, id limit ?`,
     [owner.tenantId, owner.userId, window.to, window.from, options.limit],
   );
-  return rows.map(parseExternal);
 }
 
 export async function findExternalEvent(sql: Sql, owner: Owner, id: string): Promise<ExternalEventRow | undefined> {
-  const row = await sql.first<ExternalEventRow>(
+  return sql.first(
+    externalEventRow,
     `select ${EXTERNAL_COLUMNS} from external_events
      where id = ? and tenant_id = ? and user_id = ? and deleted_at is null and status <> 'cancelled'`,
     [id, owner.tenantId, owner.userId],
   );
-  return row && parseExternal(row);
 }
 
 /** The owner's tasks with a slot overlapping the window (cancelled ones are not on the calendar). */
@@ -192,12 +204,12 @@ export async function slottedTasksIn(
   options: { limit: number; busyOnly?: boolean; excludeIds?: readonly string[] },
 ): Promise<TaskRow[]> {
   const status = options.busyOnly ? "status = 'scheduled'" : "status <> 'cancelled'";
-  const rows = await sql.rows<TaskRow>(
+  return sql.rows(
+    taskRow,
     `select ${TASK_COLUMNS} from tasks
      where tenant_id = ? and user_id = ? and ${status} and chosen_slot_start is not null
        and chosen_slot_start < ? and chosen_slot_end > ? and not (id = any(?::uuid[]))
      order by chosen_slot_start, chosen_slot_end, id limit ?`,
     [owner.tenantId, owner.userId, window.to, window.from, options.excludeIds ?? [], options.limit],
   );
-  return rows.map(parseTaskRow);
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 
 /**
@@ -6,12 +6,13 @@ import type { Owner } from '@routinely/platform';
  * of the user's local today (ADR 025).
  */
 export async function countDueTasks(sql: Sql, owner: Owner, now: Date, endOfToday: Date) {
-  const row = await sql.first<{ due_today: number; overdue: number }>(
+  const counts = await sql.first(
+    row({ due_today: column.integer, overdue: column.integer }),
     `select count(*) filter (where deadline_at >= ? and deadline_at < ?)::int as due_today,
             count(*) filter (where deadline_at < ?)::int as overdue
      from tasks
      where tenant_id = ? and user_id = ? and status in ('pending', 'scheduled') and deadline_at is not null`,
     [now, endOfToday, now, owner.tenantId, owner.userId],
   );
-  return { dueToday: row?.due_today ?? 0, overdue: row?.overdue ?? 0 };
+  return { dueToday: counts?.due_today ?? 0, overdue: counts?.overdue ?? 0 };
 }

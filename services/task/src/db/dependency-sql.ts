@@ -1,19 +1,22 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import type { DepType } from '../domain/task-model.js';
+import { z } from 'zod';
+import { DEP_TYPES, type DepType } from '../domain/task-model.js';
 
-export interface DependencyRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  task_id: string;
-  depends_on_id: string;
-  dep_type: DepType;
-  lag_min: number;
-  created_at: Date;
-}
+const dependencyRow = row({
+  id: column.uuid,
+  tenant_id: column.uuid,
+  user_id: column.uuid,
+  task_id: column.uuid,
+  depends_on_id: column.uuid,
+  dep_type: z.enum(DEP_TYPES),
+  lag_min: column.integer,
+  created_at: column.timestamp,
+});
+export type DependencyRow = Row<typeof dependencyRow>;
 
-const parse = (row: DependencyRow): DependencyRow => ({ ...row, created_at: new Date(row.created_at) });
+/** `select 1` of an existence check. */
+const oneRow = row({});
 
 const COLUMNS = 'id, tenant_id, user_id, task_id, depends_on_id, dep_type, lag_min, created_at';
 
@@ -32,27 +35,28 @@ export async function insertDependencies(
   now: Date,
 ): Promise<DependencyRow[]> {
   if (edges.length === 0) return [];
-  const rows = await sql.rows<DependencyRow>(
+  return sql.rows(
+    dependencyRow,
     `insert into task_dependencies (${COLUMNS})
      select x.id, ?, ?, x.task_id, x.depends_on_id, x.dep_type, x.lag_min, ?
      from jsonb_to_recordset(?::jsonb) as x(id uuid, task_id uuid, depends_on_id uuid, dep_type text, lag_min int)
      returning ${COLUMNS}`,
     [owner.tenantId, owner.userId, now, JSON.stringify(edges)],
   );
-  return rows.map(parse);
 }
 
 export async function edgeExists(sql: Sql, taskId: string, dependsOnId: string): Promise<boolean> {
-  const row = await sql.first('select 1 from task_dependencies where task_id = ? and depends_on_id = ?', [
+  const found = await sql.first(oneRow, 'select 1 from task_dependencies where task_id = ? and depends_on_id = ?', [
     taskId,
     dependsOnId,
   ]);
-  return row !== undefined;
+  return found !== undefined;
 }
 
 /** True when `from` already (transitively) depends on `to`: an edge to -> from would close a cycle. */
 export async function dependsTransitively(sql: Sql, owner: Owner, from: string, to: string): Promise<boolean> {
-  const row = await sql.first(
+  const found = await sql.first(
+    oneRow,
     `with recursive reach as (
        select depends_on_id as id from task_dependencies where task_id = ? and tenant_id = ? and user_id = ?
        union
@@ -61,15 +65,15 @@ export async function dependsTransitively(sql: Sql, owner: Owner, from: string, 
      select 1 from reach where id = ? limit 1`,
     [from, owner.tenantId, owner.userId, to],
   );
-  return row !== undefined;
+  return found !== undefined;
 }
 
 export async function deleteDependency(sql: Sql, owner: Owner, id: string): Promise<boolean> {
-  const rows = await sql.rows(
+  const deleted = await sql.run(
     'delete from task_dependencies where id = ? and tenant_id = ? and user_id = ? returning id',
     [id, owner.tenantId, owner.userId],
   );
-  return rows.length > 0;
+  return deleted > 0;
 }
 
 /** Every edge that starts or ends at one of `taskIds`. */
@@ -78,11 +82,11 @@ export async function dependenciesTouching(
   owner: Owner,
   taskIds: readonly string[],
 ): Promise<DependencyRow[]> {
-  const rows = await sql.rows<DependencyRow>(
+  return sql.rows(
+    dependencyRow,
     `select ${COLUMNS} from task_dependencies
      where tenant_id = ? and user_id = ? and (task_id = any(?::uuid[]) or depends_on_id = any(?::uuid[]))
      order by id`,
     [owner.tenantId, owner.userId, taskIds, taskIds],
   );
-  return rows.map(parse);
 }

@@ -1,25 +1,25 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 
-export interface ImportLimitRow {
-  user_id: string;
-  per_hour: number;
-  per_day: number;
-  /** timestamptz as the driver hands it back (a string or a Date): read it with `new Date(...)`. */
-  updated_at: string | Date;
-}
+const importLimitRow = row({
+  user_id: column.uuid,
+  per_hour: column.integer,
+  per_day: column.integer,
+  updated_at: column.timestamp,
+});
 
-export interface ImportUseCounts {
-  user_id: string;
-  hour: number;
-  day: number;
+const importUseCountsRow = row({
+  user_id: column.uuid,
+  hour: column.integer,
+  day: column.integer,
   /** The oldest use inside each window: when it leaves the window, a use is free again. */
-  oldest_hour: string | Date | null;
-  oldest_day: string | Date | null;
-}
+  oldest_hour: column.timestamp.nullable(),
+  oldest_day: column.timestamp.nullable(),
+});
 
 export const findImportLimits = (sql: Sql, tenantId: string, userIds: readonly string[]) =>
-  sql.rows<ImportLimitRow>(
+  sql.rows(
+    importLimitRow,
     'select user_id, per_hour, per_day, updated_at from import_limits where tenant_id = ? and user_id = any(?::uuid[])',
     [tenantId, userIds],
   );
@@ -28,7 +28,8 @@ export const upsertImportLimits = (
   sql: Sql,
   row: { tenantId: string; userId: string; perHour: number; perDay: number; at: Date },
 ) =>
-  sql.first<ImportLimitRow>(
+  sql.first(
+    importLimitRow,
     `insert into import_limits (tenant_id, user_id, per_hour, per_day, updated_at) values (?, ?, ?, ?, ?)
      on conflict (tenant_id, user_id) do update set per_hour = excluded.per_hour, per_day = excluded.per_day,
        updated_at = excluded.updated_at
@@ -38,7 +39,8 @@ export const upsertImportLimits = (
 
 /** Each user's imports in the rolling hour and day before `now`. */
 export const countImportUses = (sql: Sql, tenantId: string, userIds: readonly string[], now: Date) =>
-  sql.rows<ImportUseCounts>(
+  sql.rows(
+    importUseCountsRow,
     `select user_id,
             count(*) filter (where at > ?)::int as hour, count(*)::int as day,
             min(at) filter (where at > ?) as oldest_hour, min(at) as oldest_day
@@ -55,7 +57,7 @@ export const countImportUses = (sql: Sql, tenantId: string, userIds: readonly st
   );
 
 export const insertImportUse = (sql: Sql, use: Owner & { id: string; kind: 'sync' | 'job'; at: Date }) =>
-  sql.rows('insert into import_usage (id, tenant_id, user_id, kind, at) values (?, ?, ?, ?, ?)', [
+  sql.run('insert into import_usage (id, tenant_id, user_id, kind, at) values (?, ?, ?, ?, ?)', [
     use.id,
     use.tenantId,
     use.userId,

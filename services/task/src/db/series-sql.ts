@@ -1,7 +1,19 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import type { StoredRecurrence, TaskRow, TaskStatus } from '../domain/task-model.js';
-import { parseTaskRow, TASK_COLUMNS } from './task-sql.js';
+import { z } from 'zod';
+import { type StoredRecurrence, TASK_STATUSES, type TaskRow } from '../domain/task-model.js';
+import { TASK_COLUMNS, taskRow } from './task-sql.js';
+
+const countRow = row({ n: column.integer });
+const occurrenceDateRow = row({ occurrence_date: column.date });
+const historyRow = row({ series_id: column.uuid, occurrence_date: column.date, status: z.enum(TASK_STATUSES) });
+const dueFillRow = row({
+  series_id: column.uuid,
+  tenant_id: column.uuid,
+  user_id: column.uuid,
+  filled_through: column.date,
+});
+const startRow = row({ start: column.uuid });
 
 /** A row of an occurrence to write: a copy of a series task with everything decided. */
 export interface OccurrenceInsert {
@@ -47,7 +59,8 @@ export async function insertOccurrenceRows(
     series_id: r.series_id,
     occurrence_date: r.occurrence_date,
   }));
-  const inserted = await sql.rows<TaskRow>(
+  return sql.rows(
+    taskRow,
     `with input as (
        select * from jsonb_to_recordset(?::jsonb) as x(ord int, id uuid, parent_task_id uuid, depth smallint,
          sort_order int, title text, description text, raw_input text, priority smallint, duration_min int,
@@ -63,13 +76,12 @@ export async function insertOccurrenceRows(
      returning ${TASK_COLUMNS}`,
     [JSON.stringify(records), owner.tenantId, owner.userId, now, now],
   );
-  return inserted.map(parseTaskRow);
 }
 
 /** Copies the dependency edges among a series' tasks onto their copies (`copies`: series task id -> copy id). */
 export async function copyDependencies(sql: Sql, owner: Owner, copies: ReadonlyMap<string, string>): Promise<void> {
   if (copies.size === 0) return;
-  await sql.rows(
+  await sql.run(
     `with map as (select * from unnest(?::uuid[], ?::uuid[]) as m(original, copy))
      insert into task_dependencies (id, tenant_id, user_id, task_id, depends_on_id, dep_type, lag_min, created_at)
      select gen_random_uuid(), d.tenant_id, d.user_id, a.copy, b.copy, d.dep_type, d.lag_min, now()
@@ -83,13 +95,14 @@ export async function copyDependencies(sql: Sql, owner: Owner, copies: ReadonlyM
 }
 
 export async function saveRecurrence(sql: Sql, owner: Owner, id: string, recurrence: StoredRecurrence | null) {
-  const row = await sql.first<TaskRow>(
+  const saved = await sql.first(
+    taskRow,
     `update tasks set recurrence = ?::jsonb, version = version + 1
      where id = ? and tenant_id = ? and user_id = ? returning ${TASK_COLUMNS}`,
     [recurrence === null ? null : JSON.stringify(recurrence), id, owner.tenantId, owner.userId],
   );
-  if (!row) throw new Error(`task ${id} vanished inside its transaction`);
-  return parseTaskRow(row);
+  if (!saved) throw new Error(`task ${id} vanished inside its transaction`);
+  return saved;
 }
 
 /**
@@ -98,16 +111,18 @@ export async function saveRecurrence(sql: Sql, owner: Owner, id: string, recurre
  */
 export async function countRoutinesLocked(sql: Sql, owner: Owner): Promise<number> {
   await sql.advisoryLock(`task:routines:${owner.tenantId}:${owner.userId}`);
-  const [row] = await sql.rows<{ n: number }>(
+  const [counted] = await sql.rows(
+    countRow,
     'select count(*)::int as n from tasks where tenant_id = ? and user_id = ? and recurrence is not null',
     [owner.tenantId, owner.userId],
   );
-  return row?.n ?? 0;
+  return counted?.n ?? 0;
 }
 
 /** Dates of the series' occurrences that exist (any status). */
 export async function occurrenceDates(sql: Sql, seriesId: string): Promise<Set<string>> {
-  const rows = await sql.rows<{ occurrence_date: string }>(
+  const rows = await sql.rows(
+    occurrenceDateRow,
     'select occurrence_date from tasks where series_id = ? and occurrence_date is not null',
     [seriesId],
   );
@@ -119,16 +134,15 @@ export async function occurrenceDates(sql: Sql, seriesId: string): Promise<Set<s
  * (no slot, or a slot that has not begun).
  */
 export async function futureOpenOccurrences(sql: Sql, owner: Owner, seriesId: string, today: string, now: Date) {
-  return (
-    await sql.rows<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks
+  return sql.rows(
+    taskRow,
+    `select ${TASK_COLUMNS} from tasks
        where series_id = ? and tenant_id = ? and user_id = ? and occurrence_date >= ?::date
          and status in ('pending', 'scheduled') and (chosen_slot_start is null or chosen_slot_start > ?)
        order by occurrence_date
        for update`,
-      [seriesId, owner.tenantId, owner.userId, today, now],
-    )
-  ).map(parseTaskRow);
+    [seriesId, owner.tenantId, owner.userId, today, now],
+  );
 }
 
 /**
@@ -136,38 +150,33 @@ export async function futureOpenOccurrences(sql: Sql, owner: Owner, seriesId: st
  * by series and date, locked: what a timezone change moves (ADR 029).
  */
 export async function openOccurrencesOfOwner(sql: Sql, owner: Owner, today: string, now: Date) {
-  return (
-    await sql.rows<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks
+  return sql.rows(
+    taskRow,
+    `select ${TASK_COLUMNS} from tasks
        where tenant_id = ? and user_id = ? and series_id is not null and occurrence_date >= ?::date
          and status in ('pending', 'scheduled') and (chosen_slot_start is null or chosen_slot_start > ?)
        order by series_id, occurrence_date
        for update`,
-      [owner.tenantId, owner.userId, today, now],
-    )
-  ).map(parseTaskRow);
+    [owner.tenantId, owner.userId, today, now],
+  );
 }
 
 /** Occurrence roots of a series between two local dates (inclusive), by date. */
 export async function occurrencesBetween(sql: Sql, owner: Owner, seriesId: string, from: string, to: string) {
-  return (
-    await sql.rows<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks
+  return sql.rows(
+    taskRow,
+    `select ${TASK_COLUMNS} from tasks
        where series_id = ? and tenant_id = ? and user_id = ? and occurrence_date between ?::date and ?::date
        order by occurrence_date`,
-      [seriesId, owner.tenantId, owner.userId, from, to],
-    )
-  ).map(parseTaskRow);
+    [seriesId, owner.tenantId, owner.userId, from, to],
+  );
 }
 
 /** Each occurrence's date and status, per series, oldest first (series_stats). */
-export async function occurrenceHistory(
-  sql: Sql,
-  owner: Owner,
-  seriesIds: readonly string[],
-): Promise<{ series_id: string; occurrence_date: string; status: TaskStatus }[]> {
+export async function occurrenceHistory(sql: Sql, owner: Owner, seriesIds: readonly string[]) {
   if (seriesIds.length === 0) return [];
   return sql.rows(
+    historyRow,
     `select series_id, occurrence_date, status from tasks
      where series_id = any(?::uuid[]) and tenant_id = ? and user_id = ? and occurrence_date is not null
      order by series_id, occurrence_date`,
@@ -182,7 +191,7 @@ export interface SeriesFill extends Owner {
 
 /** Records how far a series is filled and when it is due next. */
 export async function saveSeriesFill(sql: Sql, fill: SeriesFill, dueAt: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `insert into task_series_fills (series_id, tenant_id, user_id, due_at, filled_through) values (?, ?, ?, ?, ?::date)
      on conflict (series_id) do update set due_at = excluded.due_at, filled_through = excluded.filled_through`,
     [fill.seriesId, fill.tenantId, fill.userId, dueAt, fill.filledThrough],
@@ -190,7 +199,7 @@ export async function saveSeriesFill(sql: Sql, fill: SeriesFill, dueAt: Date): P
 }
 
 export async function deleteSeriesFill(sql: Sql, seriesId: string): Promise<void> {
-  await sql.rows('delete from task_series_fills where series_id = ?', [seriesId]);
+  await sql.run('delete from task_series_fills where series_id = ?', [seriesId]);
 }
 
 /**
@@ -200,7 +209,8 @@ export async function deleteSeriesFill(sql: Sql, seriesId: string): Promise<void
  * of one series never overlap, and a series being edited or deleted is skipped until the next pass.
  */
 export async function claimDueSeries(sql: Sql, now: Date, limit: number): Promise<SeriesFill[]> {
-  const rows = await sql.rows<{ series_id: string; tenant_id: string; user_id: string; filled_through: string }>(
+  const rows = await sql.rows(
+    dueFillRow,
     `select f.series_id, f.tenant_id, f.user_id, f.filled_through
      from task_series_fills f join tasks t on t.id = f.series_id
      where f.due_at <= ? order by f.due_at limit ? for update of f, t skip locked`,
@@ -220,7 +230,8 @@ export async function claimDueSeries(sql: Sql, now: Date, limit: number): Promis
  */
 export async function templateTaskIds(sql: Sql, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await sql.rows<{ start: string }>(
+  const rows = await sql.rows(
+    startRow,
     `with recursive up as (
        select id as start, parent_task_id, recurrence from tasks where id = any(?::uuid[])
        union all
@@ -234,7 +245,8 @@ export async function templateTaskIds(sql: Sql, ids: readonly string[]): Promise
 
 /** The routine whose template holds `taskId` (the task or an ancestor carries a recurrence), if any. */
 export async function templateRootOf(sql: Sql, owner: Owner, taskId: string): Promise<TaskRow | undefined> {
-  const row = await sql.first<TaskRow>(
+  return sql.first(
+    taskRow,
     `with recursive up as (
        select ${TASK_COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?
        union all
@@ -243,5 +255,4 @@ export async function templateRootOf(sql: Sql, owner: Owner, taskId: string): Pr
      select * from up where recurrence is not null limit 1`,
     [taskId, owner.tenantId, owner.userId],
   );
-  return row && parseTaskRow(row);
 }

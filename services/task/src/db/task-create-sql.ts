@@ -1,4 +1,4 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { EventEnvelope } from '@routinely/events';
 import type { TaskRow } from '../domain/task-model.js';
 import { contentParams } from './task-sql.js';
@@ -49,6 +49,10 @@ const CREATE_ROOTS = `with input as (
      )
      select id, sort_order from task`;
 
+const createdRootRow = row({ id: column.uuid, sort_order: column.integer });
+const createdChildRow = row({ sort_order: column.integer });
+const nextSortOrderRow = row({ parent_task_id: column.uuid.nullable(), next: column.integer });
+
 /** Which statement a root create can share: one per owner. */
 export const rootCreateOwner = ({ row }: RootCreate) => `${row.tenant_id}/${row.user_id}`;
 
@@ -85,7 +89,8 @@ export async function insertRootTasksWithEvents(sql: Sql, creates: readonly Root
       event,
     };
   });
-  const inserted = await sql.rows<{ id: string; sort_order: number }>(
+  const inserted = await sql.rows(
+    createdRootRow,
     CREATE_ROOTS,
     [JSON.stringify(input), owner.tenant_id, owner.user_id, owner.tenant_id, owner.user_id],
     'task_create_roots',
@@ -143,14 +148,15 @@ export async function insertChildTaskWithEvent(sql: Sql, row: TaskRow, event: Ev
     JSON.stringify(event),
     event.occurred_at,
   ];
-  const [inserted] = await sql.rows<{ sort_order: number }>(CREATE_CHILD, params);
+  const [inserted] = await sql.rows(createdChildRow, CREATE_CHILD, params);
   if (!inserted) throw new Error('task insert returned no row');
   return inserted.sort_order;
 }
 
 /** The next free `sort_order` under each of `parentIds` and among the roots (`parent_task_id` null). */
 export const nextSortOrders = (sql: Sql, owner: { tenantId: string; userId: string }, parentIds: readonly string[]) =>
-  sql.rows<{ parent_task_id: string | null; next: number }>(
+  sql.rows(
+    nextSortOrderRow,
     `select parent_task_id, (max(sort_order) + 1)::int as next from tasks
      where tenant_id = ? and user_id = ? and (parent_task_id is null or parent_task_id = any(?::uuid[]))
      group by parent_task_id`,

@@ -1,36 +1,89 @@
-import type { Sql } from '@routinely/db';
+import { column, type Row, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import type { NewTask, TaskRow, TaskStatus } from '../domain/task-model.js';
+import { z } from 'zod';
+import {
+  type NewTask,
+  REMINDER_CHANNELS,
+  type StoredRecurrence,
+  TASK_STATUSES,
+  type TaskStatus,
+} from '../domain/task-model.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
   chosen_slot_start, chosen_slot_end, completed_at, created_at, updated_at, version, recurrence, series_id,
   occurrence_date`;
 
-const DATE_FIELDS = [
-  'deadline_at',
-  'earliest_start_at',
-  'chosen_slot_start',
-  'chosen_slot_end',
-  'completed_at',
-  'created_at',
-  'updated_at',
-] as const;
+/** A routine's rule as its series root stores it (jsonb, written whole by `saveRecurrence`). */
+const recurrenceColumn: z.ZodType<StoredRecurrence> = z.object({
+  rule: z.string(),
+  starts_on: z.string(),
+  until: z.string().nullable(),
+  window: z.object({ start: z.string(), end: z.string() }).nullable(),
+  horizon_days: z.number(),
+  auto_schedule: z.boolean(),
+});
 
 /**
- * The ORM's pg pool returns timestamptz as text (it parses dates itself); rows here carry Dates. The row is
- * fresh from the driver and nobody else holds it, so it is converted in place (no copy per row of a tree).
+ * A tasks row (`COLUMNS`). Kept flat, one codec per column: the hot reads (a task, a subtree, the calendar's
+ * and the list's pages) parse every row they answer through it.
  */
-function parseTaskRow(raw: TaskRow): TaskRow {
-  const row = raw as TaskRow & Record<(typeof DATE_FIELDS)[number], Date | string | null>;
-  for (const field of DATE_FIELDS) {
-    const value = row[field];
-    if (typeof value === 'string') row[field] = new Date(value);
-  }
-  return row;
-}
+const taskColumns = {
+  id: column.uuid,
+  tenant_id: column.uuid,
+  user_id: column.uuid,
+  parent_task_id: column.uuid.nullable(),
+  depth: column.integer,
+  sort_order: column.integer,
+  title: column.text,
+  description: column.text.nullable(),
+  raw_input: column.text.nullable(),
+  status: z.enum(TASK_STATUSES),
+  priority: column.integer,
+  duration_min: column.integer,
+  deadline_at: column.timestamp.nullable(),
+  earliest_start_at: column.timestamp.nullable(),
+  reminder_channels: z.array(z.enum(REMINDER_CHANNELS)),
+  reminder_offset_min: column.integer,
+  tags: column.textArray,
+  chosen_slot_start: column.timestamp.nullable(),
+  chosen_slot_end: column.timestamp.nullable(),
+  completed_at: column.timestamp.nullable(),
+  created_at: column.timestamp,
+  updated_at: column.timestamp,
+  /** Change counter of the row (see the entity); events carry it as `version`. */
+  version: column.integer,
+  /** A routine's rule on its series root (contract "routines"); null elsewhere. */
+  recurrence: column.json(recurrenceColumn).nullable(),
+  /** The series an occurrence, or a step copied into one, came from. */
+  series_id: column.uuid.nullable(),
+  /** The local date of an occurrence (`YYYY-MM-DD`, on its root). */
+  occurrence_date: column.date.nullable(),
+};
+export const taskRow = row(taskColumns);
+export type TaskRow = Row<typeof taskRow>;
 
-const taskRows = async (pending: Promise<TaskRow[]>) => (await pending).map(parseTaskRow);
+/**
+ * A tasks row with its timestamps left as PostgreSQL's text (both pools return them so, read-pool.ts): the tree
+ * answers format them without making Dates (`isoFromPgText`).
+ */
+export const taskTextRow = row({
+  ...taskColumns,
+  deadline_at: column.text.nullable(),
+  earliest_start_at: column.text.nullable(),
+  chosen_slot_start: column.text.nullable(),
+  chosen_slot_end: column.text.nullable(),
+  completed_at: column.text.nullable(),
+  created_at: column.text,
+  updated_at: column.text,
+});
+export type TaskTextRow = Row<typeof taskTextRow>;
+
+const nextRow = row({ next: column.integer });
+const countRow = row({ n: column.integer });
+const idRow = row({ id: column.uuid });
+const shapeRow = row({ id: column.uuid, depth: column.integer });
+const versionRow = row({ id: column.uuid, version: column.integer });
 
 /** A new row with everything decided (id, depth, position). */
 export interface TaskInsert extends NewTask {
@@ -48,11 +101,12 @@ export interface TaskInsert extends NewTask {
 export async function nextSortOrder(sql: Sql, owner: Owner, parentId: string | null): Promise<number> {
   const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
   const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
-  const row = await sql.first<{ next: number }>(
+  const position = await sql.first(
+    nextRow,
     `select coalesce(max(sort_order) + 1, 0)::int as next from tasks where tenant_id = ? and user_id = ? and ${parentClause}`,
     params,
   );
-  return row?.next ?? 0;
+  return position?.next ?? 0;
 }
 
 /** Inserts many rows in one statement (a JSON recordset), returning them in the given order. */
@@ -64,7 +118,9 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
     deadline_at: r.deadline_at?.toISOString() ?? null,
     earliest_start_at: r.earliest_start_at?.toISOString() ?? null,
   }));
-  const inserted = await sql.rows<TaskRow & { ord: number }>(
+  // The statement also answers each row's `ord`; the row schema leaves it out.
+  return sql.rows(
+    taskRow,
     `with input as (
        select * from jsonb_to_recordset(?::jsonb) as x(ord int, id uuid, parent_task_id uuid, depth smallint,
          sort_order int, title text, description text, raw_input text, priority smallint, duration_min int,
@@ -96,7 +152,6 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
       now,
     ],
   );
-  return inserted.map(({ ord: _ord, ...row }) => parseTaskRow(row));
 }
 
 const TASK_BY_ID = `select ${COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?`;
@@ -104,10 +159,9 @@ const TASK_BY_ID = `select ${COLUMNS} from tasks where id = ? and tenant_id = ? 
 export async function findTask(sql: Sql, owner: Owner, id: string, lock = false): Promise<TaskRow | undefined> {
   const params = [id, owner.tenantId, owner.userId];
   // The plain read is the hottest statement of the service: a hot read on the read pool outside transactions.
-  const row = lock
-    ? await sql.first<TaskRow>(`${TASK_BY_ID} for update`, params)
-    : await sql.first<TaskRow>(TASK_BY_ID, params, 'task_by_id');
-  return row && parseTaskRow(row);
+  return lock
+    ? sql.first(taskRow, `${TASK_BY_ID} for update`, params)
+    : sql.first(taskRow, TASK_BY_ID, params, 'task_by_id');
 }
 
 /** One task lookup of a batch: the owner's task `id`. */
@@ -127,24 +181,26 @@ const TASKS_BY_KEYS = `select k.ord, ${COLUMNS.replace(/(\w+)/g, 't.$1')}
      cross join lateral (select * from tasks where tasks.id = k.id offset 0) t
      where t.tenant_id = k.tenant_id and t.user_id = k.user_id`;
 
+const taskByKeyRow = row({ ...taskColumns, ord: column.bigint });
+
 export async function findTasksByKeys(sql: Sql, keys: readonly TaskKey[]): Promise<(TaskRow | undefined)[]> {
-  const rows = await sql.rows<TaskRow & { ord: string }>(
+  const rows = await sql.rows(
+    taskByKeyRow,
     TASKS_BY_KEYS,
     [keys.map((k) => k.id), keys.map((k) => k.tenantId), keys.map((k) => k.userId)],
     'tasks_by_keys',
   );
   const found: (TaskRow | undefined)[] = keys.map(() => undefined);
-  for (const { ord, ...row } of rows) found[Number(ord) - 1] = parseTaskRow(row as TaskRow);
+  for (const { ord, ...task } of rows) found[ord - 1] = task;
   return found;
 }
 
 export async function findTasks(sql: Sql, owner: Owner, ids: readonly string[]): Promise<TaskRow[]> {
   if (ids.length === 0) return [];
-  return taskRows(
-    sql.rows<TaskRow>(
-      `select ${COLUMNS} from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ? order by id`,
-      [ids, owner.tenantId, owner.userId],
-    ),
+  return sql.rows(
+    taskRow,
+    `select ${COLUMNS} from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ? order by id`,
+    [ids, owner.tenantId, owner.userId],
   );
 }
 
@@ -177,8 +233,10 @@ export async function listTasks(sql: Sql, owner: Owner, filters: TaskFilters): P
     params.push(filters.seriesId);
   }
   params.push(filters.limit, filters.offset);
-  return taskRows(
-    sql.rows<TaskRow>(`select ${COLUMNS} from tasks where ${where.join(' and ')} order by id limit ? offset ?`, params),
+  return sql.rows(
+    taskRow,
+    `select ${COLUMNS} from tasks where ${where.join(' and ')} order by id limit ? offset ?`,
+    params,
   );
 }
 
@@ -198,18 +256,19 @@ const SUBTREE = subtreesWhere('id = ?');
 const SUBTREES = subtreesWhere('id = any(?::uuid[])');
 
 export async function subtreeRows(sql: Sql, owner: Owner, rootId: string): Promise<TaskRow[]> {
-  return taskRows(sql.rows<TaskRow>(SUBTREE, [rootId, owner.tenantId, owner.userId], 'task_subtree'));
+  return sql.rows(taskRow, SUBTREE, [rootId, owner.tenantId, owner.userId], 'task_subtree');
 }
 
 /** The subtrees of several roots in one statement (roots that are not nested in each other). */
 export async function subtreesRows(sql: Sql, owner: Owner, rootIds: readonly string[]): Promise<TaskRow[]> {
   if (rootIds.length === 0) return [];
-  return taskRows(sql.rows<TaskRow>(SUBTREES, [rootIds, owner.tenantId, owner.userId]));
+  return sql.rows(taskRow, SUBTREES, [rootIds, owner.tenantId, owner.userId]);
 }
 
 /** Ids and depths of a subtree only (move needs them for the cycle and depth checks). */
 export async function subtreeShape(sql: Sql, owner: Owner, rootId: string): Promise<{ id: string; depth: number }[]> {
   return sql.rows(
+    shapeRow,
     `with recursive sub as (
        select id, depth, tenant_id, user_id from tasks where id = ?
        union all
@@ -226,9 +285,9 @@ export async function ownerTreeRows(
   owner: Owner,
   page: { limit: number; offset: number },
 ): Promise<TaskRow[]> {
-  return taskRows(
-    sql.rows<TaskRow>(
-      `with recursive walk as (
+  return sql.rows(
+    taskRow,
+    `with recursive walk as (
        select t.*, array[lpad(t.sort_order::text, 10, '0') || t.id::text] as path
        from tasks t where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null
        union all
@@ -237,23 +296,24 @@ export async function ownerTreeRows(
        join walk on c.tenant_id = walk.tenant_id and c.user_id = walk.user_id and c.parent_task_id = walk.id
      )
      select ${COLUMNS} from walk order by path limit ? offset ?`,
-      [owner.tenantId, owner.userId, page.limit, page.offset],
-    ),
+    [owner.tenantId, owner.userId, page.limit, page.offset],
   );
 }
 
 /** How many tasks the owner has (the tree's length). */
 export async function countOwnerTasks(sql: Sql, owner: Owner): Promise<number> {
-  const row = await sql.first<{ n: number }>(
+  const counted = await sql.first(
+    countRow,
     'select count(*)::int as n from tasks where tenant_id = ? and user_id = ?',
     [owner.tenantId, owner.userId],
   );
-  return row?.n ?? 0;
+  return counted?.n ?? 0;
 }
 
 /** Writes every mutable column of a row (the domain merged the patch). */
 export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
-  const saved = await sql.first<TaskRow>(
+  const saved = await sql.first(
+    taskRow,
     `update tasks set parent_task_id = ?, depth = ?, sort_order = ?, title = ?, description = ?, raw_input = ?,
        status = ?, priority = ?, duration_min = ?, deadline_at = ?, earliest_start_at = ?, reminder_channels = ?,
        reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?,
@@ -275,7 +335,7 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
     ],
   );
   if (!saved) throw new Error(`task ${row.id} vanished inside its transaction`);
-  return parseTaskRow(saved);
+  return saved;
 }
 
 /**
@@ -292,9 +352,9 @@ export async function saveSlots(sql: Sql, owner: Owner, rows: readonly TaskRow[]
     completed_at: row.completed_at?.toISOString() ?? null,
     updated_at: row.updated_at.toISOString(),
   }));
-  const saved = await taskRows(
-    sql.rows<TaskRow>(
-      `update tasks set status = v.status, chosen_slot_start = v.chosen_slot_start,
+  const saved = await sql.rows(
+    taskRow,
+    `update tasks set status = v.status, chosen_slot_start = v.chosen_slot_start,
          chosen_slot_end = v.chosen_slot_end, completed_at = v.completed_at, updated_at = v.updated_at,
          version = tasks.version + 1
        from jsonb_to_recordset(?::jsonb) as v(id uuid, status text, chosen_slot_start timestamptz,
@@ -303,8 +363,7 @@ export async function saveSlots(sql: Sql, owner: Owner, rows: readonly TaskRow[]
        returning ${COLUMNS.split(',')
          .map((column) => `tasks.${column.trim()}`)
          .join(', ')}`,
-      [JSON.stringify(values), owner.tenantId, owner.userId],
-    ),
+    [JSON.stringify(values), owner.tenantId, owner.userId],
   );
   const byId = new Map(saved.map((row) => [row.id, row]));
   return rows.map((row) => {
@@ -316,12 +375,12 @@ export async function saveSlots(sql: Sql, owner: Owner, rows: readonly TaskRow[]
 
 export async function shiftDepths(sql: Sql, ids: readonly string[], delta: number): Promise<void> {
   if (delta === 0 || ids.length === 0) return;
-  await sql.rows('update tasks set depth = depth + ?, version = version + 1 where id = any(?::uuid[])', [delta, ids]);
+  await sql.run('update tasks set depth = depth + ?, version = version + 1 where id = any(?::uuid[])', [delta, ids]);
 }
 
 /** Sets sort_order 0..n-1 in the given order. */
 export async function renumberSiblings(sql: Sql, orderedIds: readonly string[], now: Date): Promise<void> {
-  await sql.rows(
+  await sql.run(
     `update tasks set sort_order = v.ord - 1, updated_at = ?, version = version + 1
      from unnest(?::uuid[]) with ordinality as v(id, ord)
      where tasks.id = v.id and tasks.sort_order <> v.ord - 1`,
@@ -332,7 +391,8 @@ export async function renumberSiblings(sql: Sql, orderedIds: readonly string[], 
 export async function siblingIds(sql: Sql, owner: Owner, parentId: string | null): Promise<string[]> {
   const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
   const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
-  const rows = await sql.rows<{ id: string }>(
+  const rows = await sql.rows(
+    idRow,
     `select id from tasks where tenant_id = ? and user_id = ? and ${parentClause} order by sort_order, id`,
     params,
   );
@@ -345,17 +405,18 @@ export async function siblingIds(sql: Sql, owner: Owner, parentId: string | null
  */
 export async function bumpVersions(sql: Sql, ids: readonly string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.rows<{ id: string; version: number }>(
+  const rows = await sql.rows(
+    versionRow,
     'update tasks set version = version + 1 where id = any(?::uuid[]) returning id, version',
     [ids],
   );
-  return new Map(rows.map((row) => [row.id, Number(row.version)]));
+  return new Map(rows.map((bumped) => [bumped.id, bumped.version]));
 }
 
 /** Deletes the owner's tasks `ids` (their descendants go with them). */
 export async function deleteTasks(sql: Sql, owner: Owner, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql.rows('delete from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ?', [
+  await sql.run('delete from tasks where id = any(?::uuid[]) and tenant_id = ? and user_id = ?', [
     ids,
     owner.tenantId,
     owner.userId,
@@ -379,8 +440,8 @@ export function contentParams(row: TaskRow): unknown[] {
   ];
 }
 
-/** The calendar's reads (calendar-sql.ts) select and parse task rows the same way. */
-export { COLUMNS as TASK_COLUMNS, parseTaskRow };
+/** The other tables' modules that read task rows (series, calendar, feed, tree) select them the same way. */
+export { COLUMNS as TASK_COLUMNS };
 
 /**
  * Serialises tree-shaping writes of one user (create under a parent, move, reorder, dependency edges,

@@ -1,7 +1,8 @@
-import type { Sql } from '@routinely/db';
+import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
+import { z } from 'zod';
 import type { TaskTextRow } from '../domain/task-model.js';
-import { TASK_COLUMNS } from './task-sql.js';
+import { TASK_COLUMNS, taskTextRow } from './task-sql.js';
 
 /**
  * The owner's tree version: '0' before the first bump. A trigger adds 1 in every transaction that changes one
@@ -20,14 +21,17 @@ const TREE_VERSIONS = `select k.ord, coalesce(v.version::text, '0') as tree_vers
      from unnest(?::uuid[], ?::uuid[]) with ordinality as k(tenant_id, user_id, ord)
      left join task_tree_versions v on v.tenant_id = k.tenant_id and v.user_id = k.user_id`;
 
+const treeVersionRow = row({ ord: column.bigint, tree_version: column.text });
+
 export async function treeVersions(sql: Sql, owners: readonly Owner[]): Promise<string[]> {
-  const rows = await sql.rows<{ ord: string; tree_version: string }>(
+  const rows = await sql.rows(
+    treeVersionRow,
     TREE_VERSIONS,
     [owners.map((o) => o.tenantId), owners.map((o) => o.userId)],
     'task_tree_versions',
   );
   const versions = owners.map(() => '0');
-  for (const row of rows) versions[Number(row.ord) - 1] = row.tree_version;
+  for (const found of rows) versions[found.ord - 1] = found.tree_version;
   return versions;
 }
 
@@ -46,13 +50,25 @@ const SUBTREE_WITH_VERSION = `with recursive sub as (
      left join (select * from sub where tenant_id = ? and user_id = ?) owned on true
      order by owned.depth, owned.sort_order, owned.id`;
 
+/**
+ * A row of `SUBTREE_WITH_VERSION`: a task with the version, or (not the owner's task) the version alone. A task
+ * row fits the first schema, which the union tries first.
+ */
+const subtreeWithVersionRow = z.union([
+  taskTextRow.extend({ tree_version: column.text }),
+  row({ tree_version: column.text, id: z.null() }),
+]);
+
+type Versioned = { tree_version: string };
+
 /** The rows of the subtree of `rootId` (none: not the owner's task) with the owner's tree version. */
 export async function subtreeWithVersion(
   sql: Sql,
   owner: Owner,
   rootId: string,
 ): Promise<{ version: string; rows: TaskTextRow[] }> {
-  const rows = await sql.rows<TaskTextRow & { tree_version: string }>(
+  const rows = await sql.rows(
+    subtreeWithVersionRow,
     SUBTREE_WITH_VERSION,
     [rootId, owner.tenantId, owner.userId, owner.tenantId, owner.userId],
     'task_subtree_with_version',
@@ -61,5 +77,8 @@ export async function subtreeWithVersion(
   // Timestamps stay PostgreSQL's text (both pools parse types alike, read-pool.ts): toTaskRead formats them
   // without Dates. The extra tree_version column stays on the rows: the answer is built field by field.
   if (!first || first.id === null) return { version: first?.tree_version ?? '0', rows: [] };
-  return { version: first.tree_version, rows };
+  return {
+    version: first.tree_version,
+    rows: rows.filter((task): task is TaskTextRow & Versioned => task.id !== null),
+  };
 }

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, fieldError, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -37,7 +37,7 @@ export function toDependencyRead(row: DependencyRow) {
 /** Dependency edges between tasks of one owner; the graph stays acyclic. */
 export class DependencyService {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
   ) {}
 
@@ -46,7 +46,7 @@ export class DependencyService {
       throw fieldError(['body', 'depends_on_id'], 'a task cannot depend on itself');
     }
     const now = this.clock.now();
-    return Sql.transaction(this.orm, async (sql) => {
+    return this.db.transaction(async (sql) => {
       // Two racing edges a->b and b->a must not both pass the cycle check.
       await lockOwnerTree(sql, owner);
       const found = await findTasks(sql, owner, [input.task_id, input.depends_on_id]);
@@ -64,13 +64,13 @@ export class DependencyService {
   }
 
   async remove(owner: Owner, id: string): Promise<void> {
-    const deleted = await deleteDependency(Sql.pool(this.orm), owner, id);
+    const deleted = await deleteDependency(this.db, owner, id);
     if (!deleted) throw notFound('Dependency');
   }
 
   /** What the task waits for and what waits for it. */
   async forTask(owner: Owner, taskId: string) {
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     if (!(await findTask(sql, owner, taskId))) throw notFound('Task');
     const edges = await dependenciesTouching(sql, owner, [taskId]);
     return {

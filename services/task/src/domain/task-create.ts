@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, Batcher, type Clock, notFound } from '@routinely/platform';
@@ -28,11 +28,11 @@ export class TaskCreates {
   private readonly roots: Batcher<RootCreate, number>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
-    this.roots = new Batcher((creates) => insertRootTasksWithEvents(Sql.pool(orm), creates), {
+    this.roots = new Batcher((creates) => insertRootTasksWithEvents(db, creates), {
       maxInFlight: 4,
       maxBatch: 64,
       keyOf: rootCreateOwner,
@@ -52,7 +52,7 @@ export class TaskCreates {
     const { parent_task_id: parentId } = input;
     let row: TaskRow;
     if (parentId) {
-      row = await Sql.rawTransaction(this.orm, async (sql) => {
+      row = await this.db.transaction(async (sql) => {
         await lockOwnerTree(sql, owner);
         const parent = await findTask(sql, owner, parentId);
         if (!parent) throw notFound('Parent task');

@@ -119,8 +119,8 @@ export function withCreateDefaults(body: TaskCreateBody & { title: string }): Ta
   };
 }
 
-/** An optional instant as a Date: ISO text (a request) or what the driver hands back for timestamptz. */
-export const dateOrNull = (value: string | Date | null | undefined) => (value ? new Date(value) : null);
+/** An optional instant of a request (ISO text) as a Date. */
+const dateOrNull = (value: string | null | undefined) => (value ? new Date(value) : null);
 
 export function toNewTask(input: TaskCreateInput): NewTask {
   return {

@@ -1,4 +1,5 @@
 import type { TaskSnapshot } from '@routinely/events';
+import type { TaskRow, TaskTextRow } from '../db/task-sql.js';
 
 export const MAX_DEPTH = 5;
 export const TASK_STATUSES = ['pending', 'scheduled', 'done', 'skipped', 'cancelled'] as const;
@@ -23,28 +24,8 @@ export interface NewTask {
   parent_task_id: string | null;
 }
 
-/** A tasks row as SQL returns it: the creation fields plus what the store decides and tracks. */
-export interface TaskRow extends NewTask {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  depth: number;
-  sort_order: number;
-  status: TaskStatus;
-  chosen_slot_start: Date | null;
-  chosen_slot_end: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  /** Change counter of the row (see the entity); events carry it as `version`. */
-  version: number;
-  /** A routine's rule on its series root (contract "routines"); null elsewhere. */
-  recurrence: StoredRecurrence | null;
-  /** The series an occurrence, or a step copied into one, came from. */
-  series_id: string | null;
-  /** The local date of an occurrence (`YYYY-MM-DD`, on its root). */
-  occurrence_date: string | null;
-}
+/** A tasks row as SQL returns it: the creation fields plus what the store decides and tracks (its row schema). */
+export type { TaskRow, TaskTextRow } from '../db/task-sql.js';
 
 /** A series' recurrence as stored and answered, every default filled in. */
 export interface StoredRecurrence {
@@ -122,13 +103,6 @@ export function isoFromPgText(text: string): string {
   if (!parts) return isoTimestamp(new Date(text));
   return `${parts[1]}T${parts[2]}.${`${parts[3] ?? ''}000`.slice(0, 3)}Z`;
 }
-
-type NullableTimestamp = 'deadline_at' | 'earliest_start_at' | 'chosen_slot_start' | 'chosen_slot_end' | 'completed_at';
-type Timestamp = NullableTimestamp | 'created_at' | 'updated_at';
-
-/** A task row as a read pool returns it, timestamps still PostgreSQL's text (the tree answers read these). */
-export type TaskTextRow = Omit<TaskRow, Timestamp> &
-  Record<NullableTimestamp, string | null> & { created_at: string; updated_at: string };
 
 const isoOf = (value: Date | string) => (typeof value === 'string' ? isoFromPgText(value) : isoTimestamp(value));
 const iso = (value: Date | string | null) => (value === null ? null : isoOf(value));

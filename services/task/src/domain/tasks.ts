@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Batcher, type Clock, fieldError, notFound, oneCallAtATime } from '@routinely/platform';
@@ -72,15 +72,15 @@ const PLAIN_FIELDS = [
 
 /**
  * Runs `work` in a transaction whose outbox rows commit with it, then wakes the relay. Raw SQL only: the
- * events `work` emits are inserted in one statement before the commit, with no EntityManager to fork
+ * events `work` emits are inserted in one statement before the commit, with no ORM unit of work to fork
  * and flush (a third of a create's CPU went there).
  */
 export async function writeWithOutbox<T>(
-  orm: Orm,
+  db: Sql,
   relay: Pick<OutboxRelay, 'kick'>,
   work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>,
 ): Promise<T> {
-  const result = await Sql.rawTransaction(orm, async (sql) => {
+  const result = await db.transaction(async (sql) => {
     const outbox: EventEnvelope[] = [];
     const value = await work(sql, outbox);
     await enqueue(sql, ...outbox);
@@ -97,20 +97,16 @@ export class TaskService {
   private readonly byId: Batcher<TaskKey, TaskRow | undefined>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
   ) {
-    this.creates = new TaskCreates(orm, clock, relay);
-    this.byId = oneCallAtATime((keys) => findTasksByKeys(Sql.pool(orm), keys));
+    this.creates = new TaskCreates(db, clock, relay);
+    this.byId = oneCallAtATime((keys) => findTasksByKeys(db, keys));
   }
 
   private write<T>(work: (sql: Sql, outbox: EventEnvelope[]) => Promise<T>): Promise<T> {
-    return writeWithOutbox(this.orm, this.relay, work);
-  }
-
-  private reader(): Sql {
-    return Sql.pool(this.orm);
+    return writeWithOutbox(this.db, this.relay, work);
   }
 
   /** See `TaskCreates`: one statement per root create (shared under load), a transaction per child. */
@@ -130,7 +126,7 @@ export class TaskService {
   }
 
   list(owner: Owner, filters: TaskFilters): Promise<TaskRow[]> {
-    return listTasks(this.reader(), owner, filters);
+    return listTasks(this.db, owner, filters);
   }
 
   /** The owner's tasks among `ids` with every dependency edge touching them (the scheduler's read). */
@@ -139,7 +135,7 @@ export class TaskService {
     ids: readonly string[],
     includeDescendants = false,
   ): Promise<{ rows: TaskRow[]; edges: DependencyRow[]; templateIds: Set<string> }> {
-    const sql = this.reader();
+    const sql = this.db;
     const rows = includeDescendants ? await this.subtrees(sql, owner, ids) : await findTasks(sql, owner, ids);
     const rowIds = rows.map((row) => row.id);
     const [edges, templateIds] = await Promise.all([
@@ -161,7 +157,7 @@ export class TaskService {
 
   /** One page of the owner's depth-first tree, with the total number of tasks. */
   async ownerTree(owner: Owner, page: { limit: number; offset: number }): Promise<{ rows: TaskRow[]; total: number }> {
-    const sql = this.reader();
+    const sql = this.db;
     const [rows, total] = await Promise.all([ownerTreeRows(sql, owner, page), countOwnerTasks(sql, owner)]);
     return { rows, total };
   }

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type Batcher, notFound, type Owner, oneCallAtATime } from '@routinely/platform';
 import { subtreeWithVersion, treeVersions } from '../db/tree-sql.js';
 import type { AnswerCache, StoredAnswer } from './answer-cache.js';
@@ -20,14 +20,14 @@ export class TaskTreeAnswers {
   private readonly versions: Batcher<Owner, string>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly cache: AnswerCache,
   ) {
-    this.versions = oneCallAtATime((owners) => treeVersions(Sql.pool(orm), owners));
+    this.versions = oneCallAtATime((owners) => treeVersions(db, owners));
   }
 
   async read(owner: Owner, id: string): Promise<StoredAnswer> {
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     const key = `${owner.tenantId}:${owner.userId}:${id}`;
     const stored = this.cache.get(key);
     // Versions only grow, and every change of the owner's trees moves it: equal means the same rows.

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { addRpcService, type InternalAuth, ownerOfCaller, parseRequest } from '@routinely/grpc';
 import type { RpcServiceRegistry } from '@routinely/platform';
 import { task_v1_import_quota } from '@routinely/proto';
@@ -22,18 +22,18 @@ const toProto = (q: ImportQuotaOfUser): task_v1_import_quota.ImportQuota => ({
  * The import quota the scheduler's `/quota/me` and `/admin/quotas` show and set (proto task.v1
  * ImportQuotaService). Every user id is read and written in the caller's tenant only.
  */
-export function addImportQuotaRpc(server: RpcServiceRegistry, auth: InternalAuth, orm: Orm, quota: ImportQuota): void {
+export function addImportQuotaRpc(server: RpcServiceRegistry, auth: InternalAuth, db: Sql, quota: ImportQuota): void {
   addRpcService(server, task_v1_import_quota.ImportQuotaServiceService, auth, {
     getImportQuotas: async (request, caller) => {
       const { userIds } = parseRequest(getRequest, request);
       const ownOnly = userIds.length === 1 && userIds[0] === caller.userId;
       const owner = ownerOfCaller(caller, ownOnly ? ['SERVICE_SCHEDULE_RUN'] : ['SERVICE_ADMIN']);
-      return { quotas: (await quota.quotas(Sql.pool(orm), owner.tenantId, userIds)).map(toProto) };
+      return { quotas: (await quota.quotas(db, owner.tenantId, userIds)).map(toProto) };
     },
     setImportLimits: async (request, caller) => {
       const admin = ownerOfCaller(caller, ['SERVICE_QUOTA_OVERRIDE']);
       const { userId, perHour, perDay } = parseRequest(setRequest, request);
-      const set = await quota.setLimits(Sql.pool(orm), { tenantId: admin.tenantId, userId }, { perHour, perDay });
+      const set = await quota.setLimits(db, { tenantId: admin.tenantId, userId }, { perHour, perDay });
       return { quota: toProto(set) };
     },
   });

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { OutboxRelay } from '@routinely/events';
 import type { Clock, PassResult } from '@routinely/platform';
 import type { TaskConfig } from '../config.js';
@@ -32,7 +32,7 @@ export interface ImportWorkerHooks {
  */
 export class ImportWorker {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly config: TaskConfig,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
@@ -52,7 +52,7 @@ export class ImportWorker {
   private async claim(): Promise<ClaimedJob | undefined> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.IMPORT_JOB_LEASE_MS);
-    return Sql.transaction(this.orm, async (sql) => {
+    return this.db.transaction(async (sql) => {
       const job = await lockNextClaimable(sql, now);
       if (!job) return undefined;
       if (job.attempts >= this.config.IMPORT_JOB_MAX_ATTEMPTS) {
@@ -67,7 +67,7 @@ export class ImportWorker {
 
   private async parse(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     const plan = await planAgainstStore(sql, owner, await jobRows(sql, job.id));
     // Only a job still being parsed by this lease is updated: a cancellation in the meantime wins.
     await markParsed(sql, job.id, plan, this.clock.now());
@@ -76,7 +76,7 @@ export class ImportWorker {
   private async commit(job: ClaimedJob): Promise<void> {
     const owner = { tenantId: job.tenant_id, userId: job.user_id };
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       await lockOwnerTree(sql, owner);
       const current = await lockJobForCommit(sql, job.id);
       if (current?.status !== 'committing') return;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock } from '@routinely/platform';
 import { randomToken, type SecretBox, sha256 } from '@routinely/platform';
 import * as oidc from 'openid-client';
@@ -32,7 +32,7 @@ export type ConsumedLogin =
  */
 export class LoginStates {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
@@ -44,10 +44,9 @@ export class LoginStates {
     const browserToken = randomToken();
     const now = this.clock.now();
     const stateHash = sha256(state);
-    const sql = Sql.pool(this.orm);
     // Expired records are useless; sweeping them here keeps the table at about ten minutes of logins.
-    await deleteLoginStatesExpiredBefore(sql, new Date(now.getTime() - 3600_000));
-    await insertLoginState(sql, {
+    await deleteLoginStatesExpiredBefore(this.db, new Date(now.getTime() - 3600_000));
+    await insertLoginState(this.db, {
       stateHash,
       browserHash: sha256(browserToken),
       nonce,
@@ -63,15 +62,14 @@ export class LoginStates {
   /** Claims a state once. Unknown, expired, replayed or carried to another browser: not ok. */
   async consume(state: string, browserToken: string | undefined): Promise<ConsumedLogin> {
     const stateHash = sha256(state);
-    const sql = Sql.pool(this.orm);
-    const row = await findLoginState(sql, stateHash);
+    const row = await findLoginState(this.db, stateHash);
     if (!row) return { ok: false, returnUrl: undefined };
     const refused = { ok: false as const, returnUrl: row.returnUrl };
     if (!browserToken || !sameHash(row.browserHash, sha256(browserToken))) return refused;
     const now = this.clock.now();
     if (row.consumedAt || row.expiresAt.getTime() <= now.getTime()) return refused;
     // The conditional update is the claim: of two concurrent callbacks with one state, one wins.
-    const claimed = await claimLoginState(sql, stateHash, now);
+    const claimed = await claimLoginState(this.db, stateHash, now);
     if (claimed === 0) return refused;
     return {
       ok: true,

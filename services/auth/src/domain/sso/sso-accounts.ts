@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { authEvents, type OutboxRelay } from '@routinely/events';
 import { AppError, type Clock } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -32,7 +32,7 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null
  */
 export class SsoAccounts {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly cache: ProfileCache,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
@@ -44,7 +44,7 @@ export class SsoAccounts {
     if (known) return active(known);
     const email = str(claims.email);
     if (!email) throw invalidSsoToken('The provider did not share an email address (scope "email")');
-    const existing = await findUserByEmail(Sql.pool(this.orm), normaliseEmail(email));
+    const existing = await findUserByEmail(this.db, normaliseEmail(email));
     try {
       const user = existing ? await this.link(existing, issuer, claims) : await this.create(issuer, claims, tenantId);
       this.relay.kick();
@@ -62,21 +62,20 @@ export class SsoAccounts {
 
   /** The user an identity belongs to, if any. */
   async userOf(issuer: string, subject: string): Promise<UserRow | undefined> {
-    const sql = Sql.pool(this.orm);
-    const link = await findIdentity(sql, issuer, subject);
+    const link = await findIdentity(this.db, issuer, subject);
     if (!link) return undefined;
-    return findUser(sql, link.tenantId, link.userId);
+    return findUser(this.db, link.tenantId, link.userId);
   }
 
   /** The caller's subject at the provider, if the account is linked. */
   async subjectOf(user: UserRow, issuer: string): Promise<string | undefined> {
-    const link = await findIdentityOfUser(Sql.pool(this.orm), user.tenantId, user.id, issuer);
+    const link = await findIdentityOfUser(this.db, user.tenantId, user.id, issuer);
     return link?.subject;
   }
 
   /** Links an account created at the provider by this service (registration through the admin API). */
   async linkCreated(user: UserRow, issuer: string, subject: string): Promise<void> {
-    await Sql.transaction(this.orm, (sql) =>
+    await this.db.transaction((sql) =>
       insertIdentity(sql, {
         id: uuidv7(),
         tenantId: user.tenantId,
@@ -93,7 +92,7 @@ export class SsoAccounts {
     const user = await this.userOf(issuer, subject);
     if (!user) return undefined;
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       await deleteIdentity(sql, issuer, subject);
       // Only the identity at this issuer is cut; a user linked elsewhere too keeps those.
       const others = await countIdentitiesOfUser(sql, user.tenantId, user.id);
@@ -118,7 +117,7 @@ export class SsoAccounts {
     }
     if (!existing.isActive) throw accountDisabled();
     const now = this.clock.now();
-    const linked = await Sql.transaction(this.orm, async (sql) => {
+    const linked = await this.db.transaction(async (sql) => {
       await insertIdentity(sql, {
         id: uuidv7(),
         tenantId: existing.tenantId,
@@ -143,7 +142,7 @@ export class SsoAccounts {
   private async create(issuer: string, claims: ProviderClaims, tenantId: string): Promise<UserRow> {
     const email = normaliseEmail(String(claims.email));
     const now = this.clock.now();
-    return Sql.transaction(this.orm, async (sql) => {
+    return this.db.transaction(async (sql) => {
       const user = await registerUser(sql, {
         tenantId,
         email,

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, SecretBox } from '@routinely/platform';
 import { sha256 } from '@routinely/platform';
 import { liveSessionsAmong } from '../../db/sessions-sql.js';
@@ -21,7 +21,7 @@ export interface SsoSessionInput {
 /** The provider side of local sessions, and the ids of provider messages already acted on. */
 export class SsoSessions {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
@@ -47,38 +47,37 @@ export class SsoSessions {
 
   /** The live local sessions a back-channel logout names: by provider `sid` (and `sub` when both are given). */
   async liveByProviderSid(issuer: string, providerSid: string, subject: string | undefined) {
-    return this.alive(await ssoSessionsByProviderSid(Sql.pool(this.orm), issuer, providerSid, subject));
+    return this.alive(await ssoSessionsByProviderSid(this.db, issuer, providerSid, subject));
   }
 
   /** Live SSO sessions of a user (front-channel logout naming the user). */
   async liveOfUser(tenantId: string, userId: string) {
-    return this.alive(await ssoSessionsOfUser(Sql.pool(this.orm), tenantId, userId));
+    return this.alive(await ssoSessionsOfUser(this.db, tenantId, userId));
   }
 
   /** The SSO side of one session, with its ID token opened. */
   async ofSession(sessionId: string): Promise<{ idToken: string | undefined; subject: string } | undefined> {
-    const row = await findSsoSession(Sql.pool(this.orm), sessionId);
+    const row = await findSsoSession(this.db, sessionId);
     if (!row) return undefined;
     return { idToken: row.idToken ? this.box.open(row.idToken, sessionId) : undefined, subject: row.subject };
   }
 
   /** Whether a provider message id (logout-token jti, IdP event id) was already acted on. */
   async seen(kind: string, id: string): Promise<boolean> {
-    return seenMessage(Sql.pool(this.orm), sha256(`${kind}:${id}`));
+    return seenMessage(this.db, sha256(`${kind}:${id}`));
   }
 
   /** Remembers a message id for `keepSeconds` (well past the message's own acceptance window). */
   async remember(kind: string, id: string, keepSeconds: number): Promise<void> {
     const now = this.clock.now();
-    const sql = Sql.pool(this.orm);
-    await deleteSeenMessagesExpiredBefore(sql, now);
-    await rememberMessage(sql, sha256(`${kind}:${id}`), kind, new Date(now.getTime() + keepSeconds * 1000));
+    await deleteSeenMessagesExpiredBefore(this.db, now);
+    await rememberMessage(this.db, sha256(`${kind}:${id}`), kind, new Date(now.getTime() + keepSeconds * 1000));
   }
 
   private async alive(rows: SsoSessionOwner[]): Promise<SsoSessionOwner[]> {
     if (rows.length === 0) return [];
     const live = await liveSessionsAmong(
-      Sql.pool(this.orm),
+      this.db,
       rows.map((r) => r.sessionId),
       this.clock.now(),
     );

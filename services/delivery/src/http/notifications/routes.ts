@@ -31,7 +31,7 @@ export function notificationRoutes(ctx: DeliveryContext): FastifyPluginAsync {
       },
       async (request) => {
         const { limit, offset, unread_only } = request.query;
-        const page = await listNotifications(ctx.orm, ownerOf(request), unread_only, { limit, offset });
+        const page = await listNotifications(ctx.db, ownerOf(request), unread_only, { limit, offset });
         return {
           items: page.items.map(toNotification),
           total: page.total,
@@ -53,7 +53,7 @@ export function notificationRoutes(ctx: DeliveryContext): FastifyPluginAsync {
           response: { 200: notificationRead },
         },
       },
-      async (request) => toNotification(await markRead(ctx.orm, ownerOf(request), request.params.notif_id, ctx.clock)),
+      async (request) => toNotification(await markRead(ctx.db, ownerOf(request), request.params.notif_id, ctx.clock)),
     );
   };
 }

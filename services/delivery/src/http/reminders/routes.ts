@@ -40,7 +40,7 @@ export function reminderRoutes(ctx: DeliveryContext & { onRequeued: () => void }
         },
       },
       async (request) =>
-        upcomingReminders(ctx.orm, ownerOf(request), request.query.days, request.query.limit, ctx.clock),
+        upcomingReminders(ctx.db, ownerOf(request), request.query.days, request.query.limit, ctx.clock),
     );
 
     r.get(

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { AppError, type Clock, type FieldLoc, fieldError, notFound, type Owner } from '@routinely/platform';
 import { plusLocalDays, plusLocalMonths, startOfLocalDay } from '@routinely/time';
 import { externalEventsIn, findExternalEvent, findTimezone, slottedTasksIn } from '../../db/calendar-sql.js';
@@ -60,21 +60,17 @@ function checkWindow(from: Date, to: Date, maxDays: number, toLoc: FieldLoc = ['
  */
 export class CalendarService {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly tasks: TaskService,
   ) {}
-
-  private reader(): Sql {
-    return Sql.pool(this.orm);
-  }
 
   /**
    * The user's IANA timezone. The scheduler's settings will own it; until then the zone the auth service last
    * reported (kept from its user events), else UTC. The one place to repoint.
    */
   async userTimezone(owner: Owner): Promise<string> {
-    return (await findTimezone(this.reader(), owner)) ?? 'UTC';
+    return (await findTimezone(this.db, owner)) ?? 'UTC';
   }
 
   async list(owner: Owner, query: EventsQuery) {
@@ -91,7 +87,7 @@ export class CalendarService {
     window: { from: Date; to: Date },
     options: { limit: number; busyOnly?: boolean; excludeTaskIds?: readonly string[] },
   ): Promise<UnifiedEvent[]> {
-    const sql = this.reader();
+    const sql = this.db;
     const [tasks, externals] = await Promise.all([
       slottedTasksIn(sql, owner, window, {
         limit: options.limit,
@@ -106,7 +102,7 @@ export class CalendarService {
 
   /** A task-backed event (a task of the owner with a slot) or a live provider event of the owner. */
   async get(owner: Owner, id: string): Promise<UnifiedEvent> {
-    const sql = this.reader();
+    const sql = this.db;
     const external = await findExternalEvent(sql, owner, id);
     if (external) return externalEvent(external);
     const task = await this.tasks.find(owner, id);
@@ -129,7 +125,7 @@ export class CalendarService {
   }
 
   private async changeTask(owner: Owner, id: string, patch: Parameters<TaskService['update']>[2]): Promise<TaskRow> {
-    if (await findExternalEvent(this.reader(), owner, id)) {
+    if (await findExternalEvent(this.db, owner, id)) {
       throw new AppError('event_not_editable', 'Events of a connected calendar are changed in that calendar');
     }
     return this.tasks.update(owner, id, patch, { requireSlot: true });

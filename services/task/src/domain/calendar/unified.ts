@@ -1,24 +1,7 @@
+import type { ExternalEventRow } from '../../db/calendar-sql.js';
 import type { TaskRow } from '../task-model.js';
 
 export type EventSource = 'task' | 'google' | 'microsoft';
-
-/** An external_events row as SQL returns it (live rows only: tombstones never leave the SQL layer). */
-export interface ExternalEventRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  integration_id: string;
-  provider: 'google' | 'microsoft';
-  external_id: string;
-  title: string;
-  start_at: Date;
-  end_at: Date;
-  all_day: boolean;
-  status: 'confirmed' | 'tentative' | 'cancelled';
-  busy: boolean;
-  version: number;
-  updated_at: Date;
-}
 
 /** The contract's unified event, with instants still as Dates (serialised by the route). */
 export interface UnifiedEvent {

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type Clock, fieldError, type Owner } from '@routinely/platform';
 import { type CapturedTask, parseTaskText } from '@routinely/scheduling';
 import { findTimezone } from '../../db/calendar-sql.js';
@@ -11,12 +11,12 @@ import { recurrenceInput, type TaskCreateBody } from '../task-input.js';
  */
 export class Capture {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
   ) {}
 
   private async parse(owner: Owner, text: string): Promise<CapturedTask> {
-    const timezone = (await findTimezone(Sql.pool(this.orm), owner)) ?? 'UTC';
+    const timezone = (await findTimezone(this.db, owner)) ?? 'UTC';
     return parseTaskText(text, { now: this.clock.now(), timezone });
   }
 

@@ -1,4 +1,4 @@
-import { databaseReady, type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { RECENT_DEAD_LETTER_MS, recentDeadLetters } from '@routinely/events';
 import type { Clock } from '@routinely/platform';
 import type { Actor, DashboardPeers, DeadLetterReport, WorkerReport } from '../../adapters/dashboard-peers.js';
@@ -105,7 +105,7 @@ function modelRegistry(rows: readonly ProviderStatusRow[], tenantId: string): Co
       model: c.model ?? '',
       available: c.available ?? false,
       last_outcome: last?.last_outcome ?? null,
-      last_call_at: last ? new Date(last.at).toISOString() : null,
+      last_call_at: last ? last.at.toISOString() : null,
       last_error: last?.last_error ?? null,
     };
   });
@@ -168,7 +168,7 @@ const settledPart = <T, U>(settled: Settled<T>, part: (value: T) => U): Settled<
 /** The administrators' health page (ADR 026): every component probed at once. */
 export class AdminHealth {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly peers: DashboardPeers,
     private readonly cache: CachePing | undefined,
     private readonly probeTimeoutMs: number,
@@ -179,13 +179,13 @@ export class AdminHealth {
     const cache = this.cache;
     const now = this.clock.now();
     const [database, ping, registry, integration, delivery, ownLetters, schedulerLetters] = await Promise.all([
-      settle(within(this.probeTimeoutMs, () => databaseReady(this.orm))),
+      settle(within(this.probeTimeoutMs, () => this.db.run('select 1'))),
       cache ? settle(within(this.probeTimeoutMs, () => cache.ping())) : Promise.resolve(null),
-      settle(() => providerStatuses(Sql.pool(this.orm), actor.tenantId)),
+      settle(() => providerStatuses(this.db, actor.tenantId)),
       settle(() => this.peers.integrationHealth(actor)),
       settle(() => this.peers.deliveryWorkers(actor)),
-      settle(() => recentDeadLetters(Sql.pool(this.orm), now)),
-      settle(() => schedulerDeadLettersSince(Sql.pool(this.orm), new Date(now.getTime() - RECENT_DEAD_LETTER_MS))),
+      settle(() => recentDeadLetters(this.db, now)),
+      settle(() => schedulerDeadLettersSince(this.db, new Date(now.getTime() - RECENT_DEAD_LETTER_MS))),
     ]);
     const peerLetters = (reply: { recentDeadLetters?: DeadLetterReport[] }) => reply.recentDeadLetters ?? [];
     const components = {

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Logger } from '@routinely/platform';
 import { localDateStringOf, plusLocalDays, startOfLocalDay } from '@routinely/time';
 import type { Actor, DashboardPeers } from '../../adapters/dashboard-peers.js';
@@ -31,7 +31,7 @@ export interface DashboardSummary {
  */
 export class DashboardSummaryReader {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly peers: DashboardPeers,
     private readonly logger: Logger,
@@ -44,7 +44,7 @@ export class DashboardSummaryReader {
       this.peers.integrationSummary(actor),
     ]);
     this.logFailures({ delivery, integration });
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     // "Today" is the calendar day in the user's settings timezone (else the profile's, else UTC), as the
     // scheduler counts the day's spend.
     const timezone = (await findTimezone(sql, actor)) ?? 'UTC';

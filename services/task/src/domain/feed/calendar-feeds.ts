@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Clock, Owner } from '@routinely/platform';
 import { deleteFeedToken, feedTasks, findFeedOwner, saveFeedToken } from '../../db/feed-sql.js';
 import type { TaskRow } from '../task-model.js';
@@ -20,7 +20,7 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
  */
 export class CalendarFeeds {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly publicBaseUrl: string,
   ) {}
@@ -28,13 +28,13 @@ export class CalendarFeeds {
   async create(owner: Owner): Promise<{ url: string; created_at: string }> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    await saveFeedToken(Sql.pool(this.orm), owner, hashOf(token), now);
+    await saveFeedToken(this.db, owner, hashOf(token), now);
     const base = this.publicBaseUrl.replace(/\/+$/, '');
     return { url: `${base}/api/v1/service/calendar/feed/${token}.ics`, created_at: now.toISOString() };
   }
 
   revoke(owner: Owner): Promise<void> {
-    return deleteFeedToken(Sql.pool(this.orm), owner);
+    return deleteFeedToken(this.db, owner);
   }
 
   /**
@@ -43,7 +43,7 @@ export class CalendarFeeds {
    */
   async read(token: string): Promise<{ body: string; etag: string } | undefined> {
     if (!TOKEN.test(token)) return undefined;
-    const sql = Sql.pool(this.orm);
+    const sql = this.db;
     const hash = hashOf(token);
     const owner = await findFeedOwner(sql, hash);
     if (!owner || !timingSafeEqual(Buffer.from(owner.tokenHash), Buffer.from(hash))) return undefined;

@@ -9,7 +9,6 @@ import {
   insertImportUse,
   upsertImportLimits,
 } from '../../db/import-quota-sql.js';
-import { dateOrNull } from '../task-input.js';
 
 export interface ImportLimits {
   perHour: number;
@@ -87,9 +86,9 @@ export class ImportQuota {
         perDay: limit?.per_day ?? this.defaults.perDay,
         usedHour: use?.hour ?? 0,
         usedDay: use?.day ?? 0,
-        updatedAt: dateOrNull(limit?.updated_at),
-        oldestHour: dateOrNull(use?.oldest_hour),
-        oldestDay: dateOrNull(use?.oldest_day),
+        updatedAt: limit?.updated_at ?? null,
+        oldestHour: use?.oldest_hour ?? null,
+        oldestDay: use?.oldest_day ?? null,
       };
     });
   }

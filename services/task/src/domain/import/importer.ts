@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock } from '@routinely/platform';
@@ -52,7 +52,7 @@ export async function writePlan(sql: Sql, owner: Owner, plan: ImportPlan, now: D
 /** Synchronous imports and the per-user import quota. */
 export class Importer {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly relay: Pick<OutboxRelay, 'kick'>,
     private readonly quota: ImportQuota,
@@ -81,7 +81,7 @@ export class Importer {
       );
     }
     const now = this.clock.now();
-    const result = await Sql.transaction(this.orm, async (sql) => {
+    const result = await this.db.transaction(async (sql) => {
       await lockOwnerTree(sql, owner);
       const plan = await planAgainstStore(sql, owner, rows);
       const outcome = { total: plan.total, valid: plan.valid, invalid: plan.invalid, errors: plan.errors };

@@ -1,4 +1,4 @@
-import { type Orm, Sql } from '@routinely/db';
+import type { Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { AppError, type Clock, notFound } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
@@ -20,15 +20,15 @@ export function toJobRead(job: JobRow) {
     created_ids: job.created_ids,
     auto_schedule: job.auto_schedule,
     schedule_run_id: job.schedule_run_id,
-    created_at: new Date(job.created_at).toISOString(),
-    updated_at: new Date(job.updated_at).toISOString(),
+    created_at: job.created_at.toISOString(),
+    updated_at: job.updated_at.toISOString(),
   };
 }
 
 /** Import jobs as the HTTP routes see them; the ImportWorker does the parsing and committing. */
 export class ImportJobs {
   constructor(
-    private readonly orm: Orm,
+    private readonly db: Sql,
     private readonly clock: Clock,
     private readonly config: TaskConfig,
     private readonly importer: Importer,
@@ -40,7 +40,7 @@ export class ImportJobs {
       throw new AppError('payload_too_large', `At most ${this.config.IMPORT_JOB_MAX_ROWS} rows per import job`);
     }
     const now = this.clock.now();
-    const job = await Sql.transaction(this.orm, async (sql) => {
+    const job = await this.db.transaction(async (sql) => {
       await lockOwnerTree(sql, owner);
       await this.importer.consumeQuota(sql, owner, 'job');
       return insertJob(sql, owner, { id: uuidv7(), rows, at: now });
@@ -51,7 +51,7 @@ export class ImportJobs {
   }
 
   async get(owner: Owner, id: string): Promise<JobRow> {
-    const job = await findJob(Sql.pool(this.orm), owner, id);
+    const job = await findJob(this.db, owner, id);
     if (!job) throw notFound('Import job');
     return job;
   }
@@ -62,7 +62,7 @@ export class ImportJobs {
    */
   async commit(owner: Owner, id: string, autoSchedule: boolean): Promise<JobRow> {
     const now = this.clock.now();
-    const job = await Sql.transaction(this.orm, async (sql) => {
+    const job = await this.db.transaction(async (sql) => {
       const current = await findJob(sql, owner, id, { forUpdate: true });
       if (!current) throw notFound('Import job');
       if (current.status === 'committing' || current.status === 'committed') return current;
@@ -82,7 +82,7 @@ export class ImportJobs {
   /** Cancels a job that has not committed; cancelling twice is harmless, a committed job is 409. */
   async cancel(owner: Owner, id: string): Promise<void> {
     const now = this.clock.now();
-    await Sql.transaction(this.orm, async (sql) => {
+    await this.db.transaction(async (sql) => {
       const current = await findJob(sql, owner, id, { forUpdate: true });
       if (!current) throw notFound('Import job');
       if (current.status === 'committed') throw new AppError('conflict', 'A committed job cannot be cancelled');

@@ -6,7 +6,8 @@ import type { StoredRecurrence, TaskRow, TaskStatus } from '../task-model.js';
 
 /**
  * The pure half of routines: which dates a series has, what a copy of its subtree for one date looks like, and
- * the streaks of its history. The store (routines.ts) decides what exists and writes.
+ * the streaks of its history. The fill, the series edits and the step resync (series-fill.ts, series-edits.ts,
+ * step-resync.ts) decide what exists and write.
  */
 
 /** The recurrence as stored: every default decided (`starts_on` is today in the user's zone when not given). */
