@@ -1,5 +1,5 @@
 import { column, row, Sql } from '@routinely/db';
-import { integrationEvents, makeEvent } from '@routinely/events';
+import { integrationEvents, makeEvent, schedulerEvents } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -63,7 +63,8 @@ const sql = () => Sql.of(h.scheduler.orm);
 const checksDone = async (eventId: string) =>
   sql().rows(row({ status: column.text }), 'select status from schedule_conflict_checks where event_id = ?', [eventId]);
 const conflictEvents = (userId: string) =>
-  sql().rows<{ payload: { data: { moved: { task_id: string; to_start: string }[] } } }>(
+  sql().rows(
+    row({ payload: column.json(row({ data: schedulerEvents.scheduleConflicted.schema })) }),
     `select payload from outbox where payload->>'type' = 'scheduler.schedule.conflicted' and payload->>'user_id' = ?`,
     [userId],
   );
