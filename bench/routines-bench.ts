@@ -10,7 +10,7 @@
 //
 //   DATABASE_URL=... REDIS_URL=... NATS_URL=... npm run bench -- routines-bench
 //   USERS=100 CONCURRENCY=16 TIMEOUT_S=600 npm run bench -- routines-bench
-import { Sql } from '@routinely/db';
+import { column, row, Sql } from '@routinely/db';
 import { Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { ManualClock } from '@routinely/platform';
 import { schedulerModule } from '@routinely/scheduler';
@@ -53,8 +53,8 @@ const scheduler = await startServiceHarness(schedulerModule, {
   internalSecret: INTERNAL_SECRET,
   grpcAddresses: { task: taskAddress },
 });
-const taskSql = Sql.pool(task.orm);
-const schedulerSql = Sql.pool(scheduler.orm);
+const taskSql = Sql.of(task.orm);
+const schedulerSql = Sql.of(scheduler.orm);
 
 async function ok(res: { statusCode: number; body: string }, status = 200) {
   if (res.statusCode !== status)
@@ -64,21 +64,25 @@ async function ok(res: { statusCode: number; body: string }, status = 200) {
 
 /** What the databases hold now: runs by status, open and placed occurrences from today on, fills not yet due. */
 async function state() {
-  const runs = await schedulerSql.rows<{ status: string; n: number }>(
+  const runs = await schedulerSql.rows(
+    row({ status: column.text, n: column.integer }),
     'select status, count(*)::int as n from schedule_runs group by status',
   );
   const today = clock.now().toISOString().slice(0, 10);
-  const [occ] = await taskSql.rows<{ total: number; open: number; placed: number }>(
+  const [occ] = await taskSql.rows(
+    row({ total: column.integer, open: column.integer, placed: column.integer }),
     `select count(*)::int as total, count(*) filter (where status = 'pending')::int as open,
        count(*) filter (where status = 'scheduled')::int as placed
      from tasks where series_id is not null and parent_task_id is null and occurrence_date >= ?::date`,
     [today],
   );
-  const [fills] = await taskSql.rows<{ due: number }>(
+  const [fills] = await taskSql.rows(
+    row({ due: column.integer }),
     'select count(*)::int as due from task_series_fills where due_at <= ?',
     [clock.now()],
   );
-  const [outbox] = await taskSql.rows<{ n: number }>(
+  const [outbox] = await taskSql.rows(
+    row({ n: column.integer }),
     'select count(*)::int as n from outbox where published_at is null',
   );
   return {

@@ -227,7 +227,13 @@ if (command === 'run') {
   // Every tier runs even when an earlier one failed, so one red run shows everything that is red.
   const groups = command === 'test' ? TIER_GROUPS : [tiers];
   const results = [];
-  for (const group of groups) results.push(...(await sideBySide(env, group.map((tier) => tierCommand(tier, rest)))));
+  for (const group of groups)
+    results.push(
+      ...(await sideBySide(
+        env,
+        group.map((tier) => tierCommand(tier, rest)),
+      )),
+    );
   const passed = results.every(Boolean);
   const totals = summariseTestReports(tiers, started);
   console.log(

@@ -30,7 +30,6 @@ const readElsewhere = {
   AUTH_GRPC_ADDRESS: grpcAddress('auth'),
   CALENDAR_GRPC_ADDRESS: grpcAddress('calendar'),
   TASK_GRPC_ADDRESS: grpcAddress('task'),
-  SCHEDULER_GRPC_ADDRESS: grpcAddress('scheduler'),
   INTEGRATION_GRPC_ADDRESS: grpcAddress('integration'),
   DELIVERY_GRPC_ADDRESS: grpcAddress('delivery'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z

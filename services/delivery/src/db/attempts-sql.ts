@@ -1,7 +1,7 @@
 import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { countRow } from './count-row.js';
+import { countRow } from './counts-sql.js';
 import type { DeliveryAttemptRow } from './entities.js';
 
 /** One recorded try (ADR 045); `delivery_id` is null for a test send. */

@@ -2,7 +2,7 @@ import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { z } from 'zod';
 import { CHANNELS } from '../domain/values.js';
-import { countRow } from './count-row.js';
+import { countRow } from './counts-sql.js';
 import type { DeadLetterRow } from './entities.js';
 
 const deadLetterRow = row({

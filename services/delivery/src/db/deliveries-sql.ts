@@ -2,7 +2,7 @@ import { changedEntries, column, insertRow, row, type Sql, setClause } from '@ro
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { CHANNELS, type Channel, DELIVERY_STATUSES, type DeliveryStatus } from '../domain/values.js';
-import { countRow } from './count-row.js';
+import { countRow } from './counts-sql.js';
 import { type UnboundSecret, unboundSecretRow } from './endpoints-sql.js';
 import type { DeliveryRow } from './entities.js';
 

@@ -1,6 +1,6 @@
 import { changedEntries, column, insertRow, type Row, row, type Sql, setClause } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
-import { countRow } from './count-row.js';
+import { countRow } from './counts-sql.js';
 import type { WebhookEndpointRow } from './entities.js';
 
 /** The columns of an endpoint under their property names. */

@@ -11,7 +11,7 @@ import {
 } from '@routinely/db';
 import { z } from 'zod';
 import { CHANNELS, REMINDER_STATUSES } from '../domain/values.js';
-import { countRow } from './count-row.js';
+import { countRow } from './counts-sql.js';
 import type { ReminderRow } from './entities.js';
 
 /**

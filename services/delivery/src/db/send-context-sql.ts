@@ -1,5 +1,4 @@
 import { column, type Row, row, type Sql } from '@routinely/db';
-import type { ClaimedDelivery } from './claim-sql.js';
 
 /** An endpoint as a send needs it. */
 const endpointForSendRow = row({
@@ -14,7 +13,15 @@ export type EndpointForSend = Row<typeof endpointForSendRow>;
 const contactRow = row({ tenant_id: column.text, user_id: column.text, email: column.text });
 
 /** The endpoints a claim's webhook deliveries go to (URL, state, sealed secret), by id. */
-export async function endpointsForSend(sql: Sql, claimed: ClaimedDelivery[]): Promise<Map<string, EndpointForSend>> {
+/** What the send context reads of a claimed delivery (structural: claim-sql.ts imports this module). */
+interface Claimed {
+  endpoint_id: string | null;
+  channel: string;
+  tenant_id: string;
+  user_id: string;
+}
+
+export async function endpointsForSend(sql: Sql, claimed: readonly Claimed[]): Promise<Map<string, EndpointForSend>> {
   const ids = [...new Set(claimed.map((d) => d.endpoint_id).filter((id): id is string => !!id))];
   const map = new Map<string, EndpointForSend>();
   if (ids.length === 0) return map;
@@ -28,7 +35,7 @@ export async function endpointsForSend(sql: Sql, claimed: ClaimedDelivery[]): Pr
 }
 
 /** The addresses a claim's email deliveries go to, keyed `tenant/user`. */
-export async function contactEmailsOf(sql: Sql, claimed: ClaimedDelivery[]): Promise<Map<string, string>> {
+export async function contactEmailsOf(sql: Sql, claimed: readonly Claimed[]): Promise<Map<string, string>> {
   const owners = claimed.filter((d) => d.channel === 'email');
   const map = new Map<string, string>();
   if (owners.length === 0) return map;

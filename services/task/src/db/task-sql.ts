@@ -7,7 +7,7 @@ import {
   type StoredRecurrence,
   TASK_STATUSES,
   type TaskStatus,
-} from '../domain/task-model.js';
+} from '../domain/task-values.js';
 
 const COLUMNS = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, description, raw_input, status,
   priority, duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
