@@ -117,13 +117,6 @@ function typecheckTests(env) {
  */
 const TIERS = ['unit', 'integration', 'e2e', 'faults', 'browser'];
 
-/**
- * How `npm test` runs them: each group after the previous one, the tiers of a group side by side. The fault tier
- * spends most of its time waiting (for a killed process's restart, a lease to run out, a held provider call), so
- * the browser tier runs in its waits: CI's wall time fell by the browser tier's length (ADR 009).
- */
-const TIER_GROUPS = [['unit'], ['integration'], ['e2e'], ['faults', 'browser']];
-
 /** The command of one tier: one vitest (or Playwright) process; its JSON report goes to test-results/<tier>.json. */
 function tierCommand(tier, args) {
   const name = `the ${tier} tier`;
@@ -225,15 +218,8 @@ if (command === 'run') {
   }
   const started = Date.now();
   // Every tier runs even when an earlier one failed, so one red run shows everything that is red.
-  const groups = command === 'test' ? TIER_GROUPS : [tiers];
   const results = [];
-  for (const group of groups)
-    results.push(
-      ...(await sideBySide(
-        env,
-        group.map((tier) => tierCommand(tier, rest)),
-      )),
-    );
+  for (const tier of tiers) results.push(...(await sideBySide(env, [tierCommand(tier, rest)])));
   const passed = results.every(Boolean);
   const totals = summariseTestReports(tiers, started);
   console.log(

@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { Sql } from '@routinely/db';
-import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, sqlRows, uniqueName } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineConsumer,
@@ -50,12 +50,10 @@ describe('relay batches over JetStream', () => {
       await expect(new OutboxRelay({ db: Sql.of(orm), transport: flaky, logger }).publishBatch()).rejects.toThrow(
         'publish refused',
       );
-      const unpublished = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ id: string; claimed_until: Date | null }[]>(
-          'select id, claimed_until from outbox where published_at is null',
-        );
+      const unpublished = await sqlRows<{ id: string; claimed_until: Date | null }>(
+        orm,
+        'select id, claimed_until from outbox where published_at is null',
+      );
       // Released at once (not held until the lease ends) so the next pass retries it.
       expect(unpublished).toEqual([{ id: refused, claimed_until: null }]);
       expect(await transport.storedCount('task.task.created')).toBe(2);
@@ -150,10 +148,10 @@ describe('consumer bursts', () => {
     expect(outcomes[0]).toBeUndefined();
     expect(outcomes[1]).toBeInstanceOf(Error);
     expect(outcomes[2]).toBeUndefined();
-    const inbox = await orm.em
-      .fork()
-      .getConnection()
-      .execute<{ event_id: string }[]>("select event_id from inbox where consumer = 'test-burst-failure'");
+    const inbox = await sqlRows<{ event_id: string }>(
+      orm,
+      "select event_id from inbox where consumer = 'test-burst-failure'",
+    );
     expect(new Set(inbox.map((r) => r.event_id))).toEqual(new Set([ok1.id, ok2.id]));
     // Each successful handler's row exists once: the failed burst transaction left nothing behind.
     expect(await count(orm, "event_dead_letter where consumer = 'handler-row'")).toBe(2);

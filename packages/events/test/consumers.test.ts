@@ -1,5 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { Sql } from '@routinely/db';
+import { sqlRows } from '@routinely/testkit';
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -112,10 +113,7 @@ describe('dead letters', () => {
     await transport.whenHandled(poison.id);
     await transport.whenHandled(fine.id);
     expect(handled).toEqual(['fine']);
-    const letters = await orm.em
-      .fork()
-      .getConnection()
-      .execute("select * from event_dead_letter where consumer = 'evt.dlq'");
+    const letters = await sqlRows(orm, "select * from event_dead_letter where consumer = 'evt.dlq'");
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({
       event_id: poison.id,
@@ -176,10 +174,9 @@ describe('dead letters', () => {
         error: 'DatabaseError (SQLSTATE 42P01)',
       }),
     ]);
-    const letters = (await orm.em
-      .fork()
-      .getConnection()
-      .execute("select error from event_dead_letter where consumer = 'evt.dlq-sql'")) as { error: string }[];
+    const letters = (await sqlRows(orm, "select error from event_dead_letter where consumer = 'evt.dlq-sql'")) as {
+      error: string;
+    }[];
     expect(letters).toEqual([{ error: 'DatabaseError (SQLSTATE 42P01)' }]);
     for (const text of [JSON.stringify(logged), JSON.stringify(letters)]) {
       expect(text).not.toMatch(/insert into|no_such_table|secret_column|s3cret-bind-value/i);
@@ -205,12 +202,10 @@ describe('dead letters', () => {
     await transport.whenHandled(bad.id);
     await transport.whenHandled(good.id);
     expect(handled).toEqual([good.id]);
-    const [letter] = await orm.em
-      .fork()
-      .getConnection()
-      .execute<{ id: string; attempts: number; error: string }[]>(
-        "select id, attempts, error from event_dead_letter where consumer = 'evt.schema'",
-      );
+    const [letter] = await sqlRows<{ id: string; attempts: number; error: string }>(
+      orm,
+      "select id, attempts, error from event_dead_letter where consumer = 'evt.schema'",
+    );
     expect(letter).toMatchObject({ attempts: 1, error: expect.stringContaining('data fails task.task.created') });
     const replay = await replayDeadLetters(Sql.of(orm), consumer, { ids: [letter?.id as string] });
     expect(replay.replayed).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { Sql } from '@routinely/db';
-import { quietLogger, requireEnv, uniqueName } from '@routinely/testkit';
+import { quietLogger, requireEnv, sqlRows, uniqueName } from '@routinely/testkit';
 import { connect, nanos } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -114,12 +114,10 @@ describe('outbox relay over JetStream', () => {
       await transport.publish(event);
       await nc.jetstream().publish(`${prefix}.task.task.created`, new TextEncoder().encode('not json {'));
       await expect.poll(() => count(orm, "event_dead_letter where consumer = 'test-dlq'"), { timeout: 15_000 }).toBe(2);
-      const rows = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ event_id: string | null; attempts: number; error: string; payload: unknown }[]>(
-          "select event_id, attempts, error, payload from event_dead_letter where consumer = 'test-dlq' order by event_id nulls first",
-        );
+      const rows = await sqlRows<{ event_id: string | null; attempts: number; error: string; payload: unknown }>(
+        orm,
+        "select event_id, attempts, error, payload from event_dead_letter where consumer = 'test-dlq' order by event_id nulls first",
+      );
       expect(rows).toEqual([
         { event_id: null, attempts: 1, error: expect.stringContaining('not an event envelope'), payload: 'not json {' },
         { event_id: event.id, attempts: 3, error: 'always fails', payload: expect.objectContaining({ id: event.id }) },

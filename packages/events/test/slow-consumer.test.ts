@@ -1,6 +1,6 @@
 import type { Orm } from '@routinely/db';
 import { Sql } from '@routinely/db';
-import { quietLogger } from '@routinely/testkit';
+import { quietLogger, sqlRun } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineConsumer,
@@ -78,7 +78,7 @@ describe('in-process delivery', () => {
       },
     });
     // A dead-letter write that fails too (its table is briefly gone) is the only way a consumer gives up.
-    await orm.em.getConnection().execute('alter table event_dead_letter rename to event_dead_letter_away');
+    await sqlRun(orm, 'alter table event_dead_letter rename to event_dead_letter_away');
     const sub = await startConsumer(consumer, { db: Sql.of(orm), transport, logger });
     const event = taskCreated();
     await commitEvents(orm, [event]);
@@ -87,7 +87,7 @@ describe('in-process delivery', () => {
       await relay.settled();
       expect(await count(orm, 'outbox where id = ? and published_at is null', [event.id])).toBe(1);
     } finally {
-      await orm.em.getConnection().execute('alter table event_dead_letter_away rename to event_dead_letter');
+      await sqlRun(orm, 'alter table event_dead_letter_away rename to event_dead_letter');
     }
     down = false;
     await expect.poll(() => relay.publishBatch(), { timeout: 10_000, interval: 100 }).toBe(1);

@@ -1,4 +1,4 @@
-import { type Orm, openOrm } from '@routinely/db';
+import { type Orm, openOrm, Sql } from '@routinely/db';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ const notes: FastifyPluginAsync = async (fastify) => {
   );
   // A database failure whose statement carries a secret: the log must show neither.
   r.post('/service/notes-db', { config: { auth: 'none' } }, async () => {
-    await orm.em.getConnection().execute('select ?::int as hash', [SECRET_HASH]);
+    await Sql.of(orm).run('select ?::int as hash', [SECRET_HASH]);
     return { ok: true };
   });
 };

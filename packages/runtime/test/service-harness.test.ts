@@ -6,7 +6,7 @@ import {
   requirePrincipal,
   type ServiceInstance,
 } from '@routinely/platform';
-import { runRouteGuards, startServiceHarness, tokenGuardTarget } from '@routinely/testkit';
+import { runRouteGuards, sqlRows, startServiceHarness, tokenGuardTarget } from '@routinely/testkit';
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -91,7 +91,7 @@ describe('startServiceHarness', () => {
     expect(h.service.deps.grpcAddress('auth')).toBe('127.0.0.1:50999');
     expect(() => h.service.deps.grpcAddress('task')).toThrow('no gRPC address for task');
     // The ORM was opened with the module's dbConfig: its own schema on a fresh database.
-    const rows = await h.orm.em.getConnection().execute<{ schema: string }[]>('select current_schema() as schema');
+    const rows = await sqlRows<{ schema: string }>(h.orm, 'select current_schema() as schema');
     expect(rows[0]?.schema).toBe('probe');
     expect(h.db.name).toMatch(/^t_/);
   });

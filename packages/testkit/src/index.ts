@@ -15,5 +15,6 @@ export * from './infra.js';
 export * from './route-guards.js';
 export * from './service-harness.js';
 export * from './smtp.js';
+export * from './sql-rows.js';
 export * from './wait.js';
 export * from './webhook-receiver.js';

@@ -9,7 +9,7 @@ import {
   RedisRevocationStore,
   type RevocationStore,
 } from '@routinely/platform';
-import { createTestRedis, type RegisteredRoute, startServiceHarness, uniqueName } from '@routinely/testkit';
+import { createTestRedis, type RegisteredRoute, sqlRun, startServiceHarness, uniqueName } from '@routinely/testkit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AuthConfig, type AuthServiceInstance, authModule, configSchema } from '../src/index.js';
 
@@ -120,11 +120,9 @@ export function postLogin(app: FastifyInstance, body: Record<string, unknown>, i
 
 /** Account states the API cannot produce yet, set in the database: a disabled account, an SSO-only one. */
 export async function disableAccount(orm: Orm, userId: string): Promise<void> {
-  await orm.em.getConnection().execute('update users set is_active = false where id = ?', [userId]);
+  await sqlRun(orm, 'update users set is_active = false where id = ?', [userId]);
 }
 
 export async function makeSsoOnly(orm: Orm, userId: string): Promise<void> {
-  await orm.em
-    .getConnection()
-    .execute("update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
+  await sqlRun(orm, "update users set password_hash = null, auth_method = 'sso' where id = ?", [userId]);
 }

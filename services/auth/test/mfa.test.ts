@@ -1,4 +1,4 @@
-import { defined } from '@routinely/testkit';
+import { defined, sqlRows } from '@routinely/testkit';
 import { authenticator } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, bearer, makeSsoOnly, postLogin, register, STRONG_PASSWORD, startAuth } from './harness.js';
@@ -71,11 +71,14 @@ describe('MFA setup and confirmation', () => {
 
   it('stores the TOTP seed encrypted and the backup codes hashed', async () => {
     const { userId, secret, backupCodes } = await userWithMfa();
-    const conn = h.orm.em.getConnection();
-    const [row] = await conn.execute('select mfa_secret from users where id = ?', [userId]);
+    const [row] = await sqlRows<{ mfa_secret: string }>(h.orm, 'select mfa_secret from users where id = ?', [userId]);
     expect(row?.mfa_secret).toMatch(/^v1\./);
     expect(row?.mfa_secret).not.toContain(secret);
-    const codes = await conn.execute('select code_hash from mfa_backup_codes where user_id = ?', [userId]);
+    const codes = await sqlRows<{ code_hash: string }>(
+      h.orm,
+      'select code_hash from mfa_backup_codes where user_id = ?',
+      [userId],
+    );
     expect(codes).toHaveLength(10);
     for (const { code_hash } of codes) {
       expect(code_hash).toMatch(/^[0-9a-f]{64}$/);

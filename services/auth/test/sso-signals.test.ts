@@ -1,3 +1,4 @@
+import { sqlRows } from '@routinely/testkit';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/domain/sso/logout-claims.js';
@@ -60,10 +61,9 @@ function signalSuite(label: string, redis: boolean) {
       const sidOf = (token: string) =>
         JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).sid as string;
       // The provider's sid of the browser session, as the service recorded it from that login's ID token.
-      const [row] = await s.h.orm.em
-        .fork()
-        .getConnection()
-        .execute('select provider_sid from sso_sessions where session_id = ?', [sidOf(flow.session ?? '')]);
+      const [row] = await sqlRows(s.h.orm, 'select provider_sid from sso_sessions where session_id = ?', [
+        sidOf(flow.session ?? ''),
+      ]);
       expect(row?.provider_sid).toBeTruthy();
       return {
         account,
@@ -248,10 +248,9 @@ function signalSuite(label: string, redis: boolean) {
       expect(local.statusCode).toBe(200);
       expect(local.json()).toMatchObject({ auth_method: 'local', has_local_password: true });
       expect((await postLogin(s.h.app, { email: u.account.email, password: STRONG_PASSWORD })).statusCode).toBe(200);
-      const rows = await s.h.orm.em
-        .fork()
-        .getConnection()
-        .execute('select count(*)::int as n from sso_identities where subject = ?', [u.account.sub]);
+      const rows = await sqlRows(s.h.orm, 'select count(*)::int as n from sso_identities where subject = ?', [
+        u.account.sub,
+      ]);
       expect(rows).toEqual([{ n: 0 }]);
     });
   });

@@ -1,3 +1,4 @@
+import { sqlRows } from '@routinely/testkit';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disableAccount } from './harness.js';
@@ -77,12 +78,9 @@ describe('single sign-on: provider tokens presented by clients', () => {
     // None of them created the account.
     const validate = await s.h.app.inject({ method: 'POST', url: `/api/v1/auth/sso/validate?token=${good}` });
     expect(validate.json().valid).toBe(true);
-    expect(
-      await s.h.orm.em
-        .fork()
-        .getConnection()
-        .execute('select count(*)::int as n from users where email = ?', [account.email]),
-    ).toEqual([{ n: 0 }]);
+    expect(await sqlRows(s.h.orm, 'select count(*)::int as n from users where email = ?', [account.email])).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it('validates a token without opening a session', async () => {
@@ -102,10 +100,7 @@ describe('single sign-on: provider tokens presented by clients', () => {
     const missing = await s.h.app.inject({ method: 'POST', url: '/api/v1/auth/sso/validate' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0].loc).toEqual(['query', 'token']);
-    const rows = await s.h.orm.em
-      .fork()
-      .getConnection()
-      .execute('select count(*)::int as n from users where email = ?', [account.email]);
+    const rows = await sqlRows(s.h.orm, 'select count(*)::int as n from users where email = ?', [account.email]);
     expect(rows).toEqual([{ n: 0 }]);
   });
 

@@ -1,5 +1,5 @@
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, uniqueName, waitFor } from '@routinely/testkit';
+import { quietLogger, requireEnv, sqlRows, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, bearer, register, startAuth } from './harness.js';
 
@@ -18,10 +18,11 @@ afterAll(async () => {
 describe('storage', () => {
   it('hashes passwords with argon2id (>= 19 MiB, >= 2 passes) and keeps the signing key sealed', async () => {
     const { userId } = await register(h.app);
-    const conn = h.orm.em.getConnection();
-    const [user] = await conn.execute('select password_hash from users where id = ?', [userId]);
+    const [user] = await sqlRows<Record<string, string>>(h.orm, 'select password_hash from users where id = ?', [
+      userId,
+    ]);
     expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    const keys = await conn.execute('select private_key from signing_keys');
+    const keys = await sqlRows<Record<string, string>>(h.orm, 'select private_key from signing_keys');
     expect(keys).toHaveLength(1);
     expect(keys[0]?.private_key).toMatch(/^v1\./);
     expect(keys[0]?.private_key).not.toContain('PRIVATE KEY');

@@ -1,3 +1,4 @@
+import { sqlRows } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLocs, type Harness, startHarness } from './harness.js';
 
@@ -196,12 +197,11 @@ describe('calendars', () => {
     const del = await h.call(owner, 'DELETE', `/calendars/${cal.id}`);
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    const rows = await h.orm.em
-      .getConnection()
-      .execute<{ calendar_id: string; deleted_at: Date | null }[]>(
-        'select calendar_id, deleted_at from calendar_items where calendar_id in (?, ?)',
-        [cal.id, keep.id],
-      );
+    const rows = await sqlRows<{ calendar_id: string; deleted_at: Date | null }>(
+      h.orm,
+      'select calendar_id, deleted_at from calendar_items where calendar_id in (?, ?)',
+      [cal.id, keep.id],
+    );
     const deleted = rows.filter((r) => r.deleted_at !== null);
     expect(deleted).toHaveLength(3);
     expect(deleted.every((r) => r.calendar_id === cal.id)).toBe(true);

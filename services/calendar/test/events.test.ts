@@ -1,5 +1,5 @@
 import { type EventEnvelope, JetStreamTransport } from '@routinely/events';
-import { quietLogger, requireEnv, uniqueName, waitFor } from '@routinely/testkit';
+import { quietLogger, requireEnv, sqlRows, uniqueName, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness.js';
 
@@ -25,9 +25,7 @@ afterAll(async () => {
 });
 
 async function countOutbox(where = 'true'): Promise<number> {
-  const rows = await h.orm.em
-    .getConnection()
-    .execute<{ n: number }[]>(`select count(*)::int as n from outbox where ${where}`);
+  const rows = await sqlRows<{ n: number }>(h.orm, `select count(*)::int as n from outbox where ${where}`);
   return rows[0]?.n ?? -1;
 }
 

@@ -176,6 +176,5 @@ export async function createEndpoint(h: Harness, user: TestUser, body: Record<st
   return res.json() as { id: string; secret: string; [k: string]: unknown };
 }
 
-export async function sqlRows<T = Record<string, unknown>>(orm: Orm, sql: string, params: unknown[] = []) {
-  return orm.em.fork().getConnection().execute<T[]>(sql, params);
-}
+/** The tests read what the service stored through the testkit's helper (one for every service). */
+export { sqlRows } from '@routinely/testkit';

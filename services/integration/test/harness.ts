@@ -1,7 +1,14 @@
 import type { Orm } from '@routinely/db';
 import type { EventTransport, ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
 import { type Logger, ManualClock } from '@routinely/platform';
-import { type Deliver, FakeGoogle, FakeMicrosoft, startServiceHarness, type TestUser } from '@routinely/testkit';
+import {
+  type Deliver,
+  FakeGoogle,
+  FakeMicrosoft,
+  sqlRows,
+  startServiceHarness,
+  type TestUser,
+} from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { integrationModule } from '../src/index.js';
@@ -93,6 +100,5 @@ export async function startHarness(
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
-export async function sqlRows<T = Record<string, unknown>>(orm: Orm, sql: string, params: unknown[] = []) {
-  return (await orm.em.fork().getConnection().execute(sql, params, 'all')) as T[];
-}
+/** The tests read what the service stored through the testkit's helper (one for every service). */
+export { sqlRows };

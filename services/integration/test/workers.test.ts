@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@routinely/platform';
+import { sqlRun } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, sqlRows, startHarness } from './harness.js';
 
@@ -70,14 +71,11 @@ describe('integration workers', () => {
   it('one sync per integration: a held lease makes POST /sync 409 and the worker skip the row', async () => {
     const user = h.tokens.user();
     const { integrationId } = await h.connect(user, 'microsoft');
-    await h.orm.em
-      .fork()
-      .getConnection()
-      .execute('update integrations set sync_lease_until = ?, next_sync_at = ? where id = ?', [
-        new Date(h.clock.now().getTime() + 60_000),
-        h.clock.now(),
-        integrationId,
-      ]);
+    await sqlRun(h.orm, 'update integrations set sync_lease_until = ?, next_sync_at = ? where id = ?', [
+      new Date(h.clock.now().getTime() + 60_000),
+      h.clock.now(),
+      integrationId,
+    ]);
     const res = await h.call(user, 'POST', `/service/integrations/${integrationId}/sync`);
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toMatch(/already running/);

@@ -1,4 +1,5 @@
 import type { TestUser } from '@routinely/testkit';
+import { sqlRows, sqlRun } from '@routinely/testkit';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduledTask } from './calendar-helpers.js';
@@ -116,7 +117,8 @@ describe('calendar feed', () => {
     h.clock.set(slot(0));
     const user = h.tokens.user();
     // One 4-minute task every 5 minutes: 100 before now, 5,100 from now on, written at once.
-    await h.orm.em.getConnection().execute(
+    await sqlRun(
+      h.orm,
       `insert into tasks (id, tenant_id, user_id, depth, sort_order, title, status, priority, duration_min,
          reminder_channels, reminder_offset_min, tags, chosen_slot_start, chosen_slot_end, created_at, updated_at)
        select gen_random_uuid(), ?, ?, 1, n, 'task ' || n, 'scheduled', 3, 4, '{}', 10, '{}',
@@ -145,9 +147,7 @@ describe('calendar feed', () => {
     const user = h.tokens.user();
     const path = await newFeed(user);
     const token = path.split('/').at(-1)?.replace('.ics', '') as string;
-    const stored = await h.orm.em
-      .getConnection()
-      .execute('select token_hash from calendar_feeds where user_id = ?', [user.userId]);
+    const stored = await sqlRows(h.orm, 'select token_hash from calendar_feeds where user_id = ?', [user.userId]);
     expect(stored).toHaveLength(1);
     const [row] = stored as { token_hash: string }[];
     expect(row?.token_hash).not.toContain(token);
