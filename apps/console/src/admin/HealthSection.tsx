@@ -11,6 +11,7 @@ const NAMES: Record<string, string> = {
   integrations: 'Calendar integrations',
   reminder_worker: 'Reminder worker',
   calendar_worker: 'Calendar worker',
+  event_consumers: 'Event consumers',
 };
 
 /** Each component's status and probe latency, refreshed every 10 seconds while the page is open. */
