@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { sourceFiles, sourceRoots } from './database-access.js';
 
 /**
  * One data path (ADR 008, its 2026-11-29 amendment): services reach their database through the `Sql` handle their composition root made
@@ -15,35 +16,14 @@ const PATTERNS: [name: string, pattern: RegExp][] = [
   ['rows without a schema', /\.(?:rows|first)\(\s*['"`]/g],
 ];
 
-/** Where the ORM itself is the point: its setup (packages/db), and the entity and migration modules. */
-const EXEMPT_PACKAGES = new Set(['db', 'conventions']);
+/** Where the ORM itself is the point: the entity and migration modules (packages/db is outside the roots). */
 const isOrmModule = (path: string) => /(?:^|\/)(?:entities\.ts|migrations\/)/.test(path);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-function sourceRoots(root: string): string[] {
-  const children = (folder: string) =>
-    existsSync(join(root, folder))
-      ? readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'src'))
-      : [];
-  return [
-    ...children('services'),
-    ...children('apps'),
-    ...children('packages').filter((src) => !EXEMPT_PACKAGES.has(basename(dirname(src)))),
-  ].filter((src) => existsSync(src));
-}
 
 /** `file: what` -> occurrences of a second data path in every source folder of `sourceRoots`. */
 export function secondDataPaths(root: string): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const src of sourceRoots(root)) {
-    for (const file of sourceFiles(src)) {
+    for (const file of sourceFiles(src, new Set())) {
       const path = relative(root, file);
       if (isOrmModule(path)) continue;
       const text = readFileSync(file, 'utf8');

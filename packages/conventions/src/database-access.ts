@@ -20,10 +20,11 @@ const PATTERNS: [name: string, pattern: RegExp][] = [
   ],
 ];
 
-function sourceFiles(dir: string): string[] {
+/** The non-test `.ts` files under `dir`, skipping folders named in `skip` (db/ for this check). */
+export function sourceFiles(dir: string, skip: ReadonlySet<string> = new Set(['db'])): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'db' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return skip.has(entry.name) ? [] : sourceFiles(path, skip);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }
@@ -34,7 +35,7 @@ function sourceFiles(dir: string): string[] {
  */
 const EXEMPT_PACKAGES = new Set(['db', 'conventions']);
 
-function sourceRoots(root: string): string[] {
+export function sourceRoots(root: string): string[] {
   const children = (folder: string) =>
     existsSync(join(root, folder))
       ? readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'src'))
