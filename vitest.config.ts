@@ -4,7 +4,8 @@
 //   *.unit.test.ts   no infrastructure at all (no database, NATS or Redis URL is even set)
 //   *.test.ts        integration: real PostgreSQL, NATS JetStream and Redis (the testkit's global setup)
 //   *.e2e.test.ts    the product from outside: the six services behind the gateway, or an all-in-one
-//   test/faults/**   the fault tier: each file boots its own topology and breaks it, one file at a time
+//   test/faults/**   the fault tier: each file boots its own topology and breaks it, one file at a time, on a
+//                    PostgreSQL cluster of the tier's own (`npm test` runs it beside the other tiers)
 // Tests import workspace packages from their TypeScript sources (the "source" export condition), so a run
 // never depends on stale build output.
 import { defineConfig } from 'vitest/config';
@@ -15,6 +16,8 @@ const here = (path: string) => new URL(path, import.meta.url).pathname;
 const WORKSPACES = ['packages/*', 'services/*', 'apps/*', 'deploy', 'test-services'];
 const inWorkspaces = (pattern: string) => WORKSPACES.map((w) => `${w}/${pattern}`);
 const FAULTS = 'apps/distributed/test/faults/**';
+/** The fault tier's PostgreSQL cluster of its own (it runs beside the other tiers under `npm test`). */
+const FAULTS_POSTGRES = here('./apps/distributed/test/faults/global-setup.ts');
 
 /** One seed rule for fast-check in every tier (testkit/src/fast-check-seed.ts). */
 const FAST_CHECK_SEED = here('./packages/testkit/src/fast-check-seed.ts');
@@ -74,7 +77,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: [`${FAULTS}/*.test.ts`],
-          globalSetup: [INFRASTRUCTURE],
+          globalSetup: [INFRASTRUCTURE, FAULTS_POSTGRES],
           testTimeout: 240_000,
         },
       },

@@ -4,7 +4,8 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@routinely/testkit';
+// Not the testkit's index: the tier's global setup (global-setup.ts) starts a server too, and cannot load vitest's expect.
+import { waitFor } from '@routinely/testkit/wait';
 import { freePort } from '../../src/ports.js';
 
 // Throwaway NATS and PostgreSQL servers for the faults that kill them: the shared local servers serve other
@@ -61,7 +62,7 @@ export function postgresBin(): string | undefined {
 }
 
 /** A PostgreSQL cluster of its own (initdb) on a free port, run as the postgres user when this is root. */
-export async function startPostgres(bin: string) {
+export async function startPostgres(bin: string, options: { maxConnections?: number } = {}) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'faults-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -89,7 +90,7 @@ export async function startPostgres(bin: string) {
           '-l',
           join(dir, 'log'),
           '-o',
-          `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+          `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=${options.maxConnections ?? 100}`,
         ]);
         break;
       } catch (error) {
