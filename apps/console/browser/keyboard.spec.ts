@@ -80,6 +80,8 @@ test('keyboard only: sign in, plan the week, apply, move a block and save it', a
 
 test('keyboard only: a weekly routine made with the form, its steps ordered, saved', async ({ page, person }) => {
   await signIn(page, person, '/routines/new');
+  // A person starts tabbing once the form is on screen (its route's code loads on demand).
+  await expect(page.getByRole('textbox', { name: 'Title' })).toBeVisible();
   await tabTo(page, 'Title');
   await expectFocusVisible(page);
   await page.keyboard.type('Evening walk');
