@@ -6,7 +6,7 @@ import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
-import { findTask, findTasksByKeys, listTasks, subtreeRows } from '../src/db/task-sql.js';
+import { findTask, findTasksByKeys, listTasks, ownerTreeRows, subtreeRows, subtreeShape } from '../src/db/task-sql.js';
 import { subtreeWithVersion, treeVersions } from '../src/db/tree-sql.js';
 import { taskEvent } from '../src/domain/events.js';
 import { taskCreateSchema, toNewTask } from '../src/domain/task-input.js';
@@ -237,5 +237,64 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
         expect.arrayContaining([expect.stringMatching(/^tasks_owner_/)]),
       );
     }
+  });
+});
+
+describe('tree walks on a table grown faster than its statistics (a first routine fill)', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let orm: Orm;
+  let owner = { tenantId: '', userId: '' };
+  let rootId = '';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await openOrm(db.url, dbConfig);
+    const sql = Sql.of(orm);
+    // Never analyzed while the test runs: the planner knows the table's size, not its shape, as after a fill.
+    await sql.run('alter table tasks set (autovacuum_enabled = false)');
+    const columns = `id, tenant_id, user_id, parent_task_id, depth, sort_order, title, status, priority, duration_min,
+      reminder_channels, reminder_offset_min, tags, created_at, updated_at`;
+    // 30,000 occurrences of 45 each for 667 owners, each with three steps.
+    await sql.run(
+      `insert into tasks (${columns})
+       select md5('r' || n)::uuid, md5('t' || (n / 45))::uuid, md5('u' || (n / 45))::uuid, null, 1, n, 'occurrence',
+         'pending', 3, 30, '{inapp}', 10, '{}', now(), now()
+       from generate_series(0, 29999) as n`,
+    );
+    await sql.run(
+      `insert into tasks (${columns})
+       select gen_random_uuid(), md5('t' || (n / 45))::uuid, md5('u' || (n / 45))::uuid, md5('r' || n)::uuid, 2, s,
+         'step', 'pending', 3, 10, '{inapp}', 10, '{}', now(), now()
+       from generate_series(0, 29999) as n, generate_series(1, 3) as s`,
+    );
+    const root = await sql.first(
+      row({ id: column.uuid, tenant_id: column.uuid, user_id: column.uuid }),
+      `select id, tenant_id, user_id from tasks where id = md5('r0')::uuid`,
+    );
+    rootId = root?.id ?? '';
+    owner = { tenantId: root?.tenant_id ?? '', userId: root?.user_id ?? '' };
+  }, 120_000);
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('walk down through the parent index, one probe per parent, never a scan of every task', async () => {
+    const walks: [string, (sql: Sql) => Promise<unknown>][] = [
+      ['subtree', (sql) => subtreeRows(sql, owner, rootId)],
+      ['subtree with version', (sql) => subtreeWithVersion(sql, owner, rootId)],
+      ['subtree shape', (sql) => subtreeShape(sql, owner, rootId)],
+      ['owner tree', (sql) => ownerTreeRows(sql, owner, { limit: 50, offset: 0 })],
+    ];
+    for (const [name, walk] of walks) {
+      const nodes = await planOf(orm, walk);
+      expect(seqScansOnTasks(nodes), name).toEqual([]);
+      // The children of each row: the parent index, or the owner index that ends with the parent.
+      expect(indexesUsed(nodes), name).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^tasks_(owner_)?parent_idx$/)]),
+      );
+    }
+    expect(await subtreeRows(Sql.of(orm), owner, rootId)).toHaveLength(4);
   });
 });

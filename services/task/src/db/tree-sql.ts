@@ -2,7 +2,7 @@ import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { z } from 'zod';
 import type { TaskTextRow } from '../domain/task-model.js';
-import { TASK_COLUMNS, taskTextRow } from './task-sql.js';
+import { childrenOf, TASK_COLUMNS, taskTextRow } from './task-sql.js';
 
 /**
  * The owner's tree version: '0' before the first bump. A trigger adds 1 in every transaction that changes one
@@ -37,14 +37,14 @@ export async function treeVersions(sql: Sql, owners: readonly Owner[]): Promise<
 
 /**
  * The subtree and the owner's tree version in one statement, so from one snapshot: the answer built from these
- * rows belongs to exactly this version. Walked by id and parent only (primary key and tasks_parent_idx; children
- * always share their parent's owner), the owner's rows kept, parents before children and siblings in order.
- * Not the owner's task: one row with the version and null columns.
+ * rows belongs to exactly this version. Walked by id and parent only (primary key and tasks_parent_idx, one probe
+ * per parent: childrenOf; children always share their parent's owner), the owner's rows kept, parents
+ * before children and siblings in order. Not the owner's task: one row with the version and null columns.
  */
 const SUBTREE_WITH_VERSION = `with recursive sub as (
        select ${TASK_COLUMNS} from tasks where id = ?
        union all
-       select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from tasks c join sub on c.parent_task_id = sub.id
+       select ${TASK_COLUMNS.replace(/(\w+)/g, 'c.$1')} from ${childrenOf('sub')}
      ), stamp as materialized (${TREE_VERSION})
      select stamp.tree_version, owned.* from stamp
      left join (select * from sub where tenant_id = ? and user_id = ?) owned on true
