@@ -5,12 +5,14 @@ import type { EventEnvelope } from './envelope.js';
 export const OutboxMessage = defineEntity({
   name: 'OutboxMessage',
   tableName: 'outbox',
+  // The relay's claim walks the unpublished rows (published_at null) in id order: one index gives both.
+  indexes: [{ name: 'outbox_published_at_id_idx', properties: ['publishedAt', 'id'] }],
   properties: {
     id: p.uuid().primary(),
     subject: p.string().length(200),
     payload: p.json<EventEnvelope>(),
     createdAt: p.datetime().fieldName('created_at'),
-    publishedAt: p.datetime().nullable().fieldName('published_at').index('outbox_published_at_idx'),
+    publishedAt: p.datetime().nullable().fieldName('published_at'),
     /** Until when a relay owns the row (it is being published); an expired lease lets another relay retry. */
     claimedUntil: p.datetime().nullable().fieldName('claimed_until'),
   },

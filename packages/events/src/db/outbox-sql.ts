@@ -32,14 +32,17 @@ export async function enqueue(sql: Sql, ...events: readonly EventEnvelope[]): Pr
 
 /**
  * Leases up to `limit` unpublished rows to the relay for `leaseMs` (FOR UPDATE SKIP LOCKED: replicas never claim
- * the same row; an expired lease is claimed again), answering them in id order.
+ * the same row; an expired lease is claimed again), answering them in id order. Ordered by (published_at, id), the
+ * index's own order (all published_at are null here, so it is id order): the claim reads `limit` index entries.
+ * Ordered by id alone, the planner read every unpublished row and sorted them whenever the table had grown faster
+ * than its statistics (590 ms a claim with 120,000 waiting after a first routine fill, 0.6 ms this way).
  */
 export async function claimOutbox(sql: Sql, leaseMs: number, limit: number): Promise<EventEnvelope[]> {
   const rows = await sql.rows(
     claimedRow,
     `update outbox set claimed_until = now() + ? * interval '1 millisecond'
      where id in (select id from outbox where published_at is null and (claimed_until is null or claimed_until < now())
-                  order by id limit ? for update skip locked)
+                  order by published_at, id limit ? for update skip locked)
      returning id, payload`,
     [leaseMs, limit],
   );

@@ -4,6 +4,7 @@ import { Migration20261126170649 } from './Migration20261126170649.js';
 import { Migration20261126195500 } from './Migration20261126195500.js';
 import { Migration20261129120000 } from './Migration20261129120000.js';
 import { Migration20261129200000 } from './Migration20261129200000.js';
+import { Migration20261129210000 } from './Migration20261129210000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123153158', class: Migration20261123153158 },
@@ -11,4 +12,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261126195500', class: Migration20261126195500 },
   { name: 'Migration20261129120000', class: Migration20261129120000 },
   { name: 'Migration20261129200000', class: Migration20261129200000 },
+  { name: 'Migration20261129210000', class: Migration20261129210000 },
 ];
