@@ -1,4 +1,3 @@
-import type { Orm } from '@routinely/db';
 import type { EventTransport, ExternalEventSnapshot, IntegrationSnapshot } from '@routinely/events';
 import { type Logger, ManualClock } from '@routinely/platform';
 import {

@@ -1,6 +1,6 @@
 import type { TaskSnapshot } from '@routinely/events';
 import type { TaskRow, TaskTextRow } from '../db/task-sql.js';
-import type { NewTask, ReminderChannel, StoredRecurrence } from './task-values.js';
+import type { NewTask, ReminderChannel } from './task-values.js';
 
 /** A tasks row as SQL returns it: the creation fields plus what the store decides and tracks (its row schema). */
 export type { TaskRow, TaskTextRow } from '../db/task-sql.js';
