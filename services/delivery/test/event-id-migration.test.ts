@@ -21,7 +21,9 @@ function deliveryValues(id: string, channel: string, endpointId: string | null, 
 it('gives deliveries made before event ids one event id per firing and target, requeues included', async () => {
   const db = await createTestDatabase();
   dbs.push(db);
-  const before = await openOrm(db.url, { ...dbConfig, migrations: dbConfig.migrations.slice(0, -1) });
+  // Every migration before the one that gives deliveries their event ids.
+  const eventIds = dbConfig.migrations.findIndex((m) => m.name === 'Migration20261124041630');
+  const before = await openOrm(db.url, { ...dbConfig, migrations: dbConfig.migrations.slice(0, eventIds) });
   const first = '2026-11-21T08:00:00.000Z';
   const later = '2026-11-22T08:00:00.000Z';
   // In id order: a dead delivery to hook A and, later, its requeue; hook B and in-app of the same firing;
