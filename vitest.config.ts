@@ -66,8 +66,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test-e2e/test/**/*.e2e.test.ts'],
-          // In-process all-in-ones of several files in one registry answered a 500 (issue 38's evening runs: a
-          // stranger's read of a synced event in unified-calendar.e2e), so each file gets a fresh one.
+          // In-process all-in-ones of several files in one registry answered a 500 (a stranger's read of a synced
+          // event in unified-calendar.e2e; ADR 009), so each file gets a fresh registry.
           isolate: true,
           globalSetup: [INFRASTRUCTURE, here('./test-e2e/src/distributed-setup.ts')],
           setupFiles: [FAST_CHECK_SEED],

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expectAccessible, signIn, test } from './fixtures.js';
-import { READY, SCREENS, scene } from './scene.js';
+import { openScreen, SCREENS, scene } from './scene.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 /** `CONSOLE_SCREENSHOTS=write` (`npm run generate`) refreshes docs/console.md's pictures; else test-results. */
@@ -12,11 +12,7 @@ test('every screen of docs/console.md, each accessible (its pictures)', async ({
   const { person, routineId } = await scene(baseUrl);
   await signIn(page, person, '/home');
   for (const screen of SCREENS) {
-    await page.goto(screen.path.replace(':id', routineId));
-    const ready = READY[screen.path];
-    if (!ready) throw new Error(`no ready check for ${screen.path}`);
-    await ready(page);
-    await page.mouse.move(0, 0);
+    await openScreen(page, screen, routineId);
     await expectAccessible(page, screen.path);
     await page.screenshot({ path: `${shotDir}/${screen.shot}.png` });
   }

@@ -50,7 +50,7 @@ export async function scene(baseUrl: string): Promise<{ person: Person; routineI
 }
 
 /** What shows once each screen's first view is there. */
-export const READY: Record<string, (page: Page) => Promise<void>> = {
+const READY: Record<string, (page: Page) => Promise<void>> = {
   '/home': (p) => expect(p.getByRole('link', { name: /^Overdue / })).toBeVisible(),
   '/tasks': (p) => expect(p.getByRole('treeitem', { name: /^Buy paint/ })).toBeVisible(),
   '/routines': (p) => expect(p.getByText('Current streak 1 day').first()).toBeVisible(),
@@ -58,3 +58,12 @@ export const READY: Record<string, (page: Page) => Promise<void>> = {
   '/settings': (p) => expect(p.getByRole('textbox', { name: 'Monday from' })).toBeVisible(),
   '/admin': (p) => expect(p.getByRole('row', { name: /^Database/ })).toBeVisible(),
 };
+
+/** Opens one of SCREENS (the scene's routine for `:id`), waits for its first view, and moves the pointer aside. */
+export async function openScreen(page: Page, screen: { path: string }, routineId: string): Promise<void> {
+  await page.goto(screen.path.replace(':id', routineId));
+  const ready = READY[screen.path];
+  if (!ready) throw new Error(`no ready check for ${screen.path}`);
+  await ready(page);
+  await page.mouse.move(0, 0);
+}
