@@ -217,6 +217,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
+  // Envoy keeps an idle client connection for an hour (no downstream idle_timeout in envoy.yaml); Node's 5 s let a
+  // client reuse a connection the gateway was closing that moment ("other side closed" in an e2e run under load).
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? config.listener.port, options.host ?? '127.0.0.1', () => {
