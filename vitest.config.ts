@@ -3,7 +3,8 @@
 // turn). A tier is a file-name suffix, so a test says what it needs where it is named:
 //   *.unit.test.ts   no infrastructure at all (no database, NATS or Redis URL is even set)
 //   *.test.ts        integration: real PostgreSQL, NATS JetStream and Redis (the testkit's global setup)
-//   *.e2e.test.ts    the product from outside: the six services behind the gateway, or an all-in-one
+//   *.e2e.test.ts    the product from outside: the six services behind the gateway, or an all-in-one, on a
+//                    PostgreSQL cluster of the tier's own
 //   test/faults/**   the fault tier: each file boots its own topology and breaks it, one file at a time, on a
 //                    PostgreSQL cluster of the tier's own (`npm test` runs it beside the other tiers)
 // Tests import workspace packages from their TypeScript sources (the "source" export condition), so a run
@@ -69,7 +70,12 @@ export default defineConfig({
           // In-process all-in-ones of several files in one registry answered a 500 (a stranger's read of a synced
           // event in unified-calendar.e2e; ADR 009), so each file gets a fresh registry.
           isolate: true,
-          globalSetup: [INFRASTRUCTURE, here('./test-e2e/src/distributed-setup.ts')],
+          // A PostgreSQL cluster of the tier's own (more connection slots than the shared server's 100).
+          globalSetup: [
+            INFRASTRUCTURE,
+            here('./test-e2e/src/postgres-setup.ts'),
+            here('./test-e2e/src/distributed-setup.ts'),
+          ],
           setupFiles: [FAST_CHECK_SEED],
           testTimeout: 60_000,
         },
