@@ -122,7 +122,7 @@ export const latestRun = (sql: Sql, owner: { tenantId: string; userId: string })
 export const findRun = (sql: Sql, id: string) =>
   sql.first(runRow, `select ${RUN} from schedule_runs where id = ?`, [id]);
 
-/** Due runs the worker looks at per claim, in turn order; one of them not locked by another claim is taken. */
+/** Owners whose next due run the worker looks at per claim, in turn order; the first not locked is taken. */
 const CLAIM_CANDIDATES = 16;
 
 /**
@@ -131,13 +131,19 @@ const CLAIM_CANDIDATES = 16;
  * oldest run. A user whose run holds a live lease is skipped (one run of a user at a time: its batches take
  * turns on the placement lock anyway), so one owner's many runs never keep the workers from another's.
  * FOR UPDATE SKIP LOCKED so replicas never take the same run, and a lease so a dead one is taken again.
+ *
+ * The candidates are one run per owner (its oldest due), and the claim locks only the first of them it can: it
+ * locked all sixteen before, so the worker's other lanes claiming at the same moment found every candidate locked,
+ * took nothing and sat out the pass (one lane of four busy on average while 400 runs waited), or took another run
+ * of the same user and waited for its placement lock.
  */
 export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefined> {
   const candidates = await sql.rows(
     idRow,
     `with due as (
-       select id, tenant_id, user_id, created_at from schedule_runs
-       where status in ('queued', 'running') and (lease_until is null or lease_until < ?)),
+       select distinct on (tenant_id, user_id) id, tenant_id, user_id, created_at from schedule_runs
+       where status in ('queued', 'running') and (lease_until is null or lease_until < ?)
+       order by tenant_id, user_id, created_at, id),
      leased as (
        select distinct tenant_id, user_id from schedule_runs where status = 'running' and lease_until >= ?),
      tenants as (
@@ -153,15 +159,14 @@ export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefin
   );
   if (candidates.length === 0) return undefined;
   const ids = candidates.map((c) => c.id);
-  const locked = await sql.rows(
+  const run = await sql.first(
     runRow,
     `select ${RUN} from schedule_runs where id = any(?::uuid[])
        and status in ('queued', 'running') and (lease_until is null or lease_until < ?)
+     order by array_position(?::uuid[], id) limit 1
      for update skip locked`,
-    [ids, now],
+    [ids, now, ids],
   );
-  const byId = new Map(locked.map((run) => [run.id, run]));
-  const run = ids.map((id) => byId.get(id)).find((r) => r !== undefined);
   if (!run) return undefined;
   await sql.run(
     `insert into schedule_run_owners (tenant_id, user_id, served_at) values (?, ?, clock_timestamp())
@@ -252,13 +257,15 @@ export const findOwnDecision = (sql: Sql, owner: { tenantId: string; userId: str
 
 /**
  * Decisions written but not yet held by the task service (a crash came between): the newest decision of each
- * task only, so a superseded slot is never applied over its override.
+ * task only, so a superseded slot is never applied over its override. The OFFSET 0 fence keeps the check a probe
+ * of schedule_decisions_supersedes_idx per decision: as an anti-join the planner hashed every decision of every
+ * run (94,000 after a routine fill of 1,000 users, 70 ms a call and growing).
  */
 export const unappliedDecisions = (sql: Sql, runId: string) =>
   sql.rows(
     decisionRow,
     `select ${DECISION} from schedule_decisions d where run_id = ? and not dry_run and not applied
-       and not exists (select 1 from schedule_decisions n where n.supersedes_id = d.id)
+       and not exists (select 1 from schedule_decisions n where n.supersedes_id = d.id offset 0)
      order by created_at, id`,
     [runId],
   );
