@@ -197,6 +197,8 @@ const ScheduleDecision = defineEntity({
   indexes: [
     { name: 'schedule_decisions_run_idx', properties: ['runId', 'createdAt'] },
     { name: 'schedule_decisions_task_idx', properties: ['tenantId', 'taskId', 'createdAt'] },
+    // A run's unapplied decisions leave out the superseded ones (runs-sql.ts `unappliedDecisions`).
+    { name: 'schedule_decisions_supersedes_idx', properties: ['supersedesId'] },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -1,0 +1,73 @@
+// Scale check: the hot queries of a run's passes walk indexes once the run tables are large. It asserts plans,
+// never times: a plan is what stays true on any machine.
+import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
+import { createTestDatabase } from '@routinely/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { unappliedDecisions } from '../src/db/runs-sql.js';
+import { dbConfig } from '../src/index.js';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+const planRow = row({ 'QUERY PLAN': column.json(z.array(z.object({ Plan: z.custom<PlanNode>() }))) });
+
+/** The plan PostgreSQL makes for the statement `read` sends (recorded, then explained with its parameters). */
+async function planOf(orm: Orm, read: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
+  let sent: { query: string; params: readonly unknown[] } | undefined;
+  const recorder = {
+    rows: async (_schema: unknown, query: string, params: readonly unknown[] = []) => {
+      sent = { query, params };
+      return [];
+    },
+  };
+  await read(recorder as unknown as Sql);
+  if (!sent) throw new Error('the query function sent no SQL');
+  const [plan] = await Sql.of(orm).rows(planRow, `explain (format json) ${sent.query}`, sent.params);
+  return nodesOf(plan?.['QUERY PLAN'][0]?.Plan as PlanNode);
+}
+
+describe('run queries with 100,000 decisions, never analyzed', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let orm: Orm;
+  const runId = '00000000-0000-4000-8000-000000000001';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await openOrm(db.url, dbConfig);
+    // Never analyzed while the test runs: the planner knows the table's size, not its shape, as during a fill.
+    await Sql.of(orm).run('alter table schedule_decisions set (autovacuum_enabled = false)');
+    // 2,000 runs of 50 decisions each (a routine fill's runs), one of them the run under test; every decision
+    // applied but the first run's, none superseded.
+    await Sql.of(orm).run(
+      `insert into schedule_decisions (id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end,
+         rationale, provider, model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at)
+       select gen_random_uuid(), 't', gen_random_uuid(),
+         case when n / 50 = 0 then ?::uuid else md5('run' || (n / 50))::uuid end, gen_random_uuid(), now(),
+         now() + interval '15 minutes', '', 'builtin', 'builtin', 'solver', null, false, n / 50 > 0, '[]'::jsonb,
+         gen_random_uuid(), now()
+       from generate_series(0, 99999) as n`,
+      [runId],
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it("reads a run's unapplied decisions through the run index, each checked for a successor by one probe", async () => {
+    const nodes = await planOf(orm, (sql) => unappliedDecisions(sql, runId));
+    expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+    const indexes = nodes.map((n) => n['Index Name']).filter(Boolean);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['schedule_decisions_run_idx', 'schedule_decisions_supersedes_idx']),
+    );
+    expect(await unappliedDecisions(Sql.of(orm), runId)).toHaveLength(50);
+  });
+});
