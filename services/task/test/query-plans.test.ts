@@ -5,6 +5,7 @@ import { column, type Orm, openOrm, readPoolOf, row, Sql, toPositional } from '@
 import { createTestDatabase } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { templateRootOf, templateTaskIds } from '../src/db/series-sql.js';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, findTasksByKeys, listTasks, ownerTreeRows, subtreeRows, subtreeShape } from '../src/db/task-sql.js';
 import { subtreeWithVersion, treeVersions } from '../src/db/tree-sql.js';
@@ -296,5 +297,23 @@ describe('tree walks on a table grown faster than its statistics (a first routin
       );
     }
     expect(await subtreeRows(Sql.of(orm), owner, rootId)).toHaveLength(4);
+  });
+
+  it('walk up through the primary key, one probe per row (which tasks belong to a template)', async () => {
+    const steps = await Sql.of(orm).rows(row({ id: column.uuid }), 'select id from tasks where parent_task_id = ?', [
+      rootId,
+    ]);
+    const ids = [rootId, ...steps.map((s) => s.id)];
+    const walks: [string, (sql: Sql) => Promise<unknown>][] = [
+      ['template tasks', (sql) => templateTaskIds(sql, ids)],
+      ['template root', (sql) => templateRootOf(sql, owner, ids[1] as string)],
+    ];
+    for (const [name, walk] of walks) {
+      const nodes = await planOf(orm, walk);
+      expect(seqScansOnTasks(nodes), name).toEqual([]);
+      expect(indexesUsed(nodes), name).toContain('tasks_pkey');
+    }
+    // No occurrence here carries a recurrence: none belongs to a template.
+    expect(await templateTaskIds(Sql.of(orm), ids)).toEqual(new Set());
   });
 });

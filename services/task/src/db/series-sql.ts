@@ -2,7 +2,7 @@ import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { z } from 'zod';
 import { type StoredRecurrence, TASK_STATUSES, type TaskRow } from '../domain/task-model.js';
-import { TASK_COLUMNS, taskRow } from './task-sql.js';
+import { parentOf, TASK_COLUMNS, taskRow } from './task-sql.js';
 
 const countRow = row({ n: column.integer });
 const occurrenceDateRow = row({ occurrence_date: column.date });
@@ -235,7 +235,7 @@ export async function templateTaskIds(sql: Sql, ids: readonly string[]): Promise
     `with recursive up as (
        select id as start, parent_task_id, recurrence from tasks where id = any(?::uuid[])
        union all
-       select up.start, t.parent_task_id, t.recurrence from tasks t join up on t.id = up.parent_task_id
+       select up.start, p.parent_task_id, p.recurrence from ${parentOf('up')}
      )
      select distinct start from up where recurrence is not null`,
     [ids],
@@ -250,7 +250,7 @@ export async function templateRootOf(sql: Sql, owner: Owner, taskId: string): Pr
     `with recursive up as (
        select ${TASK_COLUMNS} from tasks where id = ? and tenant_id = ? and user_id = ?
        union all
-       select ${TASK_COLUMNS.replace(/(\w+)/g, 't.$1')} from tasks t join up on t.id = up.parent_task_id
+       select ${TASK_COLUMNS.replace(/(\w+)/g, 'p.$1')} from ${parentOf('up')}
      )
      select * from up where recurrence is not null limit 1`,
     [taskId, owner.tenantId, owner.userId],
