@@ -134,7 +134,7 @@ const CLAIM_CANDIDATES = 16;
  *
  * The candidates are one run per owner (its oldest due), and the claim locks only the first of them it can: it
  * locked all sixteen before, so the worker's other lanes claiming at the same moment found every candidate locked,
- * took nothing and sat out the pass (one lane of four busy on average while 400 runs waited), or took another run
+ * took nothing and sat out the pass (1.4 lanes of four busy on average while 400 runs waited), or took another run
  * of the same user and waited for its placement lock.
  */
 export async function claimDueRun(sql: Sql, now: Date): Promise<RunRow | undefined> {
