@@ -10,7 +10,7 @@ import { type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
-  // The service's own worker polls once an hour: the runs below are this test's to claim.
+  // The service's own worker polls once an hour: the runs below are this test's to claim (but for its first pass).
   h = await startHarness({ SCHEDULER_RUN_POLL_MS: '3600000' });
 });
 afterAll(() => h?.close());
@@ -49,7 +49,8 @@ async function queueRuns(userCount: number, runsEach: number) {
 
 describe('claiming due runs', () => {
   it('lanes claiming at once each take a run, of a different user each', async () => {
-    await queueRuns(6, 3);
+    // Twelve users: the service's own worker may wake once at its start and lease a run of up to four of them.
+    await queueRuns(12, 2);
     const db = Sql.of(h.orm);
     const claimed: (RunRow | undefined)[] = [];
     let release = () => {};
