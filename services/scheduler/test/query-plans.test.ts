@@ -1,36 +1,10 @@
 // Scale check: the hot queries of a run's passes walk indexes once the run tables are large. It asserts plans,
 // never times: a plan is what stays true on any machine.
-import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
-import { createTestDatabase } from '@routinely/testkit';
+import { type Orm, openOrm, Sql } from '@routinely/db';
+import { createTestDatabase, indexesUsed, planOf } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { unappliedDecisions } from '../src/db/runs-sql.js';
 import { dbConfig } from '../src/index.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-const planRow = row({ 'QUERY PLAN': column.json(z.array(z.object({ Plan: z.custom<PlanNode>() }))) });
-
-/** The plan PostgreSQL makes for the statement `read` sends (recorded, then explained with its parameters). */
-async function planOf(orm: Orm, read: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
-  let sent: { query: string; params: readonly unknown[] } | undefined;
-  const recorder = {
-    rows: async (_schema: unknown, query: string, params: readonly unknown[] = []) => {
-      sent = { query, params };
-      return [];
-    },
-  };
-  await read(recorder as unknown as Sql);
-  if (!sent) throw new Error('the query function sent no SQL');
-  const [plan] = await Sql.of(orm).rows(planRow, `explain (format json) ${sent.query}`, sent.params);
-  return nodesOf(plan?.['QUERY PLAN'][0]?.Plan as PlanNode);
-}
 
 describe('run queries with 100,000 decisions, never analyzed', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -64,8 +38,7 @@ describe('run queries with 100,000 decisions, never analyzed', () => {
   it("reads a run's unapplied decisions through the run index, each checked for a successor by one probe", async () => {
     const nodes = await planOf(orm, (sql) => unappliedDecisions(sql, runId));
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
-    const indexes = nodes.map((n) => n['Index Name']).filter(Boolean);
-    expect(indexes).toEqual(
+    expect(indexesUsed(nodes)).toEqual(
       expect.arrayContaining(['schedule_decisions_run_idx', 'schedule_decisions_supersedes_idx']),
     );
     expect(await unappliedDecisions(Sql.of(orm), runId)).toHaveLength(50);

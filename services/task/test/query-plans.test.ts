@@ -1,10 +1,9 @@
 // Scale check: with realistic row counts and fresh statistics, the hot queries of the task store
 // walk indexes. It asserts plans, never times: a plan is what stays true on any machine.
 import { randomUUID } from 'node:crypto';
-import { column, type Orm, openOrm, readPoolOf, row, Sql, toPositional } from '@routinely/db';
-import { createTestDatabase } from '@routinely/testkit';
+import { column, type Orm, openOrm, row, Sql } from '@routinely/db';
+import { createTestDatabase, indexesUsed, type PlanNode, planOf, seqScansOn, statementOf } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { templateRootOf, templateTaskIds } from '../src/db/series-sql.js';
 import { insertChildTaskWithEvent, insertRootTasksWithEvents } from '../src/db/task-create-sql.js';
 import { findTask, findTasksByKeys, listTasks, ownerTreeRows, subtreeRows, subtreeShape } from '../src/db/task-sql.js';
@@ -18,68 +17,7 @@ const OWNERS = 1_000;
 const NEW_TASK = toNewTask(taskCreateSchema.parse({ title: 'new', reminder_channels: [] }));
 const TASKS_PER_OWNER = 100;
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-/** Every node of an EXPLAIN (FORMAT JSON) plan, depth first. */
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
-
-interface Sent {
-  query: string;
-  params: readonly unknown[];
-  /** The name a hot read runs under on the read pool. */
-  hotRead?: string | undefined;
-}
-
-/** Runs a query function of src/db against a stand-in that records the SQL it sends instead of running it. */
-async function sentBy(run: (sql: Sql) => Promise<unknown>): Promise<Sent> {
-  let sent: Sent | undefined;
-  const record = async (_schema: unknown, query: string, params: readonly unknown[] = [], hotRead?: string) => {
-    sent = { query, params, hotRead };
-    return [];
-  };
-  const recorder = {
-    rows: record,
-    first: async (...args: Parameters<typeof record>) => (await record(...args))[0],
-    run: async (query: string, params: readonly unknown[] = []) => {
-      sent = { query, params };
-      return 0;
-    },
-  };
-  await run(recorder as unknown as Sql);
-  if (!sent) throw new Error('the query function sent no SQL');
-  return sent;
-}
-
-/** A row of EXPLAIN (FORMAT JSON): the plan tree as PostgreSQL answers it. */
-const planRow = row({ 'QUERY PLAN': column.json(z.array(z.object({ Plan: z.custom<PlanNode>() }))) });
-
-const planNodes = (rows: z.output<typeof planRow>[]) => {
-  const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
-  if (!plan) throw new Error('no plan');
-  return nodesOf(plan);
-};
-
-/** The plan PostgreSQL makes for exactly that statement with the same parameters. */
-async function planOf(orm: Orm, run: (sql: Sql) => Promise<unknown>): Promise<PlanNode[]> {
-  const sent = await sentBy(run);
-  if (sent.hotRead) {
-    // Sent as `$n` text on the read pool: explain that very text.
-    const { rows } = await readPoolOf(orm).query(`explain (format json) ${toPositional(sent.query)}`, [...sent.params]);
-    return planNodes(rows.map((plan) => planRow.parse(plan)));
-  }
-  return planNodes(await Sql.of(orm).rows(planRow, `explain (format json) ${sent.query}`, sent.params));
-}
-
-const seqScansOnTasks = (nodes: PlanNode[]) =>
-  nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'tasks');
-const indexesUsed = (nodes: PlanNode[]) => nodes.map((n) => n['Index Name']).filter(Boolean);
+const seqScansOnTasks = (nodes: PlanNode[]) => seqScansOn(nodes, 'tasks');
 
 describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -142,7 +80,7 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
 
   it('reads a task by id through the primary key, on the read pool', async () => {
     const read = (sql: Sql) => findTask(sql, owner, rootId);
-    expect((await sentBy(read)).hotRead).toBe('task_by_id');
+    expect((await statementOf(read)).hotRead).toBe('task_by_id');
     const nodes = await planOf(orm, read);
     expect(seqScansOnTasks(nodes)).toEqual([]);
     expect(indexesUsed(nodes)).toContain('tasks_pkey');
@@ -156,7 +94,7 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
       { ...owner, id: randomUUID() },
     ];
     const read = (sql: Sql) => findTasksByKeys(sql, keys);
-    expect((await sentBy(read)).hotRead).toBe('tasks_by_keys');
+    expect((await statementOf(read)).hotRead).toBe('tasks_by_keys');
     const nodes = await planOf(orm, read);
     expect(seqScansOnTasks(nodes)).toEqual([]);
     expect(indexesUsed(nodes)).toContain('tasks_pkey');
@@ -167,7 +105,7 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
 
   it('walks a tree through the primary key and the parent index', async () => {
     const read = (sql: Sql) => subtreeRows(sql, owner, rootId);
-    expect((await sentBy(read)).hotRead).toBe('task_subtree');
+    expect((await statementOf(read)).hotRead).toBe('task_subtree');
     const nodes = await planOf(orm, read);
     expect(seqScansOnTasks(nodes)).toEqual([]);
     expect(indexesUsed(nodes)).toEqual(expect.arrayContaining(['tasks_pkey', 'tasks_parent_idx']));
@@ -196,7 +134,7 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
 
   it('reads a tree with its version through the primary keys and the parent index', async () => {
     const read = (sql: Sql) => subtreeWithVersion(sql, owner, rootId);
-    expect((await sentBy(read)).hotRead).toBe('task_subtree_with_version');
+    expect((await statementOf(read)).hotRead).toBe('task_subtree_with_version');
     const nodes = await planOf(orm, read);
     expect(seqScansOnTasks(nodes)).toEqual([]);
     expect(indexesUsed(nodes)).toEqual(
@@ -210,7 +148,7 @@ describe(`query plans with ${OWNERS * TASKS_PER_OWNER} tasks`, () => {
   it('checks stored trees with one primary-key row per owner, several owners at once', async () => {
     const unknown = { tenantId: randomUUID(), userId: randomUUID() };
     const read = (sql: Sql) => treeVersions(sql, [owner, unknown, owner]);
-    expect((await sentBy(read)).hotRead).toBe('task_tree_versions');
+    expect((await statementOf(read)).hotRead).toBe('task_tree_versions');
     const nodes = await planOf(orm, read);
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(indexesUsed(nodes)).toEqual(['task_tree_versions_pkey']);
