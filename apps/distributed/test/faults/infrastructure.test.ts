@@ -45,6 +45,7 @@ describe.skipIf(!available)('kill -9 of the infrastructure under load', () => {
     const restartedAt = Date.now();
     await nats.start();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    load.markFault(killedAt, Date.now());
     const window = load.window(killedAt, Date.now());
     report.push({
       fault: 'kill -9 NATS (5 s)',
@@ -67,6 +68,7 @@ describe.skipIf(!available)('kill -9 of the infrastructure under load', () => {
       for (const path of Object.values(PROBES)) if ((await world.call('GET', path)).status !== 200) return false;
       return true;
     }, 120_000);
+    load.markFault(killedAt, Date.now());
     const window = load.window(killedAt, Date.now());
     report.push({
       fault: 'kill -9 PostgreSQL (3 s)',

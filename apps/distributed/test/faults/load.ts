@@ -89,6 +89,12 @@ export interface Outcome {
 }
 
 const REMINDER_OFFSET_MIN = 1;
+/** A slot the load asked for, and when the answer came. */
+interface AskedSlot {
+  start: number;
+  answeredAt: number;
+}
+
 const slotFiringIn = (seconds: number) => {
   const start = new Date(Date.now() + seconds * 1000 + REMINDER_OFFSET_MIN * 60_000);
   return { chosen_slot_start: start.toISOString(), chosen_slot_end: new Date(start.getTime() + 300_000).toISOString() };
@@ -100,8 +106,13 @@ const slotFiringIn = (seconds: number) => {
  */
 export class Load {
   readonly outcomes: Outcome[] = [];
-  /** frozen: a move failed, so where its slot is (and when it fires) is only known to the server. */
-  private readonly tasks: { id: string; firesAt: number; frozen?: boolean }[] = [];
+  /**
+   * frozen: a move failed, so where its slot is (and when it fires) is only known to the server. slots: every slot
+   * the client asked for, with when the answer came (a failed move's too: the server may have applied it).
+   */
+  private readonly tasks: { id: string; firesAt: number; frozen?: boolean; slots: AskedSlot[] }[] = [];
+  /** When a fault held events back: from the kill until the services answered and published again. */
+  private readonly faults: { from: number; to: number }[] = [];
   private running = true;
   private readonly loop: Promise<void>;
 
@@ -138,9 +149,15 @@ export class Load {
     if (created.status !== 201) return;
     const id = String((created.body as { id: string }).id);
     const seconds = 6 + Math.floor(Math.random() * 14);
-    const scheduled = await this.world.call('PATCH', `/api/v1/service/tasks/${id}`, slotFiringIn(seconds));
+    const slot = slotFiringIn(seconds);
+    const scheduled = await this.world.call('PATCH', `/api/v1/service/tasks/${id}`, slot);
     this.record('schedule', scheduled);
-    this.tasks.push({ id, firesAt: Date.now() + seconds * 1000, frozen: scheduled.status !== 200 });
+    this.tasks.push({
+      id,
+      firesAt: Date.now() + seconds * 1000,
+      frozen: scheduled.status !== 200,
+      slots: [{ start: Date.parse(slot.chosen_slot_start), answeredAt: Date.now() }],
+    });
   }
 
   /** Moves a task whose reminder is at least 5 s ahead to another time 6-20 s ahead. */
@@ -149,10 +166,17 @@ export class Load {
     const task = candidates[Math.floor(Math.random() * candidates.length)];
     if (!task) return this.create();
     const seconds = 6 + Math.floor(Math.random() * 14);
-    const moved = await this.world.call('PATCH', `/api/v1/service/tasks/${task.id}`, slotFiringIn(seconds));
+    const slot = slotFiringIn(seconds);
+    const moved = await this.world.call('PATCH', `/api/v1/service/tasks/${task.id}`, slot);
     this.record('move', moved);
+    task.slots.push({ start: Date.parse(slot.chosen_slot_start), answeredAt: Date.now() });
     if (moved.status === 200) task.firesAt = Date.now() + seconds * 1000;
     else task.frozen = true;
+  }
+
+  /** A fault from `from` to `to`: a slot moved meanwhile may still fire where it was (see `reconcile`). */
+  markFault(from: number, to: number) {
+    this.faults.push({ from, to });
   }
 
   async stop(): Promise<void> {
@@ -169,7 +193,11 @@ export class Load {
 
   /**
    * After the load stopped: the reminders the product owes (every task the API shows scheduled, its slot read
-   * back from the API, whatever the client saw) against what the receiver got, by task and by event id.
+   * back from the API, whatever the client saw) against what the receiver got. A reminder is a task's slot: the
+   * final slot of each task arrives, and no slot arrives twice (nor any event id). A slot the client moved away
+   * from may still have fired: when it came due before the move's answer, or when a fault held the move's event
+   * back (the outbox publishes it after the fault, and only then does the delivery service learn of the move).
+   * Such firings are counted; any other firing of an old slot is a reminder for a time the user had left.
    */
   async reconcile(maxWaitMs = 90_000) {
     const tasks: { id: string; chosen_slot_start: string | null }[] = [];
@@ -180,32 +208,48 @@ export class Load {
       if ((page.body as unknown[]).length < 500) break;
     }
     // Only the load's own tasks: others (a test's schedule runs) may sit days ahead.
-    const mine = new Set(this.tasks.map((t) => t.id));
+    const mine = new Map(this.tasks.map((t) => [t.id, t.slots]));
     const owed = tasks.filter((t) => mine.has(t.id) && t.chosen_slot_start !== null);
-    const lastFire = Math.max(
-      ...owed.map((t) => Date.parse(String(t.chosen_slot_start)) - REMINDER_OFFSET_MIN * 60_000),
-    );
+    const finalSlot = new Map(owed.map((t) => [t.id, Date.parse(String(t.chosen_slot_start))]));
+    const lastFire = Math.max(...[...finalSlot.values()].map((start) => start - REMINDER_OFFSET_MIN * 60_000));
     const until = Math.max(Date.now(), lastFire) + maxWaitMs;
-    const byTask = () => {
-      const counts = new Map<string, number>();
-      for (const w of this.world.receiver.received) {
-        const id = String((w.json as { task?: { id?: string } }).task?.id);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-      return counts;
+    const reminder = (taskId: string, slot: number | undefined) => `${taskId} at ${slot}`;
+    const firings = () =>
+      this.world.receiver.received.map((w) => {
+        const task = (w.json as { task?: { id?: string; chosen_slot_start?: string } }).task;
+        return { taskId: String(task?.id), slot: Date.parse(String(task?.chosen_slot_start)), at: w.receivedAtMs };
+      });
+    const missing = () => {
+      const arrived = new Set(firings().map((f) => reminder(f.taskId, f.slot)));
+      return owed.filter((t) => !arrived.has(reminder(t.id, finalSlot.get(t.id)))).map((t) => t.id);
     };
-    while (Date.now() < until && owed.some((t) => !byTask().has(t.id))) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    while (Date.now() < until && missing().length > 0) await new Promise((resolve) => setTimeout(resolve, 500));
     // Late duplicates would arrive within a worker pass or two.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const delivered = byTask();
+    const all = firings();
+    const perReminder = new Map<string, number>();
+    for (const f of all)
+      perReminder.set(reminder(f.taskId, f.slot), (perReminder.get(reminder(f.taskId, f.slot)) ?? 0) + 1);
+    // When the client moved a task away from a slot: the answer to the next slot it asked for.
+    const movedAwayAt = (f: (typeof all)[number]) => {
+      const slots = mine.get(f.taskId) ?? [];
+      return slots[slots.findIndex((s) => s.start === f.slot) + 1]?.answeredAt;
+    };
+    // An event written up to a second before the fault may still have been in the outbox when it began.
+    const heldBack = (at: number) => this.faults.some((fault) => at >= fault.from - 1_000 && at <= fault.to);
+    const old = all.filter((f) => mine.has(f.taskId) && finalSlot.get(f.taskId) !== f.slot);
+    const unexplained = old.filter((f) => {
+      const movedAt = movedAwayAt(f);
+      return movedAt === undefined || (f.at > movedAt && !heldBack(movedAt));
+    });
     const eventIds = this.world.receiver.received.map((w) => String(w.headers['x-service-event-id']));
     return {
       owed: owed.length,
-      lost: owed.filter((t) => !delivered.has(t.id)).map((t) => t.id),
-      duplicatedTasks: [...delivered].filter(([, n]) => n > 1).map(([id]) => id),
+      lost: missing(),
+      duplicatedReminders: [...perReminder].filter(([, n]) => n > 1).map(([key]) => key),
       duplicatedEvents: eventIds.length - new Set(eventIds).size,
+      oldSlotsFired: old.length,
+      oldSlotsUnexplained: unexplained.map((f) => ({ ...f, movedAt: movedAwayAt(f) })),
       unverified: this.world.receiver.received.filter((w) => !w.verified).length,
     };
   }
@@ -220,8 +264,9 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_00
 
 /**
  * The end of a fault group: the load stops, `report` gets the reconciliation (before any assertion, so a failing
- * run still prints it), and every reminder the product owes arrived exactly once (by task and by event id),
- * signed as the receiver expects unless `signatures` is false.
+ * run still prints it), and every reminder the product owes arrived exactly once (by task and slot, and by event
+ * id), no slot fired after the user left it unless a fault explains it, and each was signed as the receiver
+ * expects unless `signatures` is false.
  */
 export async function expectEachReminderOnce(
   load: Load,
@@ -235,6 +280,7 @@ export async function expectEachReminderOnce(
   expect(outcome.owed).toBeGreaterThan(minOwed);
   expect(outcome.lost).toEqual([]);
   expect(outcome.duplicatedEvents).toBe(0);
-  expect(outcome.duplicatedTasks).toEqual([]);
+  expect(outcome.duplicatedReminders).toEqual([]);
+  expect(outcome.oldSlotsUnexplained).toEqual([]);
   if (options.signatures !== false) expect(outcome.unverified).toBe(0);
 }
