@@ -13,6 +13,7 @@ import {
 } from './solver-input.js';
 import { buildModel, type Model } from './solver-model.js';
 import { neighbourhoodSearch } from './solver-neighbourhood.js';
+import { independentParts } from './solver-parts.js';
 import type { SlotMs } from './solver-rules.js';
 import { branchAndBound, type Candidate, localSearch, searchBudget, seedRanks } from './solver-search.js';
 import { FreeList } from './solver-structures.js';
@@ -26,8 +27,7 @@ export type { Dependency, DependencyType } from './solver-rules.js';
 export type GreedyRule = 'edf' | 'priority' | 'shortest';
 const GREEDY_SEED: Record<GreedyRule, number> = { edf: 0, priority: 1, shortest: 2 };
 
-function modelOf(input: SolverInput): { p: Prepared; base: FreeList; m: Model } {
-  const p = prepare(input);
+function modelOf(input: SolverInput, p = prepare(input)): { p: Prepared; base: FreeList; m: Model } {
   const base = FreeList.from(input.free, p.from, p.to, (input.bufferMin ?? 0) * 60_000);
   const current = new Map<string, number>();
   for (const t of input.tasks) if (t.currentStart) current.set(t.id, t.currentStart.getTime());
@@ -50,8 +50,22 @@ export function solveGreedy(input: SolverInput, rule: GreedyRule): SolverResult 
   return checked(input, p, m, base, decode(m, rank, base));
 }
 
+/** The best schedule of the run: each independent part (solver-parts.ts) solved on its own. */
 export function solve(input: SolverInput): SolverResult {
-  const { p, base, m } = modelOf(input);
+  const p = prepare(input);
+  const parts = independentParts(input, p);
+  if (parts.length === 1) return solvePart(input, p);
+  const closed = new Set(p.closed.map((c) => c.taskId));
+  const results = parts.map((part) => solvePart(part));
+  return {
+    placements: results.flatMap((r) => r.placements),
+    // Tasks in no unit are in every part: their reasons are the whole run's, once.
+    unscheduled: [...p.closed, ...results.flatMap((r) => r.unscheduled.filter((u) => !closed.has(u.taskId)))],
+  };
+}
+
+function solvePart(input: SolverInput, prepared?: Prepared): SolverResult {
+  const { p, base, m } = modelOf(input, prepared);
   if (m.n === 0) return { placements: [], unscheduled: [...p.closed] };
   const budget = { left: searchBudget(m.n) };
   let best: Candidate | undefined;
