@@ -22,7 +22,8 @@ const runRow = row({
   tenant_id: column.text,
   user_id: column.uuid,
   status: z.enum(['queued', 'running', 'completed', 'failed']),
-  kind: z.enum(['schedule', 'reflow']),
+  /** `routine`: a placement a routine's fill requested (it may take in more requests while it waits). */
+  kind: z.enum(['schedule', 'reflow', 'routine']),
   root_task_id: column.uuid.nullable(),
   provider: column.text,
   model: column.text,
@@ -103,6 +104,41 @@ export const insertRun = (sql: Sql, r: NewRun, options: { ifAbsent?: boolean } =
       r.started_at,
     ],
   );
+
+/**
+ * Adds tasks to the owner's newest routine run that waits in the queue and was never taken, when it stays at most
+ * `maxTasks`; its window reaches `windowEnd` at least. A run a worker is claiming right now is locked, so it is
+ * skipped (the request then gets a run of its own). Answers whether a run took the tasks.
+ */
+export async function joinWaitingRoutineRun(
+  sql: Sql,
+  owner: { tenantId: string; userId: string },
+  taskIds: readonly string[],
+  windowEnd: Date,
+  maxTasks: number,
+): Promise<boolean> {
+  const joined = await sql.rows(
+    idRow,
+    `with waiting as (
+       select id, task_ids from schedule_runs
+       where tenant_id = ? and user_id = ? and kind = 'routine' and status = 'queued' and attempts = 0
+         and jsonb_array_length(task_ids) + ? <= ?
+       order by created_at desc, id desc limit 1
+       for update skip locked
+     ), merged as (
+       select id, task_ids || coalesce(
+         (select jsonb_agg(t) from jsonb_array_elements(?::jsonb) as t where not waiting.task_ids @> jsonb_build_array(t)),
+         '[]'::jsonb) as task_ids
+       from waiting
+     )
+     update schedule_runs r set task_ids = merged.task_ids, progress_total = jsonb_array_length(merged.task_ids),
+       window_end = greatest(r.window_end, ?)
+     from merged where r.id = merged.id
+     returning r.id`,
+    [owner.tenantId, owner.userId, taskIds.length, maxTasks, JSON.stringify(taskIds), windowEnd],
+  );
+  return joined.length > 0;
+}
 
 /** The caller's run: another user's or tenant's is as missing as an unknown one. */
 export const findOwnRun = (sql: Sql, owner: { tenantId: string; userId: string }, id: string) =>

@@ -90,7 +90,7 @@ export function schedulerConsumers(options: {
         const owner = { tenantId: event.tenant_id, userId: event.user_id };
         const { run_id: runId, task_ids: taskIds, window_end: windowEnd } = event.data;
         await options.runs.queueRequested(sql, owner, runId, taskIds, {
-          builtinOnly: true,
+          routine: true,
           windowEnd: windowEnd ? new Date(windowEnd) : undefined,
         });
       },

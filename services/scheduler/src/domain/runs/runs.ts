@@ -2,7 +2,15 @@ import type { Sql } from '@routinely/db';
 import { BUILTIN_MODEL, type ProviderRegistry } from '@routinely/llm';
 import { AppError, type Clock, fieldError, notFound, type Owner } from '@routinely/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { decisionsOfRun, findOwnDecision, findOwnRun, insertRun, latestRun, type RunRow } from '../../db/runs-sql.js';
+import {
+  decisionsOfRun,
+  findOwnDecision,
+  findOwnRun,
+  insertRun,
+  joinWaitingRoutineRun,
+  latestRun,
+  type RunRow,
+} from '../../db/runs-sql.js';
 import type { ProviderName } from '../providers.js';
 import type { SettingsService } from '../settings.js';
 import { effectiveProvider } from '../tenant-settings.js';
@@ -25,6 +33,12 @@ const MAX_REQUESTED_WINDOW_MS = 62 * DAY_MS;
 const SYNC_RUN_LIMIT = 10;
 /** Tasks one run may hold, descendants included (the task service's gRPC reads at most 1,000 at once). */
 const MAX_RUN_TASKS = 1_000;
+/**
+ * Tasks a routine run takes in at most by joining requests: three routines' 14-day fills of a root and three
+ * steps (180), and at most 13 one-task routines' 15 days, so a day's part (one occurrence per routine) stays
+ * within the solver's exact search.
+ */
+const MAX_JOINED_ROUTINE_TASKS = 200;
 
 export interface RunRequest {
   task_ids: string[];
@@ -144,14 +158,18 @@ export class RunService {
     owner: Owner,
     runId: string,
     taskIds: readonly string[],
-    options: { builtinOnly?: boolean; windowEnd?: Date | undefined } = {},
+    options: { routine?: boolean; windowEnd?: Date | undefined } = {},
   ): Promise<void> {
     const window = this.requestedWindow(options.windowEnd);
+    const ids = [...new Set(taskIds)];
+    // A routine's request joins the owner's routine run still waiting in the queue, up to a size whose parts
+    // stay small (ADR 055): one run's round trips place what several fills asked for, and the solver places
+    // each occurrence's window apart.
+    if (options.routine && (await joinWaitingRoutineRun(sql, owner, ids, window.end, MAX_JOINED_ROUTINE_TASKS))) return;
     // A routine's occurrences are placed by the solver at no model cost (contract "routines").
-    const provider = options.builtinOnly
+    const provider = options.routine
       ? { name: 'builtin' as const, model: BUILTIN_MODEL }
       : await this.provider(owner, undefined, { lenient: true });
-    const ids = [...new Set(taskIds)];
     await insertRun(
       sql,
       {
@@ -159,7 +177,7 @@ export class RunService {
         tenant_id: owner.tenantId,
         user_id: owner.userId,
         status: 'queued',
-        kind: 'schedule',
+        kind: options.routine ? 'routine' : 'schedule',
         root_task_id: null,
         provider: provider.name,
         model: provider.model,
