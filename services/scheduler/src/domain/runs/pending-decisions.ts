@@ -54,22 +54,10 @@ export async function applyPending(deps: PendingDeps, runId: string, resumed: bo
       return new Map(live.map((d) => [d.task_id, d]));
     }
     try {
-      await deps.tasks.applySlots(
-        actor,
-        live.map((d) => ({
-          taskId: d.task_id,
-          start: d.chosen_slot_start,
-          end: d.chosen_slot_end,
-        })),
-      );
+      await deps.tasks.applySlots(actor, live.map(assignmentOf));
     } catch (error) {
       // A task deleted or closed after the check: check again (it is left out the next time).
-      if (
-        error instanceof AppError &&
-        (error.code === 'not_found' || error.code === 'conflict') &&
-        attempt < APPLY_TRIES
-      )
-        continue;
+      if (taskWent(error) && attempt < APPLY_TRIES) continue;
       throw error;
     }
     await markApplied(
@@ -79,6 +67,33 @@ export async function applyPending(deps: PendingDeps, runId: string, resumed: bo
     return new Map();
   }
 }
+
+/**
+ * Applies the decisions a batch just wrote from tasks it read under the placement lock it still holds, without
+ * reading the tasks again first (a round trip to the task service per run). A task deleted or closed since
+ * makes the task service refuse the call as a whole; the run's pending decisions are then applied as after a
+ * crash, checked.
+ */
+export async function applyComputed(deps: PendingDeps, run: RunRow, decisions: readonly DecisionRow[]) {
+  if (run.dry_run || decisions.length === 0) return;
+  try {
+    await deps.tasks.applySlots({ tenantId: run.tenant_id, userId: run.user_id }, decisions.map(assignmentOf));
+  } catch (error) {
+    if (!taskWent(error)) throw error;
+    await applyPending(deps, run.id, false);
+    return;
+  }
+  await markApplied(
+    deps.db,
+    decisions.map((d) => d.id),
+  );
+}
+
+const assignmentOf = (d: DecisionRow) => ({ taskId: d.task_id, start: d.chosen_slot_start, end: d.chosen_slot_end });
+
+/** The task service refused a slot because a task is gone or closed (the call changed nothing). */
+const taskWent = (error: unknown) =>
+  error instanceof AppError && (error.code === 'not_found' || error.code === 'conflict');
 
 /** The decisions whose task can still be placed; the others' tasks are answered unscheduled on the run. */
 async function leaveOutGone(deps: PendingDeps, run: RunRow, actor: Actor, pending: DecisionRow[]) {

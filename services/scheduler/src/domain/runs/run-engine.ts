@@ -13,7 +13,7 @@ import {
 } from '../../db/runs-sql.js';
 import type { PlacementLock } from '../placement-lock.js';
 import { type ModelBatchDeps, placeBatch } from './batch.js';
-import { applyPending } from './pending-decisions.js';
+import { applyComputed, applyPending, type StalePlan } from './pending-decisions.js';
 import { loadRunPlan, type PlanDeps } from './run-plan.js';
 
 export interface RunEngineHooks {
@@ -73,18 +73,33 @@ export class RunEngine {
     return run.provider === 'builtin' ? this.deps.solverBatchSize : this.deps.batchSize;
   }
 
-  /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
-  private async batch(run: RunRow): Promise<boolean> {
+  /**
+   * The run as a batch starts it: whatever an earlier pass wrote and did not apply is applied first, or found
+   * stale and placed again in this batch; and the decisions that hold time. Decisions commit with the progress
+   * they make, so a run that has settled nothing has none to apply or check (a routine placement's only batch
+   * skips those reads).
+   */
+  private async resume(runId: string) {
     const sql = this.deps.db;
-    // Whatever an earlier pass wrote and did not apply is applied first, or found stale and placed again here.
-    const stale = await applyPending(this.deps, run.id, true);
-    const current = (await findRun(sql, run.id)) as RunRow;
+    const read = (await findRun(sql, runId)) as RunRow;
+    if (read.progress_done === 0 && read.unscheduled.length === 0) {
+      return { current: read, stale: new Map() as StalePlan, decisions: [] };
+    }
+    const stale = await applyPending(this.deps, runId, true);
+    const current = (await findRun(sql, runId)) as RunRow;
     const staleIds = new Set([...stale.values()].map((d) => d.id));
     const answered = new Set(current.unscheduled.map((u) => u.task_id));
     // A stale plan's slots, and a decision of a task the run answered unscheduled since, hold no time.
-    const decisions = (await decisionsOfRun(sql, run.id)).filter(
+    const decisions = (await decisionsOfRun(sql, runId)).filter(
       (d) => !staleIds.has(d.id) && (d.applied || !answered.has(d.task_id)),
     );
+    return { current, stale, decisions };
+  }
+
+  /** Places and applies the run's next batch; true when nothing was left to place (the run is completed). */
+  private async batch(run: RunRow): Promise<boolean> {
+    const sql = this.deps.db;
+    const { current, stale, decisions } = await this.resume(run.id);
     const window = { start: current.window_start, end: current.window_end };
     const plan = await loadRunPlan(this.deps, current, decisions, window);
     if (plan.remaining.length === 0 && plan.missing.length === 0) {
@@ -135,8 +150,10 @@ export class RunEngine {
     });
     if (batch.usage) this.deps.kick();
     await this.deps.hooks?.afterBatch?.({ id: run.id, done: current.progress_done + done });
-    // Computed under this lock: applied as it is (a task deleted meanwhile is left out).
-    await applyPending(this.deps, run.id, false);
+    // Computed under this lock: applied as it is (a task deleted meanwhile is left out). A stale plan not placed
+    // again in this batch is still pending beside it.
+    if (stale.size === 0) await applyComputed(this.deps, current, rows);
+    else await applyPending(this.deps, run.id, false);
     // This batch settled every task left (a builtin run's one batch): the run is over, without reading its tasks
     // again only to find none left (a third of a routine placement run's round trips).
     if (batch.taskIds.length === plan.remaining.length) {
