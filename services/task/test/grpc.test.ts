@@ -64,6 +64,17 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     expect(recurring[step.id]).toBe(true);
     expect(occurrences.length).toBeGreaterThan(0);
     for (const occurrence of occurrences) expect(recurring[occurrence.id]).toBe(false);
+    // Every other task read (an occurrence's copied steps) is not the template's.
+    for (const task of res.tasks.filter((t) => t.id !== series.id && t.id !== step.id)) {
+      expect(task.recurring, task.title).toBe(false);
+    }
+    // A step asked for without its series: its walk up leaves the tasks read and goes on in the database.
+    const grandchild = await createTask(h, owner, { title: 'sub-step', parent_task_id: step.id });
+    const alone = await client.getTasks({ taskIds: [grandchild.id, occurrences[0].id] }, { actor: actorOf(owner) });
+    expect(Object.fromEntries(alone.tasks.map((t) => [t.id, t.recurring]))).toEqual({
+      [grandchild.id]: true,
+      [occurrences[0].id]: false,
+    });
     const refused = client.applySlots(
       {
         assignments: [

@@ -3,7 +3,6 @@ import { type EventEnvelope, enqueue, type OutboxRelay } from '@routinely/events
 import type { Owner } from '@routinely/platform';
 import { AppError, type Batcher, type Clock, fieldError, notFound, oneCallAtATime } from '@routinely/platform';
 import { type DependencyRow, dependenciesTouching } from '../db/dependency-sql.js';
-import { templateTaskIds } from '../db/series-sql.js';
 import {
   countOwnerTasks,
   findTask,
@@ -24,6 +23,7 @@ import {
   type TaskKey,
 } from '../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from './events.js';
+import { templateRows } from './routines/template-rows.js';
 import { applyStatusAndSlot, type StatusAndSlotPatch } from './scheduling.js';
 import { TaskCreates } from './task-create.js';
 import { MAX_DEPTH, type NewTask, type TaskRow } from './task-model.js';
@@ -138,10 +138,7 @@ export class TaskService {
     const sql = this.db;
     const rows = includeDescendants ? await this.subtrees(sql, owner, ids) : await findTasks(sql, owner, ids);
     const rowIds = rows.map((row) => row.id);
-    const [edges, templateIds] = await Promise.all([
-      dependenciesTouching(sql, owner, rowIds),
-      templateTaskIds(sql, rowIds),
-    ]);
+    const [edges, templateIds] = await Promise.all([dependenciesTouching(sql, owner, rowIds), templateRows(sql, rows)]);
     return { rows, edges, templateIds };
   }
 
