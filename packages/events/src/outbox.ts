@@ -18,6 +18,9 @@ export interface RelayOptions {
   beforePublish?: (events: EventEnvelope[]) => Promise<void>;
 }
 
+/** How long a kick waits for more commits to publish with (at most this much later than at once). */
+const GATHER_MS = 20;
+
 /**
  * Publishes outbox rows in id (time) order. A pass claims rows in one short statement (a lease in
  * `claimed_until`, FOR UPDATE SKIP LOCKED so replicas never claim the same row), hands them to the transport
@@ -32,6 +35,7 @@ export class OutboxRelay {
   private readonly awaiting = new Set<Promise<void>>();
   private readonly handled: string[] = [];
   private marking: Promise<void> | undefined;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RelayOptions) {
     const batchSize = options.batchSize ?? 200;
@@ -48,13 +52,24 @@ export class OutboxRelay {
     this.pacer.start();
   }
 
-  /** Publish now instead of at the next poll (call after a commit that enqueued events). */
+  /**
+   * Publish soon instead of at the next poll (call after a commit that enqueued events). The commits of the next
+   * GATHER_MS share one pass: a claim walks the index from the oldest unpublished row past the entries retired
+   * rows left behind, so a pass per commit (150 a second in a routine fill, 16 rows each) made the claims the
+   * largest part of PostgreSQL's work (ADR 004).
+   */
   kick(): void {
-    this.pacer.wake();
+    if (this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.pacer.wake();
+    }, GATHER_MS);
   }
 
   /** Stops polling; rows still awaiting their consumers stay claimed and are published again after the lease. */
   async stop(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     await this.pacer.stop();
     await this.marking;
   }
