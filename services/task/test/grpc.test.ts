@@ -70,7 +70,10 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     }
     // A step asked for without its series: its walk up leaves the tasks read and goes on in the database.
     const grandchild = await createTask(h, owner, { title: 'sub-step', parent_task_id: step.id });
-    const alone = await client.getTasks({ taskIds: [grandchild.id, occurrences[0].id] }, { actor: actorOf(owner) });
+    const alone = await client.getTasks(
+      { taskIds: [grandchild.id, occurrences[0].id], includeDescendants: false },
+      { actor: actorOf(owner) },
+    );
     expect(Object.fromEntries(alone.tasks.map((t) => [t.id, t.recurring]))).toEqual({
       [grandchild.id]: true,
       [occurrences[0].id]: false,
