@@ -106,13 +106,18 @@ const reminderRow = row({
   updatedAt: column.timestamp,
 });
 
-/** The reminders of the tasks `taskIds` (whatever their tenant). */
+/**
+ * The reminders of the tasks `taskIds` (whatever their tenant), locked until the transaction ends: a firing
+ * under way (the firer holds its rows) is waited for and read as fired, so a task event that moves the slot
+ * arms the reminder again. Read unlocked, the move wrote only the time while the firer's `fired` stayed, and the
+ * reminder of the new slot never fired (a fault-tier run: a move applied as PostgreSQL came back).
+ */
 export async function tasksReminders(sql: Sql, taskIds: readonly string[]): Promise<ReminderRow[]> {
   if (taskIds.length === 0) return [];
   return sql.rows(
     reminderRow,
     `select ${[...REMINDER_TYPES.keys()].map((p) => `${columnOf(p)} as "${p}"`).join(', ')}
-     from reminders where task_id = any(?::uuid[])`,
+     from reminders where task_id = any(?::uuid[]) for update`,
     [taskIds],
   );
 }
