@@ -1,4 +1,4 @@
-import { makeEvent, seriesEvents } from '@routinely/events';
+import { makeEvent, seriesEvents, taskImportEvents } from '@routinely/events';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,9 @@ import { createTask, type RunHarness, startRunHarness } from './run-harness.js';
 import { knowUser, ok } from './scheduler-harness.js';
 
 // One user's many routine placements made another user's small run wait for all of them (the
-// queue was taken oldest first). The run worker takes owners in turn.
+// queue was taken oldest first). The run worker takes owners in turn. The busy user's runs are an import's
+// placement requests: a routine's requests join the run of the owner's that waits (routine-run-joins.test.ts), so
+// forty of them would be one run.
 
 let h: RunHarness;
 beforeAll(async () => {
@@ -14,14 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Queues a routine placement run of `user` for `taskIds`, as the task service's fill asks for one. */
-async function requestPlacement(user: TestUser, taskIds: string[]) {
+/**
+ * Queues a placement run of `user` for `taskIds`, as the task service asks for one: an import's (its own run each)
+ * or a routine fill's.
+ */
+async function requestPlacement(user: TestUser, taskIds: string[], by: 'import' | 'routine') {
   const runId = uuidv7();
-  const event = makeEvent(
-    seriesEvents.occurrencesGenerated,
-    { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() },
-    { run_id: runId, series_id: uuidv7(), task_ids: taskIds },
-  );
+  const owner = { tenantId: user.tenantId, userId: user.userId, at: h.clock.now() };
+  const event =
+    by === 'import'
+      ? makeEvent(taskImportEvents.scheduleRequested, owner, { run_id: runId, task_ids: taskIds })
+      : makeEvent(seriesEvents.occurrencesGenerated, owner, { run_id: runId, series_id: uuidv7(), task_ids: taskIds });
   await h.transport.publish(event);
   await h.transport.whenHandled?.(event.id);
   return runId;
@@ -37,8 +42,8 @@ describe('the run queue', () => {
     const few = [(await createTask(h, other, { title: 'call the bank', duration_min: 15 })).id];
 
     const busyRuns: string[] = [];
-    for (let i = 0; i < 40; i++) busyRuns.push(await requestPlacement(busy, many));
-    const small = await requestPlacement(other, few);
+    for (let i = 0; i < 40; i++) busyRuns.push(await requestPlacement(busy, many, 'import'));
+    const small = await requestPlacement(other, few, 'routine');
 
     await vi.waitFor(
       async () => {
