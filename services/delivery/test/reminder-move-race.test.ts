@@ -6,7 +6,7 @@ import { claimDueReminders } from '../src/db/claim-sql.js';
 import { recordFiring } from '../src/db/deliveries-sql.js';
 import { tasksReminders } from '../src/db/reminders-sql.js';
 import { WAKEUP_CHANNEL } from '../src/db/wakeups-sql.js';
-import { applyTaskEvents } from '../src/domain/reminders.js';
+import { applyTaskEvents, type TaskEvent } from '../src/domain/reminders.js';
 import { type Harness, startHarness, taskFor } from './harness.js';
 
 // A fault-tier run lost a reminder: a slot moved while the old slot's reminder was firing (PostgreSQL had just
@@ -21,8 +21,14 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
-const scheduled = (task: TaskSnapshot) =>
-  makeEvent(taskEvents.taskScheduled, { tenantId: task.tenant_id, userId: task.user_id, at: clock.now() }, { task });
+const scheduled = (task: TaskSnapshot): TaskEvent =>
+  makeEvent(
+    taskEvents.taskScheduled,
+    { tenantId: task.tenant_id, userId: task.user_id, at: clock.now() },
+    {
+      task,
+    },
+  ) as TaskEvent;
 const waitingOnLocks = async (db: Sql) =>
   (
     await db.rows(
