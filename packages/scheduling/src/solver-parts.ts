@@ -34,8 +34,9 @@ export function independentParts(input: SolverInput, p: Prepared): SolverInput[]
   p.units.forEach((unit, i) => {
     const lo = Math.max(p.from, unit.release);
     const hi = Math.max(lo, Math.min(p.to, unit.deadline));
-    const g = groups.get(find(i));
-    if (!g) groups.set(find(i), { lo, hi, units: [i] });
+    const group = find(i);
+    const g = groups.get(group);
+    if (!g) groups.set(group, { lo, hi, units: [i] });
     else {
       g.lo = Math.min(g.lo, lo);
       g.hi = Math.max(g.hi, hi);

@@ -33,3 +33,15 @@ export interface WaitOptions {
   timeoutMs?: number;
   intervalMs?: number;
 }
+
+/**
+ * A promise the test opens by hand: a transaction that awaits `passed` stays open (its locks held) until the test
+ * has done what it checks meanwhile and calls `open()`.
+ */
+export function gate(): { passed: Promise<void>; open: () => void } {
+  let open = () => {};
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}

@@ -1,6 +1,7 @@
 import { column, row, Sql } from '@routinely/db';
 import { makeEvent, type TaskSnapshot, taskEvents } from '@routinely/events';
 import { ManualClock } from '@routinely/platform';
+import { gate } from '@routinely/testkit';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { claimDueReminders } from '../src/db/claim-sql.js';
 import { recordFiring } from '../src/db/deliveries-sql.js';
@@ -49,14 +50,8 @@ it('a move applied while the old slot is firing arms the reminder again for the 
   await db.transaction((sql) => applyTaskEvents(sql, [scheduled(task)], clock));
 
   // The firer's transaction has claimed the reminder and marked it fired, and has not committed yet.
-  let commit = () => {};
-  const held = new Promise<void>((resolve) => {
-    commit = resolve;
-  });
-  let marked = () => {};
-  const firedButOpen = new Promise<void>((resolve) => {
-    marked = resolve;
-  });
+  const held = gate();
+  const marked = gate();
   const firing = db.transaction(async (sql) => {
     const due = await claimDueReminders(sql, at(25), 10);
     expect(due.map((r) => r.task.id)).toEqual([task.id]);
@@ -67,10 +62,10 @@ it('a move applied while the old slot is firing arms the reminder again for the 
       at(25),
       WAKEUP_CHANNEL,
     );
-    marked();
-    await held;
+    marked.open();
+    await held.passed;
   });
-  await firedButOpen;
+  await marked.passed;
   const moved = {
     ...task,
     version: 2,
@@ -80,7 +75,7 @@ it('a move applied while the old slot is firing arms the reminder again for the 
   };
   const applying = db.transaction((sql) => applyTaskEvents(sql, [scheduled(moved)], clock));
   await vi.waitFor(async () => expect(await waitingOnLocks(db)).toBe(1), { timeout: 10_000, interval: 20 });
-  commit();
+  held.open();
   await firing;
   await applying;
   const [reminder] = await tasksReminders(db, [task.id]);

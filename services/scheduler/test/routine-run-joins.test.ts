@@ -1,4 +1,5 @@
 import { Sql } from '@routinely/db';
+import { gate } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRun, insertRun, joinWaitingRoutineRun, type RunRow } from '../src/db/runs-sql.js';
@@ -87,22 +88,16 @@ describe('a routine request joins the routine run waiting in the queue', () => {
 
     // A worker's claim holds the run's row lock until it marks the run running: the request does not wait for it.
     const claimed = await waitingRun(owner);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const held = gate();
+    const locked = gate();
     const claim = db.transaction(async (sql) => {
       await sql.run('select id from schedule_runs where id = ? for update', [claimed.id]);
-      locked();
-      await held;
+      locked.open();
+      await held.passed;
     });
-    await lockTaken;
+    await locked.passed;
     expect(await join(owner, ids(4))).toBe(false);
-    release();
+    held.open();
     await claim;
   });
 });

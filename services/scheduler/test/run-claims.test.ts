@@ -1,4 +1,5 @@
 import { Sql } from '@routinely/db';
+import { gate } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueRun, insertRun, type RunRow } from '../src/db/runs-sql.js';
@@ -53,17 +54,14 @@ describe('claiming due runs', () => {
     await queueRuns(12, 2);
     const db = Sql.of(h.orm);
     const claimed: (RunRow | undefined)[] = [];
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const held = gate();
     // Each claim keeps its transaction (its row locks) open until every lane has claimed, as lanes claiming
     // together do.
     const lane = () =>
       db.transaction(async (sql) => {
         claimed.push(await claimDueRun(sql, h.clock.now()));
-        if (claimed.length === LANES) release();
-        await held;
+        if (claimed.length === LANES) held.open();
+        await held.passed;
       });
     await Promise.all(Array.from({ length: LANES }, lane));
     expect(claimed.filter((run) => run === undefined)).toEqual([]);

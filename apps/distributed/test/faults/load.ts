@@ -227,13 +227,13 @@ export class Load {
     // Late duplicates would arrive within a worker pass or two.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const all = firings();
-    const perReminder = new Map<string, number>();
-    for (const f of all)
-      perReminder.set(reminder(f.taskId, f.slot), (perReminder.get(reminder(f.taskId, f.slot)) ?? 0) + 1);
-    // When the client moved a task away from a slot: the answer to the next slot it asked for.
+    const keys = all.map((f) => reminder(f.taskId, f.slot));
+    // When the client moved a task away from a slot: the answer to the next slot it asked for (none for a slot it
+    // never asked for).
     const movedAwayAt = (f: (typeof all)[number]) => {
       const slots = mine.get(f.taskId) ?? [];
-      return slots[slots.findIndex((s) => s.start === f.slot) + 1]?.answeredAt;
+      const asked = slots.findIndex((s) => s.start === f.slot);
+      return asked < 0 ? undefined : slots[asked + 1]?.answeredAt;
     };
     // An event written up to a second before the fault may still have been in the outbox when it began.
     const heldBack = (at: number) => this.faults.some((fault) => at >= fault.from - 1_000 && at <= fault.to);
@@ -246,7 +246,7 @@ export class Load {
     return {
       owed: owed.length,
       lost: missing(),
-      duplicatedReminders: [...perReminder].filter(([, n]) => n > 1).map(([key]) => key),
+      duplicatedReminders: [...new Set(keys.filter((key, i) => keys.indexOf(key) !== i))],
       duplicatedEvents: eventIds.length - new Set(eventIds).size,
       oldSlotsFired: old.length,
       oldSlotsUnexplained: unexplained.map((f) => ({ ...f, movedAt: movedAwayAt(f) })),
