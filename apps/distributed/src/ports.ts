@@ -48,14 +48,18 @@ function claim(port: number): boolean {
   return false;
 }
 
-async function bindable(port: number): Promise<boolean> {
+/**
+ * Whether 127.0.0.1 takes `port` now. (Raced as `once('listening')` against `once('error')`, the first rejected
+ * with the error itself: a port another program held, as RabbitMQ holds 25672 here, failed `freePort`.)
+ */
+export async function bindable(port: number): Promise<boolean> {
   const server = createServer();
+  const outcome = new Promise<boolean>((resolve) => {
+    server.once('listening', () => resolve(true));
+    server.once('error', () => resolve(false));
+  });
   server.listen(port, '127.0.0.1');
-  const outcome = await Promise.race([
-    once(server, 'listening').then(() => true),
-    once(server, 'error').then(() => false),
-  ]);
-  if (outcome) {
+  if (await outcome) {
     server.close();
     await once(server, 'close');
   }
