@@ -1,4 +1,4 @@
-import { column, type Row, row, type Sql } from '@routinely/db';
+import { type ColumnTypes, column, insertRows, type Row, row, type Sql } from '@routinely/db';
 import type { UnscheduledReason } from '@routinely/scheduling';
 import { z } from 'zod';
 
@@ -249,35 +249,34 @@ export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
 const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
   model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;
 
-const decisionValues = (d: DecisionRow) => [
-  d.id,
-  d.tenant_id,
-  d.user_id,
-  d.run_id,
-  d.task_id,
-  d.chosen_slot_start,
-  d.chosen_slot_end,
-  d.rationale,
-  d.provider,
-  d.model,
-  d.source,
-  d.supersedes_id,
-  d.dry_run,
-  d.applied,
-  JSON.stringify(d.warnings),
-  d.created_by,
-  d.created_at,
-];
-const DECISION_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)';
+/** Each decision column's PostgreSQL type: a batch is written from one JSON parameter (`insertRows`). */
+const DECISION_TYPE_OF = {
+  id: 'uuid',
+  tenant_id: 'text',
+  user_id: 'uuid',
+  run_id: 'uuid',
+  task_id: 'uuid',
+  chosen_slot_start: 'timestamptz',
+  chosen_slot_end: 'timestamptz',
+  rationale: 'text',
+  provider: 'text',
+  model: 'text',
+  source: 'text',
+  supersedes_id: 'uuid',
+  dry_run: 'boolean',
+  applied: 'boolean',
+  warnings: 'jsonb',
+  created_by: 'uuid',
+  created_at: 'timestamptz',
+} satisfies Record<keyof DecisionRow, string>;
+const DECISION_TYPES: ColumnTypes = new Map(Object.entries(DECISION_TYPE_OF));
 
-/** Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). */
-export const insertDecisions = async (sql: Sql, rows: readonly DecisionRow[]) => {
-  if (rows.length === 0) return;
-  await sql.run(
-    `insert into schedule_decisions (${DECISION}) values ${rows.map(() => DECISION_ROW).join(', ')}`,
-    rows.flatMap(decisionValues),
-  );
-};
+/**
+ * Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). One JSON
+ * parameter, not a VALUES list: binding 17 parameters per row took PostgreSQL 7 ms a routine run to plan.
+ */
+export const insertDecisions = (sql: Sql, rows: readonly DecisionRow[]) =>
+  insertRows(sql, 'schedule_decisions', DECISION_TYPES, rows);
 
 export const insertDecision = (sql: Sql, d: DecisionRow) => insertDecisions(sql, [d]);
 
