@@ -10,7 +10,9 @@ export const OutboxMessage = defineEntity({
   properties: {
     id: p.uuid().primary(),
     subject: p.string().length(200),
-    payload: p.json<EventEnvelope>(),
+    /** The event, or a run of the transaction's consecutive events of one type (an array of `events`). */
+    payload: p.json<EventEnvelope | EventEnvelope[]>(),
+    events: p.integer().default(1),
     createdAt: p.datetime().fieldName('created_at'),
     publishedAt: p.datetime().nullable().fieldName('published_at'),
     /** Until when a relay owns the row (it is being published); an expired lease lets another relay retry. */

@@ -1,6 +1,6 @@
 import type { Sql } from '@routinely/db';
 import { type Logger, Pacer, systemClock } from '@routinely/platform';
-import { claimOutbox, releaseOutbox, retireOutbox } from './db/outbox-sql.js';
+import { type ClaimedOutboxRow, claimOutbox, releaseOutbox, retireOutbox } from './db/outbox-sql.js';
 import type { EventEnvelope } from './envelope.js';
 import { type EventTransport, publishInOrder } from './transport.js';
 
@@ -41,7 +41,7 @@ export class OutboxRelay {
     const batchSize = options.batchSize ?? 200;
     this.pacer = new Pacer(
       'outbox-relay',
-      async () => ({ more: (await this.publishBatch()) >= batchSize, nextAt: null }),
+      async () => ({ more: (await this.pass()).rows >= batchSize, nextAt: null }),
       systemClock,
       options.pollMs ?? 250,
       options.logger,
@@ -74,25 +74,38 @@ export class OutboxRelay {
     await this.marking;
   }
 
-  /**
-   * One pass; returns how many events were handed to the transport. The claimed batch goes to the transport
-   * in one go (`publishInOrder`: pipelined on JetStream); the rows it confirmed are retired together, the
-   * ones it refused are released for the next pass at once (not after the lease), and the first refusal is
-   * thrown so the pass counts as failed.
-   */
+  /** One pass; returns how many events were handed to the transport. */
   async publishBatch(): Promise<number> {
-    const events = await this.claim();
-    if (events.length === 0) return 0;
+    return (await this.pass()).events;
+  }
+
+  /**
+   * One pass over up to `batchSize` rows. Their events go to the transport in one go (`publishInOrder`:
+   * pipelined on JetStream); a row whose events were all confirmed is retired, one with any refused is released
+   * for the next pass at once (not after the lease; its confirmed events go again under the same ids, which
+   * JetStream and the consumers' inboxes absorb), and the first refusal is thrown so the pass counts as failed.
+   */
+  private async pass(): Promise<{ rows: number; events: number }> {
+    const rows = await this.claim();
+    const events = rows.flatMap((row) => row.events);
+    if (rows.length === 0) return { rows: 0, events: 0 };
     let outcomes: PromiseSettledResult<void>[];
     try {
       await this.options.beforePublish?.(events);
       outcomes = await publishInOrder(this.options.transport, events);
     } catch (error) {
-      await this.release(events.map((e) => e.id));
+      await this.release(rows.map((row) => row.id));
       throw error;
     }
-    const held = events.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((e) => e.id);
-    const refused = events.filter((_, i) => outcomes[i]?.status !== 'fulfilled').map((e) => e.id);
+    const held: ClaimedOutboxRow[] = [];
+    const refused: string[] = [];
+    let first = 0;
+    for (const row of rows) {
+      const own = outcomes.slice(first, first + row.events.length);
+      first += row.events.length;
+      if (own.every((o) => o.status === 'fulfilled')) held.push(row);
+      else refused.push(row.id);
+    }
     try {
       // Not a crash: let the next pass retry these at once, in order, instead of after the lease.
       if (refused.length > 0) await this.release(refused);
@@ -101,7 +114,7 @@ export class OutboxRelay {
     }
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
-    return events.length;
+    return { rows: rows.length, events: events.length };
   }
 
   /** Resolves once every event handed over so far is handled and its row retired (or given up). For tests. */
@@ -110,22 +123,23 @@ export class OutboxRelay {
     await this.marking;
   }
 
-  private claim(): Promise<EventEnvelope[]> {
+  private claim(): Promise<ClaimedOutboxRow[]> {
     return claimOutbox(this.options.db, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
   }
 
-  private async retireWhenHandled(ids: string[]): Promise<void> {
+  /** Retires each row once every consumer handled all of its events (at once where the transport stores them). */
+  private async retireWhenHandled(rows: ClaimedOutboxRow[]): Promise<void> {
     const { transport, logger } = this.options;
     const whenHandled = transport.whenHandled?.bind(transport);
-    if (!whenHandled) return this.retire(ids);
-    for (const id of ids) {
-      const waiting: Promise<void> = whenHandled(id).then(
+    if (!whenHandled) return this.retire(rows.map((row) => row.id));
+    for (const row of rows) {
+      const waiting: Promise<void> = Promise.all(row.events.map((event) => whenHandled(event.id))).then(
         () => {
-          this.handled.push(id);
+          this.handled.push(row.id);
           this.markSoon();
         },
         (error: unknown) =>
-          logger.warn({ err: error, event: id }, 'event not handled; published again after the lease'),
+          logger.warn({ err: error, event: row.id }, 'event not handled; published again after the lease'),
       );
       this.awaiting.add(waiting);
       void waiting.finally(() => this.awaiting.delete(waiting));

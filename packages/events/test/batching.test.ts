@@ -26,13 +26,16 @@ afterAll(() => close?.());
 const policy = { ackWaitMs: 5_000, maxDeliver: 3, backoffMs: [50, 100] };
 
 describe('relay batches over JetStream', () => {
-  it('retires only the rows the transport stored when one publish of a batch fails, then publishes the rest', async () => {
+  it('retires only the rows whose events the transport stored when one publish of a pass fails, then publishes the rest', async () => {
     const transport = await JetStreamTransport.connect(requireEnv('NATS_URL'), logger, uniqueName('batch'));
     try {
-      const events = [taskCreated(), taskCreated(), taskCreated()];
-      await commitEvents(orm, events);
-      const refused = events[1]?.id;
-      // The second publish of the batch is refused (never sent); the first and third reach the stream.
+      // Three rows: one event, a run of two written by one transaction, one event.
+      const [alone, first, second, last] = [taskCreated(), taskCreated(), taskCreated(), taskCreated()];
+      await commitEvents(orm, [alone]);
+      await commitEvents(orm, [first, second]);
+      await commitEvents(orm, [last]);
+      const refused = second.id;
+      // The second event of the run is refused (never sent); the other three reach the stream.
       const flaky: EventTransport = {
         publish: (e) => transport.publish(e),
         publishMany: async (envelopes) => {
@@ -54,13 +57,14 @@ describe('relay batches over JetStream', () => {
         orm,
         'select id, claimed_until from outbox where published_at is null',
       );
-      // Released at once (not held until the lease ends) so the next pass retries it.
-      expect(unpublished).toEqual([{ id: refused, claimed_until: null }]);
-      expect(await transport.storedCount('task.task.created')).toBe(2);
-      const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
-      expect(await relay.publishBatch()).toBe(1);
-      expect(await count(orm, 'outbox where published_at is null')).toBe(0);
+      // The run's row is released at once (not held until the lease ends) so the next pass retries it.
+      expect(unpublished).toEqual([{ id: first.id, claimed_until: null }]);
       expect(await transport.storedCount('task.task.created')).toBe(3);
+      const relay = new OutboxRelay({ db: Sql.of(orm), transport, logger });
+      // Both events of the row go again: the stream keeps the one it had once.
+      expect(await relay.publishBatch()).toBe(2);
+      expect(await count(orm, 'outbox where published_at is null')).toBe(0);
+      expect(await transport.storedCount('task.task.created')).toBe(4);
     } finally {
       await transport.deleteStreams();
       await transport.close();

@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { column, type Orm, row, Sql } from '@routinely/db';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { claimOutbox } from '../src/db/outbox-sql.js';
-import { enqueue } from '../src/index.js';
+import { claimOutbox, unpublishedOutbox } from '../src/db/outbox-sql.js';
+import { type EventEnvelope, enqueue, makeEvent, taskEvents } from '../src/index.js';
 import { openEventsDatabase, taskCreated } from './support.js';
 
 let orm: Orm;
@@ -19,44 +19,62 @@ const outboxRow = row({
   created_at: column.timestamp,
   published_at: column.timestamp.nullable(),
   claimed_until: column.timestamp.nullable(),
+  events: column.integer,
 });
 const rowOf = (id: string) =>
   Sql.of(orm).first(
     outboxRow,
-    `select subject, payload, created_at, published_at, claimed_until from outbox where id = ?`,
+    `select subject, payload, created_at, published_at, claimed_until, events from outbox where id = ?`,
     [id],
   );
 
-it('enqueue inserts the same outbox rows one event at a time and several in one statement, committing or rolling back with its transaction', async () => {
+const claimedIds = (rows: { events: { id: string }[] }[]) => rows.map((r) => r.events.map((e) => e.id));
+
+it('enqueue writes one row per event, or per run of one type, in one statement, committing or rolling back with its transaction', async () => {
   const alone = taskCreated({ title: 'alone in its transaction' });
-  const firstOfBatch = taskCreated({ title: 'first of a batch' });
-  const second = taskCreated({ title: 'second of the batch' });
+  const [first, second] = [taskCreated({ title: 'first of a run' }), taskCreated({ title: 'second of the run' })];
+  const other = makeEvent(taskEvents.taskUpdated, { tenantId: 't1', userId: 'u1', at: new Date() }, second.data);
+  const after = taskCreated({ title: 'after another type' });
   const db = Sql.of(orm);
   await db.transaction((sql) => enqueue(sql, alone));
-  await db.transaction((sql) => enqueue(sql, firstOfBatch, second));
+  await db.transaction((sql) => enqueue(sql, first, second, other, after));
 
-  // Every column says the same of its event, whichever transaction wrote it.
-  const described = async (event: typeof alone) => {
-    const row = await rowOf(event.id);
+  // A row says the same of its events whichever transaction wrote it: the first one's id, type and time.
+  const described = async (events: readonly EventEnvelope[]) => {
+    const [head] = events as [EventEnvelope];
+    const row = await rowOf(head.id);
+    const payload = events.length === 1 ? head : events;
     return {
-      subject: row?.subject === event.type,
+      subject: row?.subject === head.type,
       // jsonb keeps its own key order: compared as values.
-      payload: isDeepStrictEqual(row?.payload, JSON.parse(JSON.stringify(event))),
-      created_at: row?.created_at.toISOString() === event.occurred_at,
+      payload: isDeepStrictEqual(row?.payload, JSON.parse(JSON.stringify(payload))),
+      created_at: row?.created_at.toISOString() === head.occurred_at,
+      events: row?.events,
       published_at: row?.published_at,
       claimed_until: row?.claimed_until,
     };
   };
-  const reference = await described(alone);
+  const reference = await described([alone]);
   expect(reference).toEqual({
     subject: true,
     payload: true,
     created_at: true,
+    events: 1,
     published_at: null,
     claimed_until: null,
   });
-  expect(await described(firstOfBatch)).toEqual(reference);
-  expect(await described(second)).toEqual(reference);
+  expect(await described([first, second])).toEqual({ ...reference, events: 2 });
+  expect(await described([other])).toEqual(reference);
+  expect(await described([after])).toEqual(reference);
+  expect(await rowOf(second.id)).toBeUndefined();
+  // The relay gets every event back, in the order written.
+  expect(claimedIds(await claimOutbox(db, 60_000, 200))).toEqual([
+    [alone.id],
+    [first.id, second.id],
+    [other.id],
+    [after.id],
+  ]);
+  expect(await unpublishedOutbox(db)).toMatchObject({ pending: 5 });
 
   const rolledBack = taskCreated({ title: 'rolled back' });
   await expect(
@@ -67,6 +85,17 @@ it('enqueue inserts the same outbox rows one event at a time and several in one 
   ).rejects.toThrow('abort');
   expect(await rowOf(rolledBack.id)).toBeUndefined();
   await db.transaction((sql) => enqueue(sql));
+  await db.run('update outbox set published_at = now()');
+});
+
+it('cuts a long run into rows of at most 100 events', async () => {
+  const db = Sql.of(orm);
+  const events = Array.from({ length: 250 }, () => taskCreated());
+  await db.transaction((sql) => enqueue(sql, ...events));
+  const claimed = await claimOutbox(db, 60_000, 200);
+  expect(claimed.map((row) => row.events.length)).toEqual([100, 100, 50]);
+  expect(claimed.flatMap((row) => row.events.map((e) => e.id))).toEqual(events.map((e) => e.id));
+  await db.run('update outbox set published_at = now()');
 });
 
 interface PlanNode {
@@ -101,7 +130,7 @@ it('claims in id order from one index walk with 10,000 events waiting behind 50,
   expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
   expect(nodes.map((n) => n['Index Name'])).toContain('outbox_published_at_id_idx');
 
-  const claimed = (await claimOutbox(db, 60_000, 200)).map((event) => event.id);
+  const claimed = (await claimOutbox(db, 60_000, 200)).map((row) => row.id);
   const expected = await db.rows(
     row({ id: column.uuid }),
     'select id from outbox where published_at is null and claimed_until is not null order by id',

@@ -4,6 +4,7 @@ import {
   type Deliver,
   FakeGoogle,
   FakeMicrosoft,
+  OUTBOX_EVENTS,
   sqlRows,
   startServiceHarness,
   type TestUser,
@@ -79,7 +80,10 @@ export async function startHarness(
   }
 
   async function outbox(type?: string): Promise<OutboxEvent[]> {
-    const rows = await sqlRows<{ payload: OutboxEvent }>(h.orm, 'select payload from outbox order by id');
+    const rows = await sqlRows<{ payload: OutboxEvent }>(
+      h.orm,
+      `select payload from ${OUTBOX_EVENTS} order by row_id, n`,
+    );
     return rows.map((r) => r.payload).filter((e) => !type || e.type === type);
   }
 

@@ -1,7 +1,7 @@
 import { column, row, Sql } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
-import { type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
+import { OUTBOX_EVENTS, type ServiceHarness, sqlRows, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
@@ -80,11 +80,12 @@ export async function createChain(h: Harness, who: TestUser, n: number) {
 export async function outboxEvents(
   h: Harness,
 ): Promise<{ type: string; taskId: string; task: Record<string, unknown> }[]> {
-  const result = (await h.orm.em.getKnex().raw('select payload from outbox order by id')) as unknown as {
-    rows: { payload: { type: string; data: { task?: Record<string, unknown> } } }[];
-  };
+  const rows = await sqlRows<{ payload: { type: string; data: { task?: Record<string, unknown> } } }>(
+    h.orm,
+    `select payload from ${OUTBOX_EVENTS} order by row_id, n`,
+  );
   // Only task events (a routine's placement request carries no task).
-  return result.rows
+  return rows
     .filter((r) => r.payload.data.task)
     .map((r) => ({
       type: r.payload.type,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { column, row, Sql } from '@routinely/db';
 import type { ManualClock } from '@routinely/platform';
-import { type TestUser, waitFor } from '@routinely/testkit';
+import { OUTBOX_EVENTS, type TestUser, waitFor } from '@routinely/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Routines } from '../src/domain/routines/routines.js';
 import { TaskService } from '../src/domain/tasks.js';
@@ -97,7 +97,7 @@ async function leftOf(user: TestUser, seriesId: string) {
     row({ type: column.text, id: column.uuid, version: column.integer }),
     `select payload->>'type' as type, payload->'data'->'task'->>'id' as id,
        (payload->'data'->'task'->>'version')::int as version
-     from outbox where payload->'data'->'task'->>'user_id' = ? order by id`,
+     from ${OUTBOX_EVENTS} where payload->'data'->'task'->>'user_id' = ? order by row_id, n`,
     [user.userId],
   );
   const last = new Map<string, { type: string; version: number }>();

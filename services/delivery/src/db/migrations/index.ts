@@ -6,6 +6,7 @@ import { Migration20261123153511 } from './Migration20261123153511.js';
 import { Migration20261123154712 } from './Migration20261123154712.js';
 import { Migration20261124041630 } from './Migration20261124041630.js';
 import { Migration20261129210000 } from './Migration20261129210000.js';
+import { Migration20261130010000 } from './Migration20261130010000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261121090412', class: Migration20261121090412 },
@@ -15,4 +16,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123154712', class: Migration20261123154712 },
   { name: 'Migration20261124041630', class: Migration20261124041630 },
   { name: 'Migration20261129210000', class: Migration20261129210000 },
+  { name: 'Migration20261130010000', class: Migration20261130010000 },
 ];

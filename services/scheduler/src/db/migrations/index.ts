@@ -10,6 +10,7 @@ import { Migration20261129100000 } from './Migration20261129100000.js';
 import { Migration20261129101800 } from './Migration20261129101800.js';
 import { Migration20261129210000 } from './Migration20261129210000.js';
 import { Migration20261129220000 } from './Migration20261129220000.js';
+import { Migration20261130010000 } from './Migration20261130010000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123153503', class: Migration20261123153503 },
@@ -22,5 +23,6 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261129100000', class: Migration20261129100000 },
   { name: 'Migration20261129101800', class: Migration20261129101800 },
   { name: 'Migration20261129210000', class: Migration20261129210000 },
+  { name: 'Migration20261130010000', class: Migration20261130010000 },
   { name: 'Migration20261129220000', class: Migration20261129220000 },
 ];

@@ -9,6 +9,7 @@ import { Migration20261126194947 } from './Migration20261126194947.js';
 import { Migration20261126230956 } from './Migration20261126230956.js';
 import { Migration20261129100512 } from './Migration20261129100512.js';
 import { Migration20261129210000 } from './Migration20261129210000.js';
+import { Migration20261130010000 } from './Migration20261130010000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261121090008', class: Migration20261121090008 },
@@ -21,4 +22,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261126230956', class: Migration20261126230956 },
   { name: 'Migration20261129100512', class: Migration20261129100512 },
   { name: 'Migration20261129210000', class: Migration20261129210000 },
+  { name: 'Migration20261130010000', class: Migration20261130010000 },
 ];
