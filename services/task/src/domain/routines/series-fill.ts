@@ -61,18 +61,21 @@ export async function fillDueSeries(
   relay: Pick<OutboxRelay, 'kick'>,
   maxSeries: number,
 ): Promise<number> {
-  let filled = 0;
+  const fillOne = () =>
+    writeWithOutbox(db, relay, async (sql, outbox) => {
+      const [due] = await claimDueSeries(sql, clock.now(), 1);
+      if (!due) return false;
+      await refill(sql, outbox, due, clock);
+      return true;
+    });
+  // Most passes find nothing due: one claim says so, not one per lane.
+  if (!(await fillOne())) return 0;
+  let filled = 1;
   let drained = false;
   // A few fills at once: each waits on PostgreSQL round trips most of its time (SKIP LOCKED keeps them apart).
   const fillOneAfterAnother = async () => {
     while (!drained && filled < maxSeries) {
-      const claimed = await writeWithOutbox(db, relay, async (sql, outbox) => {
-        const [due] = await claimDueSeries(sql, clock.now(), 1);
-        if (!due) return false;
-        await refill(sql, outbox, due, clock);
-        return true;
-      });
-      if (claimed) filled += 1;
+      if (await fillOne()) filled += 1;
       else drained = true;
     }
   };
