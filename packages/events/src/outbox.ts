@@ -87,8 +87,8 @@ export class OutboxRelay {
    */
   private async pass(): Promise<{ rows: number; events: number }> {
     const rows = await this.claim();
-    const events = rows.flatMap((row) => row.events);
     if (rows.length === 0) return { rows: 0, events: 0 };
+    const events = rows.flatMap((row) => row.events);
     let outcomes: PromiseSettledResult<void>[];
     try {
       await this.options.beforePublish?.(events);
@@ -139,7 +139,10 @@ export class OutboxRelay {
           this.markSoon();
         },
         (error: unknown) =>
-          logger.warn({ err: error, event: row.id }, 'event not handled; published again after the lease'),
+          logger.warn(
+            { err: error, row: row.id, events: row.events.length },
+            'events not handled; published again after the lease',
+          ),
       );
       this.awaiting.add(waiting);
       void waiting.finally(() => this.awaiting.delete(waiting));

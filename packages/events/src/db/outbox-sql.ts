@@ -90,7 +90,7 @@ export async function retireOutbox(sql: Sql, ids: readonly string[]): Promise<vo
   await sql.run('update outbox set published_at = now(), claimed_until = null where id = any(?::uuid[])', [ids]);
 }
 
-/** Unpublished rows and when the oldest of them was written (null when the outbox is drained). */
+/** Unpublished events (a row counts its run) and when the oldest was written (null when the outbox is drained). */
 export async function unpublishedOutbox(sql: Sql): Promise<{ pending: number; oldest: Date | null }> {
   const backlog = await sql.first(
     backlogRow,
