@@ -36,6 +36,8 @@ const EVERY_DAY = Object.fromEntries(
 const clock = new ManualClock();
 clock.set('2026-11-23T05:00:00Z'); // a Monday, before the routines' windows (users in UTC)
 const transport = taskModule.local.transport();
+// The services run with their own defaults, but for the fill worker's poll (60 s): the clock the bench moves makes
+// series due, and the new day should measure the fill's work, not the wait for the next poll.
 const task = await startServiceHarness(taskModule, {
   env: { ROUTINE_FILL_POLL_MS: '100', LOG_LEVEL: 'warn' },
   clock,
@@ -47,7 +49,7 @@ const taskServer = new Server();
 task.service.addGrpc?.(taskServer);
 const taskAddress = await startRpcServer(taskServer, '127.0.0.1', 0);
 const scheduler = await startServiceHarness(schedulerModule, {
-  env: { SCHEDULER_OUTBOX_POLL_MS: '20', SCHEDULER_RUN_POLL_MS: '100', LOG_LEVEL: 'warn' },
+  env: { LOG_LEVEL: 'warn' },
   clock,
   transport,
   internalSecret: INTERNAL_SECRET,
