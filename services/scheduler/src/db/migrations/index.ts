@@ -23,6 +23,6 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261129100000', class: Migration20261129100000 },
   { name: 'Migration20261129101800', class: Migration20261129101800 },
   { name: 'Migration20261129210000', class: Migration20261129210000 },
-  { name: 'Migration20261130010000', class: Migration20261130010000 },
   { name: 'Migration20261129220000', class: Migration20261129220000 },
+  { name: 'Migration20261130010000', class: Migration20261130010000 },
 ];
