@@ -246,9 +246,6 @@ export const failRun = (sql: Sql, id: string, now: Date, error: string) =>
     id,
   ]);
 
-const DECISION = `id, tenant_id, user_id, run_id, task_id, chosen_slot_start, chosen_slot_end, rationale, provider,
-  model, source, supersedes_id, dry_run, applied, warnings, created_by, created_at`;
-
 /** Each decision column's PostgreSQL type: a batch is written from one JSON parameter (`insertRows`). */
 const DECISION_TYPE_OF = {
   id: 'uuid',
@@ -270,6 +267,8 @@ const DECISION_TYPE_OF = {
   created_at: 'timestamptz',
 } satisfies Record<keyof DecisionRow, string>;
 const DECISION_TYPES: ColumnTypes = new Map(Object.entries(DECISION_TYPE_OF));
+/** The decision columns, for reads (the same list the inserts write). */
+const DECISION = Object.keys(DECISION_TYPE_OF).join(', ');
 
 /**
  * Writes a batch's decisions in one statement (a builtin run decides up to 1,000 tasks at once). One JSON
