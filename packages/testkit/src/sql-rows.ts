@@ -30,3 +30,9 @@ export const OUTBOX_EVENTS = `(select o.id as row_id, e.n, e.payload, o.subject,
   from outbox o cross join lateral jsonb_array_elements(
     case jsonb_typeof(o.payload) when 'array' then o.payload else jsonb_build_array(o.payload) end
   ) with ordinality as e(payload, n)) as outbox_events`;
+
+/** Every event in the outbox, in the order written (`T` names what the test reads of an event). */
+export async function outboxPayloads<T>(orm: Orm): Promise<T[]> {
+  const rows = await sqlRows<{ payload: T }>(orm, `select payload from ${OUTBOX_EVENTS} order by row_id, n`);
+  return rows.map((row) => row.payload);
+}

@@ -4,7 +4,7 @@ import {
   type Deliver,
   FakeGoogle,
   FakeMicrosoft,
-  OUTBOX_EVENTS,
+  outboxPayloads,
   sqlRows,
   startServiceHarness,
   type TestUser,
@@ -80,11 +80,7 @@ export async function startHarness(
   }
 
   async function outbox(type?: string): Promise<OutboxEvent[]> {
-    const rows = await sqlRows<{ payload: OutboxEvent }>(
-      h.orm,
-      `select payload from ${OUTBOX_EVENTS} order by row_id, n`,
-    );
-    return rows.map((r) => r.payload).filter((e) => !type || e.type === type);
+    return (await outboxPayloads<OutboxEvent>(h.orm)).filter((e) => !type || e.type === type);
   }
 
   return {

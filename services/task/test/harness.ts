@@ -1,7 +1,7 @@
 import { column, row, Sql } from '@routinely/db';
 import type { EventTransport } from '@routinely/events';
 import { ManualClock, type ServiceInstance } from '@routinely/platform';
-import { OUTBOX_EVENTS, type ServiceHarness, sqlRows, startServiceHarness, type TestUser } from '@routinely/testkit';
+import { outboxPayloads, type ServiceHarness, startServiceHarness, type TestUser } from '@routinely/testkit';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
@@ -80,18 +80,11 @@ export async function createChain(h: Harness, who: TestUser, n: number) {
 export async function outboxEvents(
   h: Harness,
 ): Promise<{ type: string; taskId: string; task: Record<string, unknown> }[]> {
-  const rows = await sqlRows<{ payload: { type: string; data: { task?: Record<string, unknown> } } }>(
-    h.orm,
-    `select payload from ${OUTBOX_EVENTS} order by row_id, n`,
-  );
+  const events = await outboxPayloads<{ type: string; data: { task?: Record<string, unknown> } }>(h.orm);
   // Only task events (a routine's placement request carries no task).
-  return rows
-    .filter((r) => r.payload.data.task)
-    .map((r) => ({
-      type: r.payload.type,
-      taskId: String(r.payload.data.task?.id),
-      task: r.payload.data.task as Record<string, unknown>,
-    }));
+  return events
+    .filter((e) => e.data.task)
+    .map((e) => ({ type: e.type, taskId: String(e.data.task?.id), task: e.data.task as Record<string, unknown> }));
 }
 
 /** A new user whose timezone the auth service reported (the task service keeps it from auth's events). */
