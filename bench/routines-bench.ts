@@ -73,9 +73,12 @@ async function runsByStatus() {
   return Object.fromEntries(runs.map((r) => [r.status, r.n])) as Record<string, number>;
 }
 
-/** What the databases hold now: runs by status, open and placed occurrences from today on, fills not yet due. */
-async function state() {
-  const runs = await runsByStatus();
+/**
+ * What the databases hold now: runs by status (`runs` when the caller just read them), open and placed occurrences
+ * from today on, fills not yet due.
+ */
+async function state(runs?: Record<string, number>) {
+  runs ??= await runsByStatus();
   const today = clock.now().toISOString().slice(0, 10);
   const [occ] = await taskSql.rows(
     row({ total: column.integer, open: column.integer, placed: column.integer }),
@@ -117,7 +120,7 @@ async function measure(name: string, start: () => Promise<void>) {
     // The whole state counts every occurrence (26 ms of PostgreSQL at 300 users): read only while no run is
     // queued or running, so the wait does not take time from the work it measures.
     const runs = await runsByStatus();
-    if (!runs.queued && !runs.running) last = await state();
+    if (!runs.queued && !runs.running) last = await state(runs);
   }
   if (!settled(last)) last = await state();
   const used = process.cpuUsage(cpu);
