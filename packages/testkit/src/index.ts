@@ -1,5 +1,6 @@
 // TestTokens and defined live in @routinely/platform/testing; re-exported for the tests that take them from here.
 export { defined, TestTokens, type TestUser } from '@routinely/platform/testing';
+export * from './db/outbox-events.js';
 export * from './fake-calendar-oauth.js';
 export * from './fake-google.js';
 export { GOOGLE_WRITE_SCOPE, googleRateLimitBody } from './fake-google-writes.js';
