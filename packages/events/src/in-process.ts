@@ -74,11 +74,18 @@ export class InProcessTransport implements EventTransport {
   private readonly settlements = new Map<string, Settlement>();
 
   async publish(envelope: EventEnvelope): Promise<void> {
+    const wanting = [...this.consumers.values()].filter(
+      (consumer) =>
+        !consumer.stopped &&
+        consumer.spec.subjects.some((s) => subjectMatches(s, envelope.type)) &&
+        !consumer.seen.has(envelope.id) &&
+        !consumer.queued.has(envelope.id),
+    );
+    // Most events of a busy producer have no consumer in this process (a routine fill's task events): nothing to copy.
+    if (wanting.length === 0) return;
     // A copy through JSON, as over the wire: consumers never share (or mutate) the producer's object.
     const copy = JSON.parse(JSON.stringify(envelope)) as EventEnvelope;
-    for (const consumer of this.consumers.values()) {
-      if (consumer.stopped || !consumer.spec.subjects.some((s) => subjectMatches(s, copy.type))) continue;
-      if (consumer.seen.has(copy.id) || consumer.queued.has(copy.id)) continue;
+    for (const consumer of wanting) {
       let settlement = this.settlements.get(copy.id);
       if (!settlement) {
         settlement = new Settlement(copy.id, () => this.settlements.delete(copy.id));

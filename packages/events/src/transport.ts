@@ -89,6 +89,7 @@ export function backoffAfter(policy: DeliveryPolicy, attempt: number): number {
 
 export function subjectMatches(pattern: string, subject: string): boolean {
   if (pattern.endsWith('.>')) return subject.startsWith(pattern.slice(0, -1));
+  if (!pattern.includes('*')) return pattern === subject;
   const p = pattern.split('.');
   const s = subject.split('.');
   return p.length === s.length && p.every((part, i) => part === '*' || part === s[i]);
