@@ -5,7 +5,7 @@ import { type StoredRecurrence, TASK_STATUSES, type TaskRow } from '../domain/ta
 import { parentOf, TASK_COLUMNS, taskRow } from './task-sql.js';
 
 const countRow = row({ n: column.integer });
-const occurrenceDateRow = row({ occurrence_date: column.date });
+const fillPositionRow = row({ dates: column.textArray, next_root_sort_order: column.integer });
 const historyRow = row({ series_id: column.uuid, occurrence_date: column.date, status: z.enum(TASK_STATUSES) });
 const dueFillRow = row({
   series_id: column.uuid,
@@ -119,14 +119,19 @@ export async function countRoutinesLocked(sql: Sql, owner: Owner): Promise<numbe
   return counted?.n ?? 0;
 }
 
-/** Dates of the series' occurrences that exist (any status). */
-export async function occurrenceDates(sql: Sql, seriesId: string): Promise<Set<string>> {
-  const rows = await sql.rows(
-    occurrenceDateRow,
-    'select occurrence_date from tasks where series_id = ? and occurrence_date is not null',
-    [seriesId],
+/**
+ * Where a fill starts from, in one statement: the dates of the series' occurrences that exist (any status), and
+ * the sort order after the owner's last root task (where new occurrence roots go).
+ */
+export async function fillPosition(sql: Sql, owner: Owner, seriesId: string) {
+  const [position] = await sql.rows(
+    fillPositionRow,
+    `select array(select occurrence_date::text from tasks where series_id = ? and occurrence_date is not null) as dates,
+       (select coalesce(max(sort_order) + 1, 0)::int from tasks
+        where tenant_id = ? and user_id = ? and parent_task_id is null) as next_root_sort_order`,
+    [seriesId, owner.tenantId, owner.userId],
   );
-  return new Set(rows.map((r) => r.occurrence_date));
+  return { dates: new Set(position?.dates), nextRootSortOrder: position?.next_root_sort_order ?? 0 };
 }
 
 /**

@@ -327,14 +327,18 @@ export async function countOwnerTasks(sql: Sql, owner: Owner): Promise<number> {
   return counted?.n ?? 0;
 }
 
-/** Writes every mutable column of a row (the domain merged the patch). */
-export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
+/**
+ * Writes every mutable column of a row (the domain merged the patch). The recurrence only with `recurrence`: a
+ * routine's PATCH read the row under its lock, while other writers (a move under the tree lock) must not write
+ * back a recurrence they read before a PATCH changed it.
+ */
+export async function saveTask(sql: Sql, row: TaskRow, options: { recurrence?: boolean } = {}): Promise<TaskRow> {
   const saved = await sql.first(
     taskRow,
     `update tasks set parent_task_id = ?, depth = ?, sort_order = ?, title = ?, description = ?, raw_input = ?,
        status = ?, priority = ?, duration_min = ?, deadline_at = ?, earliest_start_at = ?, reminder_channels = ?,
        reminder_offset_min = ?, tags = ?, chosen_slot_start = ?, chosen_slot_end = ?, completed_at = ?, updated_at = ?,
-       version = version + 1
+       ${options.recurrence ? 'recurrence = ?::jsonb,' : ''} version = version + 1
      where id = ? and tenant_id = ? and user_id = ?
      returning ${COLUMNS}`,
     [
@@ -346,6 +350,7 @@ export async function saveTask(sql: Sql, row: TaskRow): Promise<TaskRow> {
       row.chosen_slot_end,
       row.completed_at,
       row.updated_at,
+      ...(options.recurrence ? [row.recurrence === null ? null : JSON.stringify(row.recurrence)] : []),
       row.id,
       row.tenant_id,
       row.user_id,

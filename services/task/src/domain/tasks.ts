@@ -47,6 +47,11 @@ export type AfterWrite = (sql: Sql, outbox: EventEnvelope[], before: TaskRow, sa
 export interface UpdateOptions {
   /** Calendar commands act only on a task that is on the calendar (see `update`). */
   requireSlot?: boolean;
+  /**
+   * The recurrence the saved row carries, decided under the row's lock before it is written (a PATCH that sets,
+   * changes or removes a routine's rule): written with the rest of the row, in one statement and one event.
+   */
+  recurrence?: (sql: Sql, before: TaskRow) => Promise<TaskRow['recurrence']>;
   /** More writes in the same transaction once the row is saved (a routine's series carries its edit on). */
   afterSave?: (sql: Sql, outbox: EventEnvelope[], before: TaskRow, saved: TaskRow) => Promise<TaskRow>;
 }
@@ -177,9 +182,10 @@ export class TaskService {
       const changes = Object.fromEntries(
         PLAIN_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
       );
-      const next = applyStatusAndSlot({ ...before, ...changes }, patch, now);
+      const recurrence = options.recurrence ? { recurrence: await options.recurrence(sql, before) } : {};
+      const next = applyStatusAndSlot({ ...before, ...changes, ...recurrence }, patch, now);
       next.updated_at = now;
-      const saved = await saveTask(sql, next);
+      const saved = await saveTask(sql, next, { recurrence: options.recurrence !== undefined });
       emitTaskEvent(outbox, eventForChange(before, saved), saved, now);
       return options.afterSave ? options.afterSave(sql, outbox, before, saved) : saved;
     });

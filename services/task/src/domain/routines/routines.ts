@@ -7,8 +7,8 @@ import { findTask } from '../../db/task-sql.js';
 import type { RecurrenceInput } from '../task-input.js';
 import type { NewTask, TaskRow } from '../task-model.js';
 import { type TaskPatch, type TaskService, writeWithOutbox } from '../tasks.js';
-import { createSeries, editSeries, followTimezone, removeTask } from './series-edits.js';
-import { fillContext, fillDueSeries } from './series-fill.js';
+import { createSeries, editSeries, followTimezone, plannedRecurrence, removeTask } from './series-edits.js';
+import { type FillContext, fillContext, fillDueSeries } from './series-fill.js';
 import { type SeriesStats, seriesStats } from './series-plan.js';
 import { resyncSteps } from './step-resync.js';
 
@@ -59,7 +59,16 @@ export class Routines {
     // A task made a routine keeps nothing scheduled (its slot, reminder and feed event go with an unscheduled
     // event): its occurrences are what gets placed.
     const unscheduled = recurrence ? { ...patch, chosen_slot_start: null, chosen_slot_end: null } : patch;
+    let context: FillContext | undefined;
     return this.tasks.update(owner, id, unscheduled, {
+      recurrence:
+        recurrence === undefined
+          ? undefined
+          : async (sql, before) => {
+              const planned = await plannedRecurrence(sql, owner, before, recurrence, this.clock);
+              context = planned.context;
+              return planned.recurrence;
+            },
       afterSave: async (sql, outbox, before, saved) => {
         if (recurrence === undefined && before.recurrence === null) {
           // A step of a routine's template: its copies in future open occurrences follow.
@@ -68,7 +77,7 @@ export class Routines {
           }
           return saved;
         }
-        return editSeries(sql, outbox, owner, { before, saved, recurrence }, this.clock);
+        return editSeries(sql, outbox, owner, { before, saved, context }, this.clock);
       },
     });
   }

@@ -88,30 +88,42 @@ export async function createSeries(
 }
 
 /**
- * After a PATCH of a series (or of a task it makes one) is saved: sets or removes the recurrence and carries the
- * edit to the future open occurrences (history never changes).
+ * A PATCH's `recurrence`, under the task's row lock before the row is written: checked (only a root task that is
+ * not part of another routine recurs; a new routine counts towards the limit) and made the rule the series
+ * stores, with the fill context the edit then goes on with.
  */
-export async function editSeries(
+export async function plannedRecurrence(
   sql: Sql,
-  outbox: EventEnvelope[],
   owner: Owner,
-  edit: { before: TaskRow; saved: TaskRow; recurrence: RecurrenceInput | null | undefined },
+  before: TaskRow,
+  recurrence: RecurrenceInput | null,
   clock: Clock,
-): Promise<TaskRow> {
-  const { before, saved, recurrence } = edit;
+): Promise<{ recurrence: StoredRecurrence | null; context: FillContext }> {
   if (recurrence && (before.parent_task_id !== null || before.series_id !== null)) {
     throw fieldError(['body', 'recurrence'], 'only a root task that is not part of another routine can recur');
   }
   if (recurrence && !before.recurrence) await refuseBeyondLimit(sql, owner);
   const context = await fillContext(sql, owner, clock);
-  const next =
-    recurrence === undefined ? before.recurrence : recurrence && stored(recurrence, before.recurrence, context.today);
-  const series = recurrence === undefined ? saved : await saveRecurrence(sql, owner, saved.id, next);
-  if (series !== saved) emitTaskEvent(outbox, 'taskUpdated', series, context.now);
+  return { recurrence: recurrence && stored(recurrence, before.recurrence, context.today), context };
+}
+
+/**
+ * After a PATCH of a series (or of a task it makes one) is saved, with its recurrence (`plannedRecurrence`):
+ * carries the edit to the future open occurrences (history never changes), or fills a new routine.
+ */
+export async function editSeries(
+  sql: Sql,
+  outbox: EventEnvelope[],
+  owner: Owner,
+  edit: { before: TaskRow; saved: TaskRow; context?: FillContext | undefined },
+  clock: Clock,
+): Promise<TaskRow> {
+  const { before, saved: series } = edit;
+  const context = edit.context ?? (await fillContext(sql, owner, clock));
   if (!before.recurrence) {
-    if (!next) return series;
-    await unscheduleSteps(sql, outbox, owner, saved.id, context.now);
-    await fill(sql, outbox, series, Temporal.PlainDate.from(next.starts_on), context);
+    if (!series.recurrence) return series;
+    const template = await unscheduleSteps(sql, outbox, owner, series.id, context.now);
+    await fill(sql, outbox, series, Temporal.PlainDate.from(series.recurrence.starts_on), context, template);
     return series;
   }
   await carryEdit(sql, outbox, before, series, context);

@@ -8,13 +8,13 @@ import {
   claimDueSeries,
   copyDependencies,
   deleteSeriesFill,
+  fillPosition,
   insertOccurrenceRows,
   type OccurrenceInsert,
-  occurrenceDates,
   type SeriesFill,
   saveSeriesFill,
 } from '../../db/series-sql.js';
-import { findTask, nextSortOrder, subtreeRows } from '../../db/task-sql.js';
+import { findTask, subtreeRows } from '../../db/task-sql.js';
 import { emitTaskEvent } from '../events.js';
 import type { StoredRecurrence, TaskRow } from '../task-model.js';
 import { writeWithOutbox } from '../tasks.js';
@@ -96,7 +96,8 @@ async function refill(sql: Sql, outbox: EventEnvelope[], due: SeriesFill, clock:
  * Writes the occurrences of every rule date in `[from, today + horizon]` that has none yet, records how far the
  * series is filled and, for `auto_schedule`, asks the scheduler to place those dated today or later. Callers
  * hold the series' row lock and pass the row read under it (creation, a PATCH, the worker's claim), so a
- * DELETE of the series waits for the fill and then takes what it wrote.
+ * DELETE of the series waits for the fill and then takes what it wrote. `template` is the series' subtree when
+ * the caller has just read it (else it is read here, when there is something to copy).
  */
 export async function fill(
   sql: Sql,
@@ -104,15 +105,16 @@ export async function fill(
   series: TaskRow,
   from: Temporal.PlainDate,
   context: FillContext,
+  template?: readonly TaskRow[],
 ) {
   const recurrence = series.recurrence as StoredRecurrence;
   const owner = { tenantId: series.tenant_id, userId: series.user_id };
   const to = horizonEnd(recurrence, context.today);
-  const existing = await occurrenceDates(sql, series.id);
-  const missing = ruleDates(recurrence, from, to).filter((date) => !existing.has(date));
+  const position = await fillPosition(sql, owner, series.id);
+  const missing = ruleDates(recurrence, from, to).filter((date) => !position.dates.has(date));
   if (missing.length > 0) {
-    const subtree = await subtreeRows(sql, owner, series.id);
-    let sortOrder = await nextSortOrder(sql, owner, null);
+    const subtree = template ?? (await subtreeRows(sql, owner, series.id));
+    let sortOrder = position.nextRootSortOrder;
     const copies = missing.map((date) =>
       occurrenceCopy(subtree, recurrence, date, {
         timezone: context.timezone,

@@ -6,6 +6,7 @@ import { copyDependencies, futureOpenOccurrences, insertOccurrenceRows, template
 import { bumpVersions, deleteTasks, saveTask, subtreeRows, subtreesRows } from '../../db/task-sql.js';
 import { emitTaskEvent, eventForChange } from '../events.js';
 import { applyStatusAndSlot } from '../scheduling.js';
+import type { TaskRow } from '../task-model.js';
 import { fillContext, type PlacementBlock, requestPlacement } from './series-fill.js';
 import { occurrenceCopy } from './series-plan.js';
 
@@ -45,14 +46,23 @@ export async function resyncSteps(sql: Sql, outbox: EventEnvelope[], owner: Owne
   requestPlacement(outbox, series, replaced, context.now);
 }
 
-/** The steps of a task made a routine lose their slots as the task did (the template is never scheduled). */
+/**
+ * The steps of a task made a routine lose their slots as the task did (the template is never scheduled).
+ * Answers the template (the task's subtree) as it is now, for the fill that follows.
+ */
 export async function unscheduleSteps(sql: Sql, outbox: EventEnvelope[], owner: Owner, seriesId: string, now: Date) {
+  const template: TaskRow[] = [];
   for (const row of await subtreeRows(sql, owner, seriesId)) {
-    if (row.id === seriesId || row.chosen_slot_start === null) continue;
+    if (row.id === seriesId || row.chosen_slot_start === null) {
+      template.push(row);
+      continue;
+    }
     const cleared = applyStatusAndSlot(row, { chosen_slot_start: null, chosen_slot_end: null }, now);
     const saved = await saveTask(sql, { ...cleared, updated_at: now });
     emitTaskEvent(outbox, eventForChange(row, saved), saved, now);
+    template.push(saved);
   }
+  return template;
 }
 
 /**
