@@ -61,14 +61,19 @@ export async function closeReadPool(orm: ReadPoolOwner): Promise<void> {
   await pool.end();
 }
 
-/** `?` placeholders (knex's) as `$1, $2, ...` (PostgreSQL's), cached per statement text. */
+/**
+ * `?` placeholders (knex's) as `$1, $2, ...` (PostgreSQL's), cached per statement text. A few statements are
+ * built per call (a column list, a row count): the cache starts over past POSITIONAL_CACHE_SIZE texts.
+ */
 const positional = new Map<string, string>();
+const POSITIONAL_CACHE_SIZE = 2_000;
 
 export function toPositional(query: string): string {
   let text = positional.get(query);
   if (text === undefined) {
     let n = 0;
     text = query.replace(/\?/g, () => `$${++n}`);
+    if (positional.size >= POSITIONAL_CACHE_SIZE) positional.clear();
     positional.set(query, text);
   }
   return text;
