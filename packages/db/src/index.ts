@@ -9,7 +9,7 @@ export { LivenessLock } from './liveness-lock.js';
 export { withAdvisoryLock } from './lock-pool.js';
 export * from './orm.js';
 export { assertPinnedToSchema, searchPathsOf } from './pinned-pools.js';
-export { onReadPoolQuery, type ReadPoolQuery, readPoolOf, toPositional } from './read-pool.js';
+export { readPoolOf, toPositional } from './read-pool.js';
 export { quoteIdentifier, searchPathOption } from './search-path.js';
 export { serviceDatabaseUrl } from './service-roles.js';
 export * from './sql.js';

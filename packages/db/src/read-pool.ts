@@ -1,4 +1,3 @@
-import type { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { searchPathOption } from './search-path.js';
 
@@ -77,23 +76,4 @@ export function toPositional(query: string): string {
     positional.set(query, text);
   }
   return text;
-}
-
-/** A statement run on the read pool, reported as knex reports its own (`sql` is the `?` text). */
-export interface ReadPoolQuery {
-  sql: string;
-  name: string;
-}
-
-/** Calls `listener` for every statement run on the ORM's read pool (tests count statements); returns the unsubscribe. */
-export function onReadPoolQuery(orm: ReadPoolOwner, listener: (query: ReadPoolQuery) => void): () => void {
-  const events = readPoolOf(orm) as unknown as EventEmitter;
-  events.on('query', listener);
-  return () => events.removeListener('query', listener);
-}
-
-/** Reports `query` to the listeners of `onReadPoolQuery` (none in production: then nothing is built). */
-export function reportReadPoolQuery(pool: pg.Pool, sql: string, name: string): void {
-  const events = pool as unknown as EventEmitter;
-  if (events.listenerCount('query') > 0) events.emit('query', { sql, name } satisfies ReadPoolQuery);
 }

@@ -1,15 +1,19 @@
+import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { Orm } from './orm.js';
-import { readPoolOf, reportReadPoolQuery, toPositional } from './read-pool.js';
+import { readPoolOf, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
 /** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
 type Runner = Pick<Knex, 'raw' | 'transaction'>;
-/** A knex transaction as far as `transaction` uses it: its client hands out the transaction's own connection. */
-interface TransactionRunner {
-  client: { acquireConnection(): Promise<pg.ClientBase> };
+/**
+ * Knex as far as statements use it: its client hands out a connection of its pool (in a transaction, always the
+ * transaction's own) and takes it back.
+ */
+interface KnexRunner {
+  client: { acquireConnection(): Promise<pg.ClientBase>; releaseConnection(connection: pg.ClientBase): Promise<void> };
 }
 
 /**
@@ -23,6 +27,8 @@ interface TransactionRunner {
 export class Sql {
   private constructor(
     private readonly runner: Runner,
+    /** Where `onStatement` listeners of the ORM hear of each statement. */
+    private readonly statements: EventEmitter,
     /** Set outside transactions: where `rows` runs a named hot read (read-pool.ts, opened on first use). */
     private readonly readPool?: () => pg.Pool,
     /** Set inside a transaction: its connection, which runs the transaction's statements directly. */
@@ -31,7 +37,7 @@ export class Sql {
 
   /** The service's database handle: statements on its pinned pool, hot reads on its read pool. */
   static of(orm: Orm): Sql {
-    return new Sql(orm.em.getKnex(), () => readPoolOf(orm));
+    return new Sql(orm.em.getKnex(), statementsOf(orm), () => readPoolOf(orm));
   }
 
   /**
@@ -41,10 +47,9 @@ export class Sql {
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     return this.runner.transaction(async (trx) => {
       // Knex opens, commits and rolls back the transaction on its connection (a savepoint when nested); the
-      // statements in between go to that connection as `pg` queries. Knex rebuilt each one on the way (its
-      // binding and positioning passes were 6% of a busy process's samples) and added nothing they use.
-      const connection = await (trx as unknown as TransactionRunner).client.acquireConnection();
-      return work(new Sql(trx, undefined, connection));
+      // statements in between go to that connection as `pg` queries (see `execute`).
+      const connection = await (trx as unknown as KnexRunner).client.acquireConnection();
+      return work(new Sql(trx, this.statements, undefined, connection));
     });
   }
 
@@ -52,7 +57,7 @@ export class Sql {
    * The rows of `query`, each parsed by `schema` (a row that does not fit throws, naming the column).
    * `hotRead` names a hot read: outside a transaction it runs on the read pool (`pg` directly, no knex; ADR
    * 080), inside one, or on an `Sql` without a read pool (the plain way), like any other statement. The name
-   * is what `onReadPoolQuery` reports; the statement goes as plain text with its parameters (not prepared),
+   * is what `onStatement` reports; the statement goes as plain text with its parameters (not prepared),
    * so it must not contain a literal `?` (placeholders become `$n`).
    */
   async rows<S extends z.ZodType>(
@@ -82,18 +87,29 @@ export class Sql {
 
   private async raw(query: string, params: readonly unknown[], hotRead?: string): Promise<unknown[]> {
     if (hotRead && this.readPool) {
-      const pool = this.readPool();
-      reportReadPoolQuery(pool, query, hotRead);
-      const result = await pool.query({ text: toPositional(query), values: [...params] });
+      this.report({ sql: query, name: hotRead, on: 'read-pool' });
+      const result = await this.readPool().query({ text: toPositional(query), values: [...params] });
       return result.rows;
     }
-    return (await this.execute(query, params)).rows;
+    return (await this.execute(query, params, hotRead)).rows;
   }
 
-  /** On the transaction's connection when in one, else through knex (its pool, its query events). */
-  private async execute(query: string, params: readonly unknown[]): Promise<Pick<pg.QueryResult, 'rows' | 'rowCount'>> {
-    if (this.connection) return this.connection.query({ text: toPositional(query), values: [...params] });
-    return (await this.runner.raw(query, params as never)) as unknown as pg.QueryResult;
+  /** On the transaction's connection when in one, else on a connection of the knex pool for this statement. */
+  private async execute(
+    query: string,
+    params: readonly unknown[],
+    name?: string,
+  ): Promise<Pick<pg.QueryResult, 'rows' | 'rowCount'>> {
+    const statement = { text: toPositional(query), values: [...params] };
+    this.report({ sql: query, name, on: this.connection ? 'transaction' : 'pool' });
+    if (this.connection) return this.connection.query(statement);
+    const { client } = this.runner as unknown as KnexRunner;
+    const connection = await client.acquireConnection();
+    try {
+      return await connection.query(statement);
+    } finally {
+      await client.releaseConnection(connection);
+    }
   }
 
   /**
@@ -103,6 +119,36 @@ export class Sql {
   async advisoryLock(key: string): Promise<void> {
     await this.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   }
+
+  /** Tells the `onStatement` listeners (none in production: then nothing is built). */
+  private report(statement: Statement): void {
+    if (this.statements.listenerCount('statement') > 0) this.statements.emit('statement', statement);
+  }
+}
+
+/** A statement an `Sql` ran: its text (`?` placeholders), its hot-read name if any, and where it ran. */
+export interface Statement {
+  sql: string;
+  name: string | undefined;
+  on: 'read-pool' | 'pool' | 'transaction';
+}
+
+const statementEvents = new WeakMap<Orm, EventEmitter>();
+
+function statementsOf(orm: Orm): EventEmitter {
+  let events = statementEvents.get(orm);
+  if (!events) {
+    events = new EventEmitter();
+    statementEvents.set(orm, events);
+  }
+  return events;
+}
+
+/** Calls `listener` for every statement an `Sql` of the ORM runs (tests count statements); returns the unsubscribe. */
+export function onStatement(orm: Orm, listener: (statement: Statement) => void): () => void {
+  const events = statementsOf(orm);
+  events.on('statement', listener);
+  return () => events.removeListener('statement', listener);
 }
 
 /** A row that does not fit its schema is a programming error: say which statement and column, never values. */

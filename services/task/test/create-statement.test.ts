@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { onReadPoolQuery, Sql } from '@routinely/db';
+import { onStatement, Sql } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,17 +31,15 @@ const input = (title: string) => ({ ...toNewTask(taskCreateSchema.parse({ title:
 
 describe('a create is one statement for the task and its event', () => {
   it('answers, stores and announces the same task, in one statement for a root', async () => {
-    // The import worker polls in transactions of its own on the knex pool, and the relay claims outbox rows
-    // there: only knex statements on tasks or inserting into the outbox would be the create's. The routine fill
-    // worker's claim names tasks too (it locks each claimed series' row), so statements on its fill rows are not.
-    const onKnex: string[] = [];
+    // The import worker polls in transactions of its own, and the relay claims outbox rows: only other
+    // statements on tasks or inserting into the outbox would be the create's. The routine fill worker's claim
+    // names tasks too (it locks each claimed series' row), so statements on its fill rows are not.
+    const onPool: string[] = [];
     const onReadPool: string[] = [];
-    const knex = h.orm.em.getKnex();
-    const listener = (q: { sql: string }) => {
-      if (/\btasks\b|insert into outbox/.test(q.sql) && !/\btask_series_fills\b/.test(q.sql)) onKnex.push(q.sql);
-    };
-    knex.on('query', listener);
-    const stopReadPool = onReadPoolQuery(h.orm, (q) => onReadPool.push(q.name));
+    const stop = onStatement(h.orm, (q) => {
+      if (q.on === 'read-pool') onReadPool.push(q.name ?? q.sql);
+      else if (/\btasks\b|insert into outbox/.test(q.sql) && !/\btask_series_fills\b/.test(q.sql)) onPool.push(q.sql);
+    });
     const created = await createTask(h, user, {
       title: '  Plan the week ',
       description: 'with ünïcode and "quotes"',
@@ -51,11 +49,10 @@ describe('a create is one statement for the task and its event', () => {
       tags: ['work', 'plan'],
       priority: 1,
     });
-    knex.removeListener('query', listener);
-    stopReadPool();
+    stop();
     // One named statement on the plain pg pool, outside any transaction (it commits by itself).
     expect(onReadPool).toEqual(['task_create_roots']);
-    expect(onKnex).toEqual([]);
+    expect(onPool).toEqual([]);
 
     // The answer is the row as a read finds it.
     const read = await call(h, user, 'GET', `/service/tasks/${created.id}`);

@@ -1,4 +1,4 @@
-import { onReadPoolQuery } from '@routinely/db';
+import { onStatement } from '@routinely/db';
 import type { TestUser } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChain, createTask, type Harness, outboxEvents, startHarness } from './harness.js';
@@ -102,7 +102,7 @@ describe('create, get, list', () => {
     const mine = await create({ title: 'mine, read together' });
     const theirs = await create({ title: 'theirs, read together' }, other);
     const statements: string[] = [];
-    const stop = onReadPoolQuery(h.orm, (query) => statements.push(query.name));
+    const stop = onStatement(h.orm, (statement) => statements.push(statement.name ?? statement.sql));
     // Every owner asks for both ids at once: each gets its own task and a 404 for the other's.
     const reads = await Promise.all(
       Array.from({ length: 40 }, (_, i) => {
@@ -154,15 +154,11 @@ describe('tree', () => {
           next.push((await create({ title: `n${level}.${i}`, parent_task_id: parent }, who)).id);
       frontier = next;
     }
-    const knex = h.orm.em.getKnex();
     const queries: string[] = [];
     // Only statements on the task tables: the outbox relay polls concurrently and is not part of the read.
-    const listener = (q: { sql: string }) => {
-      if (/\btasks\b/.test(q.sql)) queries.push(q.sql);
-    };
-    knex.on('query', listener);
-    // Hot reads run on the read pool, which reports them the same way.
-    const stopReadPool = onReadPoolQuery(h.orm, listener);
+    const stop = onStatement(h.orm, (statement) => {
+      if (/\btasks\b/.test(statement.sql)) queries.push(statement.sql);
+    });
     const count = async (id: string) => {
       queries.length = 0;
       const res = await call(h, who, 'GET', `/service/tasks/${id}/tree`);
@@ -171,8 +167,7 @@ describe('tree', () => {
     };
     const smallRead = await count(small.id);
     const bigRead = await count(big.id);
-    knex.removeListener('query', listener);
-    stopReadPool();
+    stop();
     expect(smallRead.size).toBe(1);
     expect(bigRead.size).toBe(1 + 4 + 16 + 64);
     expect(smallRead.n).toBe(1);

@@ -1,6 +1,6 @@
 // The stored tree answers (domain/tree-answers.ts): every read must answer what the tree built from the rows
 // at that moment is, byte for byte, whichever path wrote the rows and whichever instance stored the answer.
-import { column, onReadPoolQuery, row, Sql } from '@routinely/db';
+import { column, onStatement, row, Sql } from '@routinely/db';
 import { createRpcClient, InternalAuth, type RpcClient, Server, startRpcServer, stopRpcServer } from '@routinely/grpc';
 import { task_v1 } from '@routinely/proto';
 import type { TestUser } from '@routinely/testkit';
@@ -62,7 +62,7 @@ describe('stored tree answers', () => {
     const answers = new TaskTreeAnswers(Sql.of(h.orm), new AnswerCache(1 << 20));
     const first = await answers.read(ownerOf(who), root.id);
     const statements: string[] = [];
-    const stop = onReadPoolQuery(h.orm, (q) => statements.push(q.name));
+    const stop = onStatement(h.orm, (q) => statements.push(q.name ?? q.sql));
     const second = await answers.read(ownerOf(who), root.id);
     stop();
     expect(second).toBe(first); // the very stored answer
