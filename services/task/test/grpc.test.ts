@@ -80,6 +80,7 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     });
     const refused = client.applySlots(
       {
+        withoutTasks: false,
         assignments: [
           { taskId: series.id, chosenSlotStart: '2026-11-24T09:00:00Z', chosenSlotEnd: '2026-11-24T10:00:00Z' },
         ],
@@ -94,6 +95,7 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     const b = await create('slot b');
     const res = await client.applySlots(
       {
+        withoutTasks: false,
         assignments: [
           { taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00Z', chosenSlotEnd: '2026-11-22T09:30:00Z' },
           { taskId: b.id, chosenSlotStart: '2026-11-22T10:00:00Z', chosenSlotEnd: '2026-11-22T11:00:00Z' },
@@ -108,10 +110,22 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     const events = (await outboxEvents(h)).filter((e) => [a.id, b.id].includes(e.taskId)).map((e) => e.type);
     expect(events).toEqual(['task.task.created', 'task.task.created', 'task.task.scheduled', 'task.task.scheduled']);
     const cleared = await client.applySlots(
-      { assignments: [{ taskId: a.id, chosenSlotStart: '', chosenSlotEnd: '' }] },
+      { withoutTasks: false, assignments: [{ taskId: a.id, chosenSlotStart: '', chosenSlotEnd: '' }] },
       { actor: actorOf(user) },
     );
     expect(cleared.tasks[0]).toMatchObject({ status: 'pending', chosenSlotStart: '' });
+    // A caller that does not read the saved tasks gets none back; the slot is applied all the same.
+    const unanswered = await client.applySlots(
+      {
+        assignments: [{ taskId: a.id, chosenSlotStart: '2026-11-22T12:00:00Z', chosenSlotEnd: '2026-11-22T12:30:00Z' }],
+        withoutTasks: true,
+      },
+      { actor: actorOf(user) },
+    );
+    expect(unanswered.tasks).toEqual([]);
+    const [saved] = (await client.getTasks({ taskIds: [a.id], includeDescendants: false }, { actor: actorOf(user) }))
+      .tasks;
+    expect(saved).toMatchObject({ status: 'scheduled', chosenSlotStart: '2026-11-22T12:00:00.000Z' });
   });
 
   it('is all or nothing: an unknown task or a bad slot changes nothing', async () => {
@@ -121,6 +135,7 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     await expect(
       client.applySlots(
         {
+          withoutTasks: false,
           assignments: [
             { taskId: a.id, ...slot },
             { taskId: foreign.id, ...slot },
@@ -132,6 +147,7 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     await expect(
       client.applySlots(
         {
+          withoutTasks: false,
           assignments: [
             { taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00Z', chosenSlotEnd: '2026-11-22T08:00:00Z' },
           ],
@@ -148,7 +164,10 @@ describe('task.v1.TaskService over loopback gRPC', () => {
     });
     await expect(
       client.applySlots(
-        { assignments: [{ taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00', chosenSlotEnd: '' }] },
+        {
+          withoutTasks: false,
+          assignments: [{ taskId: a.id, chosenSlotStart: '2026-11-22T09:00:00', chosenSlotEnd: '' }],
+        },
         { actor: actorOf(user) },
       ),
     ).rejects.toMatchObject({

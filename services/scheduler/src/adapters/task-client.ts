@@ -65,6 +65,9 @@ export class GrpcTaskGateway implements TaskGateway {
           chosenSlotStart: a.start?.toISOString() ?? '',
           chosenSlotEnd: a.end?.toISOString() ?? '',
         })),
+        // The gateway answers nothing: the saved tasks would be encoded and decoded for no reader (a routine
+        // placement applies up to 1,000 at once).
+        withoutTasks: true,
       },
       this.meta(actor),
     );

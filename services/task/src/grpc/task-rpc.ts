@@ -53,6 +53,7 @@ const applySlotsRequest = z.object({
   assignments: z
     .array(z.object({ taskId: z.uuid(), chosenSlotStart: protoInstant, chosenSlotEnd: protoInstant }))
     .max(MAX_IDS),
+  withoutTasks: z.boolean(),
 });
 
 const getBusyRequest = z.object({
@@ -88,12 +89,12 @@ export function addTaskRpc(
     },
     applySlots: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_UPDATE', 'SERVICE_SCHEDULE_RUN']);
-      const { assignments } = parseRequest(applySlotsRequest, request);
+      const { assignments, withoutTasks } = parseRequest(applySlotsRequest, request);
       const rows = await tasks.applySlots(
         owner,
         assignments.map((a) => ({ taskId: a.taskId, start: a.chosenSlotStart, end: a.chosenSlotEnd })),
       );
-      return { tasks: rows.map((row) => toProtoTask(row)) };
+      return { tasks: withoutTasks ? [] : rows.map((row) => toProtoTask(row)) };
     },
     getBusy: async (request, caller) => {
       const owner = ownerOfCaller(caller, ['SERVICE_TASK_READ', 'SERVICE_SCHEDULE_RUN']);

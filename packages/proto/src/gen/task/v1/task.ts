@@ -77,8 +77,11 @@ export interface SlotAssignment {
 
 export interface ApplySlotsRequest {
   assignments: SlotAssignment[];
+  /** The caller does not read the saved tasks (a placement run): the answer leaves them out. */
+  withoutTasks: boolean;
 }
 
+/** The saved tasks, in the order of the assignments; none when the request asked without_tasks. */
 export interface ApplySlotsResponse {
   tasks: Task[];
 }
@@ -837,13 +840,16 @@ export const SlotAssignment: MessageFns<SlotAssignment> = {
 };
 
 function createBaseApplySlotsRequest(): ApplySlotsRequest {
-  return { assignments: [] };
+  return { assignments: [], withoutTasks: false };
 }
 
 export const ApplySlotsRequest: MessageFns<ApplySlotsRequest> = {
   encode(message: ApplySlotsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.assignments) {
       SlotAssignment.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.withoutTasks !== false) {
+      writer.uint32(16).bool(message.withoutTasks);
     }
     return writer;
   },
@@ -863,6 +869,14 @@ export const ApplySlotsRequest: MessageFns<ApplySlotsRequest> = {
           message.assignments.push(SlotAssignment.decode(reader, reader.uint32()));
           continue;
         }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.withoutTasks = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -877,6 +891,7 @@ export const ApplySlotsRequest: MessageFns<ApplySlotsRequest> = {
       assignments: globalThis.Array.isArray(object?.assignments)
         ? object.assignments.map((e: any) => SlotAssignment.fromJSON(e))
         : [],
+      withoutTasks: isSet(object.withoutTasks) ? globalThis.Boolean(object.withoutTasks) : false,
     };
   },
 
@@ -884,6 +899,9 @@ export const ApplySlotsRequest: MessageFns<ApplySlotsRequest> = {
     const obj: any = {};
     if (message.assignments?.length) {
       obj.assignments = message.assignments.map((e) => SlotAssignment.toJSON(e));
+    }
+    if (message.withoutTasks !== false) {
+      obj.withoutTasks = message.withoutTasks;
     }
     return obj;
   },
@@ -894,6 +912,7 @@ export const ApplySlotsRequest: MessageFns<ApplySlotsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ApplySlotsRequest>, I>>(object: I): ApplySlotsRequest {
     const message = createBaseApplySlotsRequest();
     message.assignments = object.assignments?.map((e) => SlotAssignment.fromPartial(e)) || [];
+    message.withoutTasks = object.withoutTasks ?? false;
     return message;
   },
 };
