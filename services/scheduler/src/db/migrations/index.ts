@@ -11,6 +11,7 @@ import { Migration20261129101800 } from './Migration20261129101800.js';
 import { Migration20261129210000 } from './Migration20261129210000.js';
 import { Migration20261129220000 } from './Migration20261129220000.js';
 import { Migration20261130010000 } from './Migration20261130010000.js';
+import { Migration20261130050000 } from './Migration20261130050000.js';
 
 export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261123153503', class: Migration20261123153503 },
@@ -25,4 +26,5 @@ export const migrations: ServiceDbConfig['migrations'] = [
   { name: 'Migration20261129210000', class: Migration20261129210000 },
   { name: 'Migration20261129220000', class: Migration20261129220000 },
   { name: 'Migration20261130010000', class: Migration20261130010000 },
+  { name: 'Migration20261130050000', class: Migration20261130050000 },
 ];
