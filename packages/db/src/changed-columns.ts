@@ -74,9 +74,13 @@ export type ColumnTypes = ReadonlyMap<string, string>;
 const recordType = (types: ColumnTypes, properties: readonly string[]) =>
   properties.map((p) => `${columnOf(p)} ${types.get(p) ?? 'text'}`).join(', ');
 
-/** Rows as JSON text of records keyed by column, for `jsonb_to_recordset(?::jsonb)`. */
-const recordsOf = (properties: readonly string[], rows: readonly object[]) =>
-  JSON.stringify(rows.map((row) => Object.fromEntries(properties.map((p) => [columnOf(p), Reflect.get(row, p)]))));
+/** Rows as JSON text of records keyed by column, for `jsonb_to_recordset(?::jsonb)` (columns named once, not per row). */
+function recordsOf(properties: readonly string[], rows: readonly object[]): string {
+  const columns = properties.map((p) => [p, columnOf(p)] as const);
+  return JSON.stringify(
+    rows.map((row) => Object.fromEntries(columns.map(([p, column]) => [column, Reflect.get(row, p)]))),
+  );
+}
 
 /** Writes new rows, every column of `types`, in one statement. */
 export async function insertRows(sql: Sql, table: string, types: ColumnTypes, rows: readonly object[]): Promise<void> {

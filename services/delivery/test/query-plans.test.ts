@@ -41,15 +41,17 @@ const idRow = row({ id: column.uuid });
 
 /**
  * A Sql handle for the functions of src/db that records each statement instead of running it: `Sql.of` over
- * an ORM whose only part is a knex that answers no rows.
+ * an ORM whose only part is a knex whose pool hands out a connection that answers no rows. A statement is
+ * recorded as sent (`$n` placeholders), which `real.rows` runs as it is.
  */
 function recordingSql(sent: Sent[]): Sql {
-  const knex = {
-    raw: async (sql: string, bindings: readonly unknown[] = []) => {
-      sent.push({ sql, bindings });
+  const connection = {
+    query: async ({ text, values }: { text: string; values: readonly unknown[] }) => {
+      sent.push({ sql: text, bindings: values });
       return { rows: [], rowCount: 0 };
     },
   };
+  const knex = { client: { acquireConnection: async () => connection, releaseConnection: async () => {} } };
   return Sql.of({ em: { getKnex: () => knex } } as unknown as Orm);
 }
 
