@@ -48,7 +48,7 @@ export class Sql {
     return this.runner.transaction(async (trx) => {
       // Knex opens, commits and rolls back the transaction on its connection (a savepoint when nested); the
       // statements in between go to that connection as `pg` queries (see `execute`).
-      const connection = await (trx as unknown as KnexRunner).client.acquireConnection();
+      const connection = this.connection ?? oneAtATime(await (trx as unknown as KnexRunner).client.acquireConnection());
       return work(new Sql(trx, this.statements, undefined, connection));
     });
   }
@@ -124,6 +124,21 @@ export class Sql {
   private report(statement: Statement): void {
     if (this.statements.listenerCount('statement') > 0) this.statements.emit('statement', statement);
   }
+}
+
+/**
+ * A transaction's connection that sends its statements one after another: work that runs statements of one
+ * transaction concurrently (`Promise.all`) never has `pg` queue them on the client itself (deprecated there).
+ */
+function oneAtATime(connection: Pick<pg.ClientBase, 'query'>): Pick<pg.ClientBase, 'query'> {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    query: ((statement: pg.QueryConfig) => {
+      const result = last.then(() => connection.query(statement));
+      last = result.catch(() => {});
+      return result;
+    }) as pg.ClientBase['query'],
+  };
 }
 
 /** A statement an `Sql` ran: its text (`?` placeholders), its hot-read name if any, and where it ran. */
