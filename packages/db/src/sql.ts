@@ -6,15 +6,13 @@ import type { Orm } from './orm.js';
 import { readPoolOf, toPositional } from './read-pool.js';
 
 type Knex = ReturnType<EntityManager['getKnex']>;
-/** A knex instance or transaction; both run raw SQL with real bind parameters (arrays included). */
-type Runner = Pick<Knex, 'raw' | 'transaction'>;
 /**
- * Knex as far as statements use it: its client hands out a connection of its pool (in a transaction, always the
- * transaction's own) and takes it back.
+ * A knex instance or transaction as far as `Sql` uses it: it opens transactions (savepoints when nested), and its
+ * client hands out a connection of its pool (in a transaction, always the transaction's own) and takes it back.
  */
-interface KnexRunner {
+type Runner = Pick<Knex, 'transaction'> & {
   client: { acquireConnection(): Promise<pg.ClientBase>; releaseConnection(connection: pg.ClientBase): Promise<void> };
-}
+};
 
 /**
  * Raw SQL on a service's schema, and the service's one database handle: the composition root makes it with
@@ -48,17 +46,15 @@ export class Sql {
     return this.runner.transaction(async (trx) => {
       // Knex opens, commits and rolls back the transaction on its connection (a savepoint when nested); the
       // statements in between go to that connection as `pg` queries (see `execute`).
-      const connection = this.connection ?? oneAtATime(await (trx as unknown as KnexRunner).client.acquireConnection());
+      const connection = this.connection ?? oneAtATime(await trx.client.acquireConnection());
       return work(new Sql(trx, this.statements, undefined, connection));
     });
   }
 
   /**
    * The rows of `query`, each parsed by `schema` (a row that does not fit throws, naming the column).
-   * `hotRead` names a hot read: outside a transaction it runs on the read pool (`pg` directly, no knex; ADR
-   * 080), inside one, or on an `Sql` without a read pool (the plain way), like any other statement. The name
-   * is what `onStatement` reports; the statement goes as plain text with its parameters (not prepared),
-   * so it must not contain a literal `?` (placeholders become `$n`).
+   * `hotRead` names a hot read: outside a transaction it runs on the read pool (ADR 080); inside one, or on an
+   * `Sql` without a read pool, like any other statement. The name is what `onStatement` reports.
    */
   async rows<S extends z.ZodType>(
     schema: S,
@@ -66,7 +62,7 @@ export class Sql {
     params: readonly unknown[] = [],
     hotRead?: string,
   ): Promise<z.output<S>[]> {
-    const rows = await this.raw(query, params, hotRead);
+    const { rows } = await this.execute(query, params, hotRead);
     return rows.map((row) => parseRow(schema, row, hotRead) as z.output<S>);
   }
 
@@ -85,30 +81,28 @@ export class Sql {
     return (await this.execute(query, params)).rowCount ?? 0;
   }
 
-  private async raw(query: string, params: readonly unknown[], hotRead?: string): Promise<unknown[]> {
-    if (hotRead && this.readPool) {
-      this.report({ sql: query, name: hotRead, on: 'read-pool' });
-      const result = await this.readPool().query({ text: toPositional(query), values: [...params] });
-      return result.rows;
-    }
-    return (await this.execute(query, params, hotRead)).rows;
-  }
-
-  /** On the transaction's connection when in one, else on a connection of the knex pool for this statement. */
+  /**
+   * Sends one statement as a `pg` query: a named hot read outside a transaction on the read pool, in a
+   * transaction on its connection, else on a connection of the knex pool for this statement. It goes as plain
+   * text with its parameters (not prepared), so it must not contain a literal `?` (placeholders become `$n`).
+   */
   private async execute(
     query: string,
     params: readonly unknown[],
-    name?: string,
+    hotRead?: string,
   ): Promise<Pick<pg.QueryResult, 'rows' | 'rowCount'>> {
     const statement = { text: toPositional(query), values: [...params] };
-    this.report({ sql: query, name, on: this.connection ? 'transaction' : 'pool' });
+    if (hotRead && this.readPool) {
+      this.report({ sql: query, name: hotRead, on: 'read-pool' });
+      return this.readPool().query(statement);
+    }
+    this.report({ sql: query, name: hotRead, on: this.connection ? 'transaction' : 'pool' });
     if (this.connection) return this.connection.query(statement);
-    const { client } = this.runner as unknown as KnexRunner;
-    const connection = await client.acquireConnection();
+    const connection = await this.runner.client.acquireConnection();
     try {
       return await connection.query(statement);
     } finally {
-      await client.releaseConnection(connection);
+      await this.runner.client.releaseConnection(connection);
     }
   }
 
