@@ -2,7 +2,7 @@ import { column, row, type Sql } from '@routinely/db';
 import type { Owner } from '@routinely/platform';
 import { z } from 'zod';
 import { type StoredRecurrence, TASK_STATUSES, type TaskRow } from '../domain/task-model.js';
-import { parentOf, TASK_COLUMNS, taskRow } from './task-sql.js';
+import { NEXT_ROOT_POSITION, parentOf, TASK_COLUMNS, taskRow } from './task-sql.js';
 
 const countRow = row({ n: column.integer });
 const fillPositionRow = row({ dates: column.textArray, next_root_sort_order: column.integer });
@@ -127,8 +127,7 @@ export async function fillPosition(sql: Sql, owner: Owner, seriesId: string) {
   const [position] = await sql.rows(
     fillPositionRow,
     `select array(select occurrence_date::text from tasks where series_id = ? and occurrence_date is not null) as dates,
-       (select coalesce(max(sort_order) + 1, 0)::int from tasks
-        where tenant_id = ? and user_id = ? and parent_task_id is null) as next_root_sort_order`,
+       ${NEXT_ROOT_POSITION} as next_root_sort_order`,
     [seriesId, owner.tenantId, owner.userId],
   );
   return { dates: new Set(position?.dates), nextRootSortOrder: position?.next_root_sort_order ?? 0 };

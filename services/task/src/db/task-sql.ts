@@ -97,6 +97,10 @@ export interface TaskInsert extends NewTask {
   sort_order: number | null;
 }
 
+/** The position after the owner's last root task, as a subquery (parameters: tenant, user). */
+export const NEXT_ROOT_POSITION = `(select coalesce(max(t.sort_order) + 1, 0) from tasks t
+  where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null)`;
+
 /** Position after the last sibling under `parentId` (null: among the roots). */
 export async function nextSortOrder(sql: Sql, owner: Owner, parentId: string | null): Promise<number> {
   const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
@@ -129,8 +133,7 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
      ), ins as (
        insert into tasks (${COLUMNS})
        select id, ?, ?, parent_task_id, depth, coalesce(sort_order, case when parent_task_id is null
-           then (select coalesce(max(t.sort_order) + 1, 0) from tasks t
-                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null)
+           then ${NEXT_ROOT_POSITION}
            else (select coalesce(max(t.sort_order) + 1, 0) from tasks t
                  where t.tenant_id = ? and t.user_id = ? and t.parent_task_id = input.parent_task_id) end),
          title, description, raw_input, 'pending', priority,
