@@ -24,6 +24,8 @@ const FAULTS_POSTGRES = here('./apps/distributed/test/faults/global-setup.ts');
 const FAST_CHECK_SEED = here('./packages/testkit/src/fast-check-seed.ts');
 /** Makes DATABASE_URL, REDIS_URL and NATS_URL point at real servers (environment, local ports, containers). */
 const INFRASTRUCTURE = here('./packages/testkit/src/global-setup.ts');
+/** Lets a worker read the main process's answers between tests (testkit/src/let-worker-answer.ts). */
+const LET_WORKER_ANSWER = here('./packages/testkit/src/let-worker-answer.ts');
 
 export default defineConfig({
   resolve: { conditions },
@@ -47,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: inWorkspaces('{src,test}/**/*.unit.test.ts'),
-          setupFiles: [FAST_CHECK_SEED, here('./packages/testkit/src/no-infrastructure.ts')],
+          setupFiles: [FAST_CHECK_SEED, LET_WORKER_ANSWER, here('./packages/testkit/src/no-infrastructure.ts')],
           testTimeout: 30_000,
         },
       },
@@ -58,7 +60,7 @@ export default defineConfig({
           include: inWorkspaces('{src,test}/**/*.test.ts'),
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.unit.test.ts', '**/*.e2e.test.ts', FAULTS],
           globalSetup: [INFRASTRUCTURE],
-          setupFiles: [FAST_CHECK_SEED],
+          setupFiles: [FAST_CHECK_SEED, LET_WORKER_ANSWER],
           testTimeout: 30_000,
         },
       },
@@ -76,7 +78,7 @@ export default defineConfig({
             here('./test-e2e/src/postgres-setup.ts'),
             here('./test-e2e/src/distributed-setup.ts'),
           ],
-          setupFiles: [FAST_CHECK_SEED],
+          setupFiles: [FAST_CHECK_SEED, LET_WORKER_ANSWER],
           testTimeout: 60_000,
         },
       },
@@ -86,6 +88,7 @@ export default defineConfig({
           name: 'faults',
           include: [`${FAULTS}/*.test.ts`],
           globalSetup: [INFRASTRUCTURE, FAULTS_POSTGRES],
+          setupFiles: [LET_WORKER_ANSWER],
           testTimeout: 240_000,
         },
       },
