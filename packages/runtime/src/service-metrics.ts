@@ -37,12 +37,15 @@ export function observeServiceDatabase(service: string, orm: Orm, clock: Clock):
     return inflight;
   };
   const labels = { service };
+  // The pool's gauges come first: a scrape reads gauges in the order they were registered, so the pool is read
+  // before the backlog query takes a connection. Read after it, a pool with none free counted the scrape's own
+  // query as a pending acquire (and a used connection) on a service doing nothing.
   const removers = [
-    observeAtScrape(OUTBOX_LAG, labels, async () => (await readBacklog()).oldestAgeSeconds),
-    observeAtScrape(OUTBOX_PENDING, labels, async () => (await readBacklog()).pending),
     observeAtScrape(POOL_CONNECTIONS, { service, state: 'used' }, () => connectionPoolOf(orm)?.numUsed()),
     observeAtScrape(POOL_CONNECTIONS, { service, state: 'free' }, () => connectionPoolOf(orm)?.numFree()),
     observeAtScrape(POOL_PENDING, labels, () => connectionPoolOf(orm)?.numPendingAcquires()),
+    observeAtScrape(OUTBOX_LAG, labels, async () => (await readBacklog()).oldestAgeSeconds),
+    observeAtScrape(OUTBOX_PENDING, labels, async () => (await readBacklog()).pending),
   ];
   return () => {
     for (const remove of removers) remove();
