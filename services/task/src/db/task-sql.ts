@@ -97,17 +97,22 @@ export interface TaskInsert extends NewTask {
   sort_order: number | null;
 }
 
+/**
+ * The position after the owner's last task whose `t.parent_task_id` meets `parent` (e.g. `is null`: among the
+ * roots), as a subquery; its parameters are the tenant and the user, then any of `parent`'s.
+ */
+const nextPosition = (parent: string) => `(select coalesce(max(t.sort_order) + 1, 0) from tasks t
+  where t.tenant_id = ? and t.user_id = ? and t.parent_task_id ${parent})`;
+
 /** The position after the owner's last root task, as a subquery (parameters: tenant, user). */
-export const NEXT_ROOT_POSITION = `(select coalesce(max(t.sort_order) + 1, 0) from tasks t
-  where t.tenant_id = ? and t.user_id = ? and t.parent_task_id is null)`;
+export const NEXT_ROOT_POSITION = nextPosition('is null');
 
 /** Position after the last sibling under `parentId` (null: among the roots). */
 export async function nextSortOrder(sql: Sql, owner: Owner, parentId: string | null): Promise<number> {
-  const parentClause = parentId === null ? 'parent_task_id is null' : 'parent_task_id = ?';
   const params = parentId === null ? [owner.tenantId, owner.userId] : [owner.tenantId, owner.userId, parentId];
   const position = await sql.first(
     nextRow,
-    `select coalesce(max(sort_order) + 1, 0)::int as next from tasks where tenant_id = ? and user_id = ? and ${parentClause}`,
+    `select ${parentId === null ? NEXT_ROOT_POSITION : nextPosition('= ?')} as next`,
     params,
   );
   return position?.next ?? 0;
@@ -134,8 +139,7 @@ export async function insertTasks(sql: Sql, owner: Owner, rows: TaskInsert[], no
        insert into tasks (${COLUMNS})
        select id, ?, ?, parent_task_id, depth, coalesce(sort_order, case when parent_task_id is null
            then ${NEXT_ROOT_POSITION}
-           else (select coalesce(max(t.sort_order) + 1, 0) from tasks t
-                 where t.tenant_id = ? and t.user_id = ? and t.parent_task_id = input.parent_task_id) end),
+           else ${nextPosition('= input.parent_task_id')} end),
          title, description, raw_input, 'pending', priority,
          duration_min, deadline_at, earliest_start_at, reminder_channels, reminder_offset_min, tags,
          null, null, null, ?, ?, 1, null, null, null
