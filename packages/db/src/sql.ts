@@ -93,10 +93,10 @@ export class Sql {
   ): Promise<Pick<pg.QueryResult, 'rows' | 'rowCount'>> {
     const statement = { text: toPositional(query), values: [...params] };
     if (hotRead && this.readPool) {
-      this.report({ sql: query, name: hotRead, on: 'read-pool' });
+      this.report(query, hotRead, 'read-pool');
       return this.readPool().query(statement);
     }
-    this.report({ sql: query, name: hotRead, on: this.connection ? 'transaction' : 'pool' });
+    this.report(query, hotRead, this.connection ? 'transaction' : 'pool');
     if (this.connection) return this.connection.query(statement);
     const connection = await this.runner.client.acquireConnection();
     try {
@@ -115,8 +115,8 @@ export class Sql {
   }
 
   /** Tells the `onStatement` listeners (none in production: then nothing is built). */
-  private report(statement: Statement): void {
-    if (this.statements.listenerCount('statement') > 0) this.statements.emit('statement', statement);
+  private report(sql: string, name: string | undefined, on: Statement['on']): void {
+    if (this.statements.listenerCount('statement') > 0) this.statements.emit('statement', { sql, name, on });
   }
 }
 
