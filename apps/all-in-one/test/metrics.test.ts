@@ -9,7 +9,7 @@ import {
   taskEvents,
 } from '@routinely/events';
 import { createLogger } from '@routinely/platform';
-import { quietLogger } from '@routinely/testkit';
+import { metricSample, quietLogger } from '@routinely/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, register, startTestAllInOne } from './start.js';
 
@@ -33,17 +33,11 @@ async function scrape() {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-/** The value of one sample: `name{labels} value`, labels given in the order prom-client writes them. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
 describe('GET /metrics on the all-in-one', () => {
   it('counts real requests by route template, method and status, with latency histograms', async () => {
     const owner = await register(baseUrl);
     const registered = 'routinely_http_requests_total{method="POST",route="/api/v1/auth/register",status="201"}';
-    const before = sample((await scrape()).text, registered);
+    const before = metricSample((await scrape()).text, registered);
     expect(before).toBeGreaterThanOrEqual(1);
 
     await register(baseUrl);
@@ -59,20 +53,20 @@ describe('GET /metrics on the all-in-one', () => {
     const { status, headers, text } = await scrape();
     expect(status).toBe(200);
     expect(headers.get('content-type')).toContain('text/plain');
-    expect(sample(text, registered)).toBe((before ?? 0) + 1);
+    expect(metricSample(text, registered)).toBe((before ?? 0) + 1);
     expect(
-      sample(text, 'routinely_http_requests_total{method="POST",route="/api/v1/calendars",status="201"}'),
+      metricSample(text, 'routinely_http_requests_total{method="POST",route="/api/v1/calendars",status="201"}'),
     ).toBeGreaterThanOrEqual(1);
     // The template, not the id, and the /v1 alias as its own route.
     expect(
-      sample(text, 'routinely_http_requests_total{method="GET",route="/v1/calendars/:calendar_id",status="404"}'),
+      metricSample(text, 'routinely_http_requests_total{method="GET",route="/v1/calendars/:calendar_id",status="404"}'),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sample(text, 'routinely_http_requests_total{method="GET",route="unmatched",status="404"}'),
+      metricSample(text, 'routinely_http_requests_total{method="GET",route="unmatched",status="404"}'),
     ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('no-such-route');
     expect(
-      sample(
+      metricSample(
         text,
         'routinely_http_request_duration_seconds_count{method="POST",route="/api/v1/calendars",status="201"}',
       ),
@@ -85,15 +79,15 @@ describe('GET /metrics on the all-in-one', () => {
   it('reports outbox lag and pool usage per service, the delivery DLQ size and process metrics', async () => {
     const { text } = await scrape();
     for (const service of ['auth', 'calendar', 'scheduler', 'task', 'delivery']) {
-      expect(sample(text, `routinely_outbox_lag_seconds{service="${service}"}`)).toBeGreaterThanOrEqual(0);
-      expect(sample(text, `routinely_outbox_pending_events{service="${service}"}`)).toBeGreaterThanOrEqual(0);
-      expect(sample(text, `routinely_db_pool_connections{service="${service}",state="used"}`)).toBeGreaterThanOrEqual(
-        0,
-      );
-      expect(sample(text, `routinely_db_pool_connections{service="${service}",state="free"}`)).toBeGreaterThanOrEqual(
-        0,
-      );
-      expect(sample(text, `routinely_db_pool_pending_acquires{service="${service}"}`)).toBe(0);
+      expect(metricSample(text, `routinely_outbox_lag_seconds{service="${service}"}`)).toBeGreaterThanOrEqual(0);
+      expect(metricSample(text, `routinely_outbox_pending_events{service="${service}"}`)).toBeGreaterThanOrEqual(0);
+      expect(
+        metricSample(text, `routinely_db_pool_connections{service="${service}",state="used"}`),
+      ).toBeGreaterThanOrEqual(0);
+      expect(
+        metricSample(text, `routinely_db_pool_connections{service="${service}",state="free"}`),
+      ).toBeGreaterThanOrEqual(0);
+      expect(metricSample(text, `routinely_db_pool_pending_acquires{service="${service}"}`)).toBe(0);
     }
     // Every worker defined with defineWorker reports the age of its last pass (running ones: 0 or more).
     for (const [service, worker] of [
@@ -107,13 +101,13 @@ describe('GET /metrics on the all-in-one', () => {
       ['integration', 'channels'],
     ]) {
       expect(
-        sample(text, `routinely_worker_last_pass_age_seconds{service="${service}",worker="${worker}"}`),
+        metricSample(text, `routinely_worker_last_pass_age_seconds{service="${service}",worker="${worker}"}`),
       ).toBeGreaterThanOrEqual(0);
     }
-    expect(sample(text, 'routinely_delivery_dead_letters')).toBe(0);
+    expect(metricSample(text, 'routinely_delivery_dead_letters')).toBe(0);
     expect(text).toContain('# TYPE routinely_delivery_attempts_total counter');
     expect(text).toContain('# TYPE routinely_reminder_fire_lag_seconds histogram');
-    expect(sample(text, 'routinely_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(metricSample(text, 'routinely_process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(text).toContain('routinely_nodejs_eventloop_lag_seconds');
   });
 
@@ -188,7 +182,7 @@ describe('GET /metrics on the all-in-one', () => {
       await transport.publish(event);
       await transport.whenHandled(event.id).catch(() => {});
       const series = 'routinely_events_dead_lettered_total{consumer="task.metrics-probe",type="task.task.deleted"}';
-      expect(sample((await scrape()).text, series)).toBe(1);
+      expect(metricSample((await scrape()).text, series)).toBe(1);
       const admin = await register(baseUrl);
       const health = await call(baseUrl, 'GET', '/api/v1/service/admin/health', { token: admin.token });
       expect(health.status).toBe(200);

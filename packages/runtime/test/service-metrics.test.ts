@@ -1,14 +1,9 @@
 import { connectionPoolOf, type Orm, openOrm, Sql } from '@routinely/db';
 import { ManualClock, renderMetrics } from '@routinely/platform';
-import { createTestDatabase } from '@routinely/testkit';
+import { createTestDatabase, metricSample } from '@routinely/testkit';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeServiceDatabase } from '../src/service-metrics.js';
-
-const sample = (text: string, series: string) => {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-};
 
 describe("a service's database gauges", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -40,10 +35,10 @@ describe("a service's database gauges", () => {
     const stop = observeServiceDatabase('probe', orm, new ManualClock());
     try {
       const text = (await renderMetrics()).body;
-      expect(sample(text, 'routinely_outbox_pending_events{service="probe"}')).toBe(3);
-      expect(sample(text, 'routinely_db_pool_pending_acquires{service="probe"}')).toBe(0);
-      expect(sample(text, 'routinely_db_pool_connections{service="probe",state="used"}')).toBe(held.length);
-      expect(sample(text, 'routinely_db_pool_connections{service="probe",state="free"}')).toBe(0);
+      expect(metricSample(text, 'routinely_outbox_pending_events{service="probe"}')).toBe(3);
+      expect(metricSample(text, 'routinely_db_pool_pending_acquires{service="probe"}')).toBe(0);
+      expect(metricSample(text, 'routinely_db_pool_connections{service="probe",state="used"}')).toBe(held.length);
+      expect(metricSample(text, 'routinely_db_pool_connections{service="probe",state="free"}')).toBe(0);
     } finally {
       stop();
     }

@@ -13,6 +13,7 @@ export * from './fake-written-calendars.js';
 export * from './host-env.js';
 export * from './http.js';
 export * from './infra.js';
+export * from './metrics-text.js';
 export * from './query-plans.js';
 export * from './route-guards.js';
 export * from './service-harness.js';
